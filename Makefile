@@ -1,0 +1,46 @@
+# `make run`: set up, migrate the embedded SQLite database, load demo data, serve on :8000.
+# `make test`: set up and run the whole suite (DATABASE_URL selects PostgreSQL).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1:8000
+
+.PHONY: setup setup-test run test lint format bench clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+setup-test: $(VENV)/.installed-test
+
+run: setup
+	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(PY) manage.py seed_demo
+	DJANGO_DEBUG=1 $(PY) manage.py runserver $(HOST)
+
+test: setup-test
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: setup-test
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: setup-test
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+bench: setup-test
+	for f in bench/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

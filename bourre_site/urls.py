@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("games.api_urls")),
+    path("", include("games.session_urls")),
+    path("", include("games.tournament_urls")),
+    path("", include("games.urls")),
+]

@@ -1,0 +1,55 @@
+"""One access helper per object type.
+
+Every view and API endpoint that touches club data goes through these. A user who is not
+a member of the club gets 404 (the club's existence is not revealed); a member whose role
+is too low for the action gets 403.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from .models import Club, GameSession, Hand, Membership, Player, Role
+
+
+def membership_for(user, club_id: int) -> Membership:
+    if not user.is_authenticated:
+        raise Http404("No such club")
+    try:
+        return Membership.objects.select_related("club").get(club_id=club_id, user=user)
+    except Membership.DoesNotExist:
+        raise Http404("No such club") from None
+
+
+def require_role(membership: Membership, role: str) -> None:
+    if not membership.has_role(role):
+        raise PermissionDenied(
+            f"This needs the {Role(role).label.lower()} role in {membership.club}."
+        )
+
+
+def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Membership]:
+    membership = membership_for(user, club_id)
+    require_role(membership, role)
+    return membership.club, membership
+
+
+def session_for(user, session_id: int, role: str = Role.MEMBER) -> tuple[GameSession, Membership]:
+    session = get_object_or_404(GameSession.objects.select_related("club"), pk=session_id)
+    membership = membership_for(user, session.club_id)
+    require_role(membership, role)
+    return session, membership
+
+
+def player_for(user, player_id: int, role: str = Role.MEMBER) -> tuple[Player, Membership]:
+    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    membership = membership_for(user, player.club_id)
+    require_role(membership, role)
+    return player, membership
+
+
+def hand_for(user, hand_id: int, role: str = Role.MEMBER) -> tuple[Hand, Membership]:
+    hand = get_object_or_404(Hand.objects.select_related("session__club"), pk=hand_id)
+    membership = membership_for(user, hand.session.club_id)
+    require_role(membership, role)
+    return hand, membership

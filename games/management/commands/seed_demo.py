@@ -1,0 +1,54 @@
+"""Load demo data idempotently: a demo club with a login, players, and a played session.
+
+Running it again changes nothing that is already there.
+"""
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from games.models import Club, Membership, Player, Role
+
+DEMO_USERNAME = "demo"
+DEMO_PASSWORD = "bourre-demo-2026"
+DEMO_CLUB = "Bayou Thursday Game"
+DEMO_PLAYERS = ["Ann", "Ben", "Cal", "Dee", "Eve"]
+
+
+class Command(BaseCommand):
+    help = "Create a demo club, login and players (safe to run repeatedly)."
+
+    def handle(self, *args, **options):
+        with transaction.atomic():
+            User = get_user_model()
+            user, created = User.objects.get_or_create(username=DEMO_USERNAME)
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.save()
+            club = Club.objects.filter(name=DEMO_CLUB, memberships__user=user).first()
+            if club is None:
+                club = Club.objects.create(name=DEMO_CLUB, created_by=user)
+            Membership.objects.get_or_create(club=club, user=user, defaults={"role": Role.OWNER})
+            players = [
+                Player.objects.get_or_create(club=club, name=name)[0] for name in DEMO_PLAYERS
+            ]
+            extra = seed_hooks(club, user, players)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo data ready: log in at http://127.0.0.1:8000/accounts/login/ as "
+                f"'{DEMO_USERNAME}' with password '{DEMO_PASSWORD}' (club: {DEMO_CLUB})."
+            )
+        )
+        for line in extra:
+            self.stdout.write(line)
+
+
+def seed_hooks(club, user, players) -> list[str]:
+    """Later features add their demo data here (each idempotent)."""
+    lines: list[str] = []
+    try:
+        from games.demo import seed_sessions
+    except ImportError:
+        return lines
+    lines += seed_sessions(club, user, players)
+    return lines

@@ -1,0 +1,183 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from .club import Club, Player
+
+
+class GameSession(models.Model):
+    """One evening's game at one table.
+
+    The fields under "state before the next hand" are derived from the last recorded hand's
+    verdict; they are kept on the row (and updated under `select_for_update`) so every
+    page can read them without replaying history. `version` rises with every change and is
+    the ETag that lets idle phones poll for free.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    class Mode(models.TextChoices):
+        REPORTED = "reported", "Reported from the table"
+        DIGITAL = "digital", "Digital (cards on phones)"
+
+    class LeftoverPolicy(models.TextChoices):
+        CARRY_TO_CLUB = "carry_to_club", "Carry into the club's next session"
+        SHARE_EQUALLY = "share_equally", "Share equally among those who paid into it"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
+    name = models.CharField(max_length=100)
+    currency = models.CharField(max_length=8, default="$")
+    rules = models.JSONField(default=dict, help_text="House-rule switches (RULES.md).")
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.REPORTED)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    leftover_policy = models.CharField(
+        max_length=16, choices=LeftoverPolicy.choices, default=LeftoverPolicy.CARRY_TO_CLUB
+    )
+    version = models.PositiveBigIntegerField(default=1)
+
+    # State before the next hand.
+    carry = models.BigIntegerField(default=0)
+    next_dealer = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    excused = models.JSONField(default=list, help_text="Player ids excused from the next ante.")
+    forfeits = models.JSONField(default=list, help_text="Player ids who forfeit their next deal.")
+    hands_count = models.PositiveIntegerField(default=0)
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("session_detail", args=[self.pk])
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    def bump(self) -> None:
+        """Mark a change; callers hold the row lock and save()."""
+        self.version += 1
+
+
+def new_seat_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Seat(models.Model):
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="Clockwise order at the table.")
+    active = models.BooleanField(default=True, help_text="Dealt into the next hand.")
+    is_bot = models.BooleanField(default=False, help_text="A bot plays this seat in digital hands.")
+    # The private link of a digital seat: unguessable, valid for this seat only.
+    secret = models.CharField(max_length=64, unique=True, default=new_seat_secret)
+    joined_at = models.DateTimeField(default=timezone.now)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.position}"
+
+
+class Hand(models.Model):
+    class Kind(models.TextChoices):
+        REPORTED = "reported", "Reported"
+        DIGITAL = "digital", "Digital"
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        RECORDED = "recorded", "Recorded"
+        VOIDED = "voided", "Voided"
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REPORTED)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECORDED)
+    record = models.JSONField(default=dict, help_text="The hand record (HAND_RECORD.md).")
+    verdict = models.JSONField(default=dict, help_text="The engine's verdict.")
+    # The session's state before this hand, so a void can restore it exactly.
+    before = models.JSONField(default=dict)
+    idempotency_key = models.CharField(max_length=80, blank=True, default="")
+    seed = models.CharField(max_length=80, blank=True, default="", help_text="Digital deal seed.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    void_reason = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="unique_hand_number"),
+            models.UniqueConstraint(
+                fields=["session", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="unique_hand_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session} #{self.number}"
+
+    @property
+    def result(self) -> dict:
+        return self.verdict.get("result") or {}
+
+
+class HandAction(models.Model):
+    """One move of a digital hand. The hand's state is replay(seed, actions)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    action = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="unique_action_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} action {self.seq}"
+
+
+class SessionEvent(models.Model):
+    """History of everything but hands: rule changes, seats, voids, closing."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=32)
+    data = models.JSONField(default=dict)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.session}: {self.kind}"

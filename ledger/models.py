@@ -1,0 +1,115 @@
+"""Double-entry ledger: append-only postings whose legs sum to zero.
+
+Sign convention: an account's balance is what it holds. A player account's balance is the
+player's net (negative: the player is down); the pot account holds the chips in the pot;
+the bank account is the other side of buy-ins and cash-outs; the club's carry account holds
+a closed session's leftover pot until the next session takes it. Every balance of a club
+sums to zero.
+
+Only `ledger.postings` writes here. Rows are never updated or deleted: a correction is a
+reversing posting. On PostgreSQL triggers enforce both rules (migration 0002).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Account(models.Model):
+    class Kind(models.TextChoices):
+        PLAYER = "player", "Player"
+        POT = "pot", "Session pot"
+        BANK = "bank", "Bank"
+        CARRY = "carry", "Club carry-over"
+
+    club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="accounts")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    player = models.ForeignKey(
+        "games.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="accounts"
+    )
+    session = models.ForeignKey(
+        "games.GameSession",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="accounts",
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=models.Q(kind="player"), name="one_account_per_player"
+            ),
+            models.UniqueConstraint(
+                fields=["session"], condition=models.Q(kind="pot"), name="one_pot_per_session"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "kind"],
+                condition=models.Q(kind__in=["bank", "carry"]),
+                name="one_bank_and_carry_per_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.PLAYER:
+            return f"player:{self.player_id}"
+        if self.kind == self.Kind.POT:
+            return f"pot:{self.session_id}"
+        return f"{self.kind}:{self.club_id}"
+
+
+class Posting(models.Model):
+    class Kind(models.TextChoices):
+        ANTE = "ante", "Antes"
+        PAYOUT = "payout", "Pot won"
+        SPLIT = "split", "Split pot divided"
+        PENALTY = "penalty", "Bourré and renege penalties"
+        BUY_IN = "buy_in", "Buy-in"
+        CASH_OUT = "cash_out", "Cash-out"
+        CARRY_IN = "carry_in", "Pot carried in from the club"
+        CARRY_OUT = "carry_out", "Pot carried to the club"
+        LEFTOVER = "leftover", "Leftover pot shared"
+        REVERSAL = "reversal", "Reversal"
+
+    club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="postings")
+    session = models.ForeignKey(
+        "games.GameSession",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="postings",
+    )
+    hand = models.ForeignKey(
+        "games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="postings"
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    memo = models.CharField(max_length=200, blank=True, default="")
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["session", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
+
+
+class Leg(models.Model):
+    posting = models.ForeignKey(Posting, on_delete=models.PROTECT, related_name="legs")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="legs")
+    amount = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["posting", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="leg_amount_nonzero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {self.amount}"

@@ -1,0 +1,25 @@
+// Small progressive enhancements; every page works without this file.
+(function () {
+  "use strict";
+  // Copy-to-clipboard buttons: <button data-copy="text">.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) return;
+    event.preventDefault();
+    var text = button.getAttribute("data-copy");
+    if (navigator.clipboard) {
+      navigator.clipboard.writeText(text).then(function () {
+        button.dataset.label = button.dataset.label || button.textContent;
+        button.textContent = "Copied";
+        setTimeout(function () { button.textContent = button.dataset.label; }, 1500);
+      });
+    }
+  });
+  // Share buttons: <button data-share-url="..." data-share-title="...">.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-share-url]");
+    if (!button || !navigator.share) return;
+    event.preventDefault();
+    navigator.share({ title: button.dataset.shareTitle || document.title, url: button.dataset.shareUrl });
+  });
+})();

@@ -1,0 +1,64 @@
+import factory
+from django.contrib.auth import get_user_model
+
+from games.models import Club, GameSession, Membership, Player, Role, Seat
+
+PASSWORD = "correct-horse-battery"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def _save(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
+
+
+class ClubFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Club
+
+    name = factory.Sequence(lambda n: f"Club {n}")
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    club = factory.SubFactory(ClubFactory)
+    user = factory.SubFactory(UserFactory)
+    role = Role.MEMBER
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"player{n}")
+
+
+class GameSessionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = GameSession
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Session {n}")
+    rules = factory.LazyFunction(dict)
+
+
+class SeatFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Seat
+
+    session = factory.SubFactory(GameSessionFactory)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..session.club"))
+    position = factory.Sequence(lambda n: n)
