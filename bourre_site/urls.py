@@ -5,6 +5,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api_urls")),
     path("", include("games.session_urls")),
+    path("", include("games.digital_urls")),
+    path("", include("ledger.urls")),
     path("", include("games.tournament_urls")),
     path("", include("games.urls")),
 ]
