@@ -172,6 +172,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "EXCEPTION_HANDLER": "games.api_errors.problem_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"verify": os.environ.get("BOURRE_VERIFY_RATE", "120/min")},
 }
 

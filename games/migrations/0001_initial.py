@@ -9,7 +9,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -18,204 +17,540 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='ApiToken',
+            name="ApiToken",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=60)),
-                ('key_hash', models.CharField(max_length=64, unique=True)),
-                ('hint', models.CharField(help_text='First characters, to tell tokens apart.', max_length=12)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('last_used_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=60)),
+                ("key_hash", models.CharField(max_length=64, unique=True)),
+                (
+                    "hint",
+                    models.CharField(
+                        help_text="First characters, to tell tokens apart.", max_length=12
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("last_used_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="api_tokens",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('currency', models.CharField(default='$', help_text="Shown before amounts, e.g. $ or €; 'chips' for chip games.", max_length=8)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                (
+                    "currency",
+                    models.CharField(
+                        default="$",
+                        help_text="Shown before amounts, e.g. $ or €; 'chips' for chip games.",
+                        max_length=8,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='GameSession',
+            name="GameSession",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('currency', models.CharField(default='$', max_length=8)),
-                ('rules', models.JSONField(default=dict, help_text='House-rule switches (RULES.md).')),
-                ('mode', models.CharField(choices=[('reported', 'Reported from the table'), ('digital', 'Digital (cards on phones)')], default='reported', max_length=16)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('closed', 'Closed')], default='open', max_length=8)),
-                ('leftover_policy', models.CharField(choices=[('carry_to_club', "Carry into the club's next session"), ('share_equally', 'Share equally among those who paid into it')], default='carry_to_club', max_length=16)),
-                ('version', models.PositiveBigIntegerField(default=1)),
-                ('carry', models.BigIntegerField(default=0)),
-                ('excused', models.JSONField(default=list, help_text='Player ids excused from the next ante.')),
-                ('forfeits', models.JSONField(default=list, help_text='Player ids who forfeit their next deal.')),
-                ('hands_count', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sessions', to='games.club')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("currency", models.CharField(default="$", max_length=8)),
+                (
+                    "rules",
+                    models.JSONField(default=dict, help_text="House-rule switches (RULES.md)."),
+                ),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[
+                            ("reported", "Reported from the table"),
+                            ("digital", "Digital (cards on phones)"),
+                        ],
+                        default="reported",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("closed", "Closed")],
+                        default="open",
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "leftover_policy",
+                    models.CharField(
+                        choices=[
+                            ("carry_to_club", "Carry into the club's next session"),
+                            ("share_equally", "Share equally among those who paid into it"),
+                        ],
+                        default="carry_to_club",
+                        max_length=16,
+                    ),
+                ),
+                ("version", models.PositiveBigIntegerField(default=1)),
+                ("carry", models.BigIntegerField(default=0)),
+                (
+                    "excused",
+                    models.JSONField(
+                        default=list, help_text="Player ids excused from the next ante."
+                    ),
+                ),
+                (
+                    "forfeits",
+                    models.JSONField(
+                        default=list, help_text="Player ids who forfeit their next deal."
+                    ),
+                ),
+                ("hands_count", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sessions",
+                        to="games.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Hand',
+            name="Hand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('kind', models.CharField(choices=[('reported', 'Reported'), ('digital', 'Digital')], default='reported', max_length=16)),
-                ('status', models.CharField(choices=[('in_progress', 'In progress'), ('recorded', 'Recorded'), ('voided', 'Voided')], default='recorded', max_length=16)),
-                ('record', models.JSONField(default=dict, help_text='The hand record (HAND_RECORD.md).')),
-                ('verdict', models.JSONField(default=dict, help_text="The engine's verdict.")),
-                ('before', models.JSONField(default=dict)),
-                ('idempotency_key', models.CharField(blank=True, default='', max_length=80)),
-                ('seed', models.CharField(blank=True, default='', help_text='Digital deal seed.', max_length=80)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('voided_at', models.DateTimeField(blank=True, null=True)),
-                ('void_reason', models.CharField(blank=True, default='', max_length=200)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='games.gamesession')),
-                ('voided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("reported", "Reported"), ("digital", "Digital")],
+                        default="reported",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("in_progress", "In progress"),
+                            ("recorded", "Recorded"),
+                            ("voided", "Voided"),
+                        ],
+                        default="recorded",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "record",
+                    models.JSONField(default=dict, help_text="The hand record (HAND_RECORD.md)."),
+                ),
+                ("verdict", models.JSONField(default=dict, help_text="The engine's verdict.")),
+                ("before", models.JSONField(default=dict)),
+                ("idempotency_key", models.CharField(blank=True, default="", max_length=80)),
+                (
+                    "seed",
+                    models.CharField(
+                        blank=True, default="", help_text="Digital deal seed.", max_length=80
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("voided_at", models.DateTimeField(blank=True, null=True)),
+                ("void_reason", models.CharField(blank=True, default="", max_length=200)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="hands",
+                        to="games.gamesession",
+                    ),
+                ),
+                (
+                    "voided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['session', 'number'],
+                "ordering": ["session", "number"],
             },
         ),
         migrations.CreateModel(
-            name='HandAction',
+            name="HandAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('action', models.JSONField()),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='games.hand')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("action", models.JSONField()),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="actions",
+                        to="games.hand",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hand', 'seq'],
+                "ordering": ["hand", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='Invite',
+            name="Invite",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token_hash', models.CharField(max_length=64, unique=True)),
-                ('role', models.CharField(choices=[('owner', 'Owner'), ('scorekeeper', 'Scorekeeper'), ('member', 'Member')], default='member', max_length=16)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('expires_at', models.DateTimeField()),
-                ('used_at', models.DateTimeField(blank=True, null=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invites', to='games.club')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('used_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("token_hash", models.CharField(max_length=64, unique=True)),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("owner", "Owner"),
+                            ("scorekeeper", "Scorekeeper"),
+                            ("member", "Member"),
+                        ],
+                        default="member",
+                        max_length=16,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("expires_at", models.DateTimeField()),
+                ("used_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invites",
+                        to="games.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "used_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('owner', 'Owner'), ('scorekeeper', 'Scorekeeper'), ('member', 'Member')], default='member', max_length=16)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='games.club')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("owner", "Owner"),
+                            ("scorekeeper", "Scorekeeper"),
+                            ("member", "Member"),
+                        ],
+                        default="member",
+                        max_length=16,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="games.club",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['club', 'user__username'],
+                "ordering": ["club", "user__username"],
             },
         ),
         migrations.AddField(
-            model_name='club',
-            name='members',
-            field=models.ManyToManyField(related_name='clubs', through='games.Membership', to=settings.AUTH_USER_MODEL),
+            model_name="club",
+            name="members",
+            field=models.ManyToManyField(
+                related_name="clubs", through="games.Membership", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='games.club')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='players', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=40)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="players",
+                        to="games.club",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="players",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.AddField(
-            model_name='gamesession',
-            name='next_dealer',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player'),
+            model_name="gamesession",
+            name="next_dealer",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="games.player",
+            ),
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(help_text='Clockwise order at the table.')),
-                ('active', models.BooleanField(default=True, help_text='Dealt into the next hand.')),
-                ('is_bot', models.BooleanField(default=False, help_text='A bot plays this seat in digital hands.')),
-                ('secret', models.CharField(default=games.models.session.new_seat_secret, max_length=64, unique=True)),
-                ('joined_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('left_at', models.DateTimeField(blank=True, null=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='games.player')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.gamesession')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "position",
+                    models.PositiveSmallIntegerField(help_text="Clockwise order at the table."),
+                ),
+                (
+                    "active",
+                    models.BooleanField(default=True, help_text="Dealt into the next hand."),
+                ),
+                (
+                    "is_bot",
+                    models.BooleanField(
+                        default=False, help_text="A bot plays this seat in digital hands."
+                    ),
+                ),
+                (
+                    "secret",
+                    models.CharField(
+                        default=games.models.session.new_seat_secret, max_length=64, unique=True
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("left_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="games.player",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.gamesession",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position', 'id'],
+                "ordering": ["position", "id"],
             },
         ),
         migrations.CreateModel(
-            name='SessionEvent',
+            name="SessionEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=32)),
-                ('data', models.JSONField(default=dict)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='games.gamesession')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(max_length=32)),
+                ("data", models.JSONField(default=dict)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="events",
+                        to="games.gamesession",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'id'],
+                "ordering": ["created_at", "id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('session', 'number'), name='unique_hand_number'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(
+                fields=("session", "number"), name="unique_hand_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(condition=models.Q(('idempotency_key', ''), _negated=True), fields=('session', 'idempotency_key'), name='unique_hand_idempotency_key'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("idempotency_key", ""), _negated=True),
+                fields=("session", "idempotency_key"),
+                name="unique_hand_idempotency_key",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='handaction',
-            constraint=models.UniqueConstraint(fields=('hand', 'seq'), name='unique_action_seq'),
+            model_name="handaction",
+            constraint=models.UniqueConstraint(fields=("hand", "seq"), name="unique_action_seq"),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('club', 'user'), name='unique_membership'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("club", "user"), name="unique_membership"),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), models.F('club'), name='unique_player_name_per_club'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("name"),
+                models.F("club"),
+                name="unique_player_name_per_club",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('club', 'user'), name='one_player_per_member_per_club'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("club", "user"),
+                name="one_player_per_member_per_club",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('session', 'player'), name='one_seat_per_player'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("session", "player"), name="one_seat_per_player"
+            ),
         ),
     ]

@@ -39,6 +39,11 @@ class GameSession(models.Model):
         max_length=16, choices=LeftoverPolicy.choices, default=LeftoverPolicy.CARRY_TO_CLUB
     )
     version = models.PositiveBigIntegerField(default=1)
+    chip_limited = models.BooleanField(
+        default=False,
+        help_text="Tournament tables: nobody pays more than the chips in front of them; "
+        "a player who cannot pay an ante or penalty is out and the shortfall is recorded.",
+    )
 
     # State before the next hand.
     carry = models.BigIntegerField(default=0)
@@ -87,6 +92,7 @@ class Seat(models.Model):
     secret = models.CharField(max_length=64, unique=True, default=new_seat_secret)
     joined_at = models.DateTimeField(default=timezone.now)
     left_at = models.DateTimeField(null=True, blank=True)
+    eliminated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position", "id"]
@@ -127,6 +133,11 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     void_reason = models.CharField(max_length=200, blank=True, default="")
+    shortfalls = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Chip-limited tables: {player: amount they could not pay}.",
+    )
 
     class Meta:
         ordering = ["session", "number"]

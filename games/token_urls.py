@@ -1,0 +1,3 @@
+"""URLs filled in by the feature that owns them."""
+
+urlpatterns: list = []
