@@ -115,7 +115,8 @@ class Hand(models.Model):
         VOIDED = "voided", "Voided"
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveIntegerField()
+    # Null while a digital hand is in progress; set when it is recorded.
+    number = models.PositiveIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REPORTED)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECORDED)
     record = models.JSONField(default=dict, help_text="The hand record (HAND_RECORD.md).")
