@@ -26,7 +26,7 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 
-_DEV_SECRET = "dev-only-insecure-secret-key-change-me-in-production-0123456789"
+_DEV_SECRET = "django-insecure-development-only-key-set-DJANGO_SECRET_KEY-in-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _DEV_SECRET
 if SECRET_KEY == _DEV_SECRET and not DEBUG and env_bool("DJANGO_REQUIRE_SECRET_KEY", False):
     raise RuntimeError("DJANGO_SECRET_KEY must be set in production")
@@ -158,7 +158,7 @@ CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
-SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
