@@ -113,3 +113,36 @@ class Leg(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account}: {self.amount}"
+
+
+class SettlementMark(models.Model):
+    """A settlement transfer marked as paid ("ben pays ann $14" ✓).
+
+    Not money: the transfers are recomputed from the ledger; a mark only remembers that
+    one of them was settled in cash. ``amount`` is the amount that was marked, so a mark
+    whose transfer has since changed (a late void, a reopened debt) can be shown as stale
+    instead of silently ticking a different sum.
+    """
+
+    session = models.ForeignKey(
+        "games.GameSession", on_delete=models.CASCADE, related_name="settlement_marks"
+    )
+    payer = models.ForeignKey("games.Player", on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey("games.Player", on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField()
+    paid_at = models.DateTimeField(default=timezone.now)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session", "payer", "payee"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "payer", "payee"], name="one_mark_per_transfer"
+            ),
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="mark_amount_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer_id} paid {self.payee_id} {self.amount}"

@@ -51,14 +51,16 @@ DROP FUNCTION IF EXISTS ledger_check_posting_balanced();
 """
 
 
+# params=None: the SQL is sent as is. With the default params=() the PostgreSQL schema
+# editor merges parameters client-side and takes RAISE's '%' for a placeholder.
 def forward(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(FORWARD)
+        schema_editor.execute(FORWARD, params=None)
 
 
 def backward(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(BACKWARD)
+        schema_editor.execute(BACKWARD, params=None)
 
 
 class Migration(migrations.Migration):
