@@ -1,0 +1,192 @@
+"""Bot policies that act from a seat's view (``HandState.view_for``) only: no peeking.
+
+``bot.act(view) -> action dict`` for the seat the view belongs to, whenever that seat is
+among ``view["awaiting"]``.
+
+- :class:`RandomBot` picks uniformly among the legal actions (every discard set counts
+  as one action).
+- :class:`HeuristicBot` plays or passes on an estimate of its tricks (trumps, aces,
+  kings) against the number of opponents still in, discards what cannot take a trick,
+  and in play takes tricks with cards nobody can beat, cheaply when it can, and
+  throws its lowest card otherwise; without a trick yet it fights for one (bourré).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+from .cards import ABOVE, CARD_NAMES, SUIT_MASKS, parse_card, parse_suit
+from .legal import trick_winner
+
+__all__ = ["HeuristicBot", "RandomBot"]
+
+
+def _mask(names: list[str]) -> int:
+    mask = 0
+    for name in names:
+        mask |= 1 << parse_card(name)
+    return mask
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _check_turn(view: Mapping[str, Any]) -> None:
+    if view["seat"] not in view["awaiting"]:
+        raise ValueError(f"it is not {view['seat']}'s turn to act")
+
+
+class RandomBot:
+    """Uniform over legal actions; the rng is injected so matches are reproducible."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random()
+
+    def act(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        _check_turn(view)
+        player = view["seat"]
+        if view["phase"] == "play":
+            return {"type": "card", "player": player, "card": self.rng.choice(view["legal"])}
+        declare = view["declare"]
+        keep = set(declare["keep"])
+        cards = [c for c in view["hand"] if c not in keep]
+        options: list[dict[str, Any]] = []
+        if declare["can_pass"]:
+            options.append({"type": "pass", "player": player})
+        for k in range(declare["max_discard"] + 1):
+            for subset in combinations(cards, k):
+                options.append({"type": "play", "player": player, "discard": list(subset)})
+        return self.rng.choice(options)
+
+
+# Rough chance that a trump of each rank (deuce .. ace) takes a trick, and an off-suit
+# ace or king. Tuned by `python -m games.engine botmatch`, not by theory.
+_TRUMP_VALUE = (0.3, 0.3, 0.3, 0.32, 0.34, 0.36, 0.38, 0.42, 0.48, 0.55, 0.68, 0.82, 1.0)
+_SIDE_ACE = 0.6
+_SIDE_KING = 0.25
+_DRAW_GAIN = 0.12  # what a fresh card from the stock adds, on average
+
+
+class HeuristicBot:
+    """Plays for the pot when its hand is worth it and never gives tricks away."""
+
+    def __init__(self, rng: random.Random | None = None, boldness: float = 0.0) -> None:
+        self.rng = rng if rng is not None else random.Random()
+        self.boldness = boldness
+
+    def act(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        _check_turn(view)
+        if view["phase"] == "play":
+            card = self.choose_card(view)
+            return {"type": "card", "player": view["seat"], "card": CARD_NAMES[card]}
+        return self.declare(view)
+
+    # -- declaring -----------------------------------------------------------------------
+
+    def declare(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        player = view["seat"]
+        trump = parse_suit(view["trump"])
+        hand = _mask(view["hand"])
+        keep = _mask(view["declare"]["keep"])
+        limit = view["declare"]["max_discard"]
+        tm = SUIT_MASKS[trump]
+        junk = [c for c in _cards(hand & ~tm & ~keep) if c % 13 != 12]
+        junk.sort(key=lambda c: c % 13)
+        discard = junk[:limit]
+        value = self.estimate(hand & ~_mask([CARD_NAMES[c] for c in discard]), trump)
+        value += _DRAW_GAIN * len(discard)
+        others_in = self.opponents(view)
+        threshold = 0.55 + 0.12 * max(others_in - 1, 0) - self.boldness
+        if view["declare"]["can_pass"] and value < threshold:
+            return {"type": "pass", "player": player}
+        return {"type": "play", "player": player, "discard": [CARD_NAMES[c] for c in discard]}
+
+    @staticmethod
+    def estimate(hand: int, trump: int) -> float:
+        tm = SUIT_MASKS[trump]
+        value = 0.0
+        for c in _cards(hand & tm):
+            value += _TRUMP_VALUE[c % 13]
+        for c in _cards(hand & ~tm):
+            if c % 13 == 12:
+                value += _SIDE_ACE
+            elif c % 13 == 11 and (hand & SUIT_MASKS[c // 13]).bit_count() > 1:
+                value += _SIDE_KING
+        return value
+
+    @staticmethod
+    def opponents(view: Mapping[str, Any]) -> int:
+        """Players who may still play against us: all who have not passed (R10)."""
+        passed = set(view["passed"])
+        return sum(1 for p in view["players"] if p != view["seat"] and p not in passed)
+
+    # -- trick play ----------------------------------------------------------------------
+
+    def choose_card(self, view: Mapping[str, Any]) -> int:
+        legal = _mask(view["legal"])
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1  # forced
+        trump = parse_suit(view["trump"])
+        trick = [parse_card(p["card"]) for p in view["trick"]]
+        known = _known_cards(view)
+        if not trick:
+            return self.lead(legal, trump, known)
+        winning = trick[trick_winner(trick, trump)]
+        beat = ABOVE[winning] | (SUIT_MASKS[trump] if winning // 13 != trump else 0)
+        winners = _cards(legal & beat)
+        if not winners:
+            return _cheapest(_cards(legal), trump)
+        if len(trick) == len(view["active"]) - 1:
+            return _cheapest(winners, trump)  # last to play: win as cheaply as possible
+        sure = [c for c in winners if _unbeatable(c, trump, known)]
+        if sure:
+            return _cheapest(sure, trump)
+        if not view["tricks"].get(view["seat"], 0):
+            # no trick yet: bourré looms, so give this one the best chance
+            return max(winners, key=lambda c: (c // 13 == trump, c % 13))
+        return _cheapest(winners, trump)
+
+    @staticmethod
+    def lead(legal: int, trump: int, known: int) -> int:
+        tm = SUIT_MASKS[trump]
+        trumps = _cards(legal & tm)
+        top_trumps = [c for c in trumps if _unbeatable(c, trump, known)]
+        if top_trumps and len(trumps) >= 2:
+            return max(top_trumps)  # draw the others' trumps
+        side_tops = [c for c in _cards(legal & ~tm) if not ABOVE[c] & ~known]
+        if side_tops:
+            return max(side_tops, key=lambda c: c % 13)
+        if top_trumps:
+            return max(top_trumps)
+        return _cheapest(_cards(legal), trump)
+
+
+def _known_cards(view: Mapping[str, Any]) -> int:
+    """Cards whose whereabouts the seat knows: its hand and everything seen dead."""
+    known = _mask(view["hand"]) | _mask(view["own_discards"])
+    if view["up_card_dead"]:
+        known |= 1 << parse_card(view["up_card"])
+    for trick in view["tricks_played"]:
+        known |= _mask([p["card"] for p in trick["cards"]])
+    return known | _mask([p["card"] for p in view["trick"]])
+
+
+def _unbeatable(card: int, trump: int, known: int) -> bool:
+    """No card that could beat ``card`` is unaccounted for (a side card also fears any
+    trump still out: the bot cannot see who is void)."""
+    threats = ABOVE[card] if card // 13 == trump else ABOVE[card] | SUIT_MASKS[trump]
+    return not threats & ~known
+
+
+def _cheapest(cards: list[int], trump: int) -> int:
+    """The card we miss least: low side cards first, trumps last."""
+    return min(cards, key=lambda c: (c // 13 == trump, c % 13))

@@ -1,0 +1,248 @@
+"""Who pays what: antes, the pot, bourrés, reneges, split pots and the next deal (R33–R40).
+
+:func:`settle` turns the facts of a finished hand (who passed, tricks won, reneges) into
+the money fields of a verdict's ``result`` (HAND_RECORD.md). Money is conserved exactly:
+``carry + Σantes = pot = Σpayouts + kept`` and ``next_carry = kept + Σpenalties``.
+
+Choices where RULES.md is silent:
+
+- Uncontested (R14) is a win like any other: ``limit_caps_winner`` caps it, and under
+  ``double_ante`` the remaining player (a dealer who never got to declare, or deemed to
+  play under R40) adds the second ante like every player who plays; as the winner
+  takes the pot back, that only shows under ``limit_caps_winner``.
+- ``double_ante`` and ``dealer_antes_for_all`` ignore ``excused``: nobody is ever excused.
+- Amount maps (``antes``, ``payouts``, ``penalties``) list only amounts above zero; a
+  bourré in a hand with an empty pot pays nothing but is still excused (R36).
+- ``split_pot: "divide"`` with ``limit_caps_winner``: the tied players share at most
+  ``pot_limit`` between them, the rest carries, as if they were one winner.
+- ``ineligible_winner: "next_best"`` when the best eligible players tie: that is a split
+  among them (``split_pot`` applies, and R35 excuses them when the pot carries).
+  With no eligible active player at all the pot carries (outcome ``ineligible``).
+- ``ineligible_winner: "carry"`` never divides a pot, even under ``split_pot: "divide"``.
+- A player who forfeits a deal (corrected renege, R16) skips the deal only when it comes
+  to them; until then the forfeit stays pending and is reported in ``forfeits_next`` (an
+  addition to the verdict) for the caller to pass back as ``forfeits`` next hand. If
+  every player owes a forfeit, the deal passes normally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .rules import Rules
+
+__all__ = ["settle"]
+
+
+def _renege_pairs(reneges: Iterable[Any]) -> list[tuple[str, bool]]:
+    pairs = []
+    for r in reneges:
+        if isinstance(r, Mapping):
+            pairs.append((r["player"], bool(r.get("corrected", False))))
+        else:
+            player, corrected = r
+            pairs.append((player, bool(corrected)))
+    return pairs
+
+
+def settle(
+    players: Sequence[str],
+    dealer: str,
+    rules: Rules,
+    *,
+    tricks: Mapping[str, int] | None = None,
+    passed: Iterable[str] = (),
+    carry: int = 0,
+    excused: Iterable[str] = (),
+    reneges: Iterable[Any] = (),
+    forfeits: Iterable[str] = (),
+    ace_up: bool = False,
+) -> dict[str, Any]:
+    """The ``result`` of a finished hand.
+
+    ``tricks`` maps active players to tricks won (missing means 0; ignored when at most
+    one player is active). ``reneges`` holds ``(player, corrected)`` pairs or
+    ``{"player", "corrected"}`` dicts. ``forfeits`` names players who owe a forfeited
+    deal (R16 calls, earlier hands). ``ace_up`` matters only when everybody passed (R40).
+
+    Raises ValueError for inputs that do not describe a hand (unknown names, a trick
+    total other than ``hand_size``).
+    """
+    n = len(players)
+    seated = set(players)
+    if n != len(seated) or not 2 <= n <= 8:
+        raise ValueError("players must be 2 to 8 distinct names (R3)")
+    if dealer not in seated:
+        raise ValueError(f"dealer {dealer!r} is not seated")
+    passed_set = set(passed)
+    excused_set = set(excused)
+    renege_list = _renege_pairs(reneges)
+    forfeit_set = set(forfeits)
+    named = passed_set | excused_set | forfeit_set | {p for p, _ in renege_list}
+    if not named <= seated:
+        raise ValueError(f"unknown player {sorted(named - seated, key=str)[0]!r}")
+    if type(carry) is not int or carry < 0:
+        raise ValueError("carry must be a whole number ≥ 0")
+    active = [p for p in players if p not in passed_set]
+    if len(active) > 1:
+        given = tricks or {}
+        if not given.keys() <= set(active):
+            raise ValueError("tricks name a player who did not play this hand")
+        if not all(type(t) is int and t >= 0 for t in given.values()):
+            raise ValueError("tricks must be whole numbers ≥ 0")
+        if sum(given.values()) != rules.hand_size:
+            raise ValueError(f"tricks must add up to {rules.hand_size}")
+    return _settle(
+        players,
+        dealer,
+        rules,
+        tricks,
+        passed_set,
+        carry,
+        excused_set,
+        renege_list,
+        forfeit_set,
+        ace_up,
+    )
+
+
+def _settle(
+    players: Sequence[str],
+    dealer: str,
+    rules: Rules,
+    tricks: Mapping[str, int] | None,
+    passed_set: set[str],
+    carry: int,
+    excused_set: set[str],
+    renege_list: list[tuple[str, bool]],
+    forfeit_set: set[str],
+    ace_up: bool,
+) -> dict[str, Any]:
+    """settle() on inputs already checked (the verifier and HandState check their own)."""
+    n = len(players)
+    active = [p for p in players if p not in passed_set] if passed_set else list(players)
+    ante = rules.ante
+    if rules.dealer_antes_for_all:
+        antes = {dealer: ante * n}
+    elif excused_set and not rules.double_ante:
+        antes = {p: ante for p in players if p not in excused_set}
+    else:
+        antes = dict.fromkeys(players, ante)
+    no_excusing = rules.double_ante or rules.dealer_antes_for_all
+
+    uncontested = len(active) == 1 or (not active and ace_up)
+    if not active and ace_up:
+        active = [dealer]  # R40: with an Ace up the dealer is deemed to play (R12)
+    if rules.double_ante:
+        for p in active:
+            antes[p] = antes.get(p, 0) + ante
+        antes = {p: antes[p] for p in players if p in antes}
+    pot = carry + sum(antes.values())
+    limit = rules.pot_limit
+    cost = pot if limit is None else min(pot, limit)
+
+    payouts: dict[str, int] = {}
+    penalties: dict[str, int] = {}
+    bourre: list[str] = []
+    excused_next: list[str] = []
+    winner: str | None = None
+
+    if not active:
+        # R40: everyone passed with no Ace up; the pot carries untouched.
+        outcome = "all_passed"
+        kept = pot
+    else:
+        if uncontested:
+            won = {active[0]: rules.hand_size}
+        else:
+            won = dict.fromkeys(active, 0)
+            if tricks:
+                won.update(tricks)
+        if renege_list:
+            uncorrected = {p for p, c in renege_list if not c}
+            corrected = {p for p, c in renege_list if c}
+        else:
+            uncorrected = corrected = set()
+        ineligible = uncorrected | corrected
+        best = max(won.values())
+        top = [p for p in active if won[p] == best]
+        tied: list[str] = []
+        if len(top) == 1 and top[0] not in ineligible:
+            winner = top[0]
+            outcome = "uncontested" if uncontested else "win"
+        elif not ineligible.intersection(top):
+            outcome, tied = "split", top
+        elif rules.ineligible_winner == "next_best":
+            eligible = [p for p in active if p not in ineligible]
+            if not eligible:
+                outcome = "ineligible"
+            else:
+                best = max(won[p] for p in eligible)
+                top = [p for p in eligible if won[p] == best]
+                if len(top) == 1:
+                    winner, outcome = top[0], "win"
+                else:
+                    outcome, tied = "split", top
+        else:
+            outcome = "ineligible"
+            tied = [p for p in top if p not in ineligible]
+
+        take = cost if rules.limit_caps_winner else pot
+        if winner is not None:
+            payouts[winner] = take
+            kept = pot - take
+        elif outcome == "split" and rules.split_pot == "divide":
+            share = take // len(tied)
+            payouts = dict.fromkeys(tied, share) if share else {}
+            kept = pot - share * len(tied)
+            tied = []  # paid, so not excused (R35)
+        else:
+            kept = pot
+
+        if not uncontested:
+            bourre = [p for p in active if not won[p]]
+        # once, even when both bourréd and reneging (R39)
+        if uncorrected:
+            penalties = {p: cost for p in players if p in uncorrected or p in bourre}
+        elif bourre:
+            penalties = dict.fromkeys(bourre, cost)
+        if not no_excusing and (penalties or tied):
+            excused_set_next = set(penalties)
+            if rules.tied_excused:
+                excused_set_next.update(tied)
+            excused_next = [p for p in players if p in excused_set_next]
+        forfeit_set = forfeit_set | corrected
+
+    # R8: the deal passes left, skipping (once) each player who forfeited a deal.
+    d = players.index(dealer)
+    next_dealer = players[(d + 1) % n]
+    forfeits_next: list[str] = []
+    if forfeit_set:
+        skipped: set[str] = set()
+        for step in range(1, n + 1):
+            candidate = players[(d + step) % n]
+            if candidate not in forfeit_set:
+                next_dealer = candidate
+                break
+            skipped.add(candidate)
+        else:
+            skipped = set()
+        forfeits_next = [p for p in players if p in forfeit_set and p not in skipped]
+
+    if not pot:  # everybody excused and nothing carried: no zero amounts in the maps
+        payouts = {}
+        penalties = {}
+    return {
+        "outcome": outcome,
+        "winner": winner,
+        "pot": pot,
+        "antes": antes,
+        "payouts": payouts,
+        "bourre": bourre,
+        "penalties": penalties,
+        "next_carry": kept + sum(penalties.values()),
+        "excused_next": excused_next,
+        "next_dealer": next_dealer,
+        "forfeits_next": forfeits_next,
+    }

@@ -1,0 +1,324 @@
+"""The house-rule switches of RULES.md as one frozen value, plus what a form needs to edit it.
+
+Names and defaults are exactly the table of RULES.md. Choices made where RULES.md is
+silent:
+
+- ``ante`` and ``pot_limit`` are capped at ``MAX_AMOUNT`` (10**15 minor units) so that
+  every amount the engine produces fits a 64-bit database column and prints as JSON.
+- ``max_discard`` may be 0..5 whatever ``hand_size`` is; with four-card hands a player
+  can of course discard at most four (``Rules.discard_limit``).
+- ``double_ante`` and ``dealer_antes_for_all`` may both be on: the dealer antes for
+  everybody and every player who plays adds a second ante of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+__all__ = ["MAX_AMOUNT", "RULE_FIELDS", "RULE_HELP", "RuleError", "RuleField", "Rules"]
+
+MAX_AMOUNT = 10**15
+
+
+class RuleError(ValueError):
+    """A rules object names an unknown switch or gives one a bad value.
+
+    ``code`` is ``"unknown_rule"`` or ``"bad_rule_value"``; ``key`` names the switch.
+    """
+
+    def __init__(self, code: str, key: str | None, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.key = key
+
+
+@dataclass(frozen=True, slots=True)
+class RuleField:
+    """How one switch is edited: ``type`` is "int", "optional_int", "bool" or "choice".
+
+    ``choices`` lists the allowed values when they are a closed set (strings for
+    "choice", ints for ``hand_size``); ``min``/``max`` bound the numbers.
+    """
+
+    key: str
+    type: str
+    default: Any
+    label: str
+    help: str
+    choices: tuple[Any, ...] | None = None
+    min: int | None = None
+    max: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "type": self.type,
+            "default": self.default,
+            "label": self.label,
+            "help": self.help,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "min": self.min,
+            "max": self.max,
+        }
+
+
+RULE_FIELDS: tuple[RuleField, ...] = (
+    RuleField(
+        "ante", "int", 1, "Ante", "What each player antes per hand (R5).", min=1, max=MAX_AMOUNT
+    ),
+    RuleField(
+        "hand_size",
+        "int",
+        5,
+        "Cards per hand",
+        "5 cards, or 4 for four-card Bourré (majority 3) (R7).",
+        choices=(5, 4),
+    ),
+    RuleField(
+        "max_discard",
+        "int",
+        5,
+        "Most cards a player may discard",
+        "How many cards a player who plays may exchange (R9).",
+        min=0,
+        max=5,
+    ),
+    RuleField(
+        "pot_limit",
+        "optional_int",
+        None,
+        "Pot limit",
+        "Caps what a bourré or renege costs; empty for no limit (R37).",
+        min=1,
+        max=MAX_AMOUNT,
+    ),
+    RuleField(
+        "limit_caps_winner",
+        "bool",
+        False,
+        "Limit caps the winner",
+        "The winner takes at most the pot limit; the rest carries (R37).",
+    ),
+    RuleField(
+        "double_ante",
+        "bool",
+        False,
+        "Double ante",
+        "Every player who plays adds a second ante; nobody is ever excused.",
+    ),
+    RuleField(
+        "dealer_antes_for_all",
+        "bool",
+        False,
+        "Dealer antes for all",
+        "Only the dealer antes, ante × players; nobody is excused.",
+    ),
+    RuleField(
+        "declaration",
+        "choice",
+        "sequential",
+        "Declaring",
+        "Declare in turn from the dealer's left, or all at once (R9, R40).",
+        choices=("sequential", "simultaneous"),
+    ),
+    RuleField(
+        "undertrump_required",
+        "bool",
+        True,
+        "Must undertrump",
+        "Void in the led suit and unable to overtrump: still play a trump (R22).",
+    ),
+    RuleField(
+        "head_led_suit_after_trump",
+        "bool",
+        False,
+        "Head the led suit after a trump",
+        "Following suit to a trumped trick must still beat the led suit's best card (R21).",
+    ),
+    RuleField(
+        "lead_trump_when_others_void",
+        "bool",
+        True,
+        "Lead trump when others are void",
+        "Lead trump when every other player is known to hold none (R26).",
+    ),
+    RuleField(
+        "cinch",
+        "choice",
+        "sure_tricks",
+        "Cinch",
+        "A player sure of a majority must lead or play the highest trump (R27–R31).",
+        choices=("sure_tricks", "off"),
+    ),
+    RuleField(
+        "cinch_equivalence",
+        "choice",
+        "sequence",
+        "Cinch equivalents",
+        "Which trumps count as equal to the highest under the cinch (R30).",
+        choices=("sequence", "adjacent", "none"),
+    ),
+    RuleField(
+        "split_pot",
+        "choice",
+        "carry",
+        "Split pot",
+        "On a tie for most tricks the pot carries over, or is shared by the tied (R34).",
+        choices=("carry", "divide"),
+    ),
+    RuleField(
+        "tied_excused",
+        "bool",
+        True,
+        "Tied players skip the ante",
+        "Players tied for most tricks skip the next ante when the pot carried (R35).",
+    ),
+    RuleField(
+        "ineligible_winner",
+        "choice",
+        "carry",
+        "When a reneger has most tricks",
+        "The pot carries, or goes to the best eligible player (R39).",
+        choices=("carry", "next_best"),
+    ),
+    RuleField(
+        "stock_refill",
+        "choice",
+        "discards_except_current",
+        "When the stock runs out",
+        "Which cards are reshuffled into a new stock during the draw (R15).",
+        choices=("discards_except_current", "discards_all", "folded_then_discards"),
+    ),
+    RuleField(
+        "dealer_may_discard_upcard",
+        "bool",
+        True,
+        "Dealer may discard the up-card",
+        "The dealer may exchange the face-up trump card (R13).",
+    ),
+)
+
+RULE_HELP: dict[str, str] = {f.key: f.help for f in RULE_FIELDS}
+_FIELDS_BY_KEY: dict[str, RuleField] = {f.key: f for f in RULE_FIELDS}
+
+
+def _value_error(spec: RuleField, value: object) -> str | None:
+    """Why ``value`` is not allowed for ``spec``, or None when it is."""
+    kind = spec.type
+    if kind == "bool":
+        return None if type(value) is bool else "must be true or false"
+    if kind == "choice":
+        if type(value) is str and value in spec.choices:  # type: ignore[operator]
+            return None
+        return "must be one of " + ", ".join(spec.choices)  # type: ignore[arg-type]
+    if kind == "optional_int" and value is None:
+        return None
+    # bool is an int subclass in Python; JSON true is never a number here.
+    if type(value) is not int:
+        return "must be a whole number" + (" or null" if kind == "optional_int" else "")
+    if spec.choices is not None and value not in spec.choices:
+        return "must be one of " + ", ".join(str(c) for c in spec.choices)
+    if spec.min is not None and value < spec.min:
+        return f"must be at least {spec.min}"
+    if spec.max is not None and value > spec.max:
+        return f"must be at most {spec.max}"
+    return None
+
+
+def rule_errors(data: object) -> tuple[dict[str, Any], list[RuleError]]:
+    """Check a rules mapping; return the accepted values and every problem found."""
+    if data is None:
+        return {}, []
+    if not isinstance(data, Mapping):
+        return {}, [RuleError("bad_rule_value", None, "rules must be an object of switches")]
+    values: dict[str, Any] = {}
+    errors: list[RuleError] = []
+    for key, value in data.items():
+        spec = _FIELDS_BY_KEY.get(key) if type(key) is str else None
+        if spec is None:
+            shown = key if type(key) is str and len(key) <= 40 else "?"
+            errors.append(RuleError("unknown_rule", shown, f"unknown rule {shown!r}"))
+            continue
+        problem = _value_error(spec, value)
+        if problem is None:
+            values[key] = value
+        else:
+            errors.append(RuleError("bad_rule_value", key, f"rule {key!r} {problem}"))
+    return values, errors
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every house-rule switch of RULES.md with its default."""
+
+    ante: int = 1
+    hand_size: int = 5
+    max_discard: int = 5
+    pot_limit: int | None = None
+    limit_caps_winner: bool = False
+    double_ante: bool = False
+    dealer_antes_for_all: bool = False
+    declaration: str = "sequential"
+    undertrump_required: bool = True
+    head_led_suit_after_trump: bool = False
+    lead_trump_when_others_void: bool = True
+    cinch: str = "sure_tricks"
+    cinch_equivalence: str = "sequence"
+    split_pot: str = "carry"
+    tied_excused: bool = True
+    ineligible_winner: str = "carry"
+    stock_refill: str = "discards_except_current"
+    dealer_may_discard_upcard: bool = True
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            problem = _value_error(_FIELDS_BY_KEY[f.name], getattr(self, f.name))
+            if problem is not None:
+                raise RuleError("bad_rule_value", f.name, f"rule {f.name!r} {problem}")
+
+    @property
+    def majority(self) -> int:
+        """Tricks that make a cinch (R28): 3 of 5, 3 of 4."""
+        return self.hand_size // 2 + 1
+
+    @property
+    def discard_limit(self) -> int:
+        return min(self.max_discard, self.hand_size)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
+        """Rules from a JSON object; missing keys take defaults.
+
+        Raises :class:`RuleError` for the first unknown key or bad value.
+        """
+        cache_key: tuple[Any, ...] | None = None
+        if type(data) is dict:
+            try:
+                cache_key = tuple(data.items())
+                hit = _FROM_DICT_CACHE.get(cache_key)
+            except TypeError:  # an unhashable value: certainly not a valid rules object
+                cache_key = hit = None
+            # True == 1 as dict keys, so the value types must match the cached ones too
+            if hit is not None and hit[1] == tuple(map(type, data.values())):
+                return hit[0]
+        values, errors = rule_errors(data)
+        if errors:
+            raise errors[0]
+        rules = DEFAULT_RULES if not values else cls(**values)
+        if cache_key is not None and len(_FROM_DICT_CACHE) < 256:
+            _FROM_DICT_CACHE[cache_key] = (rules, tuple(map(type, data.values())))  # type: ignore[union-attr]
+        return rules
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def replace(self, **changes: Any) -> Rules:
+        return Rules(**(self.to_dict() | changes))
+
+
+# Rules.from_dict runs on every verify() call; records of one session repeat one rules
+# object, so a small cache of validated results is worth it.
+_FROM_DICT_CACHE: dict[tuple[Any, ...], tuple[Rules, tuple[type, ...]]] = {}
+DEFAULT_RULES = Rules()

@@ -1,0 +1,879 @@
+"""One digital hand: deal → declare → draw → play → done.
+
+:class:`HandState` is driven by JSON-friendly action dicts::
+
+    {"type": "pass", "player": "ann"}
+    {"type": "play", "player": "ann", "discard": ["2C", "7D"]}
+    {"type": "card", "player": "ann", "card": "AS"}
+
+Illegal actions raise :class:`IllegalAction` (a ValueError) naming the rule, so a
+renege cannot happen in digital play. The RNG is injected: :func:`replay` rebuilds the
+same hand from the seed and the action log. Each seat's view (:meth:`HandState.view_for`)
+holds only what that seat may see; :meth:`HandState.to_record` produces a HAND_RECORD.md
+record that :func:`games.engine.verify` accepts with the same result.
+
+Choices where RULES.md is silent:
+
+- The draw is dealt seat by seat in declaration order (clockwise from the dealer's left,
+  also under simultaneous declaration), each player discarding just before being
+  served, so the discard pile holds the discards of the players served so far (R15).
+  The up-card, once set aside (R13) or folded with a passing dealer's hand, never goes
+  back into a stock. ``folded_then_discards`` reshuffles the passers' hands first, then
+  the discards except those of the player being served.
+- A player's own discards stop being dead to them (R28) once they have been reshuffled
+  into a new stock: from then on they may be in anyone's hand.
+- Under sequential declaration the hand ends uncontested the moment all but one have
+  passed (R14), so the dealer may never declare; no draw takes place then.
+- Under simultaneous declaration nobody sees who played or how many cards they asked
+  for until everybody has declared; the pot shown does not include second antes
+  (``double_ante``) until then either.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from .cards import CARD_NAMES, SUIT_CHARS, CardError, card_names, cards_in, parse_card
+from .legal import TrickPlay
+from .payout import _settle
+from .rules import MAX_AMOUNT, Rules
+
+__all__ = ["HandError", "HandState", "IllegalAction", "replay", "run_draw"]
+
+DECLARE = "declare"
+PLAY = "play"
+DONE = "done"
+_DECK = range(52)
+_PASS_ACTION, _PLAY_ACTION, _CARD = 0, 1, 2  # kinds in HandState.log
+_PASS = -1  # in HandState.decl: passed; a mask (≥ 0) means "plays, discarding these"
+
+RULE_TEXT = {
+    "R9": "a player may discard at most max_discard cards",
+    "R12": "with an Ace up the dealer must play",
+    "R13": "the up-card may not be discarded",
+    "R16": "it is not your turn",
+    "R19": "follow suit",
+    "R20": "void in the led suit: play a trump",
+    "R21": "head the trick",
+    "R22": "void and unable to overtrump: you must still play a trump",
+    "R23": "any card",
+    "R26": "lead trump: every other player is known to hold none",
+    "R27": "you have a cinch: lead your highest trump",
+    "R29": "you have a cinch: play your highest trump",
+}
+
+
+class HandError(ValueError):
+    """The hand cannot be set up: bad players, dealer, carry or excused list."""
+
+    def __init__(self, message: str, code: str = "bad_setup") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class IllegalAction(ValueError):
+    """An action that the rules (or the turn order) forbid.
+
+    ``code`` says what kind of problem it is (``out_of_turn``, ``illegal_card``,
+    ``card_not_in_hand``, ``dealer_must_play``, ...); ``rule`` the rule broken, like
+    ``"R21"``, or None; ``legal`` what the player may do instead (card names, or
+    action types during the declaration).
+    """
+
+    def __init__(
+        self, message: str, *, code: str, rule: str | None = None, legal: Iterable[str] = ()
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.legal = list(legal)
+
+
+def _display_order(mask: int, trump: int) -> list[str]:
+    """Cards grouped by suit (trump first), high to low: how a player sorts a hand."""
+    out = []
+    for s in (trump, *(x for x in range(4) if x != trump)):
+        for r in range(12, -1, -1):
+            c = s * 13 + r
+            if mask >> c & 1:
+                out.append(CARD_NAMES[c])
+    return out
+
+
+def run_draw(
+    order: Sequence[int],
+    wants: Mapping[int, int],
+    pile_cards: Mapping[int, Sequence[Any]],
+    stock: Sequence[Any],
+    folded: Sequence[Any],
+    mode: str,
+    shuffle: Callable[[list[Any]], None],
+) -> tuple[dict[int, list[Any]], dict[int, int]]:
+    """Serve the draw (R9, R15): each seat of ``order`` that ``wants`` k cards first puts
+    its ``pile_cards`` on the discard pile, then is dealt k cards from ``stock``; an empty
+    stock is refilled from the pile (or first from ``folded`` hands) per ``mode``.
+
+    Returns the cards each seat drew, and for every seat whose discards were reshuffled
+    into a new stock, the seat being served at that moment (those cards can reach that
+    seat and the ones served after it). The verifier runs this with placeholder cards
+    to learn the latter.
+    """
+    stock = list(stock)
+    folded = list(folded)
+    pos = 0
+    pile: list[tuple[int, Sequence[Any]]] = []
+    drawn: dict[int, list[Any]] = {}
+    reshuffled: dict[int, int] = {}
+    for seat in order:
+        k = wants.get(seat, 0)
+        if not k:
+            continue
+        pile.append((seat, pile_cards.get(seat, ())))
+        got: list[Any] = []
+        while len(got) < k:
+            if pos == len(stock):
+                if mode == "folded_then_discards" and folded:
+                    fresh, folded = folded, []
+                else:
+                    keep_own = mode != "discards_all"
+                    fresh, rest = [], []
+                    for owner, cards in pile:
+                        if owner == seat and keep_own:
+                            rest.append((owner, cards))
+                        else:
+                            fresh.extend(cards)
+                            if cards:
+                                reshuffled[owner] = seat
+                    pile = rest
+                if not fresh:
+                    # Cannot happen with 52 cards and at most 8 × 5 in hands, but never
+                    # loop forever on a broken invariant.
+                    raise RuntimeError("the stock and the discards are exhausted")
+                shuffle(fresh)
+                stock, pos = fresh, 0
+            take = min(k - len(got), len(stock) - pos)
+            got.extend(stock[pos : pos + take])
+            pos += take
+        drawn[seat] = got
+    return drawn, reshuffled
+
+
+def _top_of_shuffled_deck(rng: random.Random, k: int) -> list[int]:
+    """The first ``k`` cards of a uniformly shuffled deck.
+
+    One random number, drawn exactly uniformly below 52·51·…·(52-k+1) by rejection on
+    getrandbits, read as mixed-radix digits: each digit picks one of the cards still in
+    the deck. One rng call instead of k, and no float rounding anywhere.
+    """
+    span = _ORDERED_DEALS[k]
+    bits = span.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= span:
+        r = rng.getrandbits(bits)
+    deck = list(_DECK)
+    out = []
+    for left in range(52, 52 - k, -1):
+        r, j = divmod(r, left)
+        out.append(deck.pop(j))
+    return out
+
+
+# _ORDERED_DEALS[k]: how many ordered sequences of k distinct cards a deck holds
+_ORDERED_DEALS = [1]
+for _i in range(52):
+    _ORDERED_DEALS.append(_ORDERED_DEALS[-1] * (52 - _i))
+del _i
+
+
+def _coerce_rules(rules: Rules | Mapping[str, Any] | None) -> Rules:
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    return Rules.from_dict(rules)
+
+
+def _check_setup(
+    players: Sequence[str], dealer: str | int, carry: int, excused: Iterable[str]
+) -> tuple[tuple[str, ...], int, frozenset[int]]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise HandError("players must be a list of names", "bad_players")
+    names = tuple(players)
+    if not all(type(p) is str and p for p in names):
+        raise HandError("player names must be non-empty strings", "bad_players")
+    if len(set(names)) != len(names):
+        raise HandError("player names must be distinct", "bad_players")
+    if not 2 <= len(names) <= 8:
+        raise HandError("a hand needs 2 to 8 players (R3)", "bad_players")
+    if type(dealer) is int and 0 <= dealer < len(names):
+        d = dealer
+    elif type(dealer) is str and dealer in names:
+        d = names.index(dealer)
+    else:
+        raise HandError("the dealer must be one of the players", "bad_dealer")
+    if type(carry) is not int or not 0 <= carry <= MAX_AMOUNT:
+        raise HandError("carry must be a whole number from 0", "bad_carry")
+    ex = set()
+    for p in excused:
+        if p not in names:
+            raise HandError(f"excused player {p!r} is not seated", "unknown_player")
+        ex.add(names.index(p))
+    return names, d, frozenset(ex)
+
+
+class HandState:
+    """A digital hand in progress. Create with :meth:`new`; drive with :meth:`apply`."""
+
+    __slots__ = (
+        "active",
+        "carry",
+        "dealer",
+        "decl",
+        "decl_pos",
+        "discards",
+        "excused",
+        "hands",
+        "log",
+        "n",
+        "order",
+        "passes",
+        "phase",
+        "players",
+        "private_dead",
+        "public_dead",
+        "result",
+        "rng",
+        "rules",
+        "seat_of",
+        "tp",
+        "trump",
+        "up_card",
+        "upcard_dead",
+        "_legal",
+    )
+
+    # -- setup ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: Sequence[str],
+        dealer: str | int,
+        rules: Rules | Mapping[str, Any] | None = None,
+        rng: random.Random | int | None = None,
+        carry: int = 0,
+        excused: Iterable[str] = (),
+    ) -> HandState:
+        """Shuffle with ``rng`` and deal ``hand_size`` cards one at a time clockwise from
+        the dealer's left; the dealer's last card is the up-card (R2, R7).
+
+        ``rng`` is a ``random.Random`` (or an int seed); the engine never draws
+        randomness from anywhere else, so the same rng state gives the same hand.
+        """
+        rules = _coerce_rules(rules)
+        names, d, ex = _check_setup(players, dealer, carry, excused)
+        if rng is None:
+            rng = random.Random()
+        elif not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        self = cls.__new__(cls)
+        n = len(names)
+        dealt = n * rules.hand_size
+        # The top of a shuffled deck: a uniformly random sequence of distinct cards. The
+        # rest of the deck (the stock) is put in random order only if someone draws
+        # (see _draw): together that is one uniform shuffle, at half the cost when
+        # nobody draws.
+        deck = _top_of_shuffled_deck(rng, dealt)
+        hands = [0] * n
+        for k in range(dealt):
+            hands[(d + 1 + k) % n] |= 1 << deck[k]
+        self.players = names
+        self.seat_of = {p: i for i, p in enumerate(names)}
+        self.n = n
+        self.dealer = d
+        self.rules = rules
+        self.carry = carry
+        self.excused = ex
+        self.rng = rng
+        self.hands = hands
+        self.up_card = deck[dealt - 1]
+        self.trump = self.up_card // 13
+        self.upcard_dead = False
+        self.order = tuple((d + 1 + i) % n for i in range(n))
+        self.decl = [None] * n
+        self.decl_pos = 0
+        self.passes = 0
+        self.discards = [0] * n
+        self.active: tuple[int, ...] = ()
+        self.private_dead = [0] * n
+        self.public_dead = 0
+        self.tp: TrickPlay | None = None
+        self.result: dict[str, Any] | None = None
+        self.log: list[tuple[int, int, int]] = []  # (kind, seat, card or discard mask)
+        self.phase = DECLARE
+        self._legal = -1
+        return self
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """Every action applied so far, as normalised action dicts (for replay())."""
+        players = self.players
+        out: list[dict[str, Any]] = []
+        for kind, seat, value in self.log:
+            if kind == _CARD:
+                out.append({"type": "card", "player": players[seat], "card": CARD_NAMES[value]})
+            elif kind == _PASS_ACTION:
+                out.append({"type": "pass", "player": players[seat]})
+            else:
+                out.append({"type": "play", "player": players[seat], "discard": card_names(value)})
+        return out
+
+    # -- whose turn ----------------------------------------------------------------------
+
+    @property
+    def simultaneous(self) -> bool:
+        return self.rules.declaration == "simultaneous"
+
+    @property
+    def to_act(self) -> str | None:
+        """The player to act, or None (hand over, or simultaneous declaring: see
+        :attr:`awaiting`)."""
+        if self.phase == PLAY:
+            return self.players[self.tp.to_act]  # type: ignore[union-attr]
+        if self.phase == DECLARE and not self.simultaneous:
+            return self.players[self.order[self.decl_pos]]
+        return None
+
+    @property
+    def awaiting(self) -> list[str]:
+        """Every player who may act now."""
+        if self.phase == DECLARE and self.simultaneous:
+            return [self.players[s] for s in self.order if self.decl[s] is None]
+        who = self.to_act
+        return [who] if who is not None else []
+
+    @property
+    def ace_up(self) -> bool:
+        return self.up_card % 13 == 12
+
+    def _must_play(self, seat: int) -> bool:
+        return seat == self.dealer and self.ace_up
+
+    # -- legal moves ---------------------------------------------------------------------
+
+    def legal_mask(self) -> int:
+        """Legal cards (mask) of the player to act during trick play, else 0."""
+        if self.phase != PLAY:
+            return 0
+        if self._legal < 0:
+            self._legal = self.tp.legal()  # type: ignore[union-attr]
+        return self._legal
+
+    def legal_cards(self, player: str) -> list[str]:
+        """Cards ``player`` may play now (empty when it is not their turn to play)."""
+        if self.phase != PLAY or self.to_act != player:
+            return []
+        return card_names(self.legal_mask())
+
+    def illegal_reasons(self, player: str) -> dict[str, str]:
+        """For each card ``player`` holds but may not play now, the rule forbidding it."""
+        if self.phase != PLAY or self.to_act != player:
+            return {}
+        reasons = self.tp.reasons()  # type: ignore[union-attr]
+        return {CARD_NAMES[c]: r for c, r in sorted(reasons.items())}
+
+    def _discardable(self, seat: int) -> int:
+        hand = self.hands[seat]
+        if seat == self.dealer and not self.rules.dealer_may_discard_upcard:
+            hand &= ~(1 << self.up_card)
+        return hand
+
+    def legal_actions(self, player: str) -> list[dict[str, Any]]:
+        """Every action ``player`` may take now, as action dicts.
+
+        While declaring that is a pass (unless R12 forbids it) and a play for every set
+        of at most ``max_discard`` cards to discard.
+        """
+        seat = self.seat_of.get(player) if type(player) is str else None
+        if seat is None or player not in self.awaiting:
+            return []
+        if self.phase == PLAY:
+            return [
+                {"type": "card", "player": player, "card": c} for c in card_names(self.legal_mask())
+            ]
+        actions: list[dict[str, Any]] = []
+        if not self._must_play(seat):
+            actions.append({"type": "pass", "player": player})
+        cards = list(cards_in(self._discardable(seat)))
+        limit = self.rules.discard_limit
+        for subset in _subsets(cards, limit):
+            actions.append(
+                {"type": "play", "player": player, "discard": [CARD_NAMES[c] for c in subset]}
+            )
+        return actions
+
+    # -- applying actions ----------------------------------------------------------------
+
+    def apply(self, action: Mapping[str, Any]) -> None:
+        """Apply one action dict; raise :class:`IllegalAction` when it is not allowed."""
+        if not isinstance(action, Mapping):
+            raise IllegalAction("an action must be an object", code="bad_action")
+        kind = action.get("type")
+        player = action.get("player")
+        seat = self.seat_of.get(player) if type(player) is str else None
+        if seat is None:
+            raise IllegalAction(f"unknown player {player!r}", code="unknown_player")
+        if self.phase == DONE:
+            raise IllegalAction("the hand is over", code="hand_over")
+        if kind == "card":
+            if self.phase != PLAY:
+                raise IllegalAction(
+                    "cards are played after everyone has declared",
+                    code="wrong_phase",
+                    legal=self._declare_choices(seat),
+                )
+            text = action.get("card")
+            try:
+                card = parse_card(text)
+            except CardError as exc:
+                raise IllegalAction(str(exc), code="bad_card") from None
+            self._play_card(seat, card)
+            return
+        if kind == "pass" or kind == "play":
+            if self.phase != DECLARE:
+                raise IllegalAction("declaring is over; play a card", code="wrong_phase")
+            self._check_declarer(seat)
+            if kind == "pass":
+                self._pass(seat)
+            else:
+                discard = action.get("discard", [])
+                self._play(seat, discard)
+            return
+        raise IllegalAction(
+            f"unknown action type {kind!r}; use pass, play or card", code="bad_action"
+        )
+
+    def push_card(self, card: int) -> None:
+        """Play card index ``card`` for the player to act (the fast path of apply())."""
+        if self.phase != PLAY:
+            raise IllegalAction("no card can be played now", code="wrong_phase")
+        tp: TrickPlay = self.tp  # type: ignore[assignment]
+        legal = self._legal
+        if legal < 0:
+            legal = tp.legal()
+        if not legal >> card & 1:
+            self._play_card(tp.to_act, card)  # raises the precise error
+        self._legal = -1
+        seat = tp.to_act
+        tp.play(card)
+        self.log.append((_CARD, seat, card))
+        if tp.trick_no == tp.hand_size:
+            self._finish()
+
+    def _check_declarer(self, seat: int) -> None:
+        if self.simultaneous:
+            if self.decl[seat] is not None:
+                raise IllegalAction(
+                    f"{self.players[seat]} has already declared",
+                    code="already_declared",
+                    rule="R16",
+                )
+            return
+        expected = self.order[self.decl_pos]
+        if seat != expected:
+            raise IllegalAction(
+                f"it is {self.players[expected]}'s turn to declare, not "
+                f"{self.players[seat]}'s (R16: declaring out of turn forfeits your deal)",
+                code="out_of_turn",
+                rule="R16",
+                legal=[self.players[expected]],
+            )
+
+    def _declare_choices(self, seat: int) -> list[str]:
+        return ["play"] if self._must_play(seat) else ["pass", "play"]
+
+    def _pass(self, seat: int) -> None:
+        if self._must_play(seat):
+            raise IllegalAction(
+                f"R12: {RULE_TEXT['R12']} ({CARD_NAMES[self.up_card]} is up)",
+                code="dealer_must_play",
+                rule="R12",
+                legal=["play"],
+            )
+        self.decl[seat] = _PASS
+        self.passes += 1
+        self.log.append((_PASS_ACTION, seat, 0))
+        self._after_declaration()
+
+    def _play(self, seat: int, discard: object) -> None:
+        if isinstance(discard, str) or not isinstance(discard, (list, tuple)):
+            raise IllegalAction("discard must be a list of cards", code="bad_action")
+        hand = self.hands[seat]
+        mask = 0
+        for text in discard:
+            try:
+                card = parse_card(text)
+            except CardError as exc:
+                raise IllegalAction(str(exc), code="bad_card") from None
+            bit = 1 << card
+            if not hand & bit:
+                raise IllegalAction(
+                    f"{CARD_NAMES[card]} is not in {self.players[seat]}'s hand",
+                    code="card_not_in_hand",
+                    legal=card_names(hand),
+                )
+            if mask & bit:
+                raise IllegalAction(f"{CARD_NAMES[card]} is named twice", code="duplicate_card")
+            mask |= bit
+        limit = self.rules.discard_limit
+        if mask.bit_count() > limit:
+            raise IllegalAction(
+                f"R9: discard at most {limit} cards", code="too_many_discards", rule="R9"
+            )
+        if mask >> self.up_card & 1 and not self.rules.dealer_may_discard_upcard:
+            raise IllegalAction(
+                f"R13: {RULE_TEXT['R13']} under these house rules",
+                code="cannot_discard_up_card",
+                rule="R13",
+                legal=card_names(self._discardable(seat)),
+            )
+        self.decl[seat] = mask
+        self.log.append((_PLAY_ACTION, seat, mask))
+        self._after_declaration()
+
+    def _after_declaration(self) -> None:
+        n = self.n
+        if self.simultaneous:
+            if any(x is None for x in self.decl):
+                return
+        elif self.passes < n - 1 and self.decl_pos < n - 1:
+            self.decl_pos += 1
+            return
+        players_in = [s for s in self.order if self.decl[s] is not None and self.decl[s] != _PASS]
+        if self.passes >= n - 1:
+            # R14/R40: at most one player left: no draw, no play.
+            self.active = tuple(s for s in self.order if self.decl[s] != _PASS)
+            if not self.active and self.ace_up:  # pragma: no cover - R12 prevents it
+                self.active = (self.dealer,)
+            self._finish()
+            return
+        self.active = tuple(players_in)
+        self._draw()
+        self.phase = PLAY
+        in_play = set(self.active)
+        self.tp = TrickPlay(
+            n,
+            self.active,
+            [hand if s in in_play else 0 for s, hand in enumerate(self.hands)],
+            self.trump,
+            self.rules,
+            self.private_dead,
+            self.public_dead,
+        )
+        self._legal = -1
+
+    def _draw(self) -> None:
+        up_bit = 1 << self.up_card
+        wants: dict[int, int] = {}
+        pile_cards: dict[int, list[int]] = {}
+        for s in self.active:
+            mask = self.decl[s]
+            if mask:
+                wants[s] = mask.bit_count()
+                self.discards[s] = mask
+                self.hands[s] &= ~mask
+                pile_cards[s] = list(cards_in(mask & ~up_bit))
+        folded: list[int] = []
+        for s in self.order:
+            if self.decl[s] == _PASS:
+                folded.extend(cards_in(self.hands[s] & ~up_bit))
+        if self.decl[self.dealer] == _PASS or self.discards[self.dealer] & up_bit:
+            # R13: set aside face up (or folded with the dealer's hand): dead to everyone.
+            self.upcard_dead = True
+            self.public_dead = up_bit
+        stock: list[int] = []
+        if wants:
+            in_hands = 0
+            for mask in self.hands:
+                in_hands |= mask
+            for mask in self.discards:
+                in_hands |= mask
+            stock = [c for c in _DECK if not in_hands >> c & 1]
+            self.rng.shuffle(stock)
+        drawn, reshuffled = run_draw(
+            self.order,
+            wants,
+            pile_cards,
+            stock,
+            folded,
+            self.rules.stock_refill,
+            self.rng.shuffle,
+        )
+        drawn_mask = 0
+        for s, cards in drawn.items():
+            for c in cards:
+                self.hands[s] |= 1 << c
+                drawn_mask |= 1 << c
+        folded_mask = 0
+        for c in folded:
+            folded_mask |= 1 << c
+        if drawn_mask & folded_mask:
+            # folded_then_discards made a stock of the passers' cards: they hold none now
+            for s in self.order:
+                if self.decl[s] == _PASS:
+                    self.hands[s] = 0
+        for s in self.active:
+            if s not in reshuffled:
+                self.private_dead[s] = self.discards[s]
+
+    def _play_card(self, seat: int, card: int) -> None:
+        tp = self.tp
+        assert tp is not None
+        if seat != tp.to_act:
+            if self.decl[seat] == _PASS:
+                raise IllegalAction(
+                    f"{self.players[seat]} passed and is out of this hand (R10)",
+                    code="passed_player_played",
+                    rule="R10",
+                )
+            raise IllegalAction(
+                f"it is {self.players[tp.to_act]}'s turn to play, not {self.players[seat]}'s",
+                code="out_of_turn",
+                rule="R16",
+                legal=[self.players[tp.to_act]],
+            )
+        bit = 1 << card
+        hand = tp.hands[seat]
+        if not hand & bit:
+            raise IllegalAction(
+                f"{CARD_NAMES[card]} is not in {self.players[seat]}'s hand",
+                code="card_not_in_hand",
+                legal=card_names(self.legal_mask()),
+            )
+        legal = self._legal
+        if legal < 0:
+            legal = tp.legal()
+        if not legal & bit:
+            rule = tp.reasons().get(card, "R19")
+            alternatives = " ".join(card_names(legal))
+            raise IllegalAction(
+                f"{rule}: {RULE_TEXT.get(rule, 'not allowed')} — you may play {alternatives}",
+                code="illegal_card",
+                rule=rule,
+                legal=card_names(legal),
+            )
+        self._legal = -1
+        tp.play(card)
+        self.log.append((_CARD, seat, card))
+        if tp.trick_no >= self.rules.hand_size:
+            self._finish()
+
+    def _finish(self) -> None:
+        self.phase = DONE
+        players = self.players
+        tricks = None
+        if self.tp is not None:
+            tricks = {players[s]: self.tp.tricks_won[s] for s in self.active}
+        self.result = _settle(
+            players,
+            players[self.dealer],
+            self.rules,
+            tricks,
+            {players[s] for s in self.order if self.decl[s] == _PASS},
+            self.carry,
+            {players[s] for s in self.excused},
+            [],
+            set(),
+            self.ace_up,
+        )
+
+    # -- results and records -------------------------------------------------------------
+
+    def outcome(self) -> dict[str, Any] | None:
+        """The verdict's ``result`` (HAND_RECORD.md) once the hand is over, else None."""
+        return self.result
+
+    def tricks(self) -> dict[str, int]:
+        """Tricks won by every active player (all of them to an uncontested player)."""
+        if self.tp is not None:
+            return {self.players[s]: self.tp.tricks_won[s] for s in self.active}
+        if self.phase == DONE and len(self.active) == 1:
+            return {self.players[self.active[0]]: self.rules.hand_size}
+        return {}
+
+    def passed(self) -> list[str]:
+        return [self.players[s] for s in self.order if self.decl[s] == _PASS]
+
+    def verdict(self) -> dict[str, Any]:
+        """The verdict verify() gives for :meth:`to_record` (no reneges are possible)."""
+        out: dict[str, Any] = {
+            "valid": True,
+            "errors": [],
+            "complete": self.phase == DONE,
+            "tricks": self.tricks(),
+            "reneges": [],
+            "next": None,
+            "result": self.result,
+        }
+        if self.phase == PLAY:
+            out["next"] = {"player": self.to_act, "legal": card_names(self.legal_mask())}
+        return out
+
+    def to_record(self) -> dict[str, Any]:
+        """This hand as a HAND_RECORD.md record (hands after the draw, full card log)."""
+        players = self.players
+        record: dict[str, Any] = {
+            "rules": self.rules.to_dict(),
+            "players": list(players),
+            "dealer": players[self.dealer],
+            "carry": self.carry,
+            "excused": [players[s] for s in sorted(self.excused)],
+            "up_card": CARD_NAMES[self.up_card],
+            "passed": self.passed(),
+        }
+        if self.tp is not None:
+            tp = self.tp
+            record["discards"] = {
+                players[s]: card_names(self.discards[s]) for s in self.active if self.discards[s]
+            }
+            record["hands"] = {players[s]: card_names(self.hands[s]) for s in self.active}
+            record["plays"] = [[players[s], CARD_NAMES[c]] for s, c in tp.plays]
+        return record
+
+    # -- views ---------------------------------------------------------------------------
+
+    def _revealed(self) -> bool:
+        """Are the declarations public yet? (Always, except mid-way simultaneous.)"""
+        return not (self.phase == DECLARE and self.simultaneous)
+
+    def _pot_so_far(self) -> int:
+        rules = self.rules
+        if self.result is not None:
+            return self.result["pot"]
+        if rules.dealer_antes_for_all or rules.double_ante:
+            pot = rules.ante * self.n  # nobody is excused under these switches
+        else:
+            pot = rules.ante * (self.n - len(self.excused))
+        if rules.double_ante and self._revealed():
+            pot += rules.ante * sum(1 for x in self.decl if x is not None and x != _PASS)
+        return self.carry + pot
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see: no hidden card at all."""
+        players = self.players
+        revealed = self._revealed()
+        declarations: dict[str, str] = {}
+        discard_counts: dict[str, int] = {}
+        if revealed:
+            for s in self.order:
+                x = self.decl[s]
+                if x is None:
+                    continue
+                declarations[players[s]] = "pass" if x == _PASS else "play"
+                if x != _PASS:
+                    discard_counts[players[s]] = x.bit_count()
+        view: dict[str, Any] = {
+            "players": list(players),
+            "dealer": players[self.dealer],
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "awaiting": self.awaiting,
+            "up_card": CARD_NAMES[self.up_card],
+            "up_card_dead": self.upcard_dead,
+            "trump": SUIT_CHARS[self.trump],
+            "rules": self.rules.to_dict(),
+            "carry": self.carry,
+            "pot": self._pot_so_far(),
+            "excused": [players[s] for s in sorted(self.excused)],
+            "declared": [players[s] for s in self.order if self.decl[s] is not None],
+            "declarations": declarations,
+            "discard_counts": discard_counts,
+            "passed": self.passed() if revealed else [],
+            "active": [players[s] for s in self.active],
+        }
+        tp = self.tp
+        if tp is not None:
+            view["hand_counts"] = {players[s]: tp.hands[s].bit_count() for s in self.active}
+            view["trick_number"] = min(tp.trick_no + 1, self.rules.hand_size)
+            view["trick"] = [{"player": players[s], "card": CARD_NAMES[c]} for s, c in tp.trick]
+            view["trick_leader"] = players[tp.to_act if not tp.trick else tp.trick_leader]
+            view["tricks_played"] = [
+                {
+                    "leader": players[leader],
+                    "cards": [{"player": players[s], "card": CARD_NAMES[c]} for s, c in cards],
+                    "winner": players[winner],
+                }
+                for leader, cards, winner in tp.completed
+            ]
+        else:
+            count = self.rules.hand_size if self.phase == DECLARE else 0
+            view["hand_counts"] = {p: count for p in players} if count else {}
+            view["trick_number"] = 0
+            view["trick"] = []
+            view["trick_leader"] = None
+            view["tricks_played"] = []
+        view["tricks"] = self.tricks()
+        view["result"] = self.result
+        return view
+
+    def view_for(self, player: str) -> dict[str, Any]:
+        """What ``player`` may see: the public view plus their own hand, discards and
+        choices. Never another seat's hidden cards, never the stock."""
+        seat = self.seat_of.get(player) if type(player) is str else None
+        if seat is None:
+            raise IllegalAction(f"unknown player {player!r}", code="unknown_player")
+        view = self.public_view()
+        view["seat"] = player
+        trump = self.trump
+        hand = self.tp.hands[seat] if self.tp is not None else self.hands[seat]
+        view["hand"] = _display_order(hand, trump)
+        view["folded"] = self.decl[seat] == _PASS
+        declared = self.decl[seat]
+        if self.discards[seat]:
+            own = self.discards[seat]
+        elif self.phase == DECLARE and declared is not None and declared != _PASS:
+            own = declared  # named, not yet exchanged
+        else:
+            own = 0
+        view["own_discards"] = card_names(own)
+        view["legal"] = []
+        view["illegal"] = {}
+        view["declare"] = None
+        if self.phase == PLAY and self.tp.to_act == seat:  # type: ignore[union-attr]
+            view["legal"] = _display_order(self.legal_mask(), trump)
+            view["illegal"] = self.illegal_reasons(player)
+        elif self.phase == DECLARE and player in self.awaiting:
+            view["declare"] = {
+                "can_pass": not self._must_play(seat),
+                "pass_rule": "R12" if self._must_play(seat) else None,
+                "max_discard": self.rules.discard_limit,
+                "keep": [CARD_NAMES[self.up_card]]
+                if seat == self.dealer and not self.rules.dealer_may_discard_upcard
+                else [],
+            }
+        return view
+
+
+def _subsets(cards: list[int], limit: int) -> Iterable[tuple[int, ...]]:
+    for k in range(limit + 1):
+        yield from combinations(cards, k)
+
+
+def replay(
+    players: Sequence[str],
+    dealer: str | int,
+    rules: Rules | Mapping[str, Any] | None,
+    seed: int | random.Random,
+    actions: Iterable[Mapping[str, Any]],
+    carry: int = 0,
+    excused: Iterable[str] = (),
+) -> HandState:
+    """Rebuild a hand from its seed (or a fresh rng in the same state) and action log."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    state = HandState.new(players, dealer, rules, rng, carry=carry, excused=excused)
+    for action in actions:
+        state.apply(action)
+    return state
