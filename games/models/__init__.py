@@ -1,17 +1,35 @@
 from .club import Club, Invite, Membership, Player, Role
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
 from .tokens import ApiToken
+from .tournament import (
+    Entry,
+    PrizeAccount,
+    PrizeLeg,
+    PrizePosting,
+    Round,
+    SeatMove,
+    Tournament,
+    TournamentTable,
+)
 
 __all__ = [
     "ApiToken",
     "Club",
+    "Entry",
     "GameSession",
     "Hand",
     "HandAction",
     "Invite",
     "Membership",
     "Player",
+    "PrizeAccount",
+    "PrizeLeg",
+    "PrizePosting",
     "Role",
+    "Round",
     "Seat",
+    "SeatMove",
     "SessionEvent",
+    "Tournament",
+    "TournamentTable",
 ]

@@ -1,0 +1,287 @@
+"""Tournament benchmark: the draw, a balancing step, and the bracket page.
+
+1. The seat draw of 1,000 entrants (pure games.tournament): round one, and a later round
+   that avoids players who already met (from 1,000 entrants' first-round tables).
+2. One balancing step: the pure plan for 143 freeze-out tables after eliminations, and
+   the same step through the service on a 200-entrant freeze-out in the database
+   (breaks and moves: cash-outs, seats, buy-ins, SeatMove rows).
+3. The bracket page (django.test.Client through URL routing and middleware) of a table
+   rounds tournament with round one played out and round two drawn, for 50 and for 200
+   entrants: time (best and median of 20) and query count — the same count for both.
+
+Target (issue #6): draw under 1 s; bracket query count independent of entrants.
+
+    .venv/bin/python bench/tournament.py                 # a throwaway SQLite file
+    .venv/bin/python bench/tournament.py --postgres      # database bench_tournament on
+                                                         # 127.0.0.1:5432 (BENCH_PG=...),
+                                                         # created and dropped
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+POSTGRES = "--postgres" in sys.argv
+SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
+DB_NAME = "bench_tournament"
+SQLITE_FILE = Path(tempfile.gettempdir()) / f"{DB_NAME}.sqlite3"
+if POSTGRES:
+    os.environ["DATABASE_URL"] = f"{SERVER}/{DB_NAME}"
+else:
+    os.environ["DATABASE_URL"] = f"sqlite:///{SQLITE_FILE}"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
+
+
+def create_database() -> None:
+    if POSTGRES:
+        import psycopg
+
+        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+            conn.execute(f"CREATE DATABASE {DB_NAME}")
+    else:
+        SQLITE_FILE.unlink(missing_ok=True)
+
+
+def drop_database() -> None:
+    from django.db import connections
+
+    connections.close_all()
+    if POSTGRES:
+        import psycopg
+
+        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+    else:
+        SQLITE_FILE.unlink(missing_ok=True)
+
+
+def best_median(fn, runs: int) -> tuple[float, float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times)
+
+
+# -- 1 and 2: pure ------------------------------------------------------------------------
+
+
+def bench_pure() -> None:
+    from games import tournament as logic
+
+    players = list(range(1, 1001))
+    best, median = best_median(
+        lambda: logic.draw_round(logic.seeded_order(players, "bench"), "bench", 4, 7), 10
+    )
+    first = logic.draw_round(logic.seeded_order(players, "bench"), "bench", 4, 7)
+    print(
+        f"draw 1,000 entrants (round one, {len(first.tables)} tables): "
+        f"best {best * 1000:.1f} ms, median {median * 1000:.1f} ms"
+    )
+
+    met: dict[int, set[int]] = {}
+    for table in first.tables:
+        for p in table:
+            met[p] = set(table) - {p}
+    # Everyone plays on (the hardest case for avoiding rematches).
+    best, median = best_median(
+        lambda: logic.draw_round(players, "bench2", 4, 7, met=met, round_no=2), 5
+    )
+    second = logic.draw_round(players, "bench2", 4, 7, met=met, round_no=2)
+    plain = logic.draw_tables(players, "bench2", logic.table_sizes(1000, 4, 7), salt=2)
+    print(
+        f"draw 1,000 entrants avoiding first-round tablemates: best {best * 1000:.1f} ms, "
+        f"median {median * 1000:.1f} ms; repeat meetings {logic.repeat_meetings(second.tables, met)}"
+        f" (a plain draw: {logic.repeat_meetings(plain, met)})"
+    )
+
+    rng = random.Random(7)
+    tables = {n: list(t) for n, t in enumerate(first.tables, start=1)}
+    for seats in tables.values():  # eliminations: each table loses 0–4 players
+        for _ in range(rng.randint(0, 4)):
+            seats.pop()
+    plan = logic.plan_balance(tables, 4, 7, logic.rng_for("bench", "balance", 1))
+    best, median = best_median(
+        lambda: logic.plan_balance(tables, 4, 7, logic.rng_for("bench", "balance", 1)), 20
+    )
+    print(
+        f"one balancing step, {len(tables)} tables, {sum(map(len, tables.values()))} players "
+        f"({len(plan.broken)} tables broken, {len(plan.moves)} moves): "
+        f"best {best * 1000:.2f} ms, median {median * 1000:.2f} ms"
+    )
+
+
+# -- 2 and 3: through the database --------------------------------------------------------
+
+
+def setup_club(size: int, tag: str):
+    from django.contrib.auth import get_user_model
+
+    from games.models import Club, Membership, Player, Role
+
+    user, _ = get_user_model().objects.get_or_create(username="director")
+    club = Club.objects.create(name=f"Bench {tag}", created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    players = Player.objects.bulk_create(
+        [Player(club=club, name=f"{tag}-{i:04d}") for i in range(size)]
+    )
+    return user, club, players
+
+
+def entered(size: int, tag: str, **settings):
+    from games import tournament_service as svc
+
+    user, club, players = setup_club(size, tag)
+    t = svc.create_tournament(club=club, user=user, name=tag, buy_in=20, **settings)
+    for player in players:
+        entry = svc.register(tournament_id=t.pk, player=player, user=user)
+        svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=user)
+    return user, t
+
+
+def bench_balancing_step() -> None:
+    from django.db.models.signals import post_save
+
+    from games import tournament_service as svc
+    from games.models import GameSession, Hand, Seat, SeatMove
+    from ledger import postings
+
+    user, t = entered(200, "freeze", format="freezeout", starting_chips=10, antes=[1])
+    svc.start(tournament_id=t.pk, user=user, seed="fz")
+    # Set the tables up without the after-hand hook, so the step is measured below.
+    post_save.disconnect(sender=Hand, dispatch_uid="tournament_after_hand")
+    # Two tables lose players: one falls below the minimum (breaks), one is short.
+    tables = list(t.tables.select_related("session").order_by("number"))
+    for table, losses in ((tables[-1], 3), (tables[0], 2)):
+        session = table.session
+        state = postings.session_state(session)
+        players = state["players"]
+        losers = players[1 : 1 + losses]
+        tricks = {players[0]: 5, **dict.fromkeys(losers, 0)}
+        passed = [p for p in players if p not in tricks]
+        # The losers play, take nothing and owe the pot: with 10 chips and a growing pot
+        # they are out after a few hands.
+        for _ in range(8):
+            if GameSession.objects.get(pk=session.pk).carry:
+                tricks = {players[0]: 5, **dict.fromkeys(losers, 0)}
+            postings.record_hand(
+                session_id=session.pk,
+                entry={"trump": "S", "passed": passed, "tricks": tricks},
+                idempotency_key="",
+                expected_version=None,
+                user=user,
+            )
+            alive = Seat.objects.filter(
+                session=session, active=True, player__name__in=losers
+            ).count()
+            if not alive:
+                break
+    # Any pot left from the last hand would hold its table: a clean hand first.
+    for table in (tables[-1], tables[0]):
+        session = GameSession.objects.get(pk=table.session_id)
+        state = postings.session_state(session)
+        players = state["players"]
+        if session.carry:
+            postings.record_hand(
+                session_id=session.pk,
+                entry={
+                    "trump": "S",
+                    "passed": players[2:],
+                    "tricks": {players[0]: 3, players[1]: 2},
+                },
+                idempotency_key="",
+                expected_version=None,
+                user=user,
+            )
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models.tournament import _hand_saved
+
+    post_save.connect(_hand_saved, sender=Hand, dispatch_uid="tournament_after_hand")
+    reset_queries()
+    start = time.perf_counter()
+    with CaptureQueriesContext(connection) as ctx:
+        changed = svc.sync(tournament_id=t.pk, user=user)
+    elapsed = time.perf_counter() - start
+    queries = len(ctx)
+    moves = SeatMove.objects.filter(tournament=t)
+    print(
+        f"one balancing step in the database, 200-entrant freeze-out ({len(tables)} tables): "
+        f"{elapsed * 1000:.0f} ms, {queries} queries, {moves.count()} moves "
+        f"({moves.filter(reason='break').count()} from a broken table), changed={changed}"
+    )
+
+
+def bench_bracket(size: int) -> tuple[float, float, int]:
+    from django.db import connection, reset_queries
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from games import tournament_service as svc
+    from ledger import postings
+
+    user, t = entered(size, f"bracket{size}", starting_chips=30, antes=[1, 2])
+    svc.start(tournament_id=t.pk, user=user, seed="b1")
+    svc.end_round(tournament_id=t.pk, user=user, now=True)
+    svc.draw_next_round(tournament_id=t.pk, user=user, seed="b2")
+    for table in t.tables.filter(status="playing").select_related("session"):
+        state = postings.session_state(table.session)
+        players = state["players"]
+        postings.record_hand(
+            session_id=table.session_id,
+            entry={"trump": "H", "passed": players[2:], "tricks": {players[0]: 3, players[1]: 2}},
+            idempotency_key="",
+            expected_version=None,
+            user=user,
+        )
+    client = Client()
+    client.force_login(user)
+    url = reverse("tournament_bracket", args=[t.pk])
+    assert client.get(url).status_code == 200
+    # The request_started signal clears the query log: start the capture from empty.
+    reset_queries()
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(url)
+    queries = len(ctx)  # now: the list is a slice of a log the next request clears
+    best, median = best_median(lambda: client.get(url), 20)
+    tables = t.tables.count()
+    print(
+        f"bracket page, {size} entrants ({tables} tables in 2 rounds): best {best * 1000:.1f} ms, "
+        f"median {median * 1000:.1f} ms, {queries} queries"
+    )
+    return best, median, queries
+
+
+def main() -> None:
+    print(f"database: {'PostgreSQL ' + DB_NAME if POSTGRES else 'SQLite ' + str(SQLITE_FILE)}")
+    bench_pure()
+    create_database()
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        bench_balancing_step()
+        counts = [bench_bracket(size)[2] for size in (50, 200)]
+        print(f"bracket query count for 50 and 200 entrants: {counts[0]} and {counts[1]}")
+    finally:
+        drop_database()
+
+
+if __name__ == "__main__":
+    main()

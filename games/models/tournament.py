@@ -1,0 +1,341 @@
+"""Tournaments: entries, rounds, tables (each one a GameSession), seat moves, prize pool.
+
+Chips live in the tables' sessions (the ledger's chip-limited sessions); money — buy-ins,
+fees, prizes — lives in the tournament's own prize ledger below: append-only postings
+whose legs sum to zero, integer minor units. Sign convention as in ``ledger.models``: an
+account's balance is what it holds (an entrant's is negative by what they paid in and
+positive by what they won back; the pool holds the prize money; the house the fees).
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models.signals import post_save
+from django.urls import reverse
+from django.utils import timezone
+
+from .club import Club, Player
+from .session import GameSession, Hand
+
+
+def new_public_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUNDS = "rounds", "Table rounds (bracket)"
+        FREEZEOUT = "freezeout", "Freeze-out"
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", "Registration"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class Tiebreak(models.TextChoices):
+        POTS = "pots", "Chips, then pots won, then a recorded draw"
+        DRAW = "draw", "Chips, then a recorded draw"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=100)
+    format = models.CharField(max_length=12, choices=Format.choices, default=Format.ROUNDS)
+    status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
+    currency = models.CharField(max_length=8, default="$")
+    buy_in = models.BigIntegerField(default=0, help_text="Money, in minor units (cents).")
+    fee = models.BigIntegerField(
+        default=0, help_text="Paid on top of the buy-in; kept by the house, not in the pool."
+    )
+    starting_chips = models.PositiveIntegerField(default=100)
+    antes = models.JSONField(
+        default=list, help_text="Ante per level, e.g. [1, 2, 3, 5]; the last one stays."
+    )
+    hands_per_level = models.PositiveIntegerField(
+        default=0, help_text="0: the ante rises each round; N: every N hands at a table."
+    )
+    min_table = models.PositiveSmallIntegerField(default=4)
+    max_table = models.PositiveSmallIntegerField(default=7)
+    hands_per_round = models.PositiveIntegerField(default=10)
+    final_hands = models.PositiveIntegerField(
+        default=0,
+        help_text="0: the final table plays until one player holds every chip; "
+        "N: N hands, then the chip leader wins.",
+    )
+    advance_per_table = models.PositiveSmallIntegerField(default=2)
+    tiebreak = models.CharField(max_length=8, choices=Tiebreak.choices, default=Tiebreak.POTS)
+    carry_stacks = models.BooleanField(
+        default=False, help_text="Stacks carry into the next round (otherwise they reset)."
+    )
+    payout_percentages = models.JSONField(
+        default=list, blank=True, help_text="Percent per place; empty: defaults by field size."
+    )
+    rules = models.JSONField(default=dict, blank=True, help_text="House rules of every table.")
+    table_mode = models.CharField(
+        max_length=16, choices=GameSession.Mode.choices, default=GameSession.Mode.REPORTED
+    )
+    public_token = models.CharField(max_length=40, unique=True, default=new_public_token)
+    # Rises with every change of the tournament itself; with the tables' session versions
+    # it makes the bracket's ETag.
+    version = models.PositiveBigIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(buy_in__gte=0), name="tournament_buy_in"),
+            models.CheckConstraint(condition=models.Q(fee__gte=0), name="tournament_fee"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_detail", args=[self.pk])
+
+    @property
+    def is_rounds(self) -> bool:
+        return self.format == self.Format.ROUNDS
+
+    def bump(self) -> None:
+        """Mark a change; callers hold the row lock and save()."""
+        self.version += 1
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        NO_SHOW = "no_show", "Did not check in"
+        PLAYING = "playing", "Playing"
+        OUT = "out", "Out"
+        WINNER = "winner", "Winner"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
+    is_bot = models.BooleanField(default=False, help_text="A bot plays this seat (digital).")
+    registered_at = models.DateTimeField(default=timezone.now)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # How the player went out (filled when they do): the round, the finishing key (higher
+    # finishes higher, see games.tournament.finishing_places) and the chips at that point.
+    out_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    out_at = models.DateTimeField(null=True, blank=True)
+    out_chips = models.BigIntegerField(null=True, blank=True)
+    out_key = models.JSONField(null=True, blank=True)
+    out_table = models.ForeignKey(
+        "TournamentTable", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    place = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player"),
+        ]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+    @property
+    def in_event(self) -> bool:
+        return self.status in (self.Status.PLAYING, self.Status.OUT, self.Status.WINNER)
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64, help_text="Seed of the draw: shown, reproducible.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    is_final = models.BooleanField(default=False)
+    # The draw as made: {"ranked": [player ids], "tables": [[ids]], "byes": [ids],
+    # "repeats": int} — enough to redo it from the seed and compare.
+    draw = models.JSONField(default=dict)
+    byes = models.JSONField(default=list, help_text="Player ids advancing without playing.")
+    advanced = models.JSONField(default=list, help_text="Player ids in the next round.")
+    balance_steps = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class TournamentTable(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        BROKEN = "broken", "Broken up"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    session = models.OneToOneField(
+        GameSession, on_delete=models.PROTECT, related_name="tournament_table"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    ending = models.BooleanField(
+        default=False, help_text="The director ended the round here: stop once the pot is won."
+    )
+    # Written when the table finishes: {"rows": [{player, chips, pots_won, draw, rank}],
+    # "advanced": [ids], "pot": leftover, "chips_in": int, "reason": str}.
+    result = models.JSONField(default=dict, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="unique_table_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status == self.Status.PLAYING
+
+
+class SeatMove(models.Model):
+    """A player moved between tables (freeze-out balancing), with the chips they took."""
+
+    class Reason(models.TextChoices):
+        BREAK = "break", "Table broken up"
+        BALANCE = "balance", "Balancing"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="moves")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    source = models.ForeignKey(TournamentTable, on_delete=models.CASCADE, related_name="+")
+    target = models.ForeignKey(TournamentTable, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=8, choices=Reason.choices)
+    chips = models.BigIntegerField()
+    seed = models.CharField(max_length=80, help_text="Seed and step of the balancing draw.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player}: table {self.source.number} → {self.target.number}"
+
+
+class PrizeAccount(models.Model):
+    class Kind(models.TextChoices):
+        ENTRANT = "entrant", "Entrant"
+        POOL = "pool", "Prize pool"
+        HOUSE = "house", "House (fees)"
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="prize_accounts"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=models.Q(kind="entrant"),
+                name="one_prize_account_per_entrant",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "kind"],
+                condition=models.Q(kind__in=["pool", "house"]),
+                name="one_pool_and_house_per_tournament",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="entrant", player__isnull=False)
+                | (~models.Q(kind="entrant") & models.Q(player__isnull=True)),
+                name="prize_account_player_iff_entrant",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.player_id}" if self.player_id else self.kind
+
+
+class PrizePosting(models.Model):
+    class Kind(models.TextChoices):
+        BUY_IN = "buy_in", "Buy-in"
+        FEE = "fee", "Fee"
+        REFUND = "refund", "Refund (withdrawn)"
+        PRIZE = "prize", "Prize"
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="prize_postings"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    memo = models.CharField(max_length=200, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
+
+
+class PrizeLeg(models.Model):
+    posting = models.ForeignKey(PrizePosting, on_delete=models.PROTECT, related_name="legs")
+    account = models.ForeignKey(PrizeAccount, on_delete=models.PROTECT, related_name="legs")
+    amount = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["posting", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="prize_leg_nonzero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {self.amount}"
+
+
+def _hand_saved(sender, instance: Hand, **kwargs) -> None:
+    """A recorded (or voided) hand at a tournament table moves the tournament on (ante
+    level, eliminations, the end of the table, balancing) once its transaction commits.
+    Sessions that cannot be tournament tables are skipped without a query."""
+    if instance.status not in (Hand.Status.RECORDED, Hand.Status.VOIDED):
+        return
+    field = Hand._meta.get_field("session")
+    if field.is_cached(instance) and not instance.session.chip_limited:
+        return
+    session_id = instance.session_id
+    transaction.on_commit(lambda: _after_hand(session_id), robust=True)
+
+
+def _after_hand(session_id: int) -> None:
+    from games import tournament_service  # the service imports these models
+
+    tournament_service.after_hand(session_id)
+
+
+post_save.connect(_hand_saved, sender=Hand, dispatch_uid="tournament_after_hand")
