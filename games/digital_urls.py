@@ -1,3 +1,26 @@
-"""URLs filled in by the feature that owns them."""
+"""Digital hands: seat links (no login, the secret is the key), the scorekeeper's table,
+the spectators' view and the replay of a finished hand."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import digital
+
+urlpatterns = [
+    path("sessions/<int:session_id>/digital/", digital.table_page, name="digital_table"),
+    path("sessions/<int:session_id>/digital/deal/", digital.deal, name="digital_deal"),
+    path("sessions/<int:session_id>/digital/cancel/", digital.cancel, name="digital_cancel"),
+    path(
+        "sessions/<int:session_id>/digital/seats/<int:seat_id>/bot/",
+        digital.seat_bot,
+        name="digital_seat_bot",
+    ),
+    path("sessions/<int:session_id>/digital/watch/", digital.watch, name="digital_watch"),
+    path("seat/<str:secret>/", digital.seat_page, name="digital_seat"),
+    path("seat/<str:secret>/state.json", digital.seat_state, name="digital_seat_state"),
+    path(
+        "seat/<str:secret>/hands/<int:hand_id>/replay/",
+        digital.seat_replay,
+        name="digital_seat_replay",
+    ),
+    path("hands/<int:hand_id>/replay/", digital.replay_page, name="hand_replay"),
+]

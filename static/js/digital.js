@@ -1,0 +1,109 @@
+// Digital hands: keep the board live and send moves without reloading the page.
+// Without this file the page still works: forms post normally and a <noscript> refresh
+// keeps the board current.
+(function () {
+  "use strict";
+  var PERIOD = 1000; // the issue asks for others' moves within about two seconds
+  var busy = false;
+  var timer = null;
+
+  function board() { return document.getElementById("board"); }
+
+  function parse(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    return tpl.content.getElementById("board");
+  }
+
+  function install(next) {
+    var cur = board();
+    if (!cur || !next) return;
+    // A poll answered before a move but arriving after it must not roll the board back.
+    if (next.dataset.hand === cur.dataset.hand && +next.dataset.seq < +cur.dataset.seq) return;
+    // The table page's buttons (deal, cancel) live outside the board: reload when the
+    // hand starts or ends.
+    var reload = document.querySelector("[data-dg-reload]") && next.dataset.status !== cur.dataset.status;
+    // Keep discards being picked while somebody else declares (simultaneous declaring).
+    cur.querySelectorAll("input[name=discard]:checked").forEach(function (box) {
+      var same = next.querySelector('input[name=discard][value="' + box.value + '"]');
+      if (same && !same.disabled) same.checked = true;
+    });
+    // And the play-by-play stays open if it was.
+    var log = cur.querySelector("details.dg-log");
+    var nextLog = next.querySelector("details.dg-log");
+    if (log && nextLog && log.open) nextLog.open = true;
+    cur.replaceWith(next);
+    if (reload) window.location.reload();
+  }
+
+  function poll() {
+    var cur = board();
+    if (!cur || busy || document.visibilityState !== "visible") return;
+    var url = cur.dataset.pollUrl;
+    if (!url) return;
+    busy = true;
+    var sep = url.indexOf("?") < 0 ? "?" : "&";
+    var query = "seen=" + encodeURIComponent(cur.dataset.seq) + "&hand=" + encodeURIComponent(cur.dataset.hand || "");
+    fetch(url + sep + query, {
+      headers: { "HX-Request": "true", "If-None-Match": cur.dataset.etag || "" },
+      cache: "no-store",
+      credentials: "same-origin"
+    }).then(function (response) {
+      if (response.status === 200) return response.text().then(function (html) { install(parse(html)); });
+    }).catch(function () { /* offline for a moment: the next poll tries again */ })
+      .then(function () { busy = false; });
+  }
+
+  function start() {
+    if (timer === null) timer = setInterval(poll, PERIOD);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") poll();
+  });
+
+  // Moves: post the form, show the answer (also a refusal, which explains itself).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches("form[data-digital]")) return;
+    event.preventDefault();
+    var data = new FormData(form, event.submitter);
+    var by = event.submitter;
+    // Browsers that ignore FormData's submitter argument: add the tapped button's value.
+    if (by && by.name && !data.has(by.name)) data.append(by.name, by.value);
+    form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    busy = true;
+    fetch(form.action, {
+      method: "POST",
+      body: data,
+      headers: { "HX-Request": "true" },
+      credentials: "same-origin"
+    }).then(function (response) {
+      return response.text().then(function (html) { install(parse(html)); });
+    }).catch(function () {
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+    }).then(function () { busy = false; });
+  });
+
+  // Declaring: the Play button says how many cards will be exchanged.
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.matches("form[data-digital] input[name=discard]")) return;
+    var form = box.form;
+    var n = form.querySelectorAll("input[name=discard]:checked").length;
+    var play = form.querySelector("[data-play-label]");
+    if (play) play.textContent = n ? "Play, draw " + n : "Play, stand pat";
+  });
+
+  // Tapping a dimmed card shows why; tapping another closes the first.
+  document.addEventListener("toggle", function (event) {
+    var opened = event.target;
+    if (!opened.matches || !opened.matches("details.pc-illegal") || !opened.open) return;
+    document.querySelectorAll("details.pc-illegal[open]").forEach(function (d) {
+      if (d !== opened) d.open = false;
+    });
+  }, true);
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
