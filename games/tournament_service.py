@@ -747,7 +747,15 @@ def _finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason:
     present = [r for r in info.seats if r["active"] or r["eliminated_at"] is not None]
     chips = {r["player_id"]: max(info.stacks.get(r["player_id"], 0), 0) for r in present}
     if pot and len(info.alive) == 1:
-        chips[info.alive[0]] += pot  # alone at the table: the pot is theirs
+        # Alone at the table: the pot is theirs, in the table's ledger too.
+        postings.award_pot(
+            session_id=info.session.pk,
+            player_id=info.alive[0],
+            user=user,
+            memo="Alone at the table",
+        )
+        chips[info.alive[0]] += pot
+        info.stacks[info.alive[0]] = info.stacks.get(info.alive[0], 0) + pot
         awarded = True
     won = _pots_won(info.session, info.seats)
     ranked = logic.rank_table(
@@ -764,8 +772,8 @@ def _finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason:
     for p, stack in info.stacks.items():
         if stack > 0:
             postings.cash_out(session_id=session.pk, player_id=p, amount=stack, user=user)
-    if pot == 0:
-        postings.close_session(session_id=session.pk, user=user)
+    # A pot left dead goes back to the bank that issued the chips (close_session).
+    postings.close_session(session_id=session.pk, user=user)
     chips_in = {int(k): v for k, v in (rnd.draw.get("chips") or {}).items()}
     table.status = TournamentTable.Status.FINISHED
     table.finished_at = timezone.now()
@@ -888,7 +896,7 @@ def _finish_tournament(t: Tournament, user) -> None:
             )
     for table in t.tables.select_related("session"):
         session = table.session
-        if session.is_open and session.carry == 0:
+        if session.is_open:
             postings.close_session(session_id=session.pk, user=user)
     t.status = Tournament.Status.FINISHED
     t.finished_at = timezone.now()
@@ -931,13 +939,20 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
     for move in plan.moves:
         source, target = by_number[move.source], by_number[move.target]
         chips = source.stacks.get(move.player, 0)
+        if move.source in broken and source.pot and len(source.alive) == 1:
+            # Alone at the table: its pot is theirs, in the table's ledger too.
+            postings.award_pot(
+                session_id=source.session.pk,
+                player_id=move.player,
+                user=user,
+                memo="Alone at a broken table",
+            )
+            chips += source.pot
+            source.table.result = {"pot": source.pot, "pot_awarded": True}
         if chips > 0:
             postings.cash_out(
                 session_id=source.session.pk, player_id=move.player, amount=chips, user=user
             )
-        if move.source in broken and source.pot and len(source.alive) == 1:
-            chips += source.pot  # alone at the table: its pot is theirs
-            source.table.result = {"pot": source.pot, "pot_awarded": True}
         if move.source not in broken:
             postings.set_seat_active(
                 session_id=source.session.pk, player_id=move.player, active=False, user=user
@@ -965,8 +980,7 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
         info = by_number[number]
         table = info.table
         pot = GameSession.objects.get(pk=info.session.pk).carry
-        if pot == 0:
-            postings.close_session(session_id=info.session.pk, user=user)
+        postings.close_session(session_id=info.session.pk, user=user)
         table.status = TournamentTable.Status.BROKEN
         table.finished_at = timezone.now()
         table.result = {

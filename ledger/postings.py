@@ -82,6 +82,7 @@ __all__ = [
     "check_invariants",
     "close_session",
     "kitty_balance",
+    "award_pot",
     "mark_transfer_paid",
     "player_stacks",
     "pot_balance",
@@ -1006,6 +1007,36 @@ def cash_out(*, session_id: int, player_id: int, amount: int, user) -> Posting:
 # -- closing ----------------------------------------------------------------------------------------
 
 
+def award_pot(*, session_id: int, player_id: int, user, memo: str = "") -> Posting | None:
+    """Pay the whole pot of a chip-limited (tournament) table to one seated player, e.g.
+    the last player left at a table. Returns None when the pot is empty."""
+    with transaction.atomic():
+        session = _locked(session_id)
+        _require_open(session)
+        if not session.chip_limited:
+            raise SetupError(
+                "not_chip_limited", "only a tournament table's pot can be awarded", "session"
+            )
+        if not Seat.objects.filter(session=session, player_id=player_id).exists():
+            raise SetupError("not_seated", "that player has no seat in this session", "player")
+        pot = session.pot_account_id
+        amount = _balance(pot)
+        if amount == 0:
+            return None
+        account = _player_accounts(session.club_id, [player_id])[player_id]
+        (posting,) = _post(
+            session,
+            session.club_id,
+            [(Posting.Kind.PAYOUT, {pot: -amount, account: amount}, memo or "Pot awarded")],
+            user,
+        )
+        session.carry = 0
+        session.bump()
+        session.save(update_fields=["carry", "version"])
+        _event(session, "pot_awarded", {"player": player_id, "amount": amount}, user)
+    return posting
+
+
 def _pot_contributors(session: GameSession, pot_account_id: int) -> list[int]:
     """Players who paid antes or penalties into the pot since it was last empty, in the
     order they first paid (live hands only)."""
@@ -1047,10 +1078,18 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
             raise SetupError("bad_policy", f"unknown leftover policy {policy!r}", "policy")
         pot = session.pot_account_id
         leftover = _balance(pot)
-        kitty = _club_account(session.club_id, Account.Kind.CARRY, lock=True)
+        # Tournament chips must never turn into a cash pot: a chip-limited table's dead pot
+        # goes back to the bank that issued the chips, whatever the policy.
+        kitty = _club_account(
+            session.club_id,
+            Account.Kind.BANK if session.chip_limited else Account.Kind.CARRY,
+            lock=True,
+        )
         shares: dict[int, int] = {}
         to_club = leftover
-        if leftover and policy == GameSession.LeftoverPolicy.SHARE_EQUALLY:
+        if leftover and session.chip_limited:
+            pass
+        elif leftover and policy == GameSession.LeftoverPolicy.SHARE_EQUALLY:
             players = _pot_contributors(session, pot)
             if players:
                 share = leftover // len(players)
@@ -1062,11 +1101,12 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
             for pid, x in shares.items():
                 legs[accounts[pid]] = x
             kind = Posting.Kind.LEFTOVER if shares else Posting.Kind.CARRY_OUT
-            memo = (
-                f"Leftover pot shared; {to_club} to the club"
-                if shares
-                else "Pot carried to the club"
-            )
+            if session.chip_limited:
+                memo = "Dead tournament pot returned to the bank"
+            elif shares:
+                memo = f"Leftover pot shared; {to_club} to the club"
+            else:
+                memo = "Pot carried to the club"
             _post(session, session.club_id, [(kind, legs, memo)], user)
         session.status = GameSession.Status.CLOSED
         session.closed_at = timezone.now()
@@ -1136,9 +1176,15 @@ def kitty_balance(session: GameSession) -> int:
     minus the carried pot pulled in. With it the session's books balance:
     Σ session_balances + pot_balance + kitty_balance == 0, so a settlement that must sum
     to zero can show the club's kitty as one more party."""
-    return Leg.objects.filter(posting__session=session, account__kind=Account.Kind.CARRY).aggregate(
-        s=Coalesce(Sum("amount"), 0)
-    )["s"]
+    # A tournament table's dead pot goes to the bank instead (close_session): count it too.
+    return (
+        Leg.objects.filter(posting__session=session)
+        .filter(
+            Q(account__kind=Account.Kind.CARRY)
+            | Q(account__kind=Account.Kind.BANK, posting__kind=Posting.Kind.CARRY_OUT)
+        )
+        .aggregate(s=Coalesce(Sum("amount"), 0))["s"]
+    )
 
 
 def mark_transfer_paid(

@@ -9,6 +9,7 @@ import pytest
 
 from games import tournament_service as svc
 from games.models import Entry, Round, SeatMove, Tournament, TournamentTable
+from ledger import postings
 
 from .test_tournament_service import check_books, make_tournament, play_bot_hand
 
@@ -38,6 +39,11 @@ def check_final_result(t: Tournament, entrants: int, buy_in: int, fee: int) -> l
     prizes = [r["prize"] for r in rows]
     assert prizes == sorted(prizes, reverse=True)  # nobody below is paid more
     check_books(t)
+    # Every table's session is closed at the end, with no chips left in any pot.
+    for table in TournamentTable.objects.filter(tournament=t).select_related("session"):
+        assert not table.session.is_open, table
+        assert postings.pot_balance(table.session) == 0
+        postings.check_invariants(table.session)
     return rows
 
 

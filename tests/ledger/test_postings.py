@@ -741,6 +741,45 @@ def test_a_tournament_table_may_be_emptied_by_seat_moves(start, players, alice):
     postings.check_invariants(session)
 
 
+def test_award_pot_pays_the_last_player_at_a_tournament_table(start, players, alice):
+    chips = {players[0].pk: 10, players[1].pk: 10, players[2].pk: 10}
+    session = start(seated=players[:3], tournament_chips=chips)
+    record(session, tricks={"ann": 2, "ben": 2, "cal": 1})  # split: 3 carries (R34)
+    assert session.carry == 3
+    posting = postings.award_pot(session_id=session.pk, player_id=players[0].pk, user=alice)
+    postings.check_invariants(session)
+    session.refresh_from_db()
+    assert legs_of(posting) == {"ann": 3, "pot": -3}
+    assert session.carry == 0 and postings.pot_balance(session) == 0
+    assert stacks(session) == {"ann": 12, "ben": 9, "cal": 9}
+    assert postings.award_pot(session_id=session.pk, player_id=players[0].pk, user=alice) is None
+
+
+def test_award_pot_refused_at_a_cash_table(start, players, alice):
+    session = start(seated=players[:3])
+    record(session, tricks={"ann": 2, "ben": 2, "cal": 1})
+    with pytest.raises(postings.SetupError) as info:
+        postings.award_pot(session_id=session.pk, player_id=players[0].pk, user=alice)
+    assert info.value.code == "not_chip_limited"
+    postings.check_invariants(session)
+
+
+def test_closing_a_tournament_table_returns_a_dead_pot_to_the_bank_not_the_kitty(
+    start, players, alice
+):
+    chips = {players[0].pk: 10, players[1].pk: 10, players[2].pk: 10}
+    session = start(seated=players[:3], tournament_chips=chips)
+    record(session, tricks={"ann": 2, "ben": 2, "cal": 1})
+    postings.close_session(session_id=session.pk, user=alice, leftover_policy="carry_to_club")
+    postings.check_invariants(session)
+    closing = session.postings.order_by("-id").first()
+    assert legs_of(closing) == {"pot": -3, "bank": 3}
+    # The next cash game does not pull tournament chips in as money.
+    cash = start(seated=players[:3], name="Cash game")
+    assert cash.carry == 0
+    assert not cash.postings.filter(kind="carry_in").exists()
+
+
 # -- reading ------------------------------------------------------------------------------------------
 
 
