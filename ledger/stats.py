@@ -28,7 +28,8 @@ def club_player_stats(club) -> list[dict[str, Any]]:
     ``player_id``, ``name``, ``sessions`` (sessions seated in), ``hands_played`` (hands
     dealt in), ``hands_passed``, ``pots_won`` (pots taken alone: wins and uncontested
     hands), ``bourres``, ``reneges`` (as found or called, corrected or not), ``net``
-    (won − lost at the table over all sessions; buy-ins and cash-outs excluded) and
+    (won − lost at the table over all cash sessions; buy-ins, cash-outs and tournament
+    chips excluded) and
     ``biggest_pot`` (the largest pot taken, 0 if none).
     """
     players = list(
@@ -36,7 +37,10 @@ def club_player_stats(club) -> list[dict[str, Any]]:
         .annotate(sessions=Count("seats__session", distinct=True))
         .values_list("pk", "name", "sessions")
     )
-    player_legs = Leg.objects.filter(account__club=club, account__kind=Account.Kind.PLAYER)
+    # Tournament tables play for chips, not money: their legs stay out of nets and pots.
+    player_legs = Leg.objects.filter(
+        account__club=club, account__kind=Account.Kind.PLAYER, posting__session__chip_limited=False
+    )
     nets = dict(
         player_legs.filter(posting__kind__in=TABLE_KINDS)
         .order_by()

@@ -88,3 +88,16 @@ def test_stats_survive_a_renamed_player(start, club, players):
     players[3].name = "dolores"
     players[3].save()
     assert by_name(club)["dolores"]["bourres"] == 1
+
+
+def test_tournament_chips_are_not_money_in_stats(start, club, players):
+    cash = start(seated=players[:3], name="Cash")
+    record(cash, tricks={"ann": 3, "ben": 1, "cal": 1})  # ann +2
+    table = start(
+        seated=players[:3], name="Table 1", tournament_chips={p.pk: 50 for p in players[:3]}
+    )
+    record(table, tricks={"ann": 1, "ben": 3, "cal": 1})  # ben wins 3 chips
+    stats = by_name(club)
+    assert (stats["ann"]["net"], stats["ben"]["net"], stats["cal"]["net"]) == (2, -1, -1)
+    assert stats["ben"]["pots_won"] == 0 and stats["ben"]["biggest_pot"] == 0
+    assert stats["ben"]["hands_played"] == 2  # hands still count as hands played
