@@ -1,7 +1,276 @@
-"""API errors as application/problem+json (filled in by the REST API feature)."""
+"""API errors as RFC 9457 problem details (`application/problem+json`).
 
-from rest_framework.views import exception_handler
+Every error of the API has the same shape::
+
+    {"type": "...", "title": "...", "status": 400, "detail": "...", "errors": [...]}
+
+`errors` is a list of `{code, message, field?, ...}`: field errors of an input serializer
+(`field` is a dotted path such as `rules.ante` or `players.2`), or the engine's errors for
+a hand (which may also name `player`, `card`, `trick`). Problems may carry extension
+members (`current_version` on a stale write, `verdict` on a rejected hand).
+
+The handler also maps the recording contract's exceptions, so an API view can call
+`ledger.postings` and let them propagate: `HandRejected`, `SetupError` and the engine's
+`RuleError` → 400; `StaleState`, `SessionClosed` and `VoidRefused` → 409.
+"""
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, JsonResponse
+from django.views.defaults import page_not_found
+from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from games.engine import RuleError
+from ledger import postings
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+# `type` of the problems this API defines; plain HTTP errors use "about:blank" (RFC 9457).
+TYPE_VALIDATION = "urn:bourre:problem:validation"
+TYPE_HAND_REJECTED = "urn:bourre:problem:hand-rejected"
+TYPE_INVALID_RECORD = "urn:bourre:problem:invalid-record"
+TYPE_STALE_STATE = "urn:bourre:problem:stale-state"
+TYPE_SESSION_CLOSED = "urn:bourre:problem:session-closed"
+TYPE_VOID_REFUSED = "urn:bourre:problem:void-refused"
+TYPE_THROTTLED = "urn:bourre:problem:throttled"
+TYPE_INTERNAL = "urn:bourre:problem:internal"
+
+_TITLES = {
+    400: "Bad request",
+    401: "Authentication required",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    406: "Not acceptable",
+    409: "Conflict",
+    412: "Precondition failed",
+    415: "Unsupported media type",
+    429: "Too many requests",
+    500: "Internal error",
+}
+
+
+class ProblemJSONRenderer(JSONRenderer):
+    media_type = PROBLEM_MEDIA_TYPE
+    format = "problem"
+
+
+def problem_response(
+    status_code: int,
+    detail: str,
+    *,
+    title: str | None = None,
+    type: str = "about:blank",
+    errors: list[dict[str, Any]] | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """A problem+json response (views raise `Problem` instead, so that it renders as JSON)."""
+    body = {
+        "type": type,
+        "title": title or _TITLES.get(status_code, "Error"),
+        "status": status_code,
+        "detail": detail,
+        "errors": errors or [],
+        **extra,
+    }
+    response = Response(body, status=status_code, headers=headers)
+    force_problem_rendering(response)
+    return response
+
+
+class Problem(exceptions.APIException):
+    """Raise from a view to answer with a problem of this API's own type."""
+
+    def __init__(
+        self,
+        status_code: int,
+        detail: str,
+        *,
+        title: str | None = None,
+        type: str = "about:blank",
+        errors: list[dict[str, Any]] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(detail)
+        self.status_code = status_code
+        self.title = title
+        self.type = type
+        self.errors = errors
+        self.extra = extra
+
+    def as_response(self) -> Response:
+        return problem_response(
+            self.status_code,
+            str(self.detail),
+            title=self.title,
+            type=self.type,
+            errors=self.errors,
+            **self.extra,
+        )
+
+
+def force_problem_rendering(response: Response, request=None) -> None:
+    """Render with the problem renderer whatever the client accepted (CSV, HTML…)."""
+    renderer = ProblemJSONRenderer()
+    response.accepted_renderer = renderer
+    response.accepted_media_type = PROBLEM_MEDIA_TYPE
+    response.content_type = PROBLEM_MEDIA_TYPE
+    if request is not None:
+        # APIView.finalize_response copies the request's renderer onto the response.
+        request.accepted_renderer = renderer
+        request.accepted_media_type = PROBLEM_MEDIA_TYPE
+
+
+def flatten_errors(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
+    """DRF's nested ErrorDetail structure → a flat list of {field, code, message}."""
+    if isinstance(detail, dict):
+        out = []
+        for key, value in detail.items():
+            if key in ("non_field_errors", "__all__"):
+                out += flatten_errors(value, prefix)
+            else:
+                out += flatten_errors(value, f"{prefix}.{key}" if prefix else str(key))
+        return out
+    if isinstance(detail, list):
+        out = []
+        for index, value in enumerate(detail):
+            # A list of messages belongs to the field; a list of dicts/lists is positional.
+            if isinstance(value, dict | list):
+                out += flatten_errors(value, f"{prefix}.{index}" if prefix else str(index))
+            else:
+                out += flatten_errors(value, prefix)
+        return out
+    error = {"code": getattr(detail, "code", "invalid"), "message": str(detail)}
+    if prefix:
+        error["field"] = prefix
+    return [error]
+
+
+def _recording_problem(exc) -> Response | None:
+    """The recording contract's exceptions, when ledger.postings is importable."""
+    if isinstance(exc, postings.HandRejected):
+        errors = list(getattr(exc, "errors", None) or [])
+        return problem_response(
+            400,
+            str(exc) or "The hand was not recorded: the record is not valid for this session.",
+            title="Hand rejected",
+            type=TYPE_HAND_REJECTED,
+            errors=errors,
+            verdict=getattr(exc, "verdict", None),
+        )
+    if isinstance(exc, postings.StaleState):
+        return problem_response(
+            409,
+            "The session changed since you last read it; reload it and submit again.",
+            title="Stale session version",
+            type=TYPE_STALE_STATE,
+            errors=[{"code": "stale_state", "message": str(exc), "field": "session_version"}],
+            current_version=getattr(exc, "current_version", None),
+        )
+    if isinstance(exc, postings.VoidRefused):
+        return problem_response(
+            409,
+            str(exc),
+            title="Cannot undo this hand",
+            type=TYPE_VOID_REFUSED,
+            errors=[{"code": exc.code, "message": str(exc)}],
+        )
+    if isinstance(exc, postings.SetupError | RuleError):
+        key = getattr(exc, "key", None)
+        field = key
+        if isinstance(exc, RuleError):
+            field = f"rules.{key}" if key else "rules"
+        error = {"code": exc.code, "message": str(exc)}
+        if field:
+            error["field"] = field
+        return problem_response(
+            400,
+            "The request has invalid fields; see errors.",
+            title="Invalid input",
+            type=TYPE_VALIDATION,
+            errors=[error],
+        )
+    if isinstance(exc, postings.SessionClosed):
+        return problem_response(
+            409,
+            str(exc) or "This session is closed.",
+            title="Session closed",
+            type=TYPE_SESSION_CLOSED,
+            errors=[{"code": "session_closed", "message": str(exc) or "This session is closed."}],
+        )
+    return None
+
+
+def api_not_found(request, exception=None):
+    """handler404 for the root URLconf: a URL under /api/ that matches no route (e.g.
+    /api/v1/sessions/abc/) is a problem too; other paths get Django's page."""
+    if request.path_info.startswith("/api/"):
+        body = {
+            "type": "about:blank",
+            "title": _TITLES[404],
+            "status": 404,
+            "detail": "No such API endpoint.",
+            "errors": [{"code": "not_found", "message": "No such API endpoint."}],
+        }
+        return JsonResponse(body, status=404, content_type=PROBLEM_MEDIA_TYPE)
+    return page_not_found(request, exception)
 
 
 def problem_exception_handler(exc, context):
-    return exception_handler(exc, context)
+    """REST_FRAMEWORK["EXCEPTION_HANDLER"]: every error becomes a problem+json response."""
+    request = context.get("request")
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(*exc.args)
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(*exc.args)
+    elif isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        )
+
+    response = exc.as_response() if isinstance(exc, Problem) else _recording_problem(exc)
+    if response is None and isinstance(exc, exceptions.APIException):
+        headers = {}
+        if getattr(exc, "auth_header", None):
+            headers["WWW-Authenticate"] = exc.auth_header
+        if getattr(exc, "wait", None):
+            headers["Retry-After"] = str(int(exc.wait))
+        if isinstance(exc, exceptions.ValidationError):
+            response = problem_response(
+                exc.status_code,
+                "The request has invalid fields; see errors.",
+                title="Invalid input",
+                type=TYPE_VALIDATION,
+                errors=flatten_errors(exc.detail),
+                headers=headers,
+            )
+        else:
+            detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+            code = exc.default_code if not hasattr(exc.detail, "code") else exc.detail.code
+            response = problem_response(
+                exc.status_code,
+                detail,
+                type=TYPE_THROTTLED if exc.status_code == 429 else "about:blank",
+                errors=[{"code": code, "message": detail}],
+                headers=headers,
+            )
+    if response is None:
+        # A bug, not bad input: log it with its traceback, but still answer in the
+        # API's format rather than Django's HTML page.
+        logger.exception("Unhandled API error", exc_info=exc)
+        response = problem_response(
+            status.HTTP_500_INTERNAL_SERVER_ERROR,
+            "Something went wrong on our side; the error has been logged.",
+            type=TYPE_INTERNAL,
+        )
+    set_rollback()
+    force_problem_rendering(response, request)
+    return response

@@ -1,3 +1,43 @@
-"""URLs filled in by the feature that owns them."""
+"""REST API v1, mounted at /api/v1/ (the tournament endpoints are in games.tournament_api)."""
 
-urlpatterns: list = []
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from ledger import api as ledger_api
+
+from . import api
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
+    path("clubs/", api.ClubListApi.as_view(), name="api_club_list"),
+    path("clubs/<int:club_id>/", api.ClubDetailApi.as_view(), name="api_club_detail"),
+    path("clubs/<int:club_id>/players/", api.PlayerListApi.as_view(), name="api_player_list"),
+    path("players/<int:player_id>/", api.PlayerDetailApi.as_view(), name="api_player_detail"),
+    path("clubs/<int:club_id>/sessions/", api.SessionListApi.as_view(), name="api_session_list"),
+    path("sessions/<int:session_id>/", api.SessionDetailApi.as_view(), name="api_session_detail"),
+    path("sessions/<int:session_id>/hands/", api.HandListApi.as_view(), name="api_hand_list"),
+    path("hands/verify", api.HandVerifyApi.as_view(), name="api_hand_verify"),
+    path("hands/<int:hand_id>/", api.HandDetailApi.as_view(), name="api_hand_detail"),
+    path(
+        "clubs/<int:club_id>/postings/",
+        ledger_api.PostingListApi.as_view(),
+        name="api_posting_list",
+    ),
+    path(
+        "clubs/<int:club_id>/balances/",
+        ledger_api.ClubBalancesApi.as_view(),
+        name="api_club_balances",
+    ),
+    path("clubs/<int:club_id>/stats/", ledger_api.ClubStatsApi.as_view(), name="api_club_stats"),
+    path(
+        "sessions/<int:session_id>/balances/",
+        ledger_api.SessionBalancesApi.as_view(),
+        name="api_session_balances",
+    ),
+    path(
+        "sessions/<int:session_id>/settlement/",
+        ledger_api.SessionSettlementApi.as_view(),
+        name="api_session_settlement",
+    ),
+]

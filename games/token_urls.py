@@ -1,3 +1,10 @@
-"""URLs filled in by the feature that owns them."""
+"""Personal API tokens (mounted at the site root)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import tokens
+
+urlpatterns = [
+    path("settings/tokens/", tokens.token_list, name="token_list"),
+    path("settings/tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
+]

@@ -1,0 +1,278 @@
+"""REST API benchmark on PostgreSQL: the ledger export of a 5,000-hand session, recording
+through the API, and the public verifier's throughput over HTTP.
+
+Creates a dedicated database `bench_api` (dropped again at the end), migrates it, then
+
+1. records 500 hands through `POST /api/v1/sessions/{id}/hands/` (token auth, JSON,
+   idempotency key; routing, middleware, serializers, the engine and the ledger) and
+   prints hands/s and p50/p95 latency; the session is then grown to 5,000 hands
+   straight through `ledger.postings.record_hand` (the same function, faster setup);
+2. exports the session's whole ledger through `GET /api/v1/clubs/{id}/postings/
+   ?session=…` page by page (cursor pagination) at two page sizes, printing the time
+   per page, the total, and the queries per page (which must not grow with the page
+   size), plus the hand list and settlement;
+3. sends the verifier hand records over HTTP (`POST /api/v1/hands/verify`, summary
+   records and complete card logs) and prints requests/s and latency.
+
+"HTTP" here is django.test.Client: the whole Django stack (URL routing, middleware,
+DRF parsing, rendering) in-process, without a socket or a WSGI server in front; a real
+server adds its own per-request overhead. One process, one core.
+
+    .venv/bin/python bench/api.py            # PostgreSQL at 127.0.0.1:5432, user postgres
+    BENCH_PG=postgres://user@host:5432 .venv/bin/python bench/api.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
+DB_NAME = "bench_api"
+os.environ["DATABASE_URL"] = f"{SERVER}/{DB_NAME}"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
+# The verifier is throttled per client; the benchmark is one client hammering it.
+os.environ["BOURRE_VERIFY_RATE"] = "100000000/min"
+
+HANDS_VIA_API = 500
+HANDS_IN_SESSION = 5000
+PAGE_SIZES = (100, 500)
+VERIFY_CALLS = 2000
+PLAYERS = ["ann", "ben", "cal", "dee", "eve"]
+
+
+def admin_connection():
+    import psycopg
+
+    return psycopg.connect(f"{SERVER}/postgres", autocommit=True)
+
+
+def create_database() -> None:
+    with admin_connection() as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def drop_database() -> None:
+    from django.db import connections
+
+    connections.close_all()
+    with admin_connection() as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+
+
+def random_entry(rng: random.Random, players: list[str]) -> dict:
+    """The table's part of a valid summary record: passes, tricks, now and then a
+    renege; uncontested hands, splits and bourrés all occur."""
+    k = rng.choices([1, 2, 3, len(players)], weights=[1, 3, 4, 4])[0]
+    active = rng.sample(players, k)
+    tricks = dict.fromkeys(active, 0)
+    if k > 1:
+        for _ in range(5):
+            tricks[rng.choice(active)] += 1
+    entry = {
+        "trump": rng.choice("SHDC"),
+        "passed": [p for p in players if p not in active],
+        "tricks": tricks,
+    }
+    if k > 1 and rng.random() < 0.03:
+        entry["reneges"] = [{"player": rng.choice(active), "corrected": rng.random() < 0.5}]
+    return entry
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def main() -> None:
+    create_database()
+    try:
+        run()
+    finally:
+        drop_database()
+
+
+def run() -> None:
+    import logging
+
+    import django
+
+    django.setup()
+    # Every 400 would print "Bad Request: …" (django.request warnings) and time the console.
+    logging.getLogger("django.request").setLevel(logging.ERROR)
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import ApiToken, Club, Membership, Player, Role
+    from ledger import postings
+    from ledger.models import Posting
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench", password="bench-password-1")
+    club = Club.objects.create(name="Bench club", created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.SCOREKEEPER)
+    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
+    session = postings.start_session(
+        club=club,
+        name="Bench night",
+        players=players,
+        dealer=players[-1],
+        rules={},
+        currency="$",
+        user=user,
+    )
+    _, key = ApiToken.issue(user, "bench")
+    api = Client(headers={"Authorization": f"Bearer {key}"})
+    rng = random.Random(20261129)
+    print(f"PostgreSQL database {DB_NAME}; django.test.Client (in-process, no socket)")
+
+    # 1. Recording through the API.
+    hands_url = f"/api/v1/sessions/{session.pk}/hands/"
+    api.get(f"/api/v1/sessions/{session.pk}/")  # warm up
+    posts: list[float] = []
+    for _ in range(HANDS_VIA_API):
+        body = json.dumps(random_entry(rng, PLAYERS))
+        t0 = time.perf_counter()
+        response = api.post(
+            hands_url,
+            body,
+            content_type="application/json",
+            headers={"Idempotency-Key": uuid.uuid4().hex},
+        )
+        posts.append(time.perf_counter() - t0)
+        if response.status_code != 201:
+            raise SystemExit(f"hand refused ({response.status_code}): {response.content!r}")
+    print(f"== recording {HANDS_VIA_API} hands through POST {hands_url}")
+    print(
+        f"   {HANDS_VIA_API / sum(posts):.0f} hands/s, p50 {ms(pct(posts, 50))}, "
+        f"p95 {ms(pct(posts, 95))}, max {ms(max(posts))}"
+    )
+
+    started = time.perf_counter()
+    for _ in range(HANDS_IN_SESSION - HANDS_VIA_API):
+        postings.record_hand(
+            session_id=session.pk,
+            entry=random_entry(rng, PLAYERS),
+            idempotency_key=uuid.uuid4().hex,
+            expected_version=None,
+            user=user,
+        )
+    session.refresh_from_db()
+    assert session.hands_count == HANDS_IN_SESSION, session.hands_count
+    postings.check_invariants(session)
+    total = Posting.objects.filter(session=session).count()
+    print(
+        f"   (grew the session to {HANDS_IN_SESSION} hands through record_hand in "
+        f"{time.perf_counter() - started:.1f} s: {total} postings)"
+    )
+
+    # 2. The ledger export, page by page.
+    export_url = f"/api/v1/clubs/{club.pk}/postings/?session={session.pk}"
+    print(f"== ledger export of the {HANDS_IN_SESSION}-hand session: {total} postings")
+    for size in PAGE_SIZES:
+        url: str | None = f"{export_url}&page_size={size}"
+        api.get(url)  # warm up
+        times: list[float] = []
+        queries: set[int] = set()
+        seen = 0
+        legs = 0
+        while url:
+            with CaptureQueriesContext(connection) as ctx:
+                t0 = time.perf_counter()
+                response = api.get(url)
+                times.append(time.perf_counter() - t0)
+            assert response.status_code == 200, response.content
+            queries.add(len(ctx.captured_queries))
+            page = response.json()
+            seen += len(page["results"])
+            legs += sum(len(p["legs"]) for p in page["results"])
+            url = page["next"]
+        assert seen == total, (seen, total)
+        print(
+            f"   page_size {size}: {len(times)} pages in {sum(times):.2f} s "
+            f"({total / sum(times):,.0f} postings/s, {legs} legs); per page p50 "
+            f"{ms(pct(times, 50))}, p95 {ms(pct(times, 95))}; queries per page "
+            f"{sorted(queries)}"
+        )
+
+    for label, url in (
+        ("hand list, first page (50)", f"{hands_url}"),
+        ("hand list, page_size 500", f"{hands_url}?page_size=500"),
+        ("session detail", f"/api/v1/sessions/{session.pk}/"),
+        ("settlement (JSON)", f"/api/v1/sessions/{session.pk}/settlement/"),
+        ("settlement (CSV)", f"/api/v1/sessions/{session.pk}/settlement/?format=csv"),
+        ("club statistics", f"/api/v1/clubs/{club.pk}/stats/"),
+    ):
+        api.get(url)
+        times = []
+        for _ in range(10):
+            t0 = time.perf_counter()
+            assert api.get(url).status_code == 200
+            times.append(time.perf_counter() - t0)
+        with CaptureQueriesContext(connection) as ctx:
+            api.get(url)
+        print(f"   {label}: p50 {ms(pct(times, 50))}, {len(ctx.captured_queries)} queries")
+
+    # 3. The verifier over HTTP.
+    from games.engine import HandState, Rules
+
+    anon = Client()
+    summary = {"players": PLAYERS, "dealer": "eve", **random_entry(random.Random(5), PLAYERS)}
+    card_logs = []
+    log_rng = random.Random(7)
+    for i in range(200):
+        state = HandState.new(PLAYERS[:4], i % 4, Rules(), log_rng)
+        for seat in state.order:
+            state.apply({"type": "play", "player": PLAYERS[seat], "discard": []})
+        while state.phase == "play":
+            player = state.to_act
+            state.apply(
+                {
+                    "type": "card",
+                    "player": player,
+                    "card": log_rng.choice(state.legal_cards(player)),
+                }
+            )
+        card_logs.append(json.dumps(state.to_record()))
+    print(f"== POST /api/v1/hands/verify, {VERIFY_CALLS} calls each (anonymous)")
+    for label, bodies in (
+        ("summary record", [json.dumps(summary)]),
+        ("complete card log, 4 players", card_logs),
+        ("invalid record (400)", [json.dumps({"players": ["ann"], "dealer": "zed"})]),
+    ):
+        expected = 400 if "invalid" in label else 200
+        anon.post("/api/v1/hands/verify", bodies[0], content_type="application/json")
+        times = []
+        for i in range(VERIFY_CALLS):
+            body = bodies[i % len(bodies)]
+            t0 = time.perf_counter()
+            response = anon.post("/api/v1/hands/verify", body, content_type="application/json")
+            times.append(time.perf_counter() - t0)
+            assert response.status_code == expected, response.content
+        with CaptureQueriesContext(connection) as ctx:
+            anon.post("/api/v1/hands/verify", bodies[0], content_type="application/json")
+        print(
+            f"   {label}: {VERIFY_CALLS / sum(times):,.0f} requests/s, p50 "
+            f"{ms(pct(times, 50))}, p95 {ms(pct(times, 95))}, "
+            f"{len(ctx.captured_queries)} queries"
+        )
+
+
+if __name__ == "__main__":
+    main()
