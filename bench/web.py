@@ -1,0 +1,269 @@
+"""Web-tier benchmark of the session pages on PostgreSQL.
+
+Creates a dedicated database `bench_web` (dropped again at the end), migrates it, then
+
+1. records 1,000 hands through the real record form (GET the form, POST it as htmx
+   does, through URL routing, middleware, form parsing, the engine and the ledger) and
+   prints hands/s and the p50/p95 latency of the POST;
+2. grows the session to 2,000 hands and renders its scoreboard (full page, the htmx
+   partial, and a 304 poll), printing the time and query count of each.
+
+Targets (issue #4): recording p95 under 50 ms, session page under 100 ms.
+
+    .venv/bin/python bench/web.py            # PostgreSQL at 127.0.0.1:5432, user postgres
+    BENCH_PG=postgres://user@host:5432 .venv/bin/python bench/web.py
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import sys
+import time
+import uuid
+import warnings
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
+DB_NAME = "bench_web"
+os.environ["DATABASE_URL"] = f"{SERVER}/{DB_NAME}"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
+warnings.filterwarnings("ignore", message="No directory at")  # no collectstatic here
+
+HANDS_VIA_FORM = 1000
+HANDS_IN_SESSION = 2000
+PAGE_RUNS = 30
+PLAYERS = ["ann", "ben", "cal", "dee", "eve"]
+FORM = "application/x-www-form-urlencoded"
+
+
+def admin_connection():
+    import psycopg
+
+    return psycopg.connect(f"{SERVER}/postgres", autocommit=True)
+
+
+def create_database() -> None:
+    with admin_connection() as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def drop_database() -> None:
+    from django.db import connections
+
+    connections.close_all()
+    with admin_connection() as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+
+
+def random_hand(rng: random.Random, players: list[str], hand_size: int = 5) -> dict:
+    """A valid summary hand: who passed, tricks, now and then a renege; uncontested
+    hands, splits and bourrés all occur."""
+    k = rng.choices([1, 2, 3, len(players)], weights=[1, 3, 4, 4])[0]
+    active = rng.sample(players, k)
+    tricks = dict.fromkeys(active, 0)
+    if k > 1:
+        for _ in range(hand_size):
+            tricks[rng.choice(active)] += 1
+    reneges = {}
+    if k > 1 and rng.random() < 0.03:
+        reneges[rng.choice(active)] = rng.choice(["corrected", "uncorrected"])
+    return {
+        "trump": rng.choice("SHDC"),
+        "passed": [p for p in players if p not in active],
+        "tricks": tricks,
+        "reneges": reneges,
+    }
+
+
+def form_post_data(html: str, players: list[str], hand: dict) -> dict:
+    key = re.search(r'name="idempotency_key" value="([^"]+)"', html).group(1)
+    version = re.search(r'name="version" value="(\d+)"', html).group(1)
+    data = {"idempotency_key": key, "version": version, "trump": hand["trump"]}
+    for i, name in enumerate(players):
+        data[f"player_{i}"] = name
+        data[f"play_{i}"] = "pass" if name in hand["passed"] else "play"
+        data[f"tricks_{i}"] = hand["tricks"].get(name, 0)
+        data[f"renege_{i}"] = hand["reneges"].get(name, "")
+    return data
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def main() -> None:
+    load = os.getloadavg()[0]
+    print(f"(load average {load:.1f} on {os.cpu_count()} cores at the start)")
+    create_database()
+    try:
+        run()
+    finally:
+        drop_database()
+    print(f"(load average {os.getloadavg()[0]:.1f} at the end)")
+
+
+def run() -> None:
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from games.models import Club, Membership, Player, Role
+    from ledger import postings
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench", password="bench-password-1")
+    club = Club.objects.create(name="Bench club", created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.SCOREKEEPER)
+    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
+    session = postings.start_session(
+        club=club,
+        name="Bench night",
+        players=players,
+        dealer=players[-1],
+        rules={},
+        currency="$",
+        user=user,
+    )
+    client = Client()
+    client.force_login(user)
+    record_url = reverse("hand_record", args=[session.pk])
+    rng = random.Random(20261129)
+
+    # Warm up (imports, template compilation, connection).
+    client.get(record_url)
+
+    posts: list[float] = []
+    cpu: list[float] = []
+    gets: list[float] = []
+    outcomes: dict[str, int] = {}
+    started = time.perf_counter()
+    for _ in range(HANDS_VIA_FORM):
+        t0 = time.perf_counter()
+        page = client.get(record_url, HTTP_HX_REQUEST="true")
+        gets.append(time.perf_counter() - t0)
+        hand = random_hand(rng, PLAYERS)
+        data = form_post_data(page.content.decode(), PLAYERS, hand)
+        t0, c0 = time.perf_counter(), time.process_time()
+        # Sent as htmx sends it: urlencoded, with the HX-Request header.
+        response = client.post(
+            record_url, urlencode(data), content_type=FORM, HTTP_HX_REQUEST="true"
+        )
+        posts.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+        if response.status_code != 200 or b"saved" not in response.content:
+            raise SystemExit(f"hand refused ({response.status_code}): {hand}")
+    wall = time.perf_counter() - started
+    session.refresh_from_db()
+    for outcome in session.hands.values_list("verdict__result__outcome", flat=True):
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    postings.check_invariants(session)
+
+    print(f"== recording {HANDS_VIA_FORM} hands through the record form (PostgreSQL)")
+    print(f"   outcomes: {dict(sorted(outcomes.items()))}")
+    print(
+        f"   POST: {HANDS_VIA_FORM / sum(posts):.0f} hands/s, p50 {ms(pct(posts, 50))}, "
+        f"p95 {ms(pct(posts, 95))}, max {ms(max(posts))}"
+    )
+    print(f"   POST, CPU time of the web process: p50 {ms(pct(cpu, 50))}")
+    print(f"   GET form: p50 {ms(pct(gets, 50))}, p95 {ms(pct(gets, 95))}")
+    print(f"   wall (GET + POST per hand): {HANDS_VIA_FORM / wall:.0f} hands/s")
+
+    # Grow the session to 2,000 hands straight through the ledger (faster setup); these
+    # calls also show how much of a POST is the ledger's own transaction.
+    direct: list[float] = []
+    for _ in range(HANDS_IN_SESSION - session.hands_count):
+        hand = random_hand(rng, PLAYERS)
+        entry = {k: v for k, v in hand.items() if k != "reneges"}
+        entry["reneges"] = [
+            {"player": p, "corrected": c == "corrected"} for p, c in hand["reneges"].items()
+        ]
+        t0 = time.perf_counter()
+        postings.record_hand(
+            session_id=session.pk,
+            entry=entry,
+            idempotency_key=uuid.uuid4().hex,
+            expected_version=None,
+            user=user,
+        )
+        direct.append(time.perf_counter() - t0)
+    print(
+        f"   of which the ledger (postings.record_hand called directly, hands "
+        f"{HANDS_VIA_FORM + 1}–{HANDS_IN_SESSION}): p50 {ms(pct(direct, 50))}, "
+        f"p95 {ms(pct(direct, 95))}"
+    )
+    session.refresh_from_db()
+    assert session.hands_count == HANDS_IN_SESSION, session.hands_count
+
+    detail_url = reverse("session_detail", args=[session.pk])
+    print(f"== session page of a {session.hands_count}-hand session")
+    for label, headers, cold in (
+        ("full page, first view after a change", {}, True),
+        ("full page", {}, False),
+        ("htmx partial (a poll after a change)", {"HTTP_HX_REQUEST": "true"}, True),
+    ):
+        client.get(detail_url, **headers)
+        times = []
+        for _ in range(PAGE_RUNS):
+            if cold:
+                cache.clear()  # the balances are summed again, as after a new hand
+            t0 = time.perf_counter()
+            response = client.get(detail_url, **headers)
+            times.append(time.perf_counter() - t0)
+            assert response.status_code == 200
+        if cold:
+            cache.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            client.get(detail_url, **headers)
+        print(
+            f"   {label}: p50 {ms(pct(times, 50))}, p95 {ms(pct(times, 95))}, "
+            f"{len(ctx.captured_queries)} queries"
+        )
+    etag = response["ETag"]
+    times = []
+    for _ in range(PAGE_RUNS):
+        t0 = time.perf_counter()
+        response = client.get(detail_url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+        times.append(time.perf_counter() - t0)
+        assert response.status_code == 304
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(detail_url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    print(
+        f"   304 poll: p50 {ms(pct(times, 50))}, p95 {ms(pct(times, 95))}, "
+        f"{len(ctx.captured_queries)} queries"
+    )
+    history_url = reverse("session_history", args=[session.pk])
+    times = []
+    for _ in range(5):
+        cache.clear()
+        t0 = time.perf_counter()
+        assert client.get(history_url).status_code == 200
+        times.append(time.perf_counter() - t0)
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(history_url)
+    print(
+        f"   history page (50 hands + chart of all {HANDS_IN_SESSION}): "
+        f"p50 {ms(pct(times, 50))}, {len(ctx.captured_queries)} queries"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,737 @@
+"""Forms of the session pages: starting a session, house rules, recording a hand.
+
+The house-rule fields are built from `games.engine.rules.RULE_FIELDS`, so a switch added to
+the engine shows up here with its label, default and help text. The hand form turns a
+few taps per player into the table's part of a hand record (HAND_RECORD.md); the engine
+stays the judge, but the obvious slips (more tricks than a hand has, a passer with tricks)
+are caught here first, so the player reads them in table words beside the row.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from typing import Any
+
+from django import forms
+from django.utils import dateformat, timezone
+
+from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
+from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
+from games.models import Club, GameSession, Player
+
+MAX_SEATS = 8
+SUITS = [("S", "Spades"), ("H", "Hearts"), ("D", "Diamonds"), ("C", "Clubs")]
+
+# Readable words for the values of the choice switches (RULES.md names on the right).
+CHOICE_LABELS: dict[str, dict[Any, str]] = {
+    "hand_size": {5: "5 cards", 4: "4 cards (four-card Bourré)"},
+    "declaration": {
+        "sequential": "In turn, from the dealer's left",
+        "simultaneous": "Everybody at once",
+    },
+    "cinch": {"sure_tricks": "On: a sure majority leads its top trump", "off": "Off"},
+    "cinch_equivalence": {
+        "sequence": "Any trump in an unbroken run with the top one",
+        "adjacent": "Only the trump just below the top one",
+        "none": "The top trump only",
+    },
+    "split_pot": {
+        "carry": "The pot carries to the next hand",
+        "divide": "The tied players share it",
+    },
+    "ineligible_winner": {
+        "carry": "The pot carries to the next hand",
+        "next_best": "The best eligible player takes it",
+    },
+    "stock_refill": {
+        "discards_except_current": "Discards, except the player being served",
+        "discards_all": "All discards",
+        "folded_then_discards": "Folded hands first, then discards",
+    },
+}
+
+# How the switches are grouped on the page; a switch the engine adds later lands in "Other".
+RULE_GROUPS: list[tuple[str, list[str]]] = [
+    ("Stakes", ["ante", "pot_limit", "limit_caps_winner", "double_ante", "dealer_antes_for_all"]),
+    ("When nobody wins outright", ["split_pot", "tied_excused", "ineligible_winner"]),
+    (
+        "Deal and draw",
+        ["hand_size", "max_discard", "declaration", "stock_refill", "dealer_may_discard_upcard"],
+    ),
+    (
+        "Trick play",
+        [
+            "undertrump_required",
+            "head_led_suit_after_trump",
+            "lead_trump_when_others_void",
+            "cinch",
+            "cinch_equivalence",
+        ],
+    ),
+]
+RULE_KEYS = [spec.key for spec in RULE_FIELDS]
+
+
+def _number_widget() -> forms.NumberInput:
+    return forms.NumberInput(attrs={"inputmode": "numeric"})
+
+
+def rule_form_field(spec: RuleField) -> forms.Field:
+    """One form field for one house-rule switch, labelled and explained for a player."""
+    common = {"label": spec.label, "help_text": spec.help}
+    labels = CHOICE_LABELS.get(spec.key, {})
+    if spec.type == "bool":
+        return forms.BooleanField(required=False, **common)
+    if spec.type == "choice":
+        choices = [(v, labels.get(v, str(v).replace("_", " ").capitalize())) for v in spec.choices]
+        return forms.ChoiceField(choices=choices, **common)
+    if spec.choices is not None:
+        choices = [(v, labels.get(v, str(v))) for v in spec.choices]
+        return forms.TypedChoiceField(choices=choices, coerce=int, **common)
+    return forms.IntegerField(
+        required=spec.type != "optional_int",
+        min_value=spec.min,
+        max_value=spec.max,
+        widget=_number_widget(),
+        **common,
+    )
+
+
+def current_rules(rules: dict | None) -> dict[str, Any]:
+    """Every switch with its value: the stored ones over the defaults."""
+    try:
+        return Rules.from_dict(rules or {}).to_dict()
+    except RuleError:
+        # A stored rules object the engine no longer accepts: show defaults plus what fits.
+        return Rules().to_dict() | {k: v for k, v in (rules or {}).items() if k in RULE_KEYS}
+
+
+class RulesForm(forms.Form):
+    """Every house-rule switch of RULES.md, with the session's (or the default) values."""
+
+    def __init__(self, *args, rules: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        values = current_rules(rules)
+        for spec in RULE_FIELDS:
+            field = rule_form_field(spec)
+            field.initial = values.get(spec.key, spec.default)
+            self.fields[spec.key] = field
+
+    def rule_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        placed: set[str] = set()
+        groups = []
+        for title, keys in RULE_GROUPS:
+            present = [k for k in keys if k in self.fields]
+            placed.update(present)
+            if present:
+                groups.append((title, [self[k] for k in present]))
+        rest = [k for k in RULE_KEYS if k not in placed]
+        if rest:
+            groups.append(("Other", [self[k] for k in rest]))
+        return groups
+
+    def clean(self):
+        cleaned = super().clean()
+        if any(key in self.errors for key in RULE_KEYS):
+            return cleaned
+        rules = {key: cleaned.get(key) for key in RULE_KEYS}
+        try:
+            Rules.from_dict(rules)
+        except RuleError as error:
+            self.add_error(error.key if error.key in self.fields else None, str(error))
+        else:
+            cleaned["rules"] = rules
+        return cleaned
+
+    def rules(self) -> dict[str, Any]:
+        return self.cleaned_data["rules"]
+
+
+class SessionForm(RulesForm):
+    """Start a session: name, seats in order, first dealer, currency and house rules."""
+
+    name = forms.CharField(max_length=100)
+    new_players = forms.CharField(
+        required=False,
+        max_length=400,
+        label="New players",
+        help_text="Names not on the roster yet, separated by commas. They join the roster "
+        "and sit after the seats above.",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "e.g. Eve, Fay"}),
+    )
+    dealer = forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        required=False,
+        label="First dealer",
+        empty_label="Seat 1 deals",
+        help_text="Must be seated. The player on the dealer's left leads.",
+    )
+    currency = forms.CharField(
+        max_length=8,
+        help_text="Shown with every amount: $ or € before it, a word such as chips after it. "
+        "Amounts are whole units.",
+    )
+    leftover_policy = forms.ChoiceField(
+        choices=GameSession.LeftoverPolicy.choices,
+        label="Pot left at the end",
+        help_text="What happens to a pot still on the table when the session closes "
+        "(you can change it when closing).",
+    )
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        roster = list(club.players.all())
+        self.roster = roster
+        by_id = {p.pk: p for p in roster}
+        for i in range(1, MAX_SEATS + 1):
+            field = forms.ModelChoiceField(
+                queryset=club.players.all(),
+                required=False,
+                label=f"Seat {i}",
+                empty_label="— empty —",
+            )
+            # A roster of up to eight is usually the whole table: seat it in roster order.
+            if len(roster) <= MAX_SEATS and i <= len(roster):
+                field.initial = roster[i - 1].pk
+            self.fields[f"seat_{i}"] = field
+        self.fields["dealer"].queryset = club.players.all()
+        self.fields["name"].initial = dateformat.format(timezone.localdate(), "l j F")
+        self.fields["currency"].initial = club.currency
+        self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
+        self._by_id = by_id
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
+
+    def clean(self):
+        cleaned = super().clean()
+        seating: list[Player | str] = []
+        seen: dict[str, str] = {}
+        for i in range(1, MAX_SEATS + 1):
+            player = cleaned.get(f"seat_{i}")
+            if player is None:
+                continue
+            key = player.name.lower()
+            if key in seen:
+                self.add_error(f"seat_{i}", f"{player.name} is already in {seen[key]}.")
+                continue
+            seen[key] = f"seat {i}"
+            seating.append(player)
+        roster_by_name = {p.name.lower(): p for p in self.roster}
+        for raw in re.split(r"[,\n;]+", cleaned.get("new_players") or ""):
+            name = " ".join(raw.split())
+            if not name:
+                continue
+            if len(name) > 40:
+                self.add_error("new_players", f"“{name[:40]}…” is too long for a name.")
+                continue
+            key = name.lower()
+            if key in seen:
+                self.add_error("new_players", f"{name} is already seated.")
+                continue
+            seen[key] = "the new players"
+            seating.append(roster_by_name.get(key, name))
+        if not 2 <= len(seating) <= MAX_SEATS and not self.errors:
+            self.add_error(
+                None,
+                f"A game needs 2 to 8 players (R3); {len(seating)} "
+                f"{'is' if len(seating) == 1 else 'are'} seated.",
+            )
+        dealer = cleaned.get("dealer")
+        if dealer is not None and dealer not in seating:
+            self.add_error("dealer", f"{dealer.name} is not seated.")
+        cleaned["seating"] = seating
+        return cleaned
+
+
+class CloseForm(forms.Form):
+    leftover_policy = forms.ChoiceField(
+        choices=GameSession.LeftoverPolicy.choices,
+        widget=forms.RadioSelect,
+        label="The pot left on the table",
+    )
+
+
+# --- recording a hand ---------------------------------------------------------------------
+
+PLAY, PASS = "play", "pass"
+NO_RENEGE, CORRECTED, UNCORRECTED = "", "corrected", "uncorrected"
+RENEGE_CHOICES = [
+    (NO_RENEGE, "No renege"),
+    (CORRECTED, "Caught in time (card taken back)"),
+    (UNCORRECTED, "Not corrected (pays the pot)"),
+]
+# What a card log written as JSON may hold: the table's part of a hand record.
+ENTRY_KEYS = {"up_card", "trump", "passed", "discards", "hands", "plays", "tricks", "reneges"}
+SESSION_KEYS = {"players", "dealer", "carry", "excused", "rules", "forfeits"}
+
+# The rule an engine error is about, when its message does not name one.
+CODE_RULES = {
+    "bad_players": "R3",
+    "hand_size": "R7",
+    "tricks_total": "R7",
+    "tricks_mismatch": "R7",
+    "too_many_plays": "R7",
+    "too_many_discards": "R9",
+    "passed_player_played": "R10",
+    "dealer_must_play": "R12",
+    "up_card_misplaced": "R13",
+    "bad_passed": "R14",
+    "out_of_turn": "R17",
+    "trump_mismatch": "R2",
+    "missing_trump": "R2",
+    "duplicate_card": "R1",
+}
+RULE_IN_TEXT = re.compile(r"\(R\d{1,2}\)")
+ROW_PREFIXES = ("play_", "tricks_", "renege_")
+
+
+def _sentence(text: str, capitalize: bool = True) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    if capitalize:
+        text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def with_rule(message: str, rule: str | None, capitalize: bool = False) -> str:
+    """A message that names its rule once: "… (R10)."; player names keep their case."""
+    message = message.strip().rstrip(".")
+    if rule and not RULE_IN_TEXT.search(message):
+        message = f"{message} ({rule})"
+    return _sentence(message, capitalize)
+
+
+def parse_card_log(text: str, players: list[str]) -> dict[str, Any]:
+    """The optional card log: `ann AS, ben KS, …` or a JSON fragment of a hand record.
+
+    Raises `forms.ValidationError` in table words; returns the record fields it gives.
+    """
+    text = (text or "").strip()
+    if not text:
+        return {}
+    if text[0] in "{[":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise forms.ValidationError(
+                f"The card log looks like JSON but does not read: {error.msg} "
+                f"(line {error.lineno}, column {error.colno})."
+            ) from None
+        if isinstance(data, list):
+            return {"plays": data}
+        if not isinstance(data, dict):
+            raise forms.ValidationError("A JSON card log must be an object or a list of plays.")
+        given_by_session = sorted(SESSION_KEYS & data.keys())
+        if given_by_session:
+            raise forms.ValidationError(
+                f"The session supplies {', '.join(given_by_session)}; leave "
+                f"{'it' if len(given_by_session) == 1 else 'them'} out of the card log."
+            )
+        unknown = sorted(str(k) for k in data.keys() - ENTRY_KEYS)
+        if unknown:
+            raise forms.ValidationError(
+                f"The card log has fields a hand record does not know: {', '.join(unknown)}. "
+                f"Use {', '.join(sorted(ENTRY_KEYS))}."
+            )
+        return data
+    by_name = {p.lower(): p for p in players}
+    plays = []
+    for item in re.split(r"[,;\n]+", text):
+        parts = item.replace(":", " ").split()
+        if not parts:
+            continue
+        if len(parts) < 2:
+            raise forms.ValidationError(
+                f"“{item.strip()}” should be a player and a card, like “{players[0]} AS”."
+            )
+        name, card = " ".join(parts[:-1]), parts[-1]
+        player = by_name.get(name.lower())
+        if player is None:
+            raise forms.ValidationError(
+                f"“{name}” is not in this hand; the players are {', '.join(players)}."
+            )
+        try:
+            card_name = CARD_NAMES[parse_card(card)]
+        except CardError:
+            raise forms.ValidationError(
+                f"“{card}” ({player}) is not a card: write rank then suit, like QH, 10♥ or TS."
+            ) from None
+        plays.append([player, card_name])
+    return {"plays": plays}
+
+
+def plays_text(plays: list) -> str:
+    return ", ".join(f"{p} {c}" for p, c in plays)
+
+
+class HandForm(forms.Form):
+    """The record screen: trump, then per player Play/Pass, tricks and a renege flag.
+
+    Rows are indexed by seat; the names travel in hidden fields, so a retried submission
+    describes the same players even after the table moved on (the ledger then finds the
+    hand by its idempotency key).
+    """
+
+    trump = forms.ChoiceField(choices=SUITS, required=False, widget=forms.RadioSelect)
+    up_card = forms.CharField(
+        required=False,
+        max_length=4,
+        label="Up-card",
+        help_text="Optional: the dealer's face-up card, like QH. An Ace up makes the dealer play "
+        "(R12).",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "placeholder": "QH"}
+        ),
+    )
+    card_log = forms.CharField(
+        required=False,
+        max_length=4000,
+        label="Card log",
+        help_text="Every card in the order played: “ann AS, ben KS, cal 2S, …”, or a JSON piece "
+        "of a hand record (plays, hands, discards). The engine finds reneges in it.",
+        widget=forms.Textarea(attrs={"rows": 4, "autocomplete": "off", "spellcheck": "false"}),
+    )
+    idempotency_key = forms.CharField(max_length=80, widget=forms.HiddenInput)
+    version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+
+    def __init__(
+        self,
+        *args,
+        state: dict[str, Any],
+        prefill: dict[str, Any] | None = None,
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.state = state
+        self.rules = Rules.from_dict(state.get("rules") or {})
+        self.hand_size = self.rules.hand_size
+        self.players = self._players(state)
+        self.dealer = state.get("dealer")
+        self.excused = set(state.get("excused") or [])
+        self.fields["version"].initial = state.get("version")
+        hs = self.hand_size
+        for i, name in enumerate(self.players):
+            self.fields[f"player_{i}"] = forms.CharField(
+                max_length=40, initial=name, widget=forms.HiddenInput
+            )
+            self.fields[f"play_{i}"] = forms.ChoiceField(
+                choices=[(PLAY, "Play"), (PASS, "Pass")],
+                initial=PLAY,
+                widget=forms.RadioSelect,
+                label=f"{name} plays or passes",
+            )
+            self.fields[f"tricks_{i}"] = forms.IntegerField(
+                min_value=0,
+                max_value=hs,
+                required=False,
+                initial=0,
+                label=f"Tricks {name} took",
+                widget=forms.NumberInput(
+                    attrs={"inputmode": "numeric", "class": "stepper-value", "min": 0, "max": hs}
+                ),
+            )
+            self.fields[f"renege_{i}"] = forms.ChoiceField(
+                choices=RENEGE_CHOICES,
+                required=False,
+                widget=forms.RadioSelect,
+                label=f"Did {name} renege?",
+            )
+        if prefill:
+            self._prefill(prefill)
+        self.notice = ""
+
+    def _players(self, state: dict[str, Any]) -> list[str]:
+        if self.is_bound:
+            posted = []
+            for i in range(MAX_SEATS):
+                name = self.data.get(f"player_{i}")
+                if not name:
+                    break
+                posted.append(str(name)[:40])
+            if len(posted) >= 2:
+                return posted
+        return list(state.get("players") or [])
+
+    def _prefill(self, entry: dict[str, Any]) -> None:
+        """Fill the form from an earlier hand's record (Edit = void + this form)."""
+        index = {name: i for i, name in enumerate(self.players)}
+        up = entry.get("up_card")
+        trump = entry.get("trump")
+        if up:
+            self.initial["up_card"] = up
+            with contextlib.suppress(CardError):
+                trump = trump or "SHDC"[parse_card(up) // 13]
+        if trump:
+            with contextlib.suppress(CardError):
+                self.initial["trump"] = "SHDC"[parse_suit(trump)]
+        for name in entry.get("passed") or []:
+            if name in index:
+                self.initial[f"play_{index[name]}"] = PASS
+        for name, count in (entry.get("tricks") or {}).items():
+            if name in index:
+                self.initial[f"tricks_{index[name]}"] = count
+        for renege in entry.get("reneges") or []:
+            name = renege.get("player") if isinstance(renege, dict) else None
+            if name in index:
+                self.initial[f"renege_{index[name]}"] = (
+                    CORRECTED if renege.get("corrected") else UNCORRECTED
+                )
+        extra = {k: entry[k] for k in ("hands", "discards") if entry.get(k)}
+        if extra:
+            if entry.get("plays"):
+                extra["plays"] = entry["plays"]
+            self.initial["card_log"] = json.dumps(extra)
+        elif entry.get("plays"):
+            self.initial["card_log"] = plays_text(entry["plays"])
+        if entry.get("plays") and not entry.get("tricks"):
+            for i in range(len(self.players)):
+                self.initial[f"tricks_{i}"] = 0
+
+    # -- presentation ---------------------------------------------------------------------
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per player with plain values: the template writes these inputs itself
+        (Django's per-widget templates cost more than the rest of the page together)."""
+        slots = self.error_slots()
+        rows = []
+        for i, name in enumerate(self.players):
+            play = self._value(f"play_{i}") or PLAY
+            renege = self._value(f"renege_{i}") or NO_RENEGE
+            tricks = self._value(f"tricks_{i}")
+            rows.append(
+                {
+                    "index": i,
+                    "name": name,
+                    "dealer": name == self.dealer,
+                    "excused": name in self.excused,
+                    "passed": play == PASS,
+                    "tricks": 0 if tricks in (None, "") else tricks,
+                    "renege": renege,
+                    "reneged": bool(renege),
+                    "renege_choices": RENEGE_CHOICES,
+                    "errors": slots["rows"].get(i, []),
+                }
+            )
+        return rows
+
+    def set_table(self, state: dict[str, Any]) -> None:
+        """Who deals and who is excused, for showing the form (a POST is parsed without
+        them: the names travel in the form)."""
+        self.state = state
+        self.dealer = state.get("dealer")
+        self.excused = set(state.get("excused") or [])
+
+    def _value(self, name: str):
+        return self[name].value()
+
+    def counted(self) -> int:
+        total = 0
+        for i in range(len(self.players)):
+            if self._value(f"play_{i}") == PASS:
+                continue
+            with contextlib.suppress(TypeError, ValueError):
+                total += int(self._value(f"tricks_{i}") or 0)
+        return total
+
+    def error_slots(self) -> dict[str, Any]:
+        """Errors grouped by where they are shown: the suit buttons, a row, the counter,
+        the card log, or the top of the form."""
+        slots: dict[str, Any] = {"top": [], "suit": [], "counter": [], "card_log": [], "rows": {}}
+        if not self.is_bound:
+            return slots
+        for field, errors in self.errors.as_data().items():
+            for error in errors:
+                for message in error.messages:
+                    if field == "__all__":
+                        slot = slots["counter"] if error.code == "tricks_total" else slots["top"]
+                    elif field in ("trump", "up_card"):
+                        slot = slots["suit"]
+                    elif field == "card_log":
+                        slot = slots["card_log"]
+                    elif field.startswith(ROW_PREFIXES):
+                        slot = slots["rows"].setdefault(int(field.rsplit("_", 1)[1]), [])
+                    else:
+                        slot = slots["top"]
+                    if message not in slot:
+                        slot.append(message)
+        return slots
+
+    # -- validation -----------------------------------------------------------------------
+
+    def clean(self):
+        cleaned = super().clean()
+        n = len(self.players)
+        fragment: dict[str, Any] = {}
+        if "card_log" not in self.errors:
+            try:
+                fragment = parse_card_log(cleaned.get("card_log", ""), self.players)
+            except forms.ValidationError as error:
+                self.add_error("card_log", error)
+        cleaned["fragment"] = fragment
+
+        up_card = (cleaned.get("up_card") or "").strip()
+        trump = cleaned.get("trump") or ""
+        if up_card:
+            try:
+                up_index = parse_card(up_card)
+            except CardError:
+                self.add_error(
+                    "up_card",
+                    f"“{up_card}” is not a card: write rank then suit, like QH or 10♥.",
+                )
+            else:
+                cleaned["up_card"] = CARD_NAMES[up_index]
+                up_suit = "SHDC"[up_index // 13]
+                if trump and trump != up_suit:
+                    self.add_error(
+                        "trump",
+                        with_rule(
+                            f"The up-card {CARD_NAMES[up_index]} makes {dict(SUITS)[up_suit].lower()} "
+                            f"trump, but {dict(SUITS)[trump].lower()} is tapped",
+                            "R2",
+                        ),
+                    )
+        elif not trump and not ({"trump", "up_card"} & fragment.keys()):
+            self.add_error(
+                "trump", with_rule("Tap the trump suit (or type the up-card)", "R2", True)
+            )
+
+        passed = {i for i in range(n) if cleaned.get(f"play_{i}") == PASS}
+        active = [i for i in range(n) if i not in passed]
+        if any(f"tricks_{i}" in self.errors or f"play_{i}" in self.errors for i in range(n)):
+            return cleaned
+        row_error = False
+        for i in sorted(passed):
+            if cleaned.get(f"tricks_{i}"):
+                name = self.players[i]
+                self.add_error(
+                    f"tricks_{i}", with_rule(f"{name} passed, so {name} took no tricks", "R10")
+                )
+                row_error = True
+        has_log = bool(fragment.get("plays")) or "tricks" in fragment
+        if len(active) < 2 or has_log:
+            return cleaned
+        hs = self.hand_size
+        counted = 0
+        for i in active:
+            name = self.players[i]
+            tricks = cleaned.get(f"tricks_{i}") or 0
+            left = max(0, hs - counted)
+            if tricks and tricks > left:
+                row_error = True
+                if left == 0:
+                    message = f"{name} has no tricks left to give — {hs} tricks are already counted"
+                else:
+                    message = (
+                        f"{name} can have at most {left} — {counted} of {hs} tricks "
+                        f"are already counted"
+                    )
+                self.add_error(f"tricks_{i}", with_rule(message, "R7"))
+            counted += tricks
+        if not row_error and counted < hs:
+            missing = hs - counted
+            self.add_error(
+                None,
+                forms.ValidationError(
+                    with_rule(
+                        f"Only {counted} of {hs} tricks are counted — who took the other "
+                        f"{missing}?",
+                        "R7",
+                    ),
+                    code="tricks_total",
+                ),
+            )
+        return cleaned
+
+    def entry(self) -> dict[str, Any]:
+        """The table's part of the hand record (the session supplies the rest)."""
+        cleaned = self.cleaned_data
+        n = len(self.players)
+        entry: dict[str, Any] = {}
+        if cleaned.get("up_card"):
+            entry["up_card"] = cleaned["up_card"]
+        elif cleaned.get("trump"):
+            entry["trump"] = cleaned["trump"]
+        passed = [self.players[i] for i in range(n) if cleaned.get(f"play_{i}") == PASS]
+        if passed:
+            entry["passed"] = passed
+        active = [self.players[i] for i in range(n) if cleaned.get(f"play_{i}") != PASS]
+        tricks = {
+            self.players[i]: cleaned.get(f"tricks_{i}") or 0
+            for i in range(n)
+            if cleaned.get(f"play_{i}") != PASS
+        }
+        fragment = cleaned.get("fragment") or {}
+        # With a card log the steppers may stay at zero: the log then counts the tricks.
+        if len(active) >= 2 and (sum(tricks.values()) or not fragment.get("plays")):
+            entry["tricks"] = tricks
+        reneges = [
+            {"player": self.players[i], "corrected": cleaned.get(f"renege_{i}") == CORRECTED}
+            for i in range(n)
+            if cleaned.get(f"renege_{i}") and cleaned.get(f"play_{i}") != PASS
+        ]
+        if reneges:
+            entry["reneges"] = reneges
+        entry.update(fragment)
+        return entry
+
+    def add_engine_errors(self, errors: list[dict[str, Any]], verdict: dict | None = None) -> None:
+        """Put each engine error beside the field it concerns, naming its rule."""
+        index = {name: i for i, name in enumerate(self.players)}
+        log_given = bool((self.cleaned_data or {}).get("fragment"))
+        for error in errors:
+            if not isinstance(error, dict):
+                continue
+            code = error.get("code", "")
+            rule = error.get("rule") or CODE_RULES.get(code)
+            text = str(error.get("message", code))
+            starts_with_name = any(text.startswith(name) for name in self.players)
+            message = with_rule(text, rule, capitalize=not starts_with_name)
+            field = error.get("field")
+            player = error.get("player")
+            target: str | None
+            if code == "incomplete":
+                target = "card_log" if log_given else None
+            elif field in ("up_card", "trump") or code in ("missing_trump", "bad_suit"):
+                target = "up_card" if field == "up_card" and self.data.get("up_card") else "trump"
+            elif field in ("plays", "hands", "discards") or (
+                log_given and (error.get("card") or error.get("trick"))
+            ):
+                target = "card_log"
+            elif player in index:
+                i = index[player]
+                if code in ("dealer_must_play", "bad_passed") or field == "passed":
+                    target = f"play_{i}"
+                elif field == "reneges":
+                    target = f"renege_{i}"
+                else:
+                    target = f"tricks_{i}"
+            elif code == "tricks_total":
+                self._add_counter_error(message)
+                continue
+            else:
+                target = None
+            self.add_error(target, message)
+        if not errors and verdict is not None:
+            self.add_error(None, _incomplete_message(verdict))
+
+    def _add_counter_error(self, message: str) -> None:
+        self.add_error(None, forms.ValidationError(message, code="tricks_total"))
+
+
+def _incomplete_message(verdict: dict[str, Any]) -> str:
+    nxt = verdict.get("next") or {}
+    who = nxt.get("player")
+    if who:
+        legal = nxt.get("legal")
+        tail = f" (they may play {', '.join(legal)})" if legal else ""
+        return (
+            f"The card log stops before the hand is over: {who} plays next{tail}. "
+            f"Add the remaining cards, or enter the tricks with the steppers."
+        )
+    return "The hand is not over yet: enter the tricks, or the whole card log."

@@ -1,0 +1,92 @@
+"""The server-rendered net chart: accessible SVG, colour plus marker per player."""
+
+import re
+import xml.etree.ElementTree as ET
+
+from games.charts import COLOURS, MAX_POINTS, net_chart
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(str(svg))
+
+
+def test_chart_is_accessible_svg_with_title_desc_and_legend():
+    svg = net_chart(
+        [("ann", [0, 3, 7]), ("ben", [0, -1, -4]), ("cal", [0, -2, -3])],
+        ["start", "1", "2"],
+        currency="$",
+        title="Net per player over Friday",
+    )
+    root = parse(svg)
+    assert root.get("role") == "img"
+    assert root.get("aria-labelledby") == "chart-title chart-desc"
+    assert root.find(f"{SVG}title").text == "Net per player over Friday"
+    desc = root.find(f"{SVG}desc").text
+    assert desc == "2 steps. At the end: ann +$7; ben \u2212$4; cal \u2212$3."
+    legend = [
+        t.text
+        for t in root.iter(f"{SVG}text")
+        if t.text and t.text.startswith(("ann", "ben", "cal"))
+    ]
+    assert legend == ["ann +$7", "ben \u2212$4", "cal \u2212$3"]
+    assert "hand 2" in str(svg)  # the last step is labelled
+
+
+def test_each_player_has_its_own_colour_and_marker_shape():
+    series = [(f"p{i}", [0, i, -i]) for i in range(8)]
+    svg = str(net_chart(series, ["start", "1", "2"]))
+    root = parse(svg)
+    lines = list(root.iter(f"{SVG}polyline"))
+    assert [line.get("stroke") for line in lines] == list(COLOURS)
+    groups = [g for g in root.iter(f"{SVG}g") if g.get("class") == "series"]
+    signatures = set()
+    for g in groups:
+        first = next(c for c in g if c.tag not in (f"{SVG}polyline", f"{SVG}title"))
+        signatures.add(_shape(first))
+    assert len(signatures) == 8  # no two players share a marker shape
+
+
+def _shape(element: ET.Element) -> tuple:
+    """What a marker looks like, colour left out."""
+    tag = element.tag.removeprefix(SVG)
+    if tag == "circle":
+        return (tag, element.get("fill") == "none")
+    if tag == "polygon":
+        points = [tuple(map(float, p.split(","))) for p in element.get("points").split()]
+        return (tag, len(points), points[0][1] < points[1][1])
+    if tag == "path":
+        return (tag, "H" in element.get("d"))
+    return (tag,)
+
+
+def test_names_are_escaped():
+    svg = str(net_chart([("<b>eve</b> & co", [0, 1])], ["start", "1"]))
+    assert "<b>" not in svg and "&lt;b&gt;eve&lt;/b&gt; &amp; co" in svg
+    parse(svg)
+
+
+def test_empty_session_still_renders():
+    root = parse(net_chart([("ann", [0]), ("ben", [0])], ["start"]))
+    assert root.find(f"{SVG}desc").text == "No hands recorded yet."
+    assert not list(root.iter(f"{SVG}polyline"))
+
+
+def test_long_session_is_sampled_but_keeps_the_last_point():
+    count = 2001
+    values = list(range(count))
+    root = parse(net_chart([("ann", values)], ["start"] + [str(i) for i in range(1, count)]))
+    (line,) = list(root.iter(f"{SVG}polyline"))
+    points = line.get("points").split()
+    assert len(points) <= MAX_POINTS + 1
+    # The last point is the final net, at the right edge and the top of the plot.
+    x, y = map(float, points[-1].split(","))
+    assert x == max(float(p.split(",")[0]) for p in points)
+    assert y == min(float(p.split(",")[1]) for p in points)
+    assert "ann +$2,000" in root.find(f"{SVG}desc").text
+
+
+def test_chips_currency_reads_after_the_number():
+    svg = str(net_chart([("ann", [0, 12])], ["start", "1"], currency="chips"))
+    assert re.search(r"ann \+12 chips", svg)

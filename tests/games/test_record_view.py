@@ -1,0 +1,447 @@
+"""The record-hand screen: the form, a valid hand (plain post and htmx), idempotent double
+submit, stale submit, invalid records re-shown with errors beside their fields (nothing
+written), card logs, undo and edit, and the forbidden cases."""
+
+import json
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from games.models import Hand
+from ledger import postings
+from ledger.models import Leg, Posting
+
+from .test_session_views import HTMX, WIN_ANN, hand_data, record, record_direct, start_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(club, players, bob):
+    return start_table(club, players, bob)
+
+
+def books():
+    """What a refused submission must leave untouched."""
+    return Hand.objects.count(), Posting.objects.count(), Leg.objects.count()
+
+
+def row_errors(response, name):
+    for row in response.context["rows"]:
+        if row["name"] == name:
+            return row["errors"]
+    raise AssertionError(f"no row for {name}")
+
+
+# -- the form ----------------------------------------------------------------------------
+
+
+def test_record_form_has_key_version_rows_and_suits(bob_client, table):
+    response = bob_client.get(reverse("hand_record", args=[table.pk]))
+    assert response.status_code == 200
+    form = response.context["form"]
+    key = form["idempotency_key"].value()
+    assert len(key) == 32 and uuid.UUID(key)
+    assert form["version"].value() == table.version
+    assert [r["name"] for r in response.context["rows"]] == ["ann", "ben", "cal", "dee"]
+    assert [r["dealer"] for r in response.context["rows"]] == [False, False, False, True]
+    html = response.content.decode()
+    for code in "SHDC":
+        assert f'name="trump" value="{code}"' in html
+    assert "0</span> of 5 tricks counted" in html
+    assert 'name="idempotency_key"' in html and 'name="version"' in html
+    assert "renege?" in html and "Add card log" in html
+    # Every render gets a new key: a second form is a second hand.
+    again = bob_client.get(reverse("hand_record", args=[table.pk])).context["form"]
+    assert again["idempotency_key"].value() != key
+
+
+def test_record_form_htmx_partial(bob_client, table):
+    response = bob_client.get(reverse("hand_record", args=[table.pk]), **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html and html.lstrip().startswith('<section id="record"')
+
+
+def test_record_forbidden(carol_client, mallory_client, client, table):
+    url = reverse("hand_record", args=[table.pk])
+    before = books()
+    assert carol_client.get(url).status_code == 403
+    assert carol_client.post(url, hand_data(table, **WIN_ANN)).status_code == 403
+    assert mallory_client.get(url).status_code == 404
+    assert mallory_client.post(url, hand_data(table, **WIN_ANN)).status_code == 404
+    assert client.post(url, hand_data(table, **WIN_ANN)).status_code == 302
+    assert books() == before
+
+
+# -- valid hands -------------------------------------------------------------------------
+
+
+def test_valid_hand_plain_post_redirects_to_its_result(bob_client, table, bob):
+    response = record(bob_client, table, **WIN_ANN)
+    hand = Hand.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("hand_detail", args=[hand.pk])
+    assert hand.created_by == bob and hand.result["winner"] == "ann"
+    postings.check_invariants(table)
+    page = bob_client.get(response["Location"])
+    html = page.content.decode()
+    assert "Hand 1 saved" in html and "<strong>ann</strong> wins $4" in html
+    assert "Undo" in html and "Edit" in html
+
+
+def test_valid_hand_htmx_shows_result_replacing_form_R8_R36(bob_client, table):
+    response = record(bob_client, table, htmx=True, **WIN_ANN)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="record" class="result"')
+    assert "<strong>ann</strong> wins $4" in html
+    assert "<strong>dee</strong> pays $4 into the next pot" in html  # bourré (R36)
+    assert 'Next pot</dt><dd class="money">$4 + antes' in html
+    assert "Antes next</dt><dd>ann, ben and cal" in html  # dee excused (R36)
+    assert "Deals next</dt><dd><strong>ann</strong>" in html  # R8
+    assert "Undo" in html and "Record next hand" in html
+
+
+def test_double_submit_records_once_and_shows_same_result(bob_client, table):
+    data = hand_data(table, **WIN_ANN)
+    url = reverse("hand_record", args=[table.pk])
+    first = bob_client.post(url, data, **HTMX)
+    second = bob_client.post(url, data, **HTMX)  # the retry carries the old version too
+    assert first.status_code == second.status_code == 200
+    assert Hand.objects.count() == 1
+    hand = Hand.objects.get()
+    assert "Hand 1 saved" in first.content.decode()
+    assert "Hand 1 was already saved" in second.content.decode()
+    assert "<strong>ann</strong> wins $4" in second.content.decode()
+    plain = bob_client.post(url, data)  # a plain-HTML retry lands on the same hand
+    assert plain["Location"] == reverse("hand_detail", args=[hand.pk])
+    assert Hand.objects.count() == 1
+    postings.check_invariants(table)
+
+
+def test_stale_submit_is_refused_with_fresh_form(bob_client, table, bob):
+    stale = hand_data(table, **WIN_ANN)
+    record_direct(table, user=bob, **WIN_ANN)  # another phone records first
+    before = books()
+    response = bob_client.post(reverse("hand_record", args=[table.pk]), stale, **HTMX)
+    assert response.status_code == 409
+    assert books() == before
+    html = response.content.decode()
+    assert "The table moved on" in html and "Nothing was saved" in html
+    assert f'name="version" value="{table.version}"' in html
+    assert stale["idempotency_key"] not in html
+    plain = bob_client.post(reverse("hand_record", args=[table.pk]), stale)
+    assert plain.status_code == 409 and books() == before
+    form = plain.context["form"]
+    assert form["version"].value() == table.version
+    assert form["idempotency_key"].value() != stale["idempotency_key"]
+    assert not form.is_bound  # fresh, not the stale values
+
+
+# -- invalid hands: errors beside their fields, nothing written ---------------------------
+
+
+def test_too_many_tricks_shown_on_the_row_R7(bob_client, table):
+    before = books()
+    data = hand_data(table, tricks={"ann": 3, "ben": 2, "cal": 1})
+    url = reverse("hand_record", args=[table.pk])
+    response = bob_client.post(url, data, **HTMX)
+    assert response.status_code == 422
+    assert books() == before
+    html = response.content.decode()
+    assert "cal has no tricks left to give — 5 tricks are already counted (R7)." in html
+    plain = bob_client.post(url, data)
+    assert plain.status_code == 422 and books() == before
+    assert row_errors(plain, "cal") == [
+        "cal has no tricks left to give — 5 tricks are already counted (R7)."
+    ]
+    assert row_errors(plain, "ann") == []
+    # The re-shown form keeps what was entered and the same key (nothing was written).
+    form = plain.context["form"]
+    assert form["tricks_1"].value() == "2"
+    assert form["idempotency_key"].value() == data["idempotency_key"]
+
+
+def test_partly_too_many_tricks_R7(bob_client, table):
+    response = record(bob_client, table, tricks={"ann": 4, "ben": 3})
+    assert response.status_code == 422
+    assert row_errors(response, "ben") == [
+        "ben can have at most 1 — 4 of 5 tricks are already counted (R7)."
+    ]
+    # Rows after the overflow with no tricks are not blamed.
+    assert row_errors(response, "cal") == row_errors(response, "dee") == []
+
+
+def test_too_few_tricks_shown_on_the_counter_R7(bob_client, table):
+    before = books()
+    response = record(bob_client, table, tricks={"ann": 2, "ben": 1, "cal": 1})
+    assert response.status_code == 422 and books() == before
+    slots = response.context["slots"]
+    assert slots["counter"] == ["Only 4 of 5 tricks are counted — who took the other 1? (R7)."]
+    assert "4</span> of 5 tricks counted" in response.content.decode()
+
+
+def test_passer_with_tricks_R10(bob_client, table):
+    response = record(bob_client, table, passed=["ben"], tricks={"ann": 3, "ben": 1, "cal": 1})
+    assert response.status_code == 422
+    assert row_errors(response, "ben") == ["ben passed, so ben took no tricks (R10)."]
+    assert Hand.objects.count() == 0
+
+
+def test_missing_trump_R2(bob_client, table):
+    response = record(bob_client, table, trump="", **WIN_ANN)
+    assert response.status_code == 422
+    assert response.context["slots"]["suit"] == ["Tap the trump suit (or type the up-card) (R2)."]
+    assert Hand.objects.count() == 0
+
+
+def test_up_card_and_tapped_suit_disagree_R2(bob_client, table):
+    response = record(bob_client, table, trump="S", up_card="QH", **WIN_ANN)
+    assert response.status_code == 422
+    assert (
+        "The up-card QH makes hearts trump, but spades is tapped (R2)."
+        in (response.context["slots"]["suit"])
+    )
+
+
+def test_engine_error_beside_the_dealer_row_R12(bob_client, table):
+    """With an Ace up the dealer must play (R12): the engine's error lands on dee's row."""
+    before = books()
+    kwargs = dict(trump="", up_card="AH", passed=["dee"], tricks={"ann": 3, "ben": 1, "cal": 1})
+    response = record(bob_client, table, **kwargs)
+    assert response.status_code == 422
+    assert books() == before
+    errors = row_errors(response, "dee")
+    assert len(errors) == 1 and "must play (R12)" in errors[0]
+    partial = record(bob_client, table, htmx=True, **kwargs)
+    assert partial.status_code == 422 and errors[0] in partial.content.decode()
+    assert books() == before
+
+
+def test_everybody_passing_is_refused_R14(bob_client, table):
+    response = record(bob_client, table, passed=["ann", "ben", "cal", "dee"])
+    assert response.status_code == 422
+    assert "(R14)" in " ".join(
+        response.context["slots"]["top"] + sum((r["errors"] for r in response.context["rows"]), [])
+    )
+    assert Hand.objects.count() == 0
+
+
+# -- outcomes: uncontested, split, renege --------------------------------------------------
+
+
+def test_uncontested_hand_R14(bob_client, table):
+    response = record(bob_client, table, htmx=True, passed=["ann", "ben", "cal"])
+    assert response.status_code == 200
+    hand = Hand.objects.get()
+    assert hand.result["outcome"] == "uncontested" and hand.result["winner"] == "dee"
+    assert "<strong>dee</strong> takes $4 uncontested" in response.content.decode()
+
+
+def test_split_pot_carries_R34(bob_client, table):
+    response = record(bob_client, table, htmx=True, tricks={"ann": 2, "ben": 2, "cal": 1})
+    assert response.status_code == 200
+    hand = Hand.objects.get()
+    assert hand.result["outcome"] == "split"
+    html = response.content.decode()
+    assert "Split pot (ann and ben) — $4 carries" in html
+    assert "<strong>dee</strong> pays $4" in html  # dee bourré on top (R36)
+    table.refresh_from_db()
+    assert table.carry == 8
+
+
+def test_uncorrected_renege_pays_the_pot_R39(bob_client, table):
+    response = record(
+        bob_client,
+        table,
+        htmx=True,
+        tricks={"ann": 3, "ben": 1, "cal": 1},
+        reneges={"cal": "uncorrected"},
+    )
+    assert response.status_code == 200
+    hand = Hand.objects.get()
+    assert hand.record["reneges"] == [{"player": "cal", "corrected": False}]
+    assert hand.result["penalties"]["cal"] == 4
+    assert "Renege penalty" in response.content.decode()
+
+
+def test_corrected_renege_costs_nothing_extra_R39(bob_client, table):
+    record(bob_client, table, tricks={"ann": 3, "ben": 1, "cal": 1}, reneges={"ben": "corrected"})
+    hand = Hand.objects.get()
+    assert hand.record["reneges"] == [{"player": "ben", "corrected": True}]
+    assert "ben" not in hand.result["penalties"]
+
+
+# -- card logs ---------------------------------------------------------------------------
+
+# dee deals, ann leads; hearts trump. ann wins 3 tricks, ben 2; cal and dee take none.
+CARD_LOG = (
+    "ann AH, ben 2H, cal 2C, dee 2D, "
+    "ann KH, ben 3H, cal 3C, dee 3D, "
+    "ann QH, ben 4H, cal 4C, dee 4D, "
+    "ann 2S, ben AS, cal 5C, dee 5D, "
+    "ben KS, cal 6C, dee 6D, ann 3S"
+)
+
+
+def test_card_log_records_the_hand(bob_client, table):
+    response = record(bob_client, table, htmx=True, card_log=CARD_LOG)
+    assert response.status_code == 200, response.context.get("slots")
+    hand = Hand.objects.get()
+    assert hand.verdict["tricks"] == {"ann": 3, "ben": 2, "cal": 0, "dee": 0}
+    assert len(hand.record["plays"]) == 20
+    assert hand.result["bourre"] == ["cal", "dee"]
+
+
+def test_card_log_as_json_fragment(bob_client, table):
+    plays = [item.split() for item in CARD_LOG.split(", ")]
+    response = record(bob_client, table, card_log=json.dumps({"plays": plays}))
+    assert response.status_code == 302
+    assert Hand.objects.get().verdict["tricks"]["ben"] == 2
+
+
+def test_card_log_out_of_turn_shown_beside_the_log_R17(bob_client, table):
+    before = books()
+    log = CARD_LOG.replace("ann AH, ben 2H", "ben 2H, ann AH", 1)
+    response = record(bob_client, table, card_log=log)
+    assert response.status_code == 422
+    assert books() == before
+    errors = response.context["slots"]["card_log"]
+    assert len(errors) == 1 and "(R17)" in errors[0] and "ben" in errors[0]
+
+
+def test_card_log_unknown_player_and_bad_card(bob_client, table):
+    response = record(bob_client, table, card_log="ann AH, bem 2H")
+    assert response.context["slots"]["card_log"] == [
+        "“bem” is not in this hand; the players are ann, ben, cal, dee."
+    ]
+    response = record(bob_client, table, card_log="ann AX")
+    assert response.context["slots"]["card_log"][0].startswith("“AX” (ann) is not a card")
+    response = record(bob_client, table, card_log='{"players": ["x"]}')
+    assert "The session supplies players" in response.context["slots"]["card_log"][0]
+    assert Hand.objects.count() == 0
+
+
+def test_partial_card_log_is_not_a_finished_hand(bob_client, table):
+    response = record(bob_client, table, card_log="ann AH, ben 2H")
+    assert response.status_code == 422
+    assert Hand.objects.count() == 0
+    assert response.context["slots"]["card_log"]
+
+
+# -- undo and edit -----------------------------------------------------------------------
+
+
+def test_undo_restores_the_state_and_says_what_it_did(bob_client, table):
+    record(bob_client, table, **WIN_ANN)
+    hand = Hand.objects.get()
+    table.refresh_from_db()
+    response = bob_client.post(
+        reverse("hand_void", args=[hand.pk]), {"version": table.version}, **HTMX
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Hand 1 undone" in html and "The pot is back to $0 and dee deals." in html
+    assert 'name="idempotency_key"' in html  # the fresh form, ready for the right hand
+    hand.refresh_from_db()
+    table.refresh_from_db()
+    assert hand.status == Hand.Status.VOIDED
+    assert table.carry == 0 and table.next_dealer.name == "dee" and table.excused == []
+    assert Posting.objects.filter(kind=Posting.Kind.REVERSAL).count() == 3
+    postings.check_invariants(table)
+
+
+def test_undo_plain_post_redirects_with_message(bob_client, table):
+    hand = record_direct(table, **WIN_ANN)
+    response = bob_client.post(reverse("hand_void", args=[hand.pk]), follow=True)
+    assert "Hand 1 undone" in response.content.decode()
+    assert response.redirect_chain[-1][0] == table.get_absolute_url()
+
+
+def test_only_the_latest_hand_can_be_undone(bob_client, table):
+    first = record_direct(table, **WIN_ANN)
+    record_direct(table, tricks={"ann": 3, "ben": 1, "cal": 1})
+    response = bob_client.post(reverse("hand_void", args=[first.pk]), **HTMX)
+    assert response.status_code == 409
+    assert "Hand 1 was not undone" in response.content.decode()
+    first.refresh_from_db()
+    assert first.status == Hand.Status.RECORDED
+
+
+def test_undo_against_a_stale_version_is_refused(bob_client, table):
+    hand = record_direct(table, **WIN_ANN)
+    response = bob_client.post(
+        reverse("hand_void", args=[hand.pk]), {"version": table.version - 1}, **HTMX
+    )
+    assert response.status_code == 409
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.RECORDED
+
+
+def test_edit_voids_and_prefills_the_form(bob_client, table):
+    entry = dict(
+        up_card="QS",
+        passed=["ben"],
+        tricks={"ann": 3, "cal": 2, "dee": 0},
+        reneges=[{"player": "cal", "corrected": True}],
+    )
+    hand = record_direct(table, **entry)
+    response = bob_client.post(reverse("hand_edit", args=[hand.pk]), **HTMX)
+    assert response.status_code == 200
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.VOIDED
+    html = response.content.decode()
+    assert "Hand 1 undone" in html and "Correct it below" in html
+    assert 'value="S" checked' in html and 'value="QS"' in html
+    # Plain HTML: void, then the record page filled in from the voided hand.
+    again = record_direct(table, **entry)
+    plain = bob_client.post(reverse("hand_edit", args=[again.pk]))
+    assert plain.status_code == 302 and f"?from={again.pk}" in plain["Location"]
+    again.refresh_from_db()
+    assert again.status == Hand.Status.VOIDED
+    form = bob_client.get(plain["Location"]).context["form"]
+    assert form["trump"].value() == "S" and form["up_card"].value() == "QS"
+    assert [form[f"play_{i}"].value() for i in range(4)] == ["play", "pass", "play", "play"]
+    assert [form[f"tricks_{i}"].value() for i in range(4)] == [3, 0, 2, 0]
+    assert form["renege_2"].value() == "corrected"
+
+
+def test_undo_and_edit_forbidden(carol_client, mallory_client, table):
+    hand = record_direct(table, **WIN_ANN)
+    for name in ("hand_void", "hand_edit"):
+        url = reverse(name, args=[hand.pk])
+        assert carol_client.post(url).status_code == 403
+        assert mallory_client.post(url).status_code == 404
+        assert carol_client.get(url).status_code in (403, 405)
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.RECORDED
+
+
+def test_hand_detail_access(carol_client, mallory_client, table):
+    hand = record_direct(table, **WIN_ANN)
+    page = carol_client.get(reverse("hand_detail", args=[hand.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Pot won" in html and "Undo" not in html  # members read, no undo
+    assert mallory_client.get(reverse("hand_detail", args=[hand.pk])).status_code == 404
+    assert (
+        mallory_client.get(reverse("hand_record", args=[table.pk]) + f"?from={hand.pk}").status_code
+        == 404
+    )
+
+
+def test_edit_source_must_be_a_hand_of_this_session(bob_client, club, players, bob, table):
+    other = start_table(club, players, bob)
+    foreign = record_direct(other, **WIN_ANN)
+    url = reverse("hand_record", args=[table.pk]) + f"?from={foreign.pk}"
+    assert bob_client.get(url).status_code == 404
+
+
+def test_older_hand_shows_its_own_next_dealer_not_todays_R8(carol_client, table):
+    first = record_direct(table, **WIN_ANN)  # ann deals next (R8)
+    record_direct(table, tricks={"ann": 3, "ben": 1, "cal": 1})  # then ben
+    html = carol_client.get(reverse("hand_detail", args=[first.pk])).content.decode()
+    assert "Deals next</dt><dd>ann</dd>" in html
+    assert "Antes next" not in html

@@ -1,0 +1,149 @@
+"""Settlement page (transfers as sentences, "paid" marks), CSV downloads of the settlement
+and of the full ledger, and their forbidden cases."""
+
+import csv
+import io
+from collections import defaultdict
+
+import pytest
+from django.urls import reverse
+
+from ledger import postings
+from ledger.models import Leg, SettlementMark
+
+from .test_session_views import HTMX, WIN_ANN, record_direct, start_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(club, players, bob):
+    return start_table(club, players, bob)
+
+
+@pytest.fixture
+def played(table, bob):
+    """ann +3, ben −1, cal −1, dee −5 after one hand; closed with the pot (4) shared.
+
+    The share goes to the players who paid into the pot since it was last empty: only dee
+    (the bourré, R36), so dee gets the 4 back and ends at −1."""
+    record_direct(table, user=bob, **WIN_ANN)
+    postings.close_session(session_id=table.pk, user=bob, leftover_policy="share_equally")
+    table.refresh_from_db()
+    return table
+
+
+def test_settlement_sentences_and_explanations(carol_client, played):
+    response = carol_client.get(reverse("session_settlement", args=[played.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    sentences = [f"{r['payer']} pays {r['payee']} ${r['amount']}" for r in response.context["rows"]]
+    assert sorted(sentences) == ["ben pays ann $1", "cal pays ann $1", "dee pays ann $1"]
+    assert '<strong>ben</strong> pays <strong>ann</strong> <span class="money">$1</span>' in html
+    for row in response.context["rows"]:
+        assert row["explanation"]  # one line saying why
+        assert row["explanation"] in html.replace("&#x27;", "'")
+    assert "still open" not in html
+    # A member sees the paid boxes but cannot tick them.
+    assert 'type="checkbox" name="paid" value="1" disabled' in html
+    assert "Settlement CSV" in html and "Full ledger CSV" in html
+    assert "data-share-url" in html and "data-copy=" in html
+
+
+def test_open_session_settlement_is_provisional_with_the_pot_as_a_party(carol_client, table):
+    record_direct(table, **WIN_ANN)
+    response = carol_client.get(reverse("session_settlement", args=[table.pk]))
+    html = response.content.decode()
+    assert "still open" in html
+    rows = response.context["rows"]
+    # Players are down 4 in all: that money sits in the pot.
+    assert sum(r["amount"] for r in rows if r["payee"] == "the pot") == 4
+    assert all(not r["markable"] for r in rows if "the pot" in (r["payer"], r["payee"]))
+
+
+def test_leftover_kept_by_the_club_is_paid_to_the_kitty(bob_client, table, bob):
+    record_direct(table, user=bob, **WIN_ANN)
+    postings.close_session(session_id=table.pk, user=bob, leftover_policy="carry_to_club")
+    response = bob_client.get(reverse("session_settlement", args=[table.pk]))
+    rows = response.context["rows"]
+    assert sum(r["amount"] for r in rows if r["payee"] == "the club kitty") == 4
+    assert sum(r["amount"] for r in rows if r["payee"] == "ann") == 3
+
+
+def test_mark_paid_and_unmark(bob_client, played, players):
+    ann, ben = players[0], players[1]
+    url = reverse("settlement_mark", args=[played.pk])
+    response = bob_client.post(url, {"payer": ben.pk, "payee": ann.pk, "paid": "1"})
+    assert response.status_code == 302
+    mark = SettlementMark.objects.get(session=played)
+    assert (mark.payer, mark.payee, mark.amount) == (ben, ann, 1)
+    page = bob_client.get(reverse("session_settlement", args=[played.pk]))
+    row = next(r for r in page.context["rows"] if r["payer"] == "ben")
+    assert row["paid"]
+    assert 'class="transfer is-paid"' in page.content.decode()
+    partial = bob_client.post(url, {"payer": ben.pk, "payee": ann.pk}, **HTMX)  # unticked
+    assert partial.status_code == 200
+    assert partial.content.decode().lstrip().startswith('<section id="transfers"')
+    assert not SettlementMark.objects.exists()
+
+
+def test_mark_for_a_transfer_that_does_not_exist(bob_client, played, players):
+    url = reverse("settlement_mark", args=[played.pk])
+    response = bob_client.post(
+        url, {"payer": players[0].pk, "payee": players[1].pk, "paid": "1"}, follow=True
+    )
+    assert "no longer part of the settlement" in response.content.decode()
+    assert not SettlementMark.objects.exists()
+
+
+def test_settlement_forbidden(carol_client, mallory_client, client, played, players):
+    page = reverse("session_settlement", args=[played.pk])
+    mark = reverse("settlement_mark", args=[played.pk])
+    data = {"payer": players[1].pk, "payee": players[0].pk, "paid": "1"}
+    assert mallory_client.get(page).status_code == 404
+    assert client.get(page).status_code == 302
+    assert carol_client.post(mark, data).status_code == 403
+    assert mallory_client.post(mark, data).status_code == 404
+    assert not SettlementMark.objects.exists()
+
+
+def _csv(response):
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    return list(csv.DictReader(io.StringIO(response.content.decode())))
+
+
+def test_settlement_csv(carol_client, played):
+    response = carol_client.get(reverse("settlement_csv", args=[played.pk]))
+    assert response.status_code == 200
+    rows = _csv(response)
+    assert sorted((r["payer"], r["payee"], r["amount"]) for r in rows) == [
+        ("ben", "ann", "1"),
+        ("cal", "ann", "1"),
+        ("dee", "ann", "1"),
+    ]
+    assert {r["currency"] for r in rows} == {"$"} and all(r["explanation"] for r in rows)
+    assert {r["paid"] for r in rows} == {"no"}
+
+
+def test_ledger_csv_has_every_leg_and_postings_balance(carol_client, played):
+    response = carol_client.get(reverse("ledger_csv", args=[played.pk]))
+    assert response.status_code == 200
+    rows = _csv(response)
+    assert len(rows) == Leg.objects.filter(posting__session=played).count()
+    by_posting = defaultdict(int)
+    for r in rows:
+        by_posting[r["posting"]] += int(r["amount"])
+    assert set(by_posting.values()) == {0}
+    kinds = {r["kind"] for r in rows}
+    assert {"ante", "payout", "penalty", "leftover"} <= kinds
+    assert {r["hand"] for r in rows if r["kind"] == "ante"} == {"1"}
+    ann = [r for r in rows if r["player"] == "ann"]
+    assert sum(int(r["amount"]) for r in ann) == 3
+
+
+def test_csv_forbidden(mallory_client, client, played):
+    for name in ("settlement_csv", "ledger_csv"):
+        url = reverse(name, args=[played.pk])
+        assert mallory_client.get(url).status_code == 404
+        assert client.get(url).status_code == 302
