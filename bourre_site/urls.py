@@ -12,3 +12,6 @@ urlpatterns = [
     path("", include("games.tournament_urls")),
     path("", include("games.urls")),
 ]
+
+# A URL under /api/ that matches nothing answers problem+json; elsewhere the HTML page.
+handler404 = "games.api_errors.api_not_found"

@@ -20,6 +20,7 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 
 from . import tournament_service as svc
+from .serializers import MAX_ID
 from .access import membership_for
 from .api import (
     API_RENDERERS,
@@ -166,7 +167,7 @@ class PrizeLedgerOutputSerializer(serializers.Serializer):
 
 
 class TournamentFilterSerializer(serializers.Serializer):
-    club = serializers.IntegerField(required=False, min_value=1)
+    club = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
 
 

@@ -114,10 +114,7 @@ def live_settings(settings):
 # Loaded when the module is collected: fetching the schema touches no database. (The
 # lazy `schemathesis.pytest.from_fixture` loader does not run under pytest 9.2: it sets
 # the removed `Node._nodeid`.)
-# The tournament endpoints (games.tournament_api) have their own owner and tests.
-schema = schemathesis.openapi.from_wsgi(
-    "/api/v1/schema/?format=json", get_wsgi_application()
-).exclude(path_regex=r"^/api/v1/tournaments")
+schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", get_wsgi_application())
 
 _turns = itertools.count()
 
