@@ -6,15 +6,15 @@ from django.urls import path
 from .views import sessions
 
 urlpatterns = [
-    path("clubs/<int:club_id>/sessions/new/", sessions.session_new, name="session_new"),
-    path("clubs/<int:club_id>/stats/", sessions.club_stats, name="club_stats"),
-    path("sessions/<int:session_id>/", sessions.session_detail, name="session_detail"),
-    path("sessions/<int:session_id>/record/", sessions.hand_record, name="hand_record"),
-    path("sessions/<int:session_id>/history/", sessions.session_history, name="session_history"),
-    path("sessions/<int:session_id>/seats/", sessions.session_seats, name="session_seats"),
-    path("sessions/<int:session_id>/rules/", sessions.session_rules, name="session_rules"),
-    path("sessions/<int:session_id>/close/", sessions.session_close, name="session_close"),
-    path("hands/<int:hand_id>/", sessions.hand_detail, name="hand_detail"),
-    path("hands/<int:hand_id>/undo/", sessions.hand_void, name="hand_void"),
-    path("hands/<int:hand_id>/edit/", sessions.hand_edit, name="hand_edit"),
+    path("clubs/<id:club_id>/sessions/new/", sessions.session_new, name="session_new"),
+    path("clubs/<id:club_id>/stats/", sessions.club_stats, name="club_stats"),
+    path("sessions/<id:session_id>/", sessions.session_detail, name="session_detail"),
+    path("sessions/<id:session_id>/record/", sessions.hand_record, name="hand_record"),
+    path("sessions/<id:session_id>/history/", sessions.session_history, name="session_history"),
+    path("sessions/<id:session_id>/seats/", sessions.session_seats, name="session_seats"),
+    path("sessions/<id:session_id>/rules/", sessions.session_rules, name="session_rules"),
+    path("sessions/<id:session_id>/close/", sessions.session_close, name="session_close"),
+    path("hands/<id:hand_id>/", sessions.hand_detail, name="hand_detail"),
+    path("hands/<id:hand_id>/undo/", sessions.hand_void, name="hand_void"),
+    path("hands/<id:hand_id>/edit/", sessions.hand_edit, name="hand_edit"),
 ]

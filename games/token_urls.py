@@ -6,5 +6,5 @@ from .views import tokens
 
 urlpatterns = [
     path("settings/tokens/", tokens.token_list, name="token_list"),
-    path("settings/tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
+    path("settings/tokens/<id:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
 ]

@@ -20,7 +20,6 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 
 from . import tournament_service as svc
-from .serializers import MAX_ID
 from .access import membership_for
 from .api import (
     API_RENDERERS,
@@ -33,6 +32,7 @@ from .api import (
     problems,
 )
 from .models import PrizeAccount, Tournament
+from .serializers import MAX_ID
 from .views.tournaments import PRIZE_CSV_COLUMNS, csv_cell
 
 # -- output serializers ---------------------------------------------------------------------
@@ -362,17 +362,17 @@ class TournamentPrizesApi(ApiView):
 urlpatterns = [
     path("tournaments/", TournamentListApi.as_view(), name="api_tournament_list"),
     path(
-        "tournaments/<int:tournament_id>/",
+        "tournaments/<id:tournament_id>/",
         TournamentDetailApi.as_view(),
         name="api_tournament_detail",
     ),
     path(
-        "tournaments/<int:tournament_id>/standings/",
+        "tournaments/<id:tournament_id>/standings/",
         TournamentStandingsApi.as_view(),
         name="api_tournament_standings",
     ),
     path(
-        "tournaments/<int:tournament_id>/prizes/",
+        "tournaments/<id:tournament_id>/prizes/",
         TournamentPrizesApi.as_view(),
         name="api_tournament_prizes",
     ),

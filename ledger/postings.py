@@ -602,7 +602,10 @@ def record_hand(
     with transaction.atomic():
         session = _locked(session_id)
         # After the lock, so that a hand committed by the previous lock holder is seen.
-        lookups: dict[str, Any] = {"last": Max("number")}
+        lookups: dict[str, Any] = {
+            "last": Max("number"),
+            "in_progress": Max("pk", filter=Q(status=Hand.Status.IN_PROGRESS)),
+        }
         if key:
             lookups["existing"] = Max("pk", filter=Q(idempotency_key=key))
         found = Hand.objects.filter(session_id=session.pk).aggregate(**lookups)
@@ -622,6 +625,18 @@ def record_hand(
         _require_open(session)
         if expected_version is not None and expected_version != session.version:
             raise StaleState(session.version, expected_version)
+        if pending is None and found["in_progress"] is not None:
+            # The digital hand owns the table's next pot: one hand at a time.
+            raise HandRejected(
+                {"valid": False, "errors": []},
+                [
+                    {
+                        "code": "digital_hand_in_progress",
+                        "message": "a digital hand is being played at this table; "
+                        "finish or cancel it before recording another hand",
+                    }
+                ],
+            )
 
         seats = _seats(session, accounts=True, stacks=session.chip_limited)
         state = _state(session, seats)

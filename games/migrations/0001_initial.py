@@ -3,9 +3,10 @@
 import django.db.models.deletion
 import django.db.models.functions.text
 import django.utils.timezone
-import games.models.session
 from django.conf import settings
 from django.db import migrations, models
+
+import games.models.session
 
 
 class Migration(migrations.Migration):

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_chip_limited_tables'),
+        ("games", "0002_chip_limited_tables"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='hand',
-            name='number',
+            model_name="hand",
+            name="number",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
     ]

@@ -17,6 +17,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Prefetch
@@ -33,7 +34,7 @@ from ledger.models import Account, Leg, Posting
 
 from ..access import club_for, hand_for, session_for
 from ..charts import net_chart
-from ..models import GameSession, Hand, Player, Role, Seat
+from ..models import GameSession, Hand, Player, Role, Seat, TournamentTable
 from ..session_forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
 from ..templatetags.bourre import format_money
 
@@ -111,9 +112,15 @@ def board_context(session: GameSession, membership) -> dict[str, Any]:
             :RECENT_HANDS
         ]
     )
+    tournament_table = (
+        TournamentTable.objects.filter(session=session).select_related("tournament").first()
+    )
     return {
         "session": session,
         "membership": membership,
+        # A tournament table's seats, rules and closing belong to the tournament director.
+        "tournament_table": tournament_table,
+        "digital_busy": session.hands.filter(status=Hand.Status.IN_PROGRESS).exists(),
         "rows": rows,
         "active_rows": [r for r in rows if r["seat"].active],
         "away_rows": [r for r in rows if not r["seat"].active],
@@ -473,12 +480,23 @@ def hand_edit(request: HttpRequest, hand_id: int) -> HttpResponse:
 # --- seats, rules, closing ----------------------------------------------------------------
 
 
+def _refuse_tournament_table(session: GameSession) -> None:
+    """Seats, rules and closing of a tournament table are the director's: a change here
+    would put the table out of step with the tournament."""
+    if TournamentTable.objects.filter(session=session).exists():
+        raise PermissionDenied(
+            "This table belongs to a tournament: its seats, rules and closing are managed "
+            "from the tournament's dashboard."
+        )
+
+
 @login_required
 def session_seats(request: HttpRequest, session_id: int) -> HttpResponse:
     """Between hands: add a seat, let a player leave or come back."""
     session, membership = session_for(request.user, session_id)
     if request.method == "POST":
         session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+        _refuse_tournament_table(session)
         if not session.is_open:
             return _closed_response(request, session)
         ok, text = _seat_action(request, session)
@@ -555,6 +573,7 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
     form = RulesForm(request.POST or None, rules=session.rules)
     if request.method == "POST":
         session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+        _refuse_tournament_table(session)
         if not session.is_open:
             return _closed_response(request, session)
         if form.is_valid():
@@ -611,6 +630,7 @@ def _rule_text(value) -> str:
 @login_required
 def session_close(request: HttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+    _refuse_tournament_table(session)
     if not session.is_open:
         messages.info(request, f"{session.name} is already closed.")
         return redirect("session_settlement", session.pk)

@@ -227,3 +227,16 @@ def test_club_edit_owner_only(alice_client, bob_client, club):
     assert response.status_code == 302
     club.refresh_from_db()
     assert club.name == "Renamed" and club.currency == "€"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/clubs/99999999999999999999/",
+        "/clubs/9223372036854775808/players/",
+        "/sessions/99999999999999999999/",
+        "/api/v1/sessions/99999999999999999999/",
+    ],
+)
+def test_ids_past_64_bits_are_404_not_500(alice_client, club, path):
+    assert alice_client.get(path).status_code == 404

@@ -877,3 +877,27 @@ def test_events_record_who_did_what(start, players, alice, bob):
     session = start()
     postings.change_rules(session_id=session.pk, rules={"ante": 3}, user=bob)
     assert SessionEvent.objects.get(kind="rules_changed").created_by == bob
+
+
+def test_a_reported_hand_is_refused_while_a_digital_hand_is_in_progress(start, alice):
+    from games import digital
+
+    session = start()
+    table = digital.start_hand(session_id=session.pk, user=alice)
+    session.refresh_from_db()
+    before = ledger_size()
+    with pytest.raises(postings.HandRejected) as info:
+        postings.record_hand(
+            session_id=session.pk,
+            entry={"trump": "H", "tricks": {"ann": 3, "ben": 1, "cal": 1, "dee": 0}},
+            idempotency_key="reported-1",
+            expected_version=None,
+            user=alice,
+        )
+    assert info.value.errors[0]["code"] == "digital_hand_in_progress"
+    assert ledger_size() == before
+    # Once the digital hand is cancelled the table records again.
+    digital.cancel_hand(session_id=session.pk, user=alice)
+    record(session, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0})
+    assert session.hands.get(pk=table.hand.pk).status == "voided"
+    assert session.hands.filter(status="recorded").count() == 1
