@@ -344,16 +344,25 @@ def test_cancelling_a_hand_moves_no_money(session, bob):
     deal(session)  # the table can deal again
 
 
-def test_a_hand_recorded_meanwhile_cancels_the_digital_hand(session, seats, client, bob):
+def test_a_reported_hand_is_refused_while_a_digital_hand_is_in_progress(session, seats, bob):
+    hand = deal(session)
+    with pytest.raises(postings.HandRejected) as info:
+        postings.record_hand(
+            session_id=session.pk,
+            entry={"up_card": "QH", "passed": ["ben"], "tricks": {"ann": 3, "cal": 2, "dee": 0}},
+            idempotency_key="paper-1",
+            expected_version=None,
+            user=bob,
+        )
+    assert info.value.errors[0]["code"] == "digital_hand_in_progress"
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.IN_PROGRESS
+
+
+def test_a_rules_change_meanwhile_cancels_the_digital_hand(session, seats, client, bob):
     hand = deal(session)
     state, who = _turn(hand)
-    postings.record_hand(
-        session_id=session.pk,
-        entry={"up_card": "QH", "passed": ["ben"], "tricks": {"ann": 3, "cal": 2, "dee": 0}},
-        idempotency_key="paper-1",
-        expected_version=None,
-        user=bob,
-    )
+    postings.change_rules(session_id=session.pk, rules={**session.rules, "ante": 2}, user=bob)
     response = _post(client, seats[who], hand, {"type": "pass"})
     assert response.status_code == 409
     hand.refresh_from_db()
