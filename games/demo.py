@@ -14,8 +14,9 @@ from games.models import GameSession
 from ledger import postings
 
 DEMO_SESSION = "Demo night"
-# Amounts are minor units: an ante of 100 is $1.00.
-DEMO_RULES = {"ante": 100, "pot_limit": 1000}
+# Amounts are whole units of the session's currency (the smallest unit the table plays
+# in): a $1 ante, bourrés capped at $10.
+DEMO_RULES = {"ante": 1, "pot_limit": 10}
 
 # (what happened, the table's part of the record). Names are seat positions 0..n-1 of the
 # seated players, so the script works with any five roster names.

@@ -170,8 +170,8 @@ class SessionForm(RulesForm):
     )
     currency = forms.CharField(
         max_length=8,
-        help_text="Shown with every amount: $ or € before it, a word such as chips after it. "
-        "Amounts are whole units.",
+        help_text="The unit every amount is counted in, shown with it: $ or € before the "
+        "number (whole dollars or euros), a word such as chips or cents after it.",
     )
     leftover_policy = forms.ChoiceField(
         choices=GameSession.LeftoverPolicy.choices,
