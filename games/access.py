@@ -6,6 +6,7 @@ is too low for the action gets 403.
 """
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -35,8 +36,25 @@ def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Members
 
 
 def session_for(user, session_id: int, role: str = Role.MEMBER) -> tuple[GameSession, Membership]:
-    session = get_object_or_404(GameSession.objects.select_related("club"), pk=session_id)
-    membership = membership_for(user, session.club_id)
+    # One query for the session, its club and the user's membership: this runs on every
+    # scoreboard poll and every recorded hand.
+    if not user.is_authenticated:
+        raise Http404("No such session")
+    mine = Membership.objects.filter(club_id=OuterRef("club_id"), user=user)
+    session = (
+        GameSession.objects.select_related("club")
+        .annotate(
+            _membership_id=Subquery(mine.values("pk")[:1]),
+            _role=Subquery(mine.values("role")[:1]),
+        )
+        .filter(pk=session_id)
+        .first()
+    )
+    if session is None or session._membership_id is None:
+        raise Http404("No such session")
+    membership = Membership(
+        id=session._membership_id, club=session.club, user=user, role=session._role
+    )
     require_role(membership, role)
     return session, membership
 
