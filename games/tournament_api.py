@@ -19,6 +19,8 @@ from rest_framework import serializers
 from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 
+from ledger.exports import csv_cell
+
 from . import tournament_service as svc
 from .access import membership_for
 from .api import (
@@ -33,7 +35,7 @@ from .api import (
 )
 from .models import PrizeAccount, Tournament
 from .serializers import MAX_ID
-from .views.tournaments import PRIZE_CSV_COLUMNS, csv_cell
+from .views.tournaments import PRIZE_CSV_COLUMNS
 
 # -- output serializers ---------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from games.models import GameSession, Player
 from games.serializers import MAX_ID, PlayerRefSerializer
 
 from . import postings
+from .exports import csv_cell
 from .models import Account, Leg, Posting
 from .stats import club_player_stats
 from .views import KITTY, settlement_rows
@@ -148,20 +149,15 @@ class SettlementCSVRenderer(BaseRenderer):
         for t in data.get("transfers", []):
             writer.writerow(
                 [
-                    _cell(t["payer"]["name"]),
-                    _cell(t["payee"]["name"]),
+                    csv_cell(t["payer"]["name"]),
+                    csv_cell(t["payee"]["name"]),
                     t["amount"],
-                    _cell(data["currency"]),
+                    csv_cell(data["currency"]),
                     "yes" if t["paid"] else "no",
-                    _cell(t["explanation"]),
+                    csv_cell(t["explanation"]),
                 ]
             )
         return out.getvalue().encode("utf-8", errors="backslashreplace")
-
-
-def _cell(text: str) -> str:
-    # A name like "=HYPERLINK(…)" must stay text when the file is opened in a spreadsheet.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 # --- views -------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from games.models import GameSession, Role
 from games.templatetags.bourre import format_money
 
 from . import postings
+from .exports import csv_cell
 from .models import Leg, Posting, SettlementMark
 from .settlement import settle_balances
 
@@ -165,12 +166,12 @@ def settlement_csv(request: HttpRequest, session_id: int) -> HttpResponse:
     for r in rows:
         writer.writerow(
             [
-                r["payer"],
-                r["payee"],
+                csv_cell(r["payer"]),
+                csv_cell(r["payee"]),
                 r["amount"],
-                session.currency,
+                csv_cell(session.currency),
                 "yes" if r["paid"] else "no",
-                r["explanation"],
+                csv_cell(r["explanation"]),
             ]
         )
     return response
@@ -209,10 +210,10 @@ def ledger_csv(request: HttpRequest, session_id: int) -> HttpResponse:
                 posting.created_at.isoformat(),
                 posting.kind,
                 posting.hand.number if posting.hand_id and posting.hand else "",
-                posting.memo,
+                csv_cell(posting.memo),
                 posting.reverses_id or "",
                 account.kind,
-                account.player.name if account.player_id else "",
+                csv_cell(account.player.name) if account.player_id else "",
                 leg.amount,
                 session.currency,
             ]

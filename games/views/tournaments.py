@@ -27,6 +27,8 @@ from django.utils.http import parse_etags
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from ledger.exports import csv_cell
+
 from .. import tournament as logic
 from .. import tournament_service as svc
 from ..access import club_for
@@ -584,12 +586,6 @@ def prize_csv_rows(t: Tournament):
                 csv_cell(t.currency),
                 csv_cell(posting.memo),
             ]
-
-
-def csv_cell(text: str) -> str:
-    # A name like "=HYPERLINK(…)" must stay text when the file is opened in a spreadsheet.
-    text = str(text)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @login_required

@@ -147,3 +147,14 @@ def test_csv_forbidden(mallory_client, client, played):
         url = reverse(name, args=[played.pk])
         assert mallory_client.get(url).status_code == 404
         assert client.get(url).status_code == 302
+
+
+def test_csv_cells_that_look_like_formulas_stay_text(carol_client, played, players):
+    ann = players[0]
+    ann.name = "=HYPERLINK(1)"
+    ann.save()
+    rows = _csv(carol_client.get(reverse("settlement_csv", args=[played.pk])))
+    assert {r["payee"] for r in rows} == {"'=HYPERLINK(1)"}
+    ledger_rows = _csv(carol_client.get(reverse("ledger_csv", args=[played.pk])))
+    assert "'=HYPERLINK(1)" in {r["player"] for r in ledger_rows}
+    assert "=HYPERLINK(1)" not in {r["player"] for r in ledger_rows}
