@@ -33,6 +33,7 @@ from ..engine import CARD_NAMES, HandState, parse_card
 from ..engine.legal import trick_winner
 from ..engine.state import RULE_TEXT
 from ..models import GameSession, Hand, Role, Seat
+from .polling import etag_matches, live
 
 SUITS = {
     "S": ("♠", "spades"),
@@ -357,16 +358,10 @@ def _seen(request: HttpRequest, hand: Hand | None) -> int | None:
         return None
 
 
-def _not_modified(request: HttpRequest, etag: str) -> bool:
-    return request.headers.get("If-None-Match") == etag
-
-
 def _live(response: HttpResponse, etag: str) -> HttpResponse:
-    response["ETag"] = etag
     # Private cards: never stored by a browser or a proxy; the poll revalidates by ETag.
-    response["Cache-Control"] = "no-store, private"
     response["X-Robots-Tag"] = "noindex"
-    return response
+    return live(response, etag)
 
 
 def _bots(session_id: int) -> set[str]:
@@ -425,7 +420,7 @@ def seat_page(request: HttpRequest, secret: str) -> HttpResponse:
     else:
         hand = digital.latest_hand(session.pk)
         etag = digital.etag_for(session, hand)
-        if _not_modified(request, etag):
+        if etag_matches(request, etag):
             return _live(HttpResponseNotModified(), etag)
         table = digital.load_table(hand)
     bots = table.bots if table.bots is not None else _bots(session.pk)
@@ -468,7 +463,7 @@ def seat_state(request: HttpRequest, secret: str) -> HttpResponse:
     seat = _seat(secret)
     hand = digital.latest_hand(seat.session_id)
     etag = digital.etag_for(seat.session, hand)
-    if _not_modified(request, etag):
+    if etag_matches(request, etag):
         return _live(HttpResponseNotModified(), etag)
     table = digital.load_table(hand)
     name = seat.player.name
@@ -492,7 +487,7 @@ def watch(request: HttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
     hand = digital.latest_hand(session.pk)
     etag = digital.etag_for(session, hand)
-    if _not_modified(request, etag):
+    if etag_matches(request, etag):
         return _live(HttpResponseNotModified(), etag)
     table = digital.load_table(hand)
     board = board_context(session, table, None, _seen(request, hand), _bots(session.pk))

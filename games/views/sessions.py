@@ -21,11 +21,10 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
-from django.utils.http import parse_etags, url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -37,6 +36,7 @@ from ..charts import net_chart
 from ..models import GameSession, Hand, Player, Role, Seat, TournamentTable
 from ..session_forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
 from ..templatetags.bourre import format_money
+from .polling import etag_matches, live, not_modified
 
 RECENT_HANDS = 5
 HISTORY_PAGE = 50
@@ -131,7 +131,7 @@ def board_context(session: GameSession, membership) -> dict[str, Any]:
         "latest_id": recent[0].pk if recent else None,
         "can_score": _can_score(session, membership),
         "etag": board_etag(session, membership),
-        # The poll sends the ETag it was rendered with (see _no_store).
+        # The poll sends the ETag it was rendered with (see polling.live).
         "poll_headers": json.dumps({"If-None-Match": board_etag(session, membership)}),
     }
 
@@ -190,26 +190,14 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
     etag = board_etag(session, membership)
     if request.htmx:
-        if etag in parse_etags(request.headers.get("If-None-Match", "")):
-            response = HttpResponseNotModified()
-            response["ETag"] = etag
-            _no_store(response)
-            return response
+        if etag_matches(request, etag):
+            return not_modified(etag)
         response = render(
             request, "games/session_detail.html#board", board_context(session, membership)
         )
-        response["ETag"] = etag
-    else:
-        response = render(request, "games/session_detail.html", board_context(session, membership))
-    _no_store(response)
-    return response
-
-
-def _no_store(response: HttpResponse) -> None:
-    # The poll sends If-None-Match itself (hx-headers); a browser cache would instead
-    # turn 304s into 200s with a cached body and htmx would re-swap the same board.
-    response["Cache-Control"] = "no-store, private"
-    patch_vary_headers(response, ["HX-Request"])
+        return live(response, etag)
+    response = render(request, "games/session_detail.html", board_context(session, membership))
+    return live(response, etag)
 
 
 # --- recording a hand ---------------------------------------------------------------------

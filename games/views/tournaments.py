@@ -18,12 +18,9 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
-    HttpResponseNotModified,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
-from django.utils.http import parse_etags
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -34,6 +31,7 @@ from .. import tournament_service as svc
 from ..access import club_for
 from ..models import Entry, GameSession, Role, Tournament
 from ..tournament_service import TournamentError, tournament_for
+from .polling import etag_matches, live, not_modified
 
 # -- forms ----------------------------------------------------------------------------------
 
@@ -305,18 +303,12 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     etag = svc.etag(t)[:-1] + f'-{membership.role}"'
     template = "games/tournament_detail.html"
     if request.htmx and request.GET.get("part") == "dashboard":
-        if etag in parse_etags(request.headers.get("If-None-Match", "")):
-            response = HttpResponseNotModified()
-            response["ETag"] = etag
-            _no_store(response)
-            return response
+        if etag_matches(request, etag):
+            return not_modified(etag)
         template += "#dashboard"
     context = _detail_context(request, t, membership)
     context["poll_headers"] = json.dumps({"If-None-Match": etag})
-    response = render(request, template, context)
-    response["ETag"] = etag
-    _no_store(response)
-    return response
+    return live(render(request, template, context), etag)
 
 
 def _director_post(request, tournament_id: int, action, success: str | None = None):
@@ -474,11 +466,8 @@ def _bracket_response(request, t: Tournament, template: str, extra: dict) -> Htt
     nothing changed (ETag from the tournament's and its tables' versions)."""
     etag = svc.etag(t)
     if request.htmx:
-        if etag in parse_etags(request.headers.get("If-None-Match", "")):
-            response = HttpResponseNotModified()
-            response["ETag"] = etag
-            _no_store(response)
-            return response
+        if etag_matches(request, etag):
+            return not_modified(etag)
         template += "#bracket"
     context = {
         "tournament": t,
@@ -487,17 +476,7 @@ def _bracket_response(request, t: Tournament, template: str, extra: dict) -> Htt
         "poll_headers": json.dumps({"If-None-Match": etag}),
         **extra,
     }
-    response = render(request, template, context)
-    response["ETag"] = etag
-    _no_store(response)
-    return response
-
-
-def _no_store(response: HttpResponse) -> None:
-    # The poll sends If-None-Match itself (hx-headers); a browser cache would instead turn
-    # the 304s into 200s with a cached body, and htmx would swap the same bracket again.
-    response["Cache-Control"] = "no-store, private"
-    patch_vary_headers(response, ["HX-Request"])
+    return live(render(request, template, context), etag)
 
 
 @login_required
