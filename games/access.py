@@ -6,7 +6,7 @@ is too low for the action gets 403.
 """
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db import connection
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -35,25 +35,31 @@ def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Members
     return membership.club, membership
 
 
+def _session_sql() -> str:
+    q = connection.ops.quote_name
+    session, membership = GameSession._meta.db_table, Membership._meta.db_table
+    return (
+        f"SELECT s.*, m.{q('id')} AS _membership_id, m.{q('role')} AS _role "
+        f"FROM {q(session)} s LEFT JOIN {q(membership)} m "
+        f"ON m.{q('club_id')} = s.{q('club_id')} AND m.{q('user_id')} = %s "
+        f"WHERE s.{q('id')} = %s"
+    )
+
+
 def session_for(user, session_id: int, role: str = Role.MEMBER) -> tuple[GameSession, Membership]:
-    # One query for the session, its club and the user's membership: this runs on every
-    # scoreboard poll and every recorded hand.
+    """The session and the user's membership of its club, in one query.
+
+    This runs on every scoreboard poll, recorded hand and digital page, so it is one
+    plain join instead of the ORM's subqueries (whose compilation alone cost several
+    milliseconds a request; bench/web.py). The club is loaded on first use."""
     if not user.is_authenticated:
         raise Http404("No such session")
-    mine = Membership.objects.filter(club_id=OuterRef("club_id"), user=user)
-    session = (
-        GameSession.objects.select_related("club")
-        .annotate(
-            _membership_id=Subquery(mine.values("pk")[:1]),
-            _role=Subquery(mine.values("role")[:1]),
-        )
-        .filter(pk=session_id)
-        .first()
-    )
+    rows = list(GameSession.objects.raw(_session_sql(), [user.pk, session_id]))
+    session = rows[0] if rows else None
     if session is None or session._membership_id is None:
         raise Http404("No such session")
     membership = Membership(
-        id=session._membership_id, club=session.club, user=user, role=session._role
+        id=session._membership_id, club_id=session.club_id, user=user, role=session._role
     )
     require_role(membership, role)
     return session, membership
