@@ -448,7 +448,7 @@ def _session_detail(session: GameSession) -> dict:
     session = GameSession.objects.select_related("next_dealer").get(pk=session.pk)
     seats = list(session.seats.select_related("player").order_by("position", "id"))
     players = {seat.player_id: seat.player for seat in seats}
-    balances = postings.session_balances(session)
+    balances = session.net_by_player()
     excused_ids = _ids(session.excused)
     missing = [i for i in excused_ids if i not in players]
     if missing:

@@ -369,17 +369,10 @@ def _settle(session: GameSession, hand: Hand, state: HandState, user) -> Hand:
     record = state.to_record()
     entry = {k: record[k] for k in TABLE_KEYS if k in record}
     try:
-        recorded, _ = postings.record_hand(
-            session_id=session.pk,
-            entry=entry,
-            idempotency_key=f"digital-{hand.pk}",
-            expected_version=None,
-            user=_user(user),
-            kind="digital",
-            seed=hand.seed,
-            # Completes this very row (number, record, verdict, postings).
-            hand_id=hand.pk,
-        )
+        # In this transaction, under the session lock taken by _lock_hand/_lock_session:
+        # completes this very row (number, record, verdict, postings) and moves the
+        # session object on (its version is the pages' ETag).
+        recorded = postings.complete_hand(session=session, hand=hand, entry=entry, user=_user(user))
     except postings.HandRejected as exc:
         log.error("digital hand %s rejected by the ledger: %s", hand.pk, exc.errors)
         raise DigitalError(
@@ -388,8 +381,6 @@ def _settle(session: GameSession, hand: Hand, state: HandState, user) -> Hand:
     except postings.SessionClosed:
         raise DigitalError("This session is closed.", "session_closed") from None
     assert recorded.pk == hand.pk
-    # The ledger bumped the version: the pages' ETag must change with it.
-    session.refresh_from_db(fields=["version"])
     return recorded
 
 

@@ -551,7 +551,7 @@ def _infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
         .values("session_id", "player_id", "player__name", "active", "eliminated_at", "position")
     ):
         seats[row["session_id"]].append(row)
-    stacks = stacks_by_session(session_ids)
+    stacks = {pk: x.stack_by_player() for pk, x in sessions.items()}
     busy: set[int] = set()
     digital = [pk for pk, x in sessions.items() if x.mode == GameSession.Mode.DIGITAL]
     if digital:
@@ -572,19 +572,14 @@ def _infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
 
 
 def stacks_by_session(session_ids: Iterable[int]) -> dict[int, dict[int, int]]:
-    """session id → {player id: chips in front of them}, for many sessions in one query.
-    The same sum as ``postings.player_stacks`` (every posting of the session, buy-ins and
-    cash-outs included), read straight from the ledger (reading only)."""
-    out: dict[int, dict[int, int]] = defaultdict(dict)
-    rows = (
-        Leg.objects.filter(posting__session_id__in=list(session_ids), account__kind="player")
-        .order_by()
-        .values_list("posting__session_id", "account__player_id")
-        .annotate(total=Sum("amount"))
-    )
-    for session_id, player_id, total in rows:
-        out[session_id][player_id] = total
-    return out
+    """session id → {player id: chips in front of them}, for many sessions in one query:
+    the sessions' running totals, the same as ``postings.player_stacks`` (every posting
+    of the session, buy-ins and cash-outs included)."""
+    rows = GameSession.objects.filter(pk__in=list(session_ids)).order_by()
+    return {
+        pk: {int(k): v for k, v in stacks.items()}
+        for pk, stacks in rows.values_list("pk", "stacks")
+    }
 
 
 def _sync(t: Tournament, user, trigger: int | None = None) -> bool:

@@ -269,7 +269,7 @@ class SessionBalancesApi(ApiView):
     )
     def get(self, request, session_id: int):
         session, _ = session_for(request.user, session_id)
-        nets = postings.session_balances(session)
+        nets = session.net_by_player()
         seats = session.seats.order_by("position", "id").values_list("player_id", "player__name")
         data = {
             **_session_head(session),

@@ -60,13 +60,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, F, Max, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.engine import RuleError, Rules, verify
 from games.models import GameSession, Hand, HandAction, Player, Seat, SessionEvent
 
+from . import sql
 from .models import Account, Leg, Posting, SettlementMark
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     "change_rules",
     "check_invariants",
     "close_session",
+    "complete_hand",
     "kitty_balance",
     "award_pot",
     "mark_transfer_paid",
@@ -100,6 +102,8 @@ SESSION_FIELDS = ("players", "dealer", "carry", "excused", "rules", "forfeits")
 # of what they won or lost at the table.
 BANK_KINDS = (Posting.Kind.BUY_IN, Posting.Kind.CASH_OUT)
 TABLE_KINDS = tuple(k for k in Posting.Kind.values if k not in BANK_KINDS)
+# The session's running totals of the ledger, saved with every write that posts.
+BOOK_FIELDS = ["nets", "stacks"]
 
 
 # -- errors ---------------------------------------------------------------------------------
@@ -159,14 +163,8 @@ def _user(user):
 
 
 def _locked(session_id: int) -> GameSession:
-    # The row lock serialises every write to one session (see the module docstring). The
-    # pot account id never changes once created, so reading it here is safe.
-    pot = Account.objects.filter(session_id=OuterRef("pk"), kind=Account.Kind.POT).values("pk")
-    return (
-        GameSession.objects.select_for_update()
-        .annotate(pot_account_id=Subquery(pot[:1]))
-        .get(pk=session_id)
-    )
+    # The row lock serialises every write to one session (see the module docstring).
+    return sql.lock_session(session_id)
 
 
 def _require_open(session: GameSession) -> None:
@@ -213,11 +211,16 @@ def _post(
     user,
     hand: Hand | None = None,
     reverses: list[Posting] | None = None,
+    owners: Mapping[int, int] | None = None,
 ) -> list[Posting]:
     """Write postings given as (kind, {account id: amount}, memo); two queries in all.
 
     Zero legs are dropped and a posting left without legs is not written. Legs must sum
     to zero: checked here, and on PostgreSQL again by the database at commit.
+
+    ``owners`` maps the player accounts among the legs to their player ids: their legs
+    are added to the session's running totals (``nets``, ``stacks``), which the caller
+    saves with the session row (``BOOK_FIELDS``) in the same transaction.
     """
     postings: list[Posting] = []
     legs_of: list[dict[int, int]] = []
@@ -239,17 +242,28 @@ def _post(
             )
         )
         legs_of.append(legs)
+        if session is not None and owners:
+            _add_to_books(session, kind, legs, owners)
     if not postings:
         return []
-    Posting.objects.bulk_create(postings)
-    Leg.objects.bulk_create(
-        [
-            Leg(posting=p, account_id=a, amount=x)
-            for p, legs in zip(postings, legs_of, strict=True)
-            for a, x in legs.items()
-        ]
+    sql.insert_postings(postings)
+    sql.insert_legs(
+        [(p.pk, a, x) for p, legs in zip(postings, legs_of, strict=True) for a, x in legs.items()]
     )
     return postings
+
+
+def _add_to_books(
+    session: GameSession, kind: str, legs: Mapping[int, int], owners: Mapping[int, int]
+) -> None:
+    for account_id, amount in legs.items():
+        player_id = owners.get(account_id)
+        if player_id is None:
+            continue
+        key = str(player_id)
+        session.stacks[key] = session.stacks.get(key, 0) + amount
+        if kind not in BANK_KINDS:
+            session.nets[key] = session.nets.get(key, 0) + amount
 
 
 def _event(session: GameSession, kind: str, data: dict[str, Any], user) -> SessionEvent:
@@ -277,42 +291,31 @@ class _Seat:
     stack: int = 0
 
 
-def _seats(session: GameSession, accounts: bool = False, stacks: bool = False) -> list[_Seat]:
-    """The session's seats in clockwise order, in one query (account ids and stacks as
-    subqueries, so the cost does not grow with the number of seats or hands)."""
-    qs = Seat.objects.filter(session=session).order_by("position", "id")
-    fields = ["player_id", "player__name", "active", "eliminated_at"]
-    if accounts or stacks:
-        account = Account.objects.filter(kind=Account.Kind.PLAYER, player_id=OuterRef("player_id"))
-        qs = qs.annotate(account_id=Subquery(account.values("pk")[:1]))
-        fields.append("account_id")
-    if stacks:
-        legs = (
-            Leg.objects.filter(
-                account__kind=Account.Kind.PLAYER,
-                account__player_id=OuterRef("player_id"),
-                posting__session_id=session.pk,
-            )
-            .order_by()
-            .values("account_id")
-            .annotate(total=Sum("amount"))
-            .values("total")
+def _seats(session: GameSession) -> list[_Seat]:
+    """The session's seats in clockwise order, in one query, with their account ids and
+    stacks (the stacks from the session row as the caller read it)."""
+    rows = (
+        Seat.objects.filter(session=session)
+        .order_by("position", "id")
+        .values_list("player_id", "player__name", "active", "eliminated_at", "account_id")
+    )
+    chips = session.stacks
+    return [
+        _Seat(
+            player_id=player_id,
+            name=name,
+            active=active,
+            eliminated=eliminated_at is not None,
+            account_id=account_id,
+            stack=chips.get(str(player_id), 0),
         )
-        qs = qs.annotate(stack=Coalesce(Subquery(legs[:1]), 0))
-        fields.append("stack")
-    out = []
-    for row in qs.values(*fields):
-        out.append(
-            _Seat(
-                player_id=row["player_id"],
-                name=row["player__name"],
-                active=row["active"],
-                eliminated=row["eliminated_at"] is not None,
-                account_id=row.get("account_id"),
-                stack=row.get("stack") or 0,
-            )
-        )
-    return out
+        for player_id, name, active, eliminated_at, account_id in rows
+    ]
+
+
+def _owners(seats: Iterable[_Seat]) -> dict[int, int]:
+    """account id → player id of the seats (for ``_post``)."""
+    return {s.account_id: s.player_id for s in seats if s.account_id is not None}
 
 
 def _dealt_in(session: GameSession, seats: list[_Seat]) -> list[_Seat]:
@@ -375,7 +378,7 @@ def session_state(session: GameSession) -> dict[str, Any]:
     :func:`record_hand` puts into the record, so a digital hand dealt from this state
     records cleanly as long as the version has not moved.
     """
-    return _state(session, _seats(session, stacks=session.chip_limited))
+    return _state(session, _seats(session))
 
 
 # -- starting a session -----------------------------------------------------------------------
@@ -436,11 +439,17 @@ def start_session(
             next_dealer=dealer,
             created_by=_user(user),
         )
-        Seat.objects.bulk_create(
-            [Seat(session=session, player_id=pid, position=i) for i, pid in enumerate(ids)]
-        )
         pot = Account.objects.create(club=club, kind=Account.Kind.POT, session=session)
         accounts = _player_accounts(club.pk, ids)
+        Seat.objects.bulk_create(
+            [
+                Seat(session=session, player_id=pid, position=i, account_id=accounts[pid])
+                for i, pid in enumerate(ids)
+            ]
+        )
+        session.pot_account = pot
+        session.nets = {str(pid): 0 for pid in ids}
+        session.stacks = dict(session.nets)
         carried = 0
         entries: list[tuple[str, dict[int, int], str]] = []
         if not session.chip_limited:
@@ -461,10 +470,9 @@ def start_session(
                             "Tournament chips",
                         )
                     )
-        _post(session, club.pk, entries, user)
-        if carried:
-            session.carry = carried
-            session.save(update_fields=["carry"])
+        _post(session, club.pk, entries, user, owners={a: p for p, a in accounts.items()})
+        session.carry = carried
+        session.save(update_fields=["carry", "pot_account", *BOOK_FIELDS])
         _event(
             session,
             "started",
@@ -573,6 +581,170 @@ def _money(result: dict[str, Any], carry: int, stacks: dict[str, int] | None) ->
     )
 
 
+def _settle(
+    session: GameSession,
+    pending: Hand | None,
+    number: int,
+    entry: object,
+    key: str,
+    kind: str,
+    seed: str,
+    actions: list[dict] | None,
+    user,
+) -> Hand:
+    """Verify the hand against the locked session, write it (or complete ``pending``),
+    post its money and move the session on. The caller holds the session's row lock
+    inside a transaction; nothing is written unless the hand is valid and complete."""
+    seats = _seats(session)
+    state = _state(session, seats)
+    record = _build_record(entry, state)
+    verdict = verify(record)
+    if not verdict.get("valid"):
+        raise HandRejected(verdict)
+    if not verdict.get("complete"):
+        nxt = (verdict.get("next") or {}).get("player")
+        raise HandRejected(
+            verdict,
+            [
+                {
+                    "code": "incomplete",
+                    "message": "the hand is not finished yet"
+                    + (f": {nxt} is next to play" if nxt else "")
+                    + " — give the tricks or the rest of the card log",
+                    **({"player": nxt} if nxt else {}),
+                }
+            ],
+        )
+    result = verdict["result"]
+    by_name = {s.name: s for s in seats}
+    dealt = {s.name: s for s in _dealt_in(session, seats)}
+    stacks = {n: s.stack for n, s in dealt.items()} if session.chip_limited else None
+    money = _money(result, session.carry, stacks)
+
+    before = {
+        "carry": session.carry,
+        "next_dealer": session.next_dealer_id,
+        "excused": list(session.excused),
+        "forfeits": list(session.forfeits),
+        "hands_count": session.hands_count,
+        "seats": {n: s.player_id for n, s in dealt.items()},
+        "eliminated": [],
+    }
+    after: dict[str, int] = {}
+    if stacks is not None:
+        after = dict(stacks)
+        for p, x in money.antes.items():
+            after[p] -= x
+        for p, x in money.payouts.items():
+            after[p] += x
+        for p, x in money.penalties.items():
+            after[p] -= x
+        before["eliminated"] = [dealt[p].player_id for p, x in after.items() if x <= 0]
+
+    fields = {
+        "number": number,
+        "kind": kind,
+        "status": Hand.Status.RECORDED,
+        "record": record,
+        "verdict": verdict,
+        "before": before,
+        "idempotency_key": key,
+        "seed": str(seed or "")[:80],
+        "created_by": _user(user),
+        "shortfalls": money.shortfalls,
+    }
+    if pending is not None:
+        hand = pending
+        for f, v in fields.items():
+            setattr(hand, f, v)
+        hand.save(update_fields=list(fields))
+    else:
+        hand = Hand.objects.create(session=session, **fields)
+    if actions and (pending is None or not hand.actions.exists()):
+        HandAction.objects.bulk_create(
+            [HandAction(hand=hand, seq=i, action=a) for i, a in enumerate(actions)]
+        )
+
+    pot = session.pot_account_id
+    acct = {n: s.account_id for n, s in by_name.items()}
+    label = f"Hand {number}"
+    _post(
+        session,
+        session.club_id,
+        [
+            (
+                Posting.Kind.ANTE,
+                {
+                    **{acct[p]: -x for p, x in money.antes.items()},
+                    pot: sum(money.antes.values()),
+                },
+                f"{label}: antes",
+            ),
+            (
+                Posting.Kind.SPLIT if result["outcome"] == "split" else Posting.Kind.PAYOUT,
+                {
+                    **{acct[p]: x for p, x in money.payouts.items()},
+                    pot: -sum(money.payouts.values()),
+                },
+                f"{label}: " + ("split pot divided" if result["outcome"] == "split" else "pot won"),
+            ),
+            (
+                Posting.Kind.PENALTY,
+                {
+                    **{acct[p]: -x for p, x in money.penalties.items()},
+                    pot: sum(money.penalties.values()),
+                },
+                f"{label}: bourré and renege penalties",
+            ),
+        ],
+        user,
+        hand=hand,
+        owners=_owners(seats),
+    )
+
+    # The state before the next hand.
+    eliminated = set(before["eliminated"])
+    if eliminated:
+        Seat.objects.filter(session=session, player_id__in=eliminated).update(
+            active=False, eliminated_at=timezone.now()
+        )
+        for s in seats:
+            if s.player_id in eliminated:
+                s.active, s.eliminated = False, True
+    not_dealt = [pid for pid in session.forfeits if pid not in before["seats"].values()]
+    forfeits = [by_name[n].player_id for n in result.get("forfeits_next", [])] + not_dealt
+    eligible = {
+        s.player_id
+        for s in seats
+        if s.active and (not session.chip_limited or after.get(s.name, s.stack) > 0)
+    }
+    dealer_id, forfeits = _keep_dealer_valid(
+        seats, by_name[result["next_dealer"]].player_id, eligible, forfeits
+    )
+    session.carry = money.next_carry
+    session.next_dealer_id = dealer_id
+    session.excused = [
+        by_name[n].player_id for n in result["excused_next"] if by_name[n].player_id in eligible
+    ]
+    session.forfeits = forfeits
+    session.hands_count += 1
+    session.bump()
+    session.save(
+        update_fields=[
+            "carry",
+            "next_dealer",
+            "excused",
+            "forfeits",
+            "hands_count",
+            "version",
+            *BOOK_FIELDS,
+        ]
+    )
+    # The session as this hand left it (callers need not read it again).
+    hand.session = session
+    return hand
+
+
 def record_hand(
     *,
     session_id: int,
@@ -602,17 +774,12 @@ def record_hand(
     with transaction.atomic():
         session = _locked(session_id)
         # After the lock, so that a hand committed by the previous lock holder is seen.
-        lookups: dict[str, Any] = {
-            "last": Max("number"),
-            "in_progress": Max("pk", filter=Q(status=Hand.Status.IN_PROGRESS)),
-        }
-        if key:
-            lookups["existing"] = Max("pk", filter=Q(idempotency_key=key))
-        found = Hand.objects.filter(session_id=session.pk).aggregate(**lookups)
+        last, in_progress, existing = sql.hand_lookup(session.pk, key)
         pending: Hand | None = None
-        if found.get("existing") is not None:
-            hand = Hand.objects.get(pk=found["existing"])
+        if existing is not None:
+            hand = Hand.objects.get(pk=existing)
             if hand.status != Hand.Status.IN_PROGRESS:
+                hand.session = session
                 return hand, False
             pending = hand
         elif hand_id is not None:
@@ -620,12 +787,13 @@ def record_hand(
             if hand is None:
                 raise SetupError("bad_hand", "no such hand in this session", "hand_id")
             if hand.status != Hand.Status.IN_PROGRESS:
+                hand.session = session
                 return hand, False
             pending = hand
         _require_open(session)
         if expected_version is not None and expected_version != session.version:
             raise StaleState(session.version, expected_version)
-        if pending is None and found["in_progress"] is not None:
+        if pending is None and in_progress is not None:
             # The digital hand owns the table's next pot: one hand at a time.
             raise HandRejected(
                 {"valid": False, "errors": []},
@@ -638,145 +806,32 @@ def record_hand(
                 ],
             )
 
-        seats = _seats(session, accounts=True, stacks=session.chip_limited)
-        state = _state(session, seats)
-        record = _build_record(entry, state)
-        verdict = verify(record)
-        if not verdict.get("valid"):
-            raise HandRejected(verdict)
-        if not verdict.get("complete"):
-            nxt = (verdict.get("next") or {}).get("player")
-            raise HandRejected(
-                verdict,
-                [
-                    {
-                        "code": "incomplete",
-                        "message": "the hand is not finished yet"
-                        + (f": {nxt} is next to play" if nxt else "")
-                        + " — give the tricks or the rest of the card log",
-                        **({"player": nxt} if nxt else {}),
-                    }
-                ],
-            )
-        result = verdict["result"]
-        by_name = {s.name: s for s in seats}
-        dealt = {s.name: s for s in _dealt_in(session, seats)}
-        stacks = {n: s.stack for n, s in dealt.items()} if session.chip_limited else None
-        money = _money(result, session.carry, stacks)
-
-        before = {
-            "carry": session.carry,
-            "next_dealer": session.next_dealer_id,
-            "excused": list(session.excused),
-            "forfeits": list(session.forfeits),
-            "hands_count": session.hands_count,
-            "seats": {n: s.player_id for n, s in dealt.items()},
-            "eliminated": [],
-        }
-        after: dict[str, int] = {}
-        if stacks is not None:
-            after = dict(stacks)
-            for p, x in money.antes.items():
-                after[p] -= x
-            for p, x in money.payouts.items():
-                after[p] += x
-            for p, x in money.penalties.items():
-                after[p] -= x
-            before["eliminated"] = [dealt[p].player_id for p, x in after.items() if x <= 0]
-
-        number = (found["last"] or 0) + 1
-        fields = {
-            "number": number,
-            "kind": kind,
-            "status": Hand.Status.RECORDED,
-            "record": record,
-            "verdict": verdict,
-            "before": before,
-            "idempotency_key": key,
-            "seed": str(seed or "")[:80],
-            "created_by": _user(user),
-            "shortfalls": money.shortfalls,
-        }
-        if pending is not None:
-            hand = pending
-            for f, v in fields.items():
-                setattr(hand, f, v)
-            hand.save(update_fields=list(fields))
-        else:
-            hand = Hand.objects.create(session=session, **fields)
-        if actions and (pending is None or not hand.actions.exists()):
-            HandAction.objects.bulk_create(
-                [HandAction(hand=hand, seq=i, action=a) for i, a in enumerate(actions)]
-            )
-
-        pot = session.pot_account_id
-        acct = {n: s.account_id for n, s in by_name.items()}
-        label = f"Hand {number}"
-        _post(
-            session,
-            session.club_id,
-            [
-                (
-                    Posting.Kind.ANTE,
-                    {
-                        **{acct[p]: -x for p, x in money.antes.items()},
-                        pot: sum(money.antes.values()),
-                    },
-                    f"{label}: antes",
-                ),
-                (
-                    Posting.Kind.SPLIT if result["outcome"] == "split" else Posting.Kind.PAYOUT,
-                    {
-                        **{acct[p]: x for p, x in money.payouts.items()},
-                        pot: -sum(money.payouts.values()),
-                    },
-                    f"{label}: "
-                    + ("split pot divided" if result["outcome"] == "split" else "pot won"),
-                ),
-                (
-                    Posting.Kind.PENALTY,
-                    {
-                        **{acct[p]: -x for p, x in money.penalties.items()},
-                        pot: sum(money.penalties.values()),
-                    },
-                    f"{label}: bourré and renege penalties",
-                ),
-            ],
-            user,
-            hand=hand,
-        )
-
-        # The state before the next hand.
-        eliminated = set(before["eliminated"])
-        if eliminated:
-            Seat.objects.filter(session=session, player_id__in=eliminated).update(
-                active=False, eliminated_at=timezone.now()
-            )
-            for s in seats:
-                if s.player_id in eliminated:
-                    s.active, s.eliminated = False, True
-        not_dealt = [pid for pid in session.forfeits if pid not in before["seats"].values()]
-        forfeits = [by_name[n].player_id for n in result.get("forfeits_next", [])] + not_dealt
-        eligible = {
-            s.player_id
-            for s in seats
-            if s.active and (not session.chip_limited or after.get(s.name, s.stack) > 0)
-        }
-        dealer_id, forfeits = _keep_dealer_valid(
-            seats, by_name[result["next_dealer"]].player_id, eligible, forfeits
-        )
-        session.carry = money.next_carry
-        session.next_dealer_id = dealer_id
-        session.excused = [
-            by_name[n].player_id for n in result["excused_next"] if by_name[n].player_id in eligible
-        ]
-        session.forfeits = forfeits
-        session.hands_count += 1
-        session.bump()
-        session.save(
-            update_fields=["carry", "next_dealer", "excused", "forfeits", "hands_count", "version"]
-        )
+        number = (last or 0) + 1
+        hand = _settle(session, pending, number, entry, key, kind, seed, actions, user)
     return hand, True
+
+
+def complete_hand(*, session: GameSession, hand: Hand, entry: dict, user) -> Hand:
+    """Settle a digital hand in progress inside the caller's transaction: what
+    ``record_hand(hand_id=...)`` does, without taking the lock again.
+
+    The caller must be in ``transaction.atomic()`` and have read ``session`` with
+    ``select_for_update()`` in it (``games.digital`` locks the session and the hand in one
+    statement). A hand that is no longer in progress is returned as is. Raises
+    HandRejected or SessionClosed like ``record_hand``; the caller's transaction must
+    then be rolled back (nothing of the hand is kept)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("complete_hand runs inside the caller's locked transaction")
+    if hand.session_id != session.pk:
+        raise SetupError("bad_hand", "no such hand in this session", "hand_id")
+    if hand.status != Hand.Status.IN_PROGRESS:
+        return hand
+    _require_open(session)
+    last, _, _ = sql.hand_lookup(session.pk, "")
+    key = hand.idempotency_key or f"digital-{hand.pk}"
+    return _settle(
+        session, hand, (last or 0) + 1, entry, key, Hand.Kind.DIGITAL, hand.seed, None, user
+    )
 
 
 # -- undo -------------------------------------------------------------------------------------------
@@ -817,6 +872,7 @@ def void_hand(
             .exclude(kind=Posting.Kind.REVERSAL)
             .prefetch_related("legs")
         )
+        seats = _seats(session)
         _post(
             session,
             session.club_id,
@@ -831,6 +887,7 @@ def void_hand(
             user,
             hand=hand,
             reverses=originals,
+            owners=_owners(seats),
         )
         before = hand.before
         back = before.get("eliminated") or []
@@ -838,11 +895,10 @@ def void_hand(
             Seat.objects.filter(session=session, player_id__in=back).update(
                 active=True, eliminated_at=None
             )
-        seats = _seats(session, stacks=session.chip_limited)
+        # Read again: seats re-activated above, stacks as the reversal left them (the
+        # stacks before the hand).
+        seats = _seats(session)
         eligible = {s.player_id for s in _dealt_in(session, seats)}
-        if session.chip_limited:
-            # Stacks were read after the reversal: they are the stacks before the hand.
-            eligible = {s.player_id for s in seats if s.active and s.stack > 0}
         dealer_id, forfeits = _keep_dealer_valid(
             seats, before["next_dealer"], eligible, list(before["forfeits"])
         )
@@ -853,7 +909,15 @@ def void_hand(
         session.hands_count = before["hands_count"]
         session.bump()
         session.save(
-            update_fields=["carry", "next_dealer", "excused", "forfeits", "hands_count", "version"]
+            update_fields=[
+                "carry",
+                "next_dealer",
+                "excused",
+                "forfeits",
+                "hands_count",
+                "version",
+                *BOOK_FIELDS,
+            ]
         )
         hand.status = Hand.Status.VOIDED
         hand.voided_at = timezone.now()
@@ -895,7 +959,7 @@ def _active_count(session: GameSession) -> int:
 
 
 def _fix_dealer(session: GameSession) -> None:
-    seats = _seats(session, stacks=session.chip_limited)
+    seats = _seats(session)
     eligible = {s.player_id for s in _dealt_in(session, seats)}
     dealer_id, forfeits = _keep_dealer_valid(
         seats, session.next_dealer_id, eligible, list(session.forfeits)
@@ -930,17 +994,22 @@ def add_seat(*, session_id: int, player: Player, user, position: int | None = No
                 Seat.objects.filter(session=session).aggregate(m=Max("position"))["m"] or 0
             ) + 1
         if seat is None:
-            seat = Seat.objects.create(session=session, player=player, position=position)
+            account = _player_accounts(session.club_id, [player.pk])[player.pk]
+            seat = Seat.objects.create(
+                session=session, player=player, position=position, account_id=account
+            )
             event = "seat_added"
         else:
             seat.position = position if position is not None else seat.position
             seat.active, seat.left_at, seat.eliminated_at = True, None, None
             seat.save(update_fields=["position", "active", "left_at", "eliminated_at"])
             event = "seat_returned"
-        _player_accounts(session.club_id, [player.pk])
+        key = str(player.pk)
+        session.nets.setdefault(key, 0)
+        session.stacks.setdefault(key, 0)
         _fix_dealer(session)
         session.bump()
-        session.save(update_fields=["next_dealer", "forfeits", "version"])
+        session.save(update_fields=["next_dealer", "forfeits", "version", *BOOK_FIELDS])
         _event(session, event, {"player": player.pk, "position": seat.position}, user)
     return seat
 
@@ -986,11 +1055,15 @@ def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) ->
     with transaction.atomic():
         session = _locked(session_id)
         _require_open(session)
-        if not Seat.objects.filter(session=session, player_id=player_id).exists():
+        account = (
+            Seat.objects.filter(session=session, player_id=player_id)
+            .values_list("account_id", flat=True)
+            .first()
+        )
+        if account is None:
             raise SetupError("not_seated", "that player has no seat in this session", "player")
-        account = _player_accounts(session.club_id, [player_id])[player_id]
         if kind == Posting.Kind.CASH_OUT:
-            stack = player_stacks(session).get(player_id, 0)
+            stack = session.stacks.get(str(player_id), 0)
             if amount > stack:
                 raise SetupError(
                     "not_enough_chips", f"only {stack} in front of that player", "amount"
@@ -1002,9 +1075,10 @@ def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) ->
             session.club_id,
             [(kind, {account: sign * amount, bank.pk: -sign * amount}, kind.replace("_", "-"))],
             user,
+            owners={account: player_id},
         )
         session.bump()
-        session.save(update_fields=["version"])
+        session.save(update_fields=["version", *BOOK_FIELDS])
         _event(session, kind, {"player": player_id, "amount": amount}, user)
     return posting
 
@@ -1032,22 +1106,27 @@ def award_pot(*, session_id: int, player_id: int, user, memo: str = "") -> Posti
             raise SetupError(
                 "not_chip_limited", "only a tournament table's pot can be awarded", "session"
             )
-        if not Seat.objects.filter(session=session, player_id=player_id).exists():
+        account = (
+            Seat.objects.filter(session=session, player_id=player_id)
+            .values_list("account_id", flat=True)
+            .first()
+        )
+        if account is None:
             raise SetupError("not_seated", "that player has no seat in this session", "player")
         pot = session.pot_account_id
         amount = _balance(pot)
         if amount == 0:
             return None
-        account = _player_accounts(session.club_id, [player_id])[player_id]
         (posting,) = _post(
             session,
             session.club_id,
             [(Posting.Kind.PAYOUT, {pot: -amount, account: amount}, memo or "Pot awarded")],
             user,
+            owners={account: player_id},
         )
         session.carry = 0
         session.bump()
-        session.save(update_fields=["carry", "version"])
+        session.save(update_fields=["carry", "version", *BOOK_FIELDS])
         _event(session, "pot_awarded", {"player": player_id, "amount": amount}, user)
     return posting
 
@@ -1122,13 +1201,23 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
                 memo = f"Leftover pot shared; {to_club} to the club"
             else:
                 memo = "Pot carried to the club"
-            _post(session, session.club_id, [(kind, legs, memo)], user)
+            owners = {a: pid for pid, a in accounts.items()}
+            _post(session, session.club_id, [(kind, legs, memo)], user, owners=owners)
         session.status = GameSession.Status.CLOSED
         session.closed_at = timezone.now()
         session.leftover_policy = policy
         session.carry = 0
         session.bump()
-        session.save(update_fields=["status", "closed_at", "leftover_policy", "carry", "version"])
+        session.save(
+            update_fields=[
+                "status",
+                "closed_at",
+                "leftover_policy",
+                "carry",
+                "version",
+                *BOOK_FIELDS,
+            ]
+        )
         _event(
             session,
             "closed",
@@ -1147,10 +1236,14 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
 # -- reading ----------------------------------------------------------------------------------------
 
 
-def _player_sums(session: GameSession, kinds: Iterable[str]) -> dict[int, int]:
-    # One query: a zero for every seat, united with the sums of this session's legs
-    # (found through the postings' session index, so the cost is the session's size,
-    # not the players' whole history).
+def ledger_sums(session: GameSession, kinds: Iterable[str]) -> dict[int, int]:
+    """player id → sum of the session's player legs of these posting kinds, summed from
+    the ledger itself (every seat, zeros included). This is what the session's running
+    totals must equal; ``check_invariants`` compares the two.
+
+    One query: a zero for every seat, united with the sums of this session's legs (found
+    through the postings' session index, so the cost is the session's size, not the
+    players' whole history)."""
     zeros = Seat.objects.filter(session=session).order_by().values_list("player_id", Value(0))
     sums = (
         Leg.objects.filter(
@@ -1169,15 +1262,21 @@ def _player_sums(session: GameSession, kinds: Iterable[str]) -> dict[int, int]:
     return out
 
 
+def _books(session: GameSession) -> GameSession:
+    return GameSession.objects.only("nets", "stacks").get(pk=session.pk)
+
+
 def session_balances(session: GameSession) -> dict[int, int]:
     """player id → net won (+) or lost (−) at the table in this session, for every seated
-    player; buy-ins and cash-outs are not counted. One query."""
-    return _player_sums(session, TABLE_KINDS)
+    player; buy-ins and cash-outs are not counted. One small query (the session's running
+    totals, so a long session costs no more than a short one); a page that has just read
+    the session row can use ``session.net_by_player()`` instead."""
+    return _books(session).net_by_player()
 
 
 def player_stacks(session: GameSession) -> dict[int, int]:
     """player id → chips in front of the player: buy-ins − cash-outs + net. One query."""
-    return _player_sums(session, Posting.Kind.values)
+    return _books(session).stack_by_player()
 
 
 def pot_balance(session: GameSession) -> int:
@@ -1256,7 +1355,7 @@ def check_invariants(session: GameSession) -> None:
         s=Coalesce(Sum("amount"), 0)
     )["s"]
     check(total == 0, f"the club's balances sum to {total}, not 0")
-    balances = session_balances(session)
+    balances = ledger_sums(session, TABLE_KINDS)
     kitty = kitty_balance(session)
     check(
         sum(balances.values()) + pot + kitty == 0,
@@ -1275,6 +1374,25 @@ def check_invariants(session: GameSession) -> None:
     for pid, net in balances.items():
         check(net == direct.get(pid, 0), f"session_balances[{pid}] = {net}, ledger says {direct}")
     check(set(direct) <= set(balances), "a player outside the session has legs in its postings")
+    # The running totals on the session row are the ledger's sums, seat for seat.
+    check(
+        session.net_by_player() == balances,
+        f"session nets {session.nets} but the ledger sums to {balances}",
+    )
+    stacks = ledger_sums(session, Posting.Kind.values)
+    check(
+        session.stack_by_player() == stacks,
+        f"session stacks {session.stacks} but the ledger sums to {stacks}",
+    )
+    pot_account = Account.objects.get(session=session, kind=Account.Kind.POT)
+    check(session.pot_account_id == pot_account.pk, "session.pot_account is not its pot")
+    accounts = dict(
+        Account.objects.filter(
+            kind=Account.Kind.PLAYER, player__seats__session=session
+        ).values_list("player_id", "pk")
+    )
+    seat_accounts = dict(Seat.objects.filter(session=session).values_list("player_id", "account"))
+    check(seat_accounts == accounts, f"seat accounts {seat_accounts}, ledger {accounts}")
 
     live = Hand.objects.filter(session=session, status=Hand.Status.RECORDED)
     count = live.count()
@@ -1285,7 +1403,6 @@ def check_invariants(session: GameSession) -> None:
         if session.chip_limited:
             # What was really paid can differ from the verdict (shortfalls); the pot
             # check above already holds the real amounts.
-            stacks = player_stacks(session)
             check(min(stacks.values(), default=0) >= 0, f"negative stack: {stacks}")
         else:
             # Closing and carry-ins move the pot outside hands; neither happens after a

@@ -39,7 +39,7 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
     kept by the club, a carried pot won by a player), so that money is one more party:
     "ben pays the club kitty $3", "the club kitty pays ann $10".
     """
-    balances = {pid: x for pid, x in postings.session_balances(session).items() if x}
+    balances = {pid: x for pid, x in session.net_by_player().items() if x}
     names: dict[Any, str] = dict(session.seats.values_list("player_id", "player__name"))
     missing = [pid for pid in balances if pid not in names]
     if missing:  # money but no seat (should not happen); still name them
@@ -75,7 +75,7 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
 def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
     rows, names = settlement_rows(session)
-    balances = postings.session_balances(session)
+    balances = session.net_by_player()
     nets = sorted(
         ((names.get(pid, str(pid)), amount) for pid, amount in balances.items()),
         key=lambda item: (-item[1], item[0]),

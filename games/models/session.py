@@ -54,6 +54,20 @@ class GameSession(models.Model):
     forfeits = models.JSONField(default=list, help_text="Player ids who forfeit their next deal.")
     hands_count = models.PositiveIntegerField(default=0)
 
+    # Running totals of the ledger, kept by ``ledger.postings`` in the same transaction as
+    # the postings they sum (``check_invariants`` re-sums the legs and compares), so the
+    # scoreboard of a long session reads them instead of summing thousands of legs. Keys
+    # are player ids as strings (JSON object keys).
+    pot_account = models.ForeignKey(
+        "ledger.Account", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    nets = models.JSONField(
+        default=dict, help_text="Player id → won (+) or lost (−) at the table; no bank moves."
+    )
+    stacks = models.JSONField(
+        default=dict, help_text="Player id → chips in front: net plus buy-ins minus cash-outs."
+    )
+
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -77,6 +91,14 @@ class GameSession(models.Model):
         """Mark a change; callers hold the row lock and save()."""
         self.version += 1
 
+    def net_by_player(self) -> dict[int, int]:
+        """Player id → net at the table, as of when this row was read (every seat)."""
+        return {int(k): v for k, v in self.nets.items()}
+
+    def stack_by_player(self) -> dict[int, int]:
+        """Player id → chips in front of the player, as of when this row was read."""
+        return {int(k): v for k, v in self.stacks.items()}
+
 
 def new_seat_secret() -> str:
     return secrets.token_urlsafe(24)
@@ -85,6 +107,11 @@ def new_seat_secret() -> str:
 class Seat(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # The player's ledger account (one per player, never changes): read with the seat so
+    # recording a hand needs no lookup.
+    account = models.ForeignKey(
+        "ledger.Account", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     position = models.PositiveSmallIntegerField(help_text="Clockwise order at the table.")
     active = models.BooleanField(default=True, help_text="Dealt into the next hand.")
     is_bot = models.BooleanField(default=False, help_text="A bot plays this seat in digital hands.")

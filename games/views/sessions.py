@@ -92,7 +92,7 @@ def by_version(session: GameSession, what: str, compute):
 def board_context(session: GameSession, membership) -> dict[str, Any]:
     """Everything the scoreboard shows, in a fixed number of queries whatever the hands."""
     seats = list(session.seats.select_related("player").order_by("position", "id"))
-    balances = by_version(session, "balances", lambda: postings.session_balances(session))
+    balances = session.net_by_player()
     excused = set(session.excused or [])
     rows = [
         {
@@ -295,7 +295,8 @@ def hand_record(request: HttpRequest, session_id: int) -> HttpResponse:
                 else:
                     messages.info(request, f"Hand {hand.number} was already saved.")
                 return redirect("hand_detail", hand.pk, permanent=False)
-            session.refresh_from_db()
+            # The ledger hands back the session row as the hand left it.
+            session = hand.session
             return render(
                 request,
                 "games/hand_result.html#result",
