@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -130,7 +131,13 @@ def run(hands: int) -> None:
             else:
                 raise RuntimeError(f"the human cannot move, yet the hand goes on: {data}")
             t, c = time.perf_counter(), time.process_time()
-            response = phone.post(seat_url, form, headers={"HX-Request": "true"})
+            # Sent as htmx sends it: urlencoded, with the HX-Request header.
+            response = phone.post(
+                seat_url,
+                urlencode(form, doseq=True),
+                content_type="application/x-www-form-urlencoded",
+                headers={"HX-Request": "true"},
+            )
             moves.append(time.perf_counter() - t)
             cpu.append(time.process_time() - c)
             assert response.status_code == 200, response.content[-500:]

@@ -7,8 +7,8 @@ page can rebuild the hand. Nothing about a hand in progress lives in memory.
 
 Writes (deal, move, bot toggle, cancel) each run in one transaction that starts by
 locking the session row, as every write path of the project does (``ledger.postings``
-too, so the two never wait on each other in opposite orders); a move locks the hand row
-in the same statement, which serializes concurrent taps on one hand.
+too, so the two never wait on each other in opposite orders); that lock also
+serializes concurrent taps on one hand.
 
 Bots (seats with ``is_bot``) act inside the same transaction, right after the action
 that gives them the turn: no worker process, no dependence on anybody polling, and a
@@ -167,22 +167,23 @@ def load_table(hand: Hand | None) -> Table:
 def _lock_session(session_id: int) -> GameSession:
     # Every write path starts here: the session row lock orders us with record_hand,
     # void_hand and seat changes, so nobody changes the session under a hand in play.
-    return GameSession.objects.select_for_update().get(pk=session_id)
+    return postings.lock_session(session_id)
 
 
 def _lock_hand(session_id: int, hand_id: int) -> tuple[GameSession, Hand]:
-    # One statement locks both rows (PostgreSQL locks every row of the join): the
-    # session row as above, and the hand row, so that two phones tapping at once apply
-    # one after the other and the second sees the first's move in the log.
+    # The session lock serialises moves as well: every write to a hand (a move, a bot
+    # toggle, a cancel, the settlement) takes it first, so two phones tapping at once
+    # apply one after the other and the second sees the first's move in the log.
+    session = _lock_session(session_id)
     hand = (
-        Hand.objects.select_for_update()
-        .select_related("session")
-        .filter(pk=hand_id, session_id=session_id, kind=Hand.Kind.DIGITAL)
+        Hand.objects.filter(pk=hand_id, session_id=session_id, kind=Hand.Kind.DIGITAL)
+        .order_by()
         .first()
     )
     if hand is None:
         raise DigitalError("There is no such digital hand at this table.", "not_found")
-    return hand.session, hand
+    hand.session = session
+    return session, hand
 
 
 def start_hand(*, session_id: int, user=None) -> Table:

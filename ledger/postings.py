@@ -84,6 +84,7 @@ __all__ = [
     "close_session",
     "complete_hand",
     "kitty_balance",
+    "lock_session",
     "award_pot",
     "mark_transfer_paid",
     "player_stacks",
@@ -162,8 +163,10 @@ def _user(user):
     return user
 
 
-def _locked(session_id: int) -> GameSession:
-    # The row lock serialises every write to one session (see the module docstring).
+def lock_session(session_id: int) -> GameSession:
+    """The session row, locked until the transaction ends. Every write to a session
+    starts here (here and in ``games.digital``), so they apply one after the other (see
+    the module docstring). Raises GameSession.DoesNotExist."""
     return sql.lock_session(session_id)
 
 
@@ -772,7 +775,7 @@ def record_hand(
     if kind not in Hand.Kind.values:
         raise SetupError("bad_kind", f"unknown hand kind {kind!r}", "kind")
     with transaction.atomic():
-        session = _locked(session_id)
+        session = lock_session(session_id)
         # After the lock, so that a hand committed by the previous lock holder is seen.
         last, in_progress, existing = sql.hand_lookup(session.pk, key)
         pending: Hand | None = None
@@ -846,7 +849,7 @@ def void_hand(
     Raises VoidRefused for any other hand than the latest recorded one.
     """
     with transaction.atomic():
-        session = _locked(session_id)
+        session = lock_session(session_id)
         hand = Hand.objects.filter(session_id=session.pk, pk=hand_id).first()
         if hand is None:
             raise VoidRefused("not_found", "no such hand in this session")
@@ -941,7 +944,7 @@ def change_rules(*, session_id: int, rules: dict, user) -> GameSession:
     Raises RuleError (ValueError with .code/.key) for bad rules."""
     new = _rules_dict(rules)
     with transaction.atomic():
-        session = _locked(session_id)
+        session = lock_session(session_id)
         _require_open(session)
         old = dict(session.rules)
         if Rules.from_dict(old).to_dict() == new:
@@ -973,7 +976,7 @@ def add_seat(*, session_id: int, player: Player, user, position: int | None = No
     at ``position`` (the seats from there on move one place left). A player who left is
     seated again (moved to ``position`` if given)."""
     with transaction.atomic():
-        session = _locked(session_id)
+        session = lock_session(session_id)
         _require_open(session)
         if player.club_id != session.club_id:
             raise SetupError("unknown_player", "the player is not on the club's roster", "player")
@@ -1018,7 +1021,7 @@ def set_seat_active(*, session_id: int, player_id: int, active: bool, user) -> S
     """A player leaves the table (not dealt in) or comes back, between hands. If the next
     dealer leaves, the deal passes to the next active seat on the left (R8)."""
     with transaction.atomic():
-        session = _locked(session_id)
+        session = lock_session(session_id)
         _require_open(session)
         seat = Seat.objects.filter(session=session, player_id=player_id).first()
         if seat is None:
@@ -1053,7 +1056,7 @@ def set_seat_active(*, session_id: int, player_id: int, active: bool, user) -> S
 def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) -> Posting:
     _check_amount(amount)
     with transaction.atomic():
-        session = _locked(session_id)
+        session = lock_session(session_id)
         _require_open(session)
         account = (
             Seat.objects.filter(session=session, player_id=player_id)
@@ -1100,7 +1103,7 @@ def award_pot(*, session_id: int, player_id: int, user, memo: str = "") -> Posti
     """Pay the whole pot of a chip-limited (tournament) table to one seated player, e.g.
     the last player left at a table. Returns None when the pot is empty."""
     with transaction.atomic():
-        session = _locked(session_id)
+        session = lock_session(session_id)
         _require_open(session)
         if not session.chip_limited:
             raise SetupError(
@@ -1164,7 +1167,7 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
     shares to the players who paid into it, the remainder to the club). Closing a closed
     session returns it unchanged."""
     with transaction.atomic():
-        session = _locked(session_id)
+        session = lock_session(session_id)
         if not session.is_open:
             return session
         policy = leftover_policy or session.leftover_policy
@@ -1306,7 +1309,7 @@ def mark_transfer_paid(
 ) -> SettlementMark | None:
     """Tick (or untick) a settlement transfer as paid. Not money: only a note."""
     with transaction.atomic():
-        session = _locked(session_id)
+        session = lock_session(session_id)
         marks = SettlementMark.objects.filter(session=session, payer_id=payer_id, payee_id=payee_id)
         if not paid:
             marks.delete()

@@ -372,9 +372,11 @@ def _bots(session_id: int) -> set[str]:
     )
 
 
-def _seat(secret: str) -> Seat:
+def _seat(secret: str, with_session: bool = True) -> Seat:
+    # A move reads the session under its lock (digital.apply_action): no need here.
+    related = ("session", "player") if with_session else ("player",)
     seat = (
-        Seat.objects.select_related("session", "player").filter(secret=secret).first()
+        Seat.objects.select_related(*related).filter(secret=secret).order_by().first()
         if secret
         else None
     )
@@ -389,11 +391,11 @@ def _seat(secret: str) -> Seat:
 @require_http_methods(["GET", "POST"])
 def seat_page(request: HttpRequest, secret: str) -> HttpResponse:
     """One player's cards and choices; POST plays a move (form or the page's script)."""
-    seat = _seat(secret)
-    session = seat.session
+    posted = request.method == "POST"
+    seat = _seat(secret, with_session=not posted)
     error = None
     status = 200
-    if request.method == "POST":
+    if posted:
         try:
             table = digital.apply_action(
                 seat=seat,
@@ -405,7 +407,7 @@ def seat_page(request: HttpRequest, secret: str) -> HttpResponse:
         except digital.DigitalError as exc:
             error = {"message": str(exc), "code": exc.code, "rule": exc.rule}
             status = STATUS.get(exc.code, 400)
-            table = digital.load_table(digital.latest_hand(session.pk))
+            table = digital.load_table(digital.latest_hand(seat.session_id))
         else:
             if not request.htmx:
                 # Post/redirect/get: a reload does not resend the move.
@@ -416,8 +418,12 @@ def seat_page(request: HttpRequest, secret: str) -> HttpResponse:
         hand = table.hand
         if hand is not None:
             hand.n_actions = table.seq
-        etag = digital.etag_for(table.session or session, hand)
+        # The session as the move left it (read under the lock); after a refused move
+        # the seat's, read now.
+        session = table.session or seat.session
+        etag = digital.etag_for(session, hand)
     else:
+        session = seat.session
         hand = digital.latest_hand(session.pk)
         etag = digital.etag_for(session, hand)
         if etag_matches(request, etag):
