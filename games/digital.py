@@ -47,6 +47,7 @@ from .engine import (
     replay,
 )
 from .models import GameSession, Hand, HandAction, Seat
+from .sql import insert_rows
 
 log = logging.getLogger(__name__)
 
@@ -346,8 +347,11 @@ def _advance(table: Table, user, acted: int = 0) -> None:
         _bot_act(state, waiting[0], hand, start + acted)
         acted += 1
     new = state.actions[start:]
-    HandAction.objects.bulk_create(
-        HandAction(hand=hand, seq=start + i + 1, action=a) for i, a in enumerate(new)
+    now = timezone.now()
+    insert_rows(
+        HandAction,
+        ("hand", "seq", "action", "created_at"),
+        [(hand.pk, start + i + 1, a, now) for i, a in enumerate(new)],
     )
     table.written = list(new)
     table.seq = start + len(new)

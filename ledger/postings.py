@@ -297,22 +297,10 @@ class _Seat:
 def _seats(session: GameSession) -> list[_Seat]:
     """The session's seats in clockwise order, in one query, with their account ids and
     stacks (the stacks from the session row as the caller read it)."""
-    rows = (
-        Seat.objects.filter(session=session)
-        .order_by("position", "id")
-        .values_list("player_id", "player__name", "active", "eliminated_at", "account_id")
-    )
     chips = session.stacks
     return [
-        _Seat(
-            player_id=player_id,
-            name=name,
-            active=active,
-            eliminated=eliminated_at is not None,
-            account_id=account_id,
-            stack=chips.get(str(player_id), 0),
-        )
-        for player_id, name, active, eliminated_at, account_id in rows
+        _Seat(player_id, name, active, eliminated, account_id, chips.get(str(player_id), 0))
+        for player_id, name, active, eliminated, account_id in sql.seat_rows(session.pk)
     ]
 
 

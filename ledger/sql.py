@@ -14,26 +14,16 @@ operation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 
 from django.db import connection
 
-from games.models import GameSession, Hand
+from games.models import GameSession, Hand, Player, Seat
+from games.sql import column as _column
+from games.sql import insert_rows
+from games.sql import table as _table
 
 from .models import Leg, Posting
-
-
-def _q(name: str) -> str:
-    return connection.ops.quote_name(name)
-
-
-def _table(model) -> str:
-    return _q(model._meta.db_table)
-
-
-def _column(model, field: str) -> str:
-    return _q(model._meta.get_field(field).column)
 
 
 @cache
@@ -78,36 +68,42 @@ def hand_lookup(session_id: int, key: str) -> tuple[int | None, int | None, int 
     return last, in_progress, existing
 
 
+@cache
+def _seats_sql() -> str:
+    seat, player = _table(Seat), _table(Player)
+    columns = ", ".join(
+        f"s.{_column(Seat, f)}" for f in ("player", "active", "eliminated_at", "account")
+    )
+    return (
+        f"SELECT {columns}, p.{_column(Player, 'name')} "
+        f"FROM {seat} s JOIN {player} p ON p.{_column(Player, 'id')} = s.{_column(Seat, 'player')} "
+        f"WHERE s.{_column(Seat, 'session')} = %s "
+        f"ORDER BY s.{_column(Seat, 'position')}, s.{_column(Seat, 'id')}"
+    )
+
+
+def seat_rows(session_id: int) -> list[tuple[int, str, bool, bool, int | None]]:
+    """The session's seats in clockwise order: (player id, name, active, eliminated,
+    account id)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_sql(), [session_id])
+        return [
+            (player_id, name, bool(active), eliminated_at is not None, account_id)
+            for player_id, active, eliminated_at, account_id, name in cursor.fetchall()
+        ]
+
+
 POSTING_FIELDS = ("club", "session", "hand", "kind", "memo", "reverses", "created_by", "created_at")
 
 
-def _insert_sql(model, fields: Sequence[str], rows: int, returning: bool) -> str:
-    columns = ", ".join(_column(model, f) for f in fields)
-    values = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * rows)
-    sql = f"INSERT INTO {_table(model)} ({columns}) VALUES {values}"
-    return sql + (f" RETURNING {_column(model, 'id')}" if returning else "")
-
-
 def insert_postings(postings: list[Posting]) -> None:
-    """Insert unsaved postings with their legs' parent ids set on them (``pk``)."""
-    params: list[object] = []
-    for p in postings:
-        params += [
-            p.club_id,
-            p.session_id,
-            p.hand_id,
-            p.kind,
-            p.memo,
-            p.reverses_id,
-            p.created_by_id,
-            connection.ops.adapt_datetimefield_value(p.created_at),
-        ]
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(Posting, POSTING_FIELDS, len(postings), True), params)
-        ids = [row[0] for row in cursor.fetchall()]
-    # RETURNING gives the rows in the order of VALUES on both databases (Django's own
-    # bulk_create relies on the same).
-    for p, pk in zip(postings, ids, strict=True):
+    """Insert unsaved postings; sets their ``pk``."""
+    rows = [
+        [getattr(p, Posting._meta.get_field(f).attname) for f in POSTING_FIELDS] for p in postings
+    ]
+    for p, pk in zip(
+        postings, insert_rows(Posting, POSTING_FIELDS, rows, returning=True), strict=True
+    ):
         p.pk = pk
         p._state.adding = False
         p._state.db = connection.alias
@@ -115,6 +111,4 @@ def insert_postings(postings: list[Posting]) -> None:
 
 def insert_legs(legs: list[tuple[int, int, int]]) -> None:
     """Insert legs given as (posting id, account id, amount)."""
-    params = [x for leg in legs for x in leg]
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(Leg, ("posting", "account", "amount"), len(legs), False), params)
+    insert_rows(Leg, ("posting", "account", "amount"), legs)
