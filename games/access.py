@@ -5,12 +5,14 @@ a member of the club gets 404 (the club's existence is not revealed); a member w
 is too low for the action gets 403.
 """
 
+from functools import cache
+
 from django.core.exceptions import PermissionDenied
-from django.db import connection
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from .models import Club, GameSession, Hand, Membership, Player, Role
+from .sql import column, table
 
 
 def membership_for(user, club_id: int) -> Membership:
@@ -35,14 +37,16 @@ def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Members
     return membership.club, membership
 
 
+@cache
 def _session_sql() -> str:
-    q = connection.ops.quote_name
-    session, membership = GameSession._meta.db_table, Membership._meta.db_table
+    session, membership = GameSession, Membership
     return (
-        f"SELECT s.*, m.{q('id')} AS _membership_id, m.{q('role')} AS _role "
-        f"FROM {q(session)} s LEFT JOIN {q(membership)} m "
-        f"ON m.{q('club_id')} = s.{q('club_id')} AND m.{q('user_id')} = %s "
-        f"WHERE s.{q('id')} = %s"
+        f"SELECT s.*, m.{column(membership, 'id')} AS _membership_id, "
+        f"m.{column(membership, 'role')} AS _role "
+        f"FROM {table(session)} s LEFT JOIN {table(membership)} m "
+        f"ON m.{column(membership, 'club')} = s.{column(session, 'club')} "
+        f"AND m.{column(membership, 'user')} = %s "
+        f"WHERE s.{column(session, 'id')} = %s"
     )
 
 

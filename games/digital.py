@@ -27,6 +27,7 @@ import random
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.db import transaction
@@ -47,7 +48,7 @@ from .engine import (
     replay,
 )
 from .models import GameSession, Hand, HandAction, Seat
-from .sql import insert_rows
+from .sql import column, insert_rows, table
 
 log = logging.getLogger(__name__)
 
@@ -171,16 +172,22 @@ def _lock_session(session_id: int) -> GameSession:
     return postings.lock_session(session_id)
 
 
+@cache
+def _hand_sql() -> str:
+    # Plain SQL: this runs on every move, and the ORM's compilation of it cost more than
+    # the database's work (bench/digital.py).
+    return (
+        f"SELECT * FROM {table(Hand)} WHERE {column(Hand, 'id')} = %s "
+        f"AND {column(Hand, 'session')} = %s AND {column(Hand, 'kind')} = %s"
+    )
+
+
 def _lock_hand(session_id: int, hand_id: int) -> tuple[GameSession, Hand]:
     # The session lock serialises moves as well: every write to a hand (a move, a bot
     # toggle, a cancel, the settlement) takes it first, so two phones tapping at once
     # apply one after the other and the second sees the first's move in the log.
     session = _lock_session(session_id)
-    hand = (
-        Hand.objects.filter(pk=hand_id, session_id=session_id, kind=Hand.Kind.DIGITAL)
-        .order_by()
-        .first()
-    )
+    hand = next(iter(Hand.objects.raw(_hand_sql(), [hand_id, session_id, Hand.Kind.DIGITAL])), None)
     if hand is None:
         raise DigitalError("There is no such digital hand at this table.", "not_found")
     hand.session = session
