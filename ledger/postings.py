@@ -105,6 +105,16 @@ BANK_KINDS = (Posting.Kind.BUY_IN, Posting.Kind.CASH_OUT)
 TABLE_KINDS = tuple(k for k in Posting.Kind.values if k not in BANK_KINDS)
 # The session's running totals of the ledger, saved with every write that posts.
 BOOK_FIELDS = ["nets", "stacks"]
+# What recording or voiding a hand changes on the session row.
+HAND_FIELDS = [
+    "carry",
+    "next_dealer",
+    "excused",
+    "forfeits",
+    "hands_count",
+    "version",
+    *BOOK_FIELDS,
+]
 
 
 # -- errors ---------------------------------------------------------------------------------
@@ -720,17 +730,7 @@ def _settle(
     session.forfeits = forfeits
     session.hands_count += 1
     session.bump()
-    session.save(
-        update_fields=[
-            "carry",
-            "next_dealer",
-            "excused",
-            "forfeits",
-            "hands_count",
-            "version",
-            *BOOK_FIELDS,
-        ]
-    )
+    session.save(update_fields=HAND_FIELDS)
     # The session as this hand left it (callers need not read it again).
     hand.session = session
     return hand
@@ -899,17 +899,7 @@ def void_hand(
         session.forfeits = forfeits
         session.hands_count = before["hands_count"]
         session.bump()
-        session.save(
-            update_fields=[
-                "carry",
-                "next_dealer",
-                "excused",
-                "forfeits",
-                "hands_count",
-                "version",
-                *BOOK_FIELDS,
-            ]
-        )
+        session.save(update_fields=HAND_FIELDS)
         hand.status = Hand.Status.VOIDED
         hand.voided_at = timezone.now()
         hand.voided_by = _user(user)
