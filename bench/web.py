@@ -224,7 +224,7 @@ def run() -> None:
         times = []
         for _ in range(PAGE_RUNS):
             if cold:
-                cache.clear()  # the balances are summed again, as after a new hand
+                cache.clear()  # nothing cached by an earlier view (as after a new hand)
             t0 = time.perf_counter()
             response = client.get(detail_url, **headers)
             times.append(time.perf_counter() - t0)
