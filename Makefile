@@ -40,7 +40,7 @@ format: setup-test
 	$(PY) -m ruff check --fix .
 
 bench: setup-test
-	for f in bench/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+	for f in bench/[!_]*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -32,13 +32,13 @@ import time
 import uuid
 from pathlib import Path
 
+import _database
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
 DB_NAME = "bench_api"
-os.environ["DATABASE_URL"] = f"{SERVER}/{DB_NAME}"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
+_database.configure(DB_NAME)
 # The verifier is throttled per client; the benchmark is one client hammering it.
 os.environ["BOURRE_VERIFY_RATE"] = "100000000/min"
 
@@ -47,26 +47,6 @@ HANDS_IN_SESSION = 5000
 PAGE_SIZES = (100, 500)
 VERIFY_CALLS = 2000
 PLAYERS = ["ann", "ben", "cal", "dee", "eve"]
-
-
-def admin_connection():
-    import psycopg
-
-    return psycopg.connect(f"{SERVER}/postgres", autocommit=True)
-
-
-def create_database() -> None:
-    with admin_connection() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-
-
-def drop_database() -> None:
-    from django.db import connections
-
-    connections.close_all()
-    with admin_connection() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
 
 
 def random_entry(rng: random.Random, players: list[str]) -> dict:
@@ -98,11 +78,8 @@ def ms(seconds: float) -> str:
 
 
 def main() -> None:
-    create_database()
-    try:
+    with _database.scratch(DB_NAME):
         run()
-    finally:
-        drop_database()
 
 
 def run() -> None:

@@ -20,17 +20,12 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+import _database
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 DB_NAME = "bench_digital"
-
-
-def _admin(server: str, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-        conn.execute(sql)
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -41,23 +36,12 @@ def _pct(values: list[float], p: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("BENCH_PG_SERVER", "postgres://postgres@127.0.0.1:5432"),
-    )
+    parser.add_argument("--server", default=_database.SERVER)
     args = parser.parse_args()
 
-    _admin(args.server, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-    _admin(args.server, f"CREATE DATABASE {DB_NAME}")
-    os.environ["DATABASE_URL"] = f"{args.server}/{DB_NAME}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
-    try:
+    _database.configure(DB_NAME, server=args.server)
+    with _database.scratch(DB_NAME, server=args.server):
         run(args.hands)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        _admin(args.server, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
 
 
 def run(hands: int) -> None:

@@ -19,50 +19,21 @@ Target (issue #6): draw under 1 s; bracket query count independent of entrants.
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+import _database
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 POSTGRES = "--postgres" in sys.argv
-SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
 DB_NAME = "bench_tournament"
-SQLITE_FILE = Path(tempfile.gettempdir()) / f"{DB_NAME}.sqlite3"
-if POSTGRES:
-    os.environ["DATABASE_URL"] = f"{SERVER}/{DB_NAME}"
-else:
-    os.environ["DATABASE_URL"] = f"sqlite:///{SQLITE_FILE}"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
-
-
-def create_database() -> None:
-    if POSTGRES:
-        import psycopg
-
-        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-            conn.execute(f"CREATE DATABASE {DB_NAME}")
-    else:
-        SQLITE_FILE.unlink(missing_ok=True)
-
-
-def drop_database() -> None:
-    from django.db import connections
-
-    connections.close_all()
-    if POSTGRES:
-        import psycopg
-
-        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-    else:
-        SQLITE_FILE.unlink(missing_ok=True)
+SQLITE_FILE = _database.sqlite_file(DB_NAME)
+_database.configure(DB_NAME, postgres=POSTGRES)
 
 
 def best_median(fn, runs: int) -> tuple[float, float]:
@@ -268,8 +239,7 @@ def bench_bracket(size: int) -> tuple[float, float, int]:
 def main() -> None:
     print(f"database: {'PostgreSQL ' + DB_NAME if POSTGRES else 'SQLite ' + str(SQLITE_FILE)}")
     bench_pure()
-    create_database()
-    try:
+    with _database.scratch(DB_NAME, postgres=POSTGRES):
         import django
 
         django.setup()
@@ -279,8 +249,6 @@ def main() -> None:
         bench_balancing_step()
         counts = [bench_bracket(size)[2] for size in (50, 200)]
         print(f"bracket query count for 50 and 200 entrants: {counts[0]} and {counts[1]}")
-    finally:
-        drop_database()
 
 
 if __name__ == "__main__":

@@ -26,13 +26,13 @@ import warnings
 from pathlib import Path
 from urllib.parse import urlencode
 
+import _database
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
 DB_NAME = "bench_web"
-os.environ["DATABASE_URL"] = f"{SERVER}/{DB_NAME}"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
+_database.configure(DB_NAME)
 warnings.filterwarnings("ignore", message="No directory at")  # no collectstatic here
 
 HANDS_VIA_FORM = 1000
@@ -40,26 +40,6 @@ HANDS_IN_SESSION = 2000
 PAGE_RUNS = 30
 PLAYERS = ["ann", "ben", "cal", "dee", "eve"]
 FORM = "application/x-www-form-urlencoded"
-
-
-def admin_connection():
-    import psycopg
-
-    return psycopg.connect(f"{SERVER}/postgres", autocommit=True)
-
-
-def create_database() -> None:
-    with admin_connection() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-
-
-def drop_database() -> None:
-    from django.db import connections
-
-    connections.close_all()
-    with admin_connection() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
 
 
 def random_hand(rng: random.Random, players: list[str], hand_size: int = 5) -> dict:
@@ -106,11 +86,8 @@ def ms(seconds: float) -> str:
 def main() -> None:
     load = os.getloadavg()[0]
     print(f"(load average {load:.1f} on {os.cpu_count()} cores at the start)")
-    create_database()
-    try:
+    with _database.scratch(DB_NAME):
         run()
-    finally:
-        drop_database()
     print(f"(load average {os.getloadavg()[0]:.1f} at the end)")
 
 

@@ -39,14 +39,13 @@ def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Members
 
 @cache
 def _session_sql() -> str:
-    session, membership = GameSession, Membership
     return (
-        f"SELECT s.*, m.{column(membership, 'id')} AS _membership_id, "
-        f"m.{column(membership, 'role')} AS _role "
-        f"FROM {table(session)} s LEFT JOIN {table(membership)} m "
-        f"ON m.{column(membership, 'club')} = s.{column(session, 'club')} "
-        f"AND m.{column(membership, 'user')} = %s "
-        f"WHERE s.{column(session, 'id')} = %s"
+        f"SELECT s.*, m.{column(Membership, 'id')} AS _membership_id, "
+        f"m.{column(Membership, 'role')} AS _role "
+        f"FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
+        f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
+        f"AND m.{column(Membership, 'user')} = %s "
+        f"WHERE s.{column(GameSession, 'id')} = %s"
     )
 
 

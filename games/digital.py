@@ -333,9 +333,10 @@ def _setup_changed(session: GameSession, hand: Hand) -> bool:
     return any(now.get(k) != hand.before.get(k) for k in SETUP_KEYS)
 
 
-def _bot_names(session: GameSession) -> set[str]:
+def bot_names(session_id: int) -> set[str]:
+    """Names of the seats the bot plays."""
     return set(
-        Seat.objects.filter(session=session, is_bot=True)
+        Seat.objects.filter(session_id=session_id, is_bot=True)
         .order_by()
         .values_list("player__name", flat=True)
     )
@@ -345,7 +346,7 @@ def _advance(table: Table, user, acted: int = 0) -> None:
     """Let bots act while it is their turn, write the new moves, settle when over."""
     state, hand, session = table.state, table.hand, table.session
     assert state is not None and hand is not None and session is not None
-    table.bots = bots = _bot_names(session)
+    table.bots = bots = bot_names(session.pk)
     start = table.seq
     while state.phase != "done":
         waiting = [p for p in state.awaiting if p in bots]

@@ -834,13 +834,15 @@ def void_hand(
     """Void the latest recorded hand: reverse its postings, restore the state before it.
 
     Voiding a hand that is already voided returns it unchanged (a double-tapped Undo).
-    Raises VoidRefused for any other hand than the latest recorded one.
+    Raises VoidRefused for any other hand than the latest recorded one. The hand comes
+    back with the session as the void left it (``hand.session``).
     """
     with transaction.atomic():
         session = lock_session(session_id)
         hand = Hand.objects.filter(session_id=session.pk, pk=hand_id).first()
         if hand is None:
             raise VoidRefused("not_found", "no such hand in this session")
+        hand.session = session
         if hand.status == Hand.Status.VOIDED:
             return hand
         _require_open(session)
@@ -1031,18 +1033,24 @@ def set_seat_active(*, session_id: int, player_id: int, active: bool, user) -> S
 # -- buy-ins and cash-outs --------------------------------------------------------------------
 
 
+def _seat_account(session: GameSession, player_id: int) -> int:
+    """The ledger account of a seated player; SetupError if the player has no seat."""
+    account = (
+        Seat.objects.filter(session=session, player_id=player_id)
+        .values_list("account_id", flat=True)
+        .first()
+    )
+    if account is None:
+        raise SetupError("not_seated", "that player has no seat in this session", "player")
+    return account
+
+
 def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) -> Posting:
     _check_amount(amount)
     with transaction.atomic():
         session = lock_session(session_id)
         _require_open(session)
-        account = (
-            Seat.objects.filter(session=session, player_id=player_id)
-            .values_list("account_id", flat=True)
-            .first()
-        )
-        if account is None:
-            raise SetupError("not_seated", "that player has no seat in this session", "player")
+        account = _seat_account(session, player_id)
         if kind == Posting.Kind.CASH_OUT:
             stack = session.stacks.get(str(player_id), 0)
             if amount > stack:
@@ -1087,13 +1095,7 @@ def award_pot(*, session_id: int, player_id: int, user, memo: str = "") -> Posti
             raise SetupError(
                 "not_chip_limited", "only a tournament table's pot can be awarded", "session"
             )
-        account = (
-            Seat.objects.filter(session=session, player_id=player_id)
-            .values_list("account_id", flat=True)
-            .first()
-        )
-        if account is None:
-            raise SetupError("not_seated", "that player has no seat in this session", "player")
+        account = _seat_account(session, player_id)
         pot = session.pot_account_id
         amount = _balance(pot)
         if amount == 0:

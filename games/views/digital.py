@@ -364,14 +364,6 @@ def _live(response: HttpResponse, etag: str) -> HttpResponse:
     return live(response, etag)
 
 
-def _bots(session_id: int) -> set[str]:
-    return set(
-        Seat.objects.filter(session_id=session_id, is_bot=True).values_list(
-            "player__name", flat=True
-        )
-    )
-
-
 def _seat(secret: str, with_session: bool = True) -> Seat:
     # A move reads the session under its lock (digital.apply_action): no need here.
     related = ("session", "player") if with_session else ("player",)
@@ -429,7 +421,7 @@ def seat_page(request: HttpRequest, secret: str) -> HttpResponse:
         if etag_matches(request, etag):
             return _live(HttpResponseNotModified(), etag)
         table = digital.load_table(hand)
-    bots = table.bots if table.bots is not None else _bots(session.pk)
+    bots = table.bots if table.bots is not None else digital.bot_names(session.pk)
     board = board_context(session, table, seat.player.name, _seen(request, table.hand), bots)
     board["error"] = error
     board["etag"] = etag
@@ -496,7 +488,7 @@ def watch(request: HttpRequest, session_id: int) -> HttpResponse:
     if etag_matches(request, etag):
         return _live(HttpResponseNotModified(), etag)
     table = digital.load_table(hand)
-    board = board_context(session, table, None, _seen(request, hand), _bots(session.pk))
+    board = board_context(session, table, None, _seen(request, hand), digital.bot_names(session.pk))
     board["etag"] = etag
     board["poll_url"] = reverse("digital_watch", args=[session.pk])
     if hand is not None:

@@ -390,8 +390,11 @@ def hand_void(request: HttpRequest, hand_id: int) -> HttpResponse:
     session = hand.session
     if not session.is_open:
         return _closed_response(request, session)
-    done, text = _void(request, hand)
-    session.refresh_from_db()
+    done, text, fresh = _void(request, hand)
+    if fresh is not None:
+        session = fresh
+    else:
+        session.refresh_from_db()
     if request.htmx:
         form = _fresh_form(session)
         form.notice = text
@@ -405,10 +408,12 @@ def hand_void(request: HttpRequest, hand_id: int) -> HttpResponse:
     return redirect(_next_url(request, session.get_absolute_url()))
 
 
-def _void(request: HttpRequest, hand: Hand) -> tuple[bool, str]:
+def _void(request: HttpRequest, hand: Hand) -> tuple[bool, str, GameSession | None]:
+    """Undo ``hand``: (done, what to tell the user, the session as the void left it —
+    None when nothing was undone)."""
     version = request.POST.get("version", "")
     try:
-        postings.void_hand(
+        voided = postings.void_hand(
             session_id=hand.session_id,
             hand_id=hand.pk,
             user=request.user,
@@ -416,21 +421,23 @@ def _void(request: HttpRequest, hand: Hand) -> tuple[bool, str]:
             expected_version=int(version) if version.isdigit() else None,
         )
     except postings.StaleState:
-        return False, (
+        moved_on = (
             f"The table moved on since hand {hand.number} was shown; it was not undone. "
             f"Only the latest hand can be undone."
         )
+        return False, moved_on, None
     except postings.SessionClosed:
-        return False, "The session is closed: hands can no longer be undone."
+        return False, "The session is closed: hands can no longer be undone.", None
     except ValueError as error:
-        return False, f"Hand {hand.number} was not undone: {error}"
-    session = GameSession.objects.select_related("next_dealer").get(pk=hand.session_id)
+        return False, f"Hand {hand.number} was not undone: {error}", None
+    session = voided.session
     currency = session.currency
     dealer = session.next_dealer.name if session.next_dealer else "the same dealer"
-    return True, (
+    undone = (
         f"Hand {hand.number} undone: its antes, winnings and penalties were reversed. "
         f"The pot is back to {format_money(session.carry, currency)} and {dealer} deals."
     )
+    return True, undone, session
 
 
 @login_required
@@ -441,7 +448,7 @@ def hand_edit(request: HttpRequest, hand_id: int) -> HttpResponse:
     session = hand.session
     if not session.is_open:
         return _closed_response(request, session)
-    done, text = _void(request, hand)
+    done, text, fresh = _void(request, hand)
     if not done:
         if request.htmx:
             return render(
@@ -452,7 +459,7 @@ def hand_edit(request: HttpRequest, hand_id: int) -> HttpResponse:
             )
         messages.error(request, text)
         return redirect("hand_detail", hand.pk)
-    session.refresh_from_db()
+    session = fresh
     text = f"{text} Correct it below and save it again."
     if request.htmx:
         form = _fresh_form(session, _entry_of(hand.record))

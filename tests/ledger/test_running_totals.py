@@ -70,24 +70,22 @@ def test_seats_and_pot_carry_their_account_ids(start, players):
 
 def test_record_hand_returns_the_session_as_the_hand_left_it(start):
     session = start()
-    hand, created = postings.record_hand(
-        session_id=session.pk,
-        entry={"trump": "S", "tricks": {"ann": 5, "ben": 0, "cal": 0, "dee": 0}},
-        idempotency_key="k1",
-        expected_version=session.version,
-        user=None,
-    )
+
+    def submit():
+        return postings.record_hand(
+            session_id=session.pk,
+            entry={"trump": "S", "tricks": {"ann": 5, "ben": 0, "cal": 0, "dee": 0}},
+            idempotency_key="k1",
+            expected_version=session.version,
+            user=None,
+        )
+
+    hand, created = submit()
     fresh = GameSession.objects.get(pk=session.pk)
     assert created and hand.session.version == fresh.version == session.version + 1
     assert hand.session.nets == fresh.nets
     # A retry hands back the same hand and the current session.
-    again, created = postings.record_hand(
-        session_id=session.pk,
-        entry={"trump": "S", "tricks": {"ann": 5, "ben": 0, "cal": 0, "dee": 0}},
-        idempotency_key="k1",
-        expected_version=session.version,
-        user=None,
-    )
+    again, created = submit()
     assert not created and again.pk == hand.pk and again.session.version == fresh.version
 
 
