@@ -1,6 +1,6 @@
 """Tournament benchmark: the draw, a balancing step, and the bracket page.
 
-1. The seat draw of 1,000 entrants (pure games.tournament): round one, and a later round
+1. The seat draw of 1,000 entrants (pure games.engine.tournament): round one, and a later round
    that avoids players who already met (from 1,000 entrants' first-round tables).
 2. One balancing step: the pure plan for 143 freeze-out tables after eliminations, and
    the same step through the service on a 200-entrant freeze-out in the database
@@ -49,7 +49,7 @@ def best_median(fn, runs: int) -> tuple[float, float]:
 
 
 def bench_pure() -> None:
-    from games import tournament as logic
+    from games.engine import tournament as logic
 
     players = list(range(1, 1001))
     best, median = best_median(

@@ -54,7 +54,7 @@ from django.utils import timezone
 from ledger import postings
 from ledger.models import Leg
 
-from . import tournament as logic
+from .engine import tournament as logic
 from .access import membership_for, require_role
 from .models import (
     Entry,
@@ -72,7 +72,7 @@ from .models import (
     Tournament,
     TournamentTable,
 )
-from .tournament import TournamentError
+from .engine.tournament import TournamentError
 
 __all__ = [
     "TournamentError",

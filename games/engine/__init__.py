@@ -25,6 +25,7 @@ from .cards import (
     parse_cards,
     parse_suit,
 )
+from .errors import BourreError
 from .legal import illegal_reasons, legal_mask, sure_tricks
 from .payout import settle
 from .rules import MAX_AMOUNT, RULE_FIELDS, RULE_HELP, RuleError, RuleField, Rules
@@ -32,6 +33,7 @@ from .state import HandError, HandState, IllegalAction, replay
 from .verify import verify
 
 __all__ = [
+    "BourreError",
     "CARD_NAMES",
     "MAX_AMOUNT",
     "RULE_FIELDS",

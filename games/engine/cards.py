@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
+from .errors import BourreError
+
 __all__ = [
     "ABOVE",
     "ALL_CARDS",
@@ -48,8 +50,10 @@ __all__ = [
 ]
 
 
-class CardError(ValueError):
+class CardError(BourreError):
     """A card or suit could not be parsed."""
+
+    code = "bad_card"
 
 
 class Suit(IntEnum):

@@ -17,20 +17,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .errors import BourreError
+
 __all__ = ["MAX_AMOUNT", "RULE_FIELDS", "RULE_HELP", "RuleError", "RuleField", "Rules"]
 
 MAX_AMOUNT = 10**15
 
 
-class RuleError(ValueError):
+class RuleError(BourreError):
     """A rules object names an unknown switch or gives one a bad value.
 
-    ``code`` is ``"unknown_rule"`` or ``"bad_rule_value"``; ``key`` names the switch.
+    ``code`` is ``"unknown_rule"`` or ``"bad_rule_value"``; ``key`` (the ``field``) names
+    the switch.
     """
 
     def __init__(self, code: str, key: str | None, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code, field=key)
         self.key = key
 
 

@@ -37,6 +37,7 @@ from itertools import combinations
 from typing import Any
 
 from .cards import CARD_NAMES, SUIT_CHARS, CardError, card_names, cards_in, parse_card
+from .errors import BourreError
 from .legal import TrickPlay
 from .payout import _settle
 from .rules import MAX_AMOUNT, Rules
@@ -66,15 +67,14 @@ RULE_TEXT = {
 }
 
 
-class HandError(ValueError):
+class HandError(BourreError):
     """The hand cannot be set up: bad players, dealer, carry or excused list."""
 
     def __init__(self, message: str, code: str = "bad_setup") -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code)
 
 
-class IllegalAction(ValueError):
+class IllegalAction(BourreError):
     """An action that the rules (or the turn order) forbid.
 
     ``code`` says what kind of problem it is (``out_of_turn``, ``illegal_card``,
@@ -86,8 +86,7 @@ class IllegalAction(ValueError):
     def __init__(
         self, message: str, *, code: str, rule: str | None = None, legal: Iterable[str] = ()
     ) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code)
         self.rule = rule
         self.legal = list(legal)
 

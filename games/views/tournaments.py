@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 
 from ledger.exports import csv_cell
 
-from .. import tournament as logic
+from ..engine import tournament as logic
 from .. import tournament_service as svc
 from ..access import club_for
 from ..models import Entry, GameSession, Role, Tournament

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import tournament as t
-from games.tournament import TournamentError
+from games.engine import tournament as t
+from games.engine.tournament import TournamentError
 
 BOUNDED = settings(max_examples=60, deadline=None)
 

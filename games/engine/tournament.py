@@ -43,6 +43,8 @@ import secrets
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .errors import BourreError
+
 __all__ = [
     "DEFAULT_MAX_SIZE",
     "DEFAULT_MIN_SIZE",
@@ -80,12 +82,11 @@ SMALLEST_TABLE = 2
 LARGEST_TABLE = 8
 
 
-class TournamentError(ValueError):
+class TournamentError(BourreError):
     """A setting or request the tournament cannot honour; ``code`` names it."""
 
     def __init__(self, message: str, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code)
 
 
 # -- randomness ----------------------------------------------------------------------------
