@@ -111,7 +111,7 @@ def setup_club(size: int, tag: str):
 
 
 def entered(size: int, tag: str, **settings):
-    from games import tournament_service as svc
+    from games.tournaments import service as svc
 
     user, club, players = setup_club(size, tag)
     t = svc.create_tournament(club=club, user=user, name=tag, buy_in=20, **settings)
@@ -124,8 +124,8 @@ def entered(size: int, tag: str, **settings):
 def bench_balancing_step() -> None:
     from django.db.models.signals import post_save
 
-    from games import tournament_service as svc
     from games.models import GameSession, Hand, Seat, SeatMove
+    from games.tournaments import service as svc
     from ledger import postings
 
     user, t = entered(200, "freeze", format="freezeout", starting_chips=10, antes=[1])
@@ -201,7 +201,7 @@ def bench_bracket(size: int) -> tuple[float, float, int]:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from games import tournament_service as svc
+    from games.tournaments import service as svc
     from ledger import postings
 
     user, t = entered(size, f"bracket{size}", starting_chips=30, antes=[1, 2])

@@ -172,11 +172,11 @@ if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False):
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.api_auth.TokenAuthentication",
+        "games.api.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "EXCEPTION_HANDLER": "games.api_errors.problem_exception_handler",
+    "EXCEPTION_HANDLER": "games.api.errors.problem_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"verify": os.environ.get("BOURRE_VERIFY_RATE", "120/min")},
 }
 

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Club, GameSession, Hand, Membership, Player, Role
+from .models import Club, GameSession, Hand, Membership, Player, Role, Tournament
 from .sql import column, table
 
 
@@ -80,3 +80,14 @@ def hand_for(user, hand_id: int, role: str = Role.MEMBER) -> tuple[Hand, Members
     membership = membership_for(user, hand.session.club_id)
     require_role(membership, role)
     return hand, membership
+
+
+def tournament_for(
+    user, tournament_id: int, role: str = Role.MEMBER
+) -> tuple[Tournament, Membership]:
+    """Strangers 404, too low a role 403. The director is the club's
+    owner or a scorekeeper (``Role.SCOREKEEPER``); members read."""
+    t = get_object_or_404(Tournament.objects.select_related("club"), pk=tournament_id)
+    membership = membership_for(user, t.club_id)
+    require_role(membership, role)
+    return t, membership

@@ -12,3 +12,13 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Bourré games"
+
+    def ready(self) -> None:
+        # The ledger records every hand but cannot import the tournament service (the
+        # service posts chips through the ledger): the service tells the ledger here that
+        # it wants to hear of each hand at a tournament table (ledger.postings calls it
+        # after commit, from record_hand, complete_hand and void_hand).
+        from games.tournaments import service
+        from ledger import postings
+
+        postings.on_table_hand(service.after_hand)

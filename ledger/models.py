@@ -6,8 +6,13 @@ the bank account is the other side of buy-ins and cash-outs; the club's carry ac
 a closed session's leftover pot until the next session takes it. Every balance of a club
 sums to zero.
 
+The prize ledger of a tournament (``Prize*``: entrants, the prize pool, the house's fees)
+is a second, separate set of books with the same discipline: its balances also sum to zero
+per tournament, and tournament chips (the tables' sessions) never mix with it.
+
 Only `ledger.postings` writes here. Rows are never updated or deleted: a correction is a
-reversing posting. On PostgreSQL triggers enforce both rules (migration 0002).
+reversing posting. On PostgreSQL triggers enforce both rules, for the session ledger
+(migration 0002) and the prize ledger (migration 0005).
 """
 
 from django.conf import settings
@@ -146,3 +151,82 @@ class SettlementMark(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer_id} paid {self.payee_id} {self.amount}"
+
+
+class PrizeAccount(models.Model):
+    class Kind(models.TextChoices):
+        ENTRANT = "entrant", "Entrant"
+        POOL = "pool", "Prize pool"
+        HOUSE = "house", "House (fees)"
+
+    tournament = models.ForeignKey(
+        "games.Tournament", on_delete=models.CASCADE, related_name="prize_accounts"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    player = models.ForeignKey(
+        "games.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=models.Q(kind="entrant"),
+                name="one_prize_account_per_entrant",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "kind"],
+                condition=models.Q(kind__in=["pool", "house"]),
+                name="one_pool_and_house_per_tournament",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="entrant", player__isnull=False)
+                | (~models.Q(kind="entrant") & models.Q(player__isnull=True)),
+                name="prize_account_player_iff_entrant",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.player_id}" if self.player_id else self.kind
+
+
+class PrizePosting(models.Model):
+    class Kind(models.TextChoices):
+        BUY_IN = "buy_in", "Buy-in"
+        FEE = "fee", "Fee"
+        REFUND = "refund", "Refund (withdrawn)"
+        PRIZE = "prize", "Prize"
+
+    tournament = models.ForeignKey(
+        "games.Tournament", on_delete=models.CASCADE, related_name="prize_postings"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    player = models.ForeignKey(
+        "games.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    memo = models.CharField(max_length=200, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
+
+
+class PrizeLeg(models.Model):
+    posting = models.ForeignKey(PrizePosting, on_delete=models.PROTECT, related_name="legs")
+    account = models.ForeignKey(PrizeAccount, on_delete=models.PROTECT, related_name="legs")
+    amount = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["posting", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="prize_leg_nonzero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {self.amount}"

@@ -265,8 +265,8 @@ def _greedy_moves(values: Sequence[int]) -> list[_Move]:
     for i, value in enumerate(values):
         if value > 0:
             unmatched_creditors.setdefault(value, []).append(i)
-    for waiting in unmatched_creditors.values():
-        waiting.reverse()  # so that pop() hands out the lowest index first
+    for queue in unmatched_creditors.values():
+        queue.reverse()  # so that pop() hands out the lowest index first
 
     moves = []
     rest = dict(enumerate(values))

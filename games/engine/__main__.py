@@ -13,7 +13,8 @@ import json
 import math
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .bots import HeuristicBot, RandomBot
 from .rules import Rules
@@ -46,36 +47,45 @@ def _verify(path: str) -> int:
     return 0 if verdict["valid"] else 1
 
 
-def net(result: dict, player: str) -> int:
+def net(result: Mapping[str, Any], player: str) -> int:
     """Chips a player gained in one hand: taken from the pot minus antes and penalties."""
-    return (
+    gained: int = (
         result["payouts"].get(player, 0)
         - result["antes"].get(player, 0)
         - result["penalties"].get(player, 0)
     )
+    return gained
 
 
-def play_hand(seed: int, players: Sequence[str], dealer: int, bots: dict, rules: Rules) -> dict:
+def play_hand(
+    seed: int,
+    players: Sequence[str],
+    dealer: int,
+    bots: Mapping[str, RandomBot | HeuristicBot],
+    rules: Rules,
+) -> dict[str, Any]:
     state = HandState.new(players, dealer, rules, random.Random(seed))
     while state.phase != "done":
         for player in state.awaiting:
             state.apply(bots[player].act(state.view_for(player)))
             break
-    return state.outcome()  # type: ignore[return-value]
+    result = state.outcome()
+    assert result is not None  # the hand is done
+    return result
 
 
-def botmatch(hands: int, n_players: int, seed: int, rules: Rules) -> dict:
+def botmatch(hands: int, n_players: int, seed: int, rules: Rules) -> dict[str, Any]:
     """Seat k (rotating) is the HeuristicBot, the others RandomBots; the same deal and
     the same random opponents (same rng seeds) are then replayed with a RandomBot in
     seat k, so the difference is the heuristic's doing alone."""
     players = NAMES[:n_players]
-    totals = {"heuristic": [], "random": []}
+    totals: dict[str, list[int]] = {"heuristic": [], "random": []}
     for i in range(hands):
         hand_seed = seed * 1_000_003 + i
         hero = players[i % n_players]
         dealer = (i // n_players) % n_players
         for kind in ("heuristic", "random"):
-            bots = {
+            bots: dict[str, RandomBot | HeuristicBot] = {
                 p: RandomBot(random.Random(f"{hand_seed}:{p}"))
                 for p in players
                 if p != hero or kind == "random"
@@ -83,7 +93,7 @@ def botmatch(hands: int, n_players: int, seed: int, rules: Rules) -> dict:
             if kind == "heuristic":
                 bots[hero] = HeuristicBot(random.Random(f"{hand_seed}:{hero}"))
             totals[kind].append(net(play_hand(hand_seed, players, dealer, bots, rules), hero))
-    out = {"hands": hands, "players": n_players}
+    out: dict[str, Any] = {"hands": hands, "players": n_players}
     for kind, values in totals.items():
         mean = sum(values) / len(values)
         var = sum((v - mean) ** 2 for v in values) / max(len(values) - 1, 1)

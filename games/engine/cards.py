@@ -93,10 +93,6 @@ class Rank(IntEnum):
     KING = 11
     ACE = 12
 
-    @property
-    def char(self) -> str:
-        return RANK_CHARS[self]
-
     def __str__(self) -> str:
         return RANK_CHARS[self]
 

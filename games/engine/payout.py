@@ -28,7 +28,7 @@ Choices where RULES.md is silent:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .rules import Rules
 
@@ -107,6 +107,19 @@ def settle(
     )
 
 
+class _Shares(NamedTuple):
+    """The money of a hand somebody played: what :func:`_share_out` decides."""
+
+    outcome: str
+    winner: str | None
+    payouts: dict[str, int]
+    bourre: list[str]
+    penalties: dict[str, int]
+    excused_next: list[str]
+    kept: int
+    corrected: set[str]
+
+
 def _settle(
     players: Sequence[str],
     dealer: str,
@@ -120,129 +133,177 @@ def _settle(
     ace_up: bool,
 ) -> dict[str, Any]:
     """settle() on inputs already checked (the verifier and HandState check their own)."""
-    n = len(players)
     active = [p for p in players if p not in passed_set] if passed_set else list(players)
-    ante = rules.ante
-    if rules.dealer_antes_for_all:
-        antes = {dealer: ante * n}
-    elif excused_set and not rules.double_ante:
-        antes = {p: ante for p in players if p not in excused_set}
-    else:
-        antes = dict.fromkeys(players, ante)
-    no_excusing = rules.double_ante or rules.dealer_antes_for_all
-
     uncontested = len(active) == 1 or (not active and ace_up)
     if not active and ace_up:
         active = [dealer]  # R40: with an Ace up the dealer is deemed to play (R12)
-    if rules.double_ante:
-        for p in active:
-            antes[p] = antes.get(p, 0) + ante
-        antes = {p: antes[p] for p in players if p in antes}
+    antes = _antes(players, dealer, rules, excused_set, active)
     pot = carry + sum(antes.values())
-    limit = rules.pot_limit
-    cost = pot if limit is None else min(pot, limit)
 
-    payouts: dict[str, int] = {}
-    penalties: dict[str, int] = {}
-    bourre: list[str] = []
-    excused_next: list[str] = []
-    winner: str | None = None
-
-    if not active:
-        # R40: everyone passed with no Ace up; the pot carries untouched.
-        outcome = "all_passed"
-        kept = pot
+    if active:
+        shares = _share_out(players, rules, active, tricks, renege_list, pot, uncontested)
+        forfeit_set = forfeit_set | shares.corrected
     else:
-        if uncontested:
-            won = {active[0]: rules.hand_size}
-        else:
-            won = dict.fromkeys(active, 0)
-            if tricks:
-                won.update(tricks)
-        if renege_list:
-            uncorrected = {p for p, c in renege_list if not c}
-            corrected = {p for p, c in renege_list if c}
-        else:
-            uncorrected = corrected = set()
-        ineligible = uncorrected | corrected
-        best = max(won.values())
-        top = [p for p in active if won[p] == best]
-        tied: list[str] = []
-        if len(top) == 1 and top[0] not in ineligible:
-            winner = top[0]
-            outcome = "uncontested" if uncontested else "win"
-        elif not ineligible.intersection(top):
-            outcome, tied = "split", top
-        elif rules.ineligible_winner == "next_best":
-            eligible = [p for p in active if p not in ineligible]
-            if not eligible:
-                outcome = "ineligible"
-            else:
-                best = max(won[p] for p in eligible)
-                top = [p for p in eligible if won[p] == best]
-                if len(top) == 1:
-                    winner, outcome = top[0], "win"
-                else:
-                    outcome, tied = "split", top
-        else:
-            outcome = "ineligible"
-            tied = [p for p in top if p not in ineligible]
+        # R40: everyone passed with no Ace up; the pot carries untouched.
+        shares = _Shares("all_passed", None, {}, [], {}, [], pot, set())
+    next_dealer, forfeits_next = _next_deal(players, dealer, forfeit_set)
 
-        take = cost if rules.limit_caps_winner else pot
-        if winner is not None:
-            payouts[winner] = take
-            kept = pot - take
-        elif outcome == "split" and rules.split_pot == "divide":
-            share = take // len(tied)
-            payouts = dict.fromkeys(tied, share) if share else {}
-            kept = pot - share * len(tied)
-            tied = []  # paid, so not excused (R35)
-        else:
-            kept = pot
-
-        if not uncontested:
-            bourre = [p for p in active if not won[p]]
-        # once, even when both bourréd and reneging (R39)
-        if uncorrected:
-            penalties = {p: cost for p in players if p in uncorrected or p in bourre}
-        elif bourre:
-            penalties = dict.fromkeys(bourre, cost)
-        if not no_excusing and (penalties or tied):
-            excused_set_next = set(penalties)
-            if rules.tied_excused:
-                excused_set_next.update(tied)
-            excused_next = [p for p in players if p in excused_set_next]
-        forfeit_set = forfeit_set | corrected
-
-    # R8: the deal passes left, skipping (once) each player who forfeited a deal.
-    d = players.index(dealer)
-    next_dealer = players[(d + 1) % n]
-    forfeits_next: list[str] = []
-    if forfeit_set:
-        skipped: set[str] = set()
-        for step in range(1, n + 1):
-            candidate = players[(d + step) % n]
-            if candidate not in forfeit_set:
-                next_dealer = candidate
-                break
-            skipped.add(candidate)
-        else:
-            skipped = set()
-        forfeits_next = [p for p in players if p in forfeit_set and p not in skipped]
-
+    payouts, penalties = shares.payouts, shares.penalties
     if not pot:  # everybody excused and nothing carried: no zero amounts in the maps
         payouts = {}
         penalties = {}
     return {
-        "outcome": outcome,
-        "winner": winner,
+        "outcome": shares.outcome,
+        "winner": shares.winner,
         "pot": pot,
         "antes": antes,
         "payouts": payouts,
-        "bourre": bourre,
+        "bourre": shares.bourre,
         "penalties": penalties,
-        "next_carry": kept + sum(penalties.values()),
-        "excused_next": excused_next,
+        "next_carry": shares.kept + sum(penalties.values()),
+        "excused_next": shares.excused_next,
         "next_dealer": next_dealer,
         "forfeits_next": forfeits_next,
     }
+
+
+def _antes(
+    players: Sequence[str],
+    dealer: str,
+    rules: Rules,
+    excused_set: set[str],
+    active: list[str],
+) -> dict[str, int]:
+    """Who antes how much, in seat order; ``active`` adds the second ante (double_ante)."""
+    ante = rules.ante
+    if rules.dealer_antes_for_all:
+        antes = {dealer: ante * len(players)}
+    elif excused_set and not rules.double_ante:
+        antes = {p: ante for p in players if p not in excused_set}
+    else:
+        antes = dict.fromkeys(players, ante)
+    if rules.double_ante:
+        for p in active:
+            antes[p] = antes.get(p, 0) + ante
+        antes = {p: antes[p] for p in players if p in antes}
+    return antes
+
+
+def _share_out(
+    players: Sequence[str],
+    rules: Rules,
+    active: list[str],
+    tricks: Mapping[str, int] | None,
+    renege_list: list[tuple[str, bool]],
+    pot: int,
+    uncontested: bool,
+) -> _Shares:
+    """Winner, payouts, bourrés, penalties and the next excused of a played hand."""
+    if uncontested:
+        won = {active[0]: rules.hand_size}
+    else:
+        won = dict.fromkeys(active, 0)
+        if tricks:
+            won.update(tricks)
+    if renege_list:
+        uncorrected = {p for p, c in renege_list if not c}
+        corrected = {p for p, c in renege_list if c}
+    else:
+        uncorrected = corrected = set()
+    winner, outcome, tied = _winner(rules, active, won, uncorrected | corrected, uncontested)
+
+    limit = rules.pot_limit
+    cost = pot if limit is None else min(pot, limit)
+    payouts, kept, tied = _pay(rules, winner, outcome, tied, pot, cost)
+    bourre = [] if uncontested else [p for p in active if not won[p]]
+    # once, even when both bourréd and reneging (R39)
+    if uncorrected:
+        penalties = {p: cost for p in players if p in uncorrected or p in bourre}
+    elif bourre:
+        penalties = dict.fromkeys(bourre, cost)
+    else:
+        penalties = {}
+    excused_next = _excused_next(players, rules, penalties, tied)
+    return _Shares(outcome, winner, payouts, bourre, penalties, excused_next, kept, corrected)
+
+
+def _pay(
+    rules: Rules, winner: str | None, outcome: str, tied: list[str], pot: int, cost: int
+) -> tuple[dict[str, int], int, list[str]]:
+    """``(payouts, kept, tied)``: the winner takes the pot (``cost`` under
+    ``limit_caps_winner``), ``split_pot: "divide"`` shares it among the tied players,
+    else it stays; ``tied`` comes back emptied when the tied players were paid."""
+    take = cost if rules.limit_caps_winner else pot
+    if winner is not None:
+        return {winner: take}, pot - take, tied
+    if outcome == "split" and rules.split_pot == "divide":
+        share = take // len(tied)
+        payouts = dict.fromkeys(tied, share) if share else {}
+        return payouts, pot - share * len(tied), []  # paid, so not excused (R35)
+    return {}, pot, tied
+
+
+def _winner(
+    rules: Rules,
+    active: list[str],
+    won: Mapping[str, int],
+    ineligible: set[str],
+    uncontested: bool,
+) -> tuple[str | None, str, list[str]]:
+    """``(winner, outcome, tied)``: who takes the pot, or who ties for it, by tricks won.
+
+    A player who reneged (``ineligible``) cannot win; ``ineligible_winner`` says whether
+    the next best player wins instead or the pot carries.
+    """
+    best = max(won.values())
+    top = [p for p in active if won[p] == best]
+    if len(top) == 1 and top[0] not in ineligible:
+        return top[0], ("uncontested" if uncontested else "win"), []
+    if not ineligible.intersection(top):
+        return None, "split", top
+    if rules.ineligible_winner != "next_best":
+        return None, "ineligible", [p for p in top if p not in ineligible]
+    eligible = [p for p in active if p not in ineligible]
+    if not eligible:
+        return None, "ineligible", []
+    best = max(won[p] for p in eligible)
+    top = [p for p in eligible if won[p] == best]
+    if len(top) == 1:
+        return top[0], "win", []
+    return None, "split", top
+
+
+def _excused_next(
+    players: Sequence[str], rules: Rules, penalties: Mapping[str, int], tied: list[str]
+) -> list[str]:
+    """Players excused from the next ante, in seat order: whoever pays a penalty, and
+    (``tied_excused``) whoever tied for a pot that carries. Nobody under the switches
+    where everybody antes."""
+    if rules.double_ante or rules.dealer_antes_for_all or not (penalties or tied):
+        return []
+    excused = set(penalties)
+    if rules.tied_excused:
+        excused.update(tied)
+    return [p for p in players if p in excused]
+
+
+def _next_deal(players: Sequence[str], dealer: str, forfeit_set: set[str]) -> tuple[str, list[str]]:
+    """The next dealer, and the forfeits still pending after this deal.
+
+    R8: the deal passes left, skipping (once) each player who forfeited a deal.
+    """
+    n = len(players)
+    d = players.index(dealer)
+    next_dealer = players[(d + 1) % n]
+    if not forfeit_set:
+        return next_dealer, []
+    skipped: set[str] = set()
+    for step in range(1, n + 1):
+        candidate = players[(d + step) % n]
+        if candidate not in forfeit_set:
+            next_dealer = candidate
+            break
+        skipped.add(candidate)
+    else:
+        skipped = set()
+    return next_dealer, [p for p in players if p in forfeit_set and p not in skipped]

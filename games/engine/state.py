@@ -253,6 +253,31 @@ class HandState:
         "upcard_dead",
         "_legal",
     )
+    players: tuple[str, ...]
+    seat_of: dict[str, int]
+    n: int
+    dealer: int
+    rules: Rules
+    carry: int
+    excused: frozenset[int]
+    rng: random.Random
+    hands: list[int]  # by seat, as dealt, then as drawn (trick play keeps its own, tp.hands)
+    up_card: int
+    trump: int
+    upcard_dead: bool
+    order: tuple[int, ...]  # declaration order, from the dealer's left
+    decl: list[int | None]  # by seat: None (not yet), _PASS, or the discard mask
+    decl_pos: int
+    passes: int
+    discards: list[int]
+    active: tuple[int, ...]
+    private_dead: list[int]
+    public_dead: int
+    tp: TrickPlay | None
+    result: dict[str, Any] | None
+    log: list[tuple[int, int, int]]  # (kind, seat, card or discard mask)
+    phase: str
+    _legal: int  # legal_mask() cached, -1 when stale
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -306,12 +331,12 @@ class HandState:
         self.decl_pos = 0
         self.passes = 0
         self.discards = [0] * n
-        self.active: tuple[int, ...] = ()
+        self.active = ()
         self.private_dead = [0] * n
         self.public_dead = 0
-        self.tp: TrickPlay | None = None
-        self.result: dict[str, Any] | None = None
-        self.log: list[tuple[int, int, int]] = []  # (kind, seat, card or discard mask)
+        self.tp = None
+        self.result = None
+        self.log = []
         self.phase = DECLARE
         self._legal = -1
         return self
@@ -340,8 +365,9 @@ class HandState:
     def to_act(self) -> str | None:
         """The player to act, or None (hand over, or simultaneous declaring: see
         :attr:`awaiting`)."""
-        if self.phase == PLAY:
-            return self.players[self.tp.to_act]  # type: ignore[union-attr]
+        tp = self.tp
+        if self.phase == PLAY and tp is not None:
+            return self.players[tp.to_act]
         if self.phase == DECLARE and not self.simultaneous:
             return self.players[self.order[self.decl_pos]]
         return None
@@ -365,10 +391,11 @@ class HandState:
 
     def legal_mask(self) -> int:
         """Legal cards (mask) of the player to act during trick play, else 0."""
-        if self.phase != PLAY:
+        tp = self.tp
+        if self.phase != PLAY or tp is None:
             return 0
         if self._legal < 0:
-            self._legal = self.tp.legal()  # type: ignore[union-attr]
+            self._legal = tp.legal()
         return self._legal
 
     def legal_cards(self, player: str) -> list[str]:
@@ -379,9 +406,10 @@ class HandState:
 
     def illegal_reasons(self, player: str) -> dict[str, str]:
         """For each card ``player`` holds but may not play now, the rule forbidding it."""
-        if self.phase != PLAY or self.to_act != player:
+        tp = self.tp
+        if self.phase != PLAY or tp is None or self.to_act != player:
             return {}
-        reasons = self.tp.reasons()  # type: ignore[union-attr]
+        reasons = tp.reasons()
         return {CARD_NAMES[c]: r for c, r in sorted(reasons.items())}
 
     def _discardable(self, seat: int) -> int:
@@ -457,9 +485,9 @@ class HandState:
 
     def push_card(self, card: int) -> None:
         """Play card index ``card`` for the player to act (the fast path of apply())."""
-        if self.phase != PLAY:
+        tp = self.tp
+        if self.phase != PLAY or tp is None:
             raise IllegalAction("no card can be played now", code="wrong_phase")
-        tp: TrickPlay = self.tp  # type: ignore[assignment]
         legal = self._legal
         if legal < 0:
             legal = tp.legal()
@@ -751,7 +779,8 @@ class HandState:
     def _pot_so_far(self) -> int:
         rules = self.rules
         if self.result is not None:
-            return self.result["pot"]
+            pot: int = self.result["pot"]
+            return pot
         if rules.dealer_antes_for_all or rules.double_ante:
             pot = rules.ante * self.n  # nobody is excused under these switches
         else:
@@ -827,7 +856,8 @@ class HandState:
         view = self.public_view()
         view["seat"] = player
         trump = self.trump
-        hand = self.tp.hands[seat] if self.tp is not None else self.hands[seat]
+        tp = self.tp
+        hand = tp.hands[seat] if tp is not None else self.hands[seat]
         view["hand"] = _display_order(hand, trump)
         view["folded"] = self.decl[seat] == _PASS
         declared = self.decl[seat]
@@ -841,7 +871,7 @@ class HandState:
         view["legal"] = []
         view["illegal"] = {}
         view["declare"] = None
-        if self.phase == PLAY and self.tp.to_act == seat:  # type: ignore[union-attr]
+        if self.phase == PLAY and tp is not None and tp.to_act == seat:
             view["legal"] = _display_order(self.legal_mask(), trump)
             view["illegal"] = self.illegal_reasons(player)
         elif self.phase == DECLARE and player in self.awaiting:

@@ -114,7 +114,9 @@ def check_limits(min_size: int, max_size: int) -> None:
         )
 
 
-def table_sizes(n: int, min_size: int = DEFAULT_MIN_SIZE, max_size: int = DEFAULT_MAX_SIZE):
+def table_sizes(
+    n: int, min_size: int = DEFAULT_MIN_SIZE, max_size: int = DEFAULT_MAX_SIZE
+) -> list[int]:
     """Sizes of the fewest tables of at most ``max_size`` for ``n`` players, largest first,
     differing by at most one. The minimum is not enforced here (see ``plan_round``)."""
     check_limits(min_size, max_size)
@@ -379,13 +381,13 @@ def advancing(ranked: Sequence[RankedRow], k: int) -> list[int]:
     return [row.player for row in ranked if row.chips > 0][:k]
 
 
-def finishing_places(rows: Iterable[tuple[int, tuple]]) -> list[tuple[int, int]]:
+def finishing_places(rows: Iterable[tuple[int, tuple[int, ...]]]) -> list[tuple[int, int]]:
     """(player, key) → [(place, player)], best first. A higher key finishes higher; equal
     keys share a place and the next place skips ("1, 2, 2, 4")."""
     ordered = sorted(rows, key=lambda row: row[1], reverse=True)
     out: list[tuple[int, int]] = []
     place = 0
-    previous: tuple | None = None
+    previous: tuple[int, ...] | None = None
     for i, (player, key) in enumerate(ordered):
         if key != previous:
             place = i + 1
@@ -433,7 +435,9 @@ def default_payout_percentages(entrants: int) -> list[int]:
     return list(chosen)
 
 
-def validate_payout_percentages(percentages: Sequence[int], entrants: int | None = None):
+def validate_payout_percentages(
+    percentages: Sequence[int], entrants: int | None = None
+) -> None:
     if not percentages:
         raise TournamentError("Pay at least one place.", code="payouts")
     if any(type(p) is not int or p <= 0 for p in percentages):

@@ -56,7 +56,8 @@ from __future__ import annotations
 import re
 from functools import reduce
 from operator import or_
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict, TypeGuard
 
 from .cards import CARD_LOOKUP, CARD_NAMES, CardError, card_names, card_or_none, parse_suit
 from .legal import TrickPlay
@@ -145,7 +146,47 @@ def verify(record: object) -> dict[str, Any]:
         )
 
 
+class _Renege(TypedDict):
+    """A renege the record reports (``reneges``), parsed: seats and card indices."""
+
+    seat: int
+    corrected: bool
+    trick: int | None
+    card: int | None
+    rule: str | None
+
+
 class _Verifier:
+    # pass 1 (run): the record's fields, parsed
+    players: list[str]
+    n: int
+    seat_of: dict[str, int]
+    dealer: int | None
+    carry: int
+    excused: list[int]
+    passed: list[int]
+    forfeits: list[int]
+    up_card: int | None
+    trump: int | None
+    discards: dict[int, tuple[list[int], int]]
+    hands: dict[int, tuple[list[int], int]]
+    plays: list[tuple[int, int]]
+    tricks: dict[int, int] | None
+    reneges: list[_Renege]
+    rules: Rules
+    # pass 2 (seat_facts): what every later check needs
+    dealer_seat: int
+    hand_size: int
+    up_bit: int
+    up_name: str
+    ace_up: bool
+    passed_set: set[int]
+    order: list[int]
+    active: list[int]
+    deemed: bool
+    no_play: bool
+    up_dead: bool
+
     def __init__(self, record: object) -> None:
         self.record = record
         self.errors: list[dict[str, Any]] = []
@@ -194,12 +235,12 @@ class _Verifier:
             add("bad_carry", "carry must be a whole number from 0 up", field="carry")
             carry = 0
         self.carry = carry
-        self.excused = self.name_list("excused")
-        self.passed = self.name_list("passed")
-        self.forfeits = self.name_list("forfeits")
+        self.excused = self.name_list("excused", record.get("excused"))
+        self.passed = self.name_list("passed", record.get("passed"))
+        self.forfeits = self.name_list("forfeits", record.get("forfeits"))
         self.parse_trump(record.get("up_card"), record.get("trump"))
-        self.discards = self.card_map("discards")
-        self.hands = self.card_map("hands")
+        self.discards = self.card_map("discards", record.get("discards"))
+        self.hands = self.card_map("hands", record.get("hands"))
         self.plays = self.parse_plays(record.get("plays"))
         self.tricks = self.parse_tricks(record.get("tricks"))
         self.reneges = self.parse_reneges(record.get("reneges"), rules.hand_size if rules else 5)
@@ -211,16 +252,17 @@ class _Verifier:
     def parse_rules(self, raw: object) -> Rules | None:
         if raw is None:
             return Rules.from_dict(None)
-        try:
-            return Rules.from_dict(raw)  # type: ignore[arg-type]
-        except RuleError:
-            pass
+        if isinstance(raw, Mapping):
+            try:
+                return Rules.from_dict(raw)
+            except RuleError:
+                pass
         _, problems = rule_errors(raw)
         for e in problems:
             self.add(e.code, str(e), field="rules", key=e.key)
         return None
 
-    def check_players(self, players: object) -> bool:
+    def check_players(self, players: object) -> TypeGuard[list[str]]:
         if type(players) is not list:
             self.add("bad_players", "players must be a list of 2 to 8 names", field="players")
             return False
@@ -246,8 +288,7 @@ class _Verifier:
             )
         return seat
 
-    def name_list(self, field: str) -> list[int]:
-        raw = self.record.get(field)  # type: ignore[attr-defined]
+    def name_list(self, field: str, raw: object) -> list[int]:
         if raw is None:
             return []
         if type(raw) is not list:
@@ -272,8 +313,8 @@ class _Verifier:
         return seats
 
     def parse_trump(self, up: object, trump: object) -> None:
-        self.up_card: int | None = None
-        self.trump: int | None = None
+        self.up_card = None
+        self.trump = None
         if up is not None:
             self.up_card = card_or_none(up)
             if self.up_card is None:
@@ -296,9 +337,8 @@ class _Verifier:
                 )
             self.trump = self.up_card // 13
 
-    def card_map(self, field: str) -> dict[int, tuple[list[int], int]]:
+    def card_map(self, field: str, raw: object) -> dict[int, tuple[list[int], int]]:
         """{seat: (cards, mask of the cards)}; the mask has fewer bits on a repeat."""
-        raw = self.record.get(field)  # type: ignore[attr-defined]
         if raw is None:
             return {}
         if type(raw) is not dict:
@@ -400,13 +440,13 @@ class _Verifier:
             tricks[seat] = value
         return tricks
 
-    def parse_reneges(self, raw: object, hand_size: int) -> list[dict[str, Any]]:
+    def parse_reneges(self, raw: object, hand_size: int) -> list[_Renege]:
         if raw is None:
             return []
         if type(raw) is not list:
             self.add("bad_record", "reneges must be a list", field="reneges")
             return []
-        out = []
+        out: list[_Renege] = []
         for entry in raw[:64]:
             if type(entry) is not dict or not entry.keys() <= _RENEGE_KEYS:
                 self.add(
@@ -458,52 +498,90 @@ class _Verifier:
     # -- pass 2 and 3: consistency and the card log --------------------------------------
 
     def check(self) -> dict[str, Any]:
-        add = self.add
-        rules = self.rules
-        players = self.players
-        n = self.n
-        hs = rules.hand_size
-        dealer = self.dealer
-        assert dealer is not None
-        up_card = self.up_card
-        trump = self.trump
-        assert trump is not None
-        up_bit = 1 << up_card if up_card is not None else 0
-        ace_up = up_card is not None and up_card % 13 == 12
-        passed = set(self.passed)
-        order = [(dealer + 1 + i) % n for i in range(n)]
-        active = [s for s in order if s not in passed]
-        simultaneous = rules.declaration == "simultaneous"
-        dealer_name = players[dealer]
+        """Passes 2 and 3, on a record whose every field parsed: the consistency checks
+        all report, then the card log is replayed only if they found nothing wrong."""
+        self.seat_facts()
+        self.check_passed()
+        disc, all_disc = self.check_discards()
+        dealer = self.dealer_seat
+        self.up_dead = bool(dealer in self.passed_set or disc[dealer] & self.up_bit)
+        hand, known = self.check_hands()
+        self.check_who_played()
+        if self.errors:
+            return _invalid(self.errors)
 
-        if not active:
-            if not simultaneous:
-                if ace_up:
-                    add(
+        if self.no_play:
+            return self.finish_without_play(self.active, self.deemed, self.tricks)
+
+        complete_log = len(self.plays) == self.hand_size * len(self.active)
+        if not self.complete_hands(hand, known, complete_log):
+            return _invalid(self.errors)
+        self.check_card_places(hand, known, complete_log)
+        reshuffled_at = self.check_reused_discards(hand, disc, all_disc) if all_disc else {}
+        if self.errors:
+            return _invalid(self.errors)
+
+        private_dead = (
+            [0 if s in reshuffled_at else disc[s] for s in range(self.n)] if all_disc else None
+        )
+        return self.play_log(hand, known, private_dead, complete_log)
+
+    def seat_facts(self) -> None:
+        """What every later step needs: who plays in which order, and the up-card."""
+        dealer = self.dealer
+        assert dealer is not None  # run() stops at a bad dealer
+        n = self.n
+        up_card = self.up_card
+        self.dealer_seat = dealer
+        self.hand_size = self.rules.hand_size
+        self.up_bit = 1 << up_card if up_card is not None else 0
+        # named in messages only when there is an up-card (up_bit is set)
+        self.up_name = CARD_NAMES[up_card] if up_card is not None else ""
+        self.ace_up = up_card is not None and up_card % 13 == 12
+        self.passed_set = set(self.passed)
+        self.order = [(dealer + 1 + i) % n for i in range(n)]
+        self.active = [s for s in self.order if s not in self.passed_set]
+        self.deemed = not self.active and self.ace_up  # R40: the dealer is deemed to play
+        self.no_play = len(self.active) <= 1
+
+    def check_passed(self) -> None:
+        """Who may pass: not the dealer with an Ace up (R12), and everybody only under
+        simultaneous declaration (R40)."""
+        dealer_name = self.players[self.dealer_seat]
+        if not self.active:
+            if self.rules.declaration != "simultaneous":
+                if self.ace_up:
+                    self.add(
                         "dealer_must_play",
                         f"with an Ace up the dealer {dealer_name} must play (R12)",
                         player=dealer_name,
                     )
                 else:
-                    add(
+                    self.add(
                         "bad_passed",
                         "everybody passed: possible only with simultaneous declaration (R40);"
                         " otherwise the dealer wins uncontested once the others pass (R14)",
                         field="passed",
                     )
-        elif dealer in passed and ace_up:
-            add(
+        elif self.dealer_seat in self.passed_set and self.ace_up:
+            self.add(
                 "dealer_must_play",
                 f"with an Ace up the dealer {dealer_name} must play (R12)",
                 player=dealer_name,
             )
-        deemed = not active and ace_up  # R40: the dealer is deemed to play
-        no_play = len(active) <= 1
 
-        # discards
-        disc = [0] * n
+    def check_discards(self) -> tuple[list[int], int]:
+        """Discards by seat (masks) and all of them together: only by players who
+        played, no card twice, at most ``discard_limit`` each (R9), the up-card only
+        by the dealer (R13)."""
+        add = self.add
+        players = self.players
+        passed = self.passed_set
+        dealer = self.dealer_seat
+        up_bit = self.up_bit
+        disc = [0] * self.n
         all_disc = 0
-        limit = rules.discard_limit
+        limit = self.rules.discard_limit
         for seat, (cards, mask) in self.discards.items():
             name = players[seat]
             if seat in passed:
@@ -532,30 +610,40 @@ class _Verifier:
                     player=name,
                 )
             if mask & up_bit:
-                if seat != dealer:
-                    add(
-                        "up_card_misplaced",
-                        f"{name} cannot discard the up-card {CARD_NAMES[up_card]}: "  # type: ignore[index]
-                        f"it is in the dealer's hand (R13)",
-                        field="discards",
-                        player=name,
-                        card=CARD_NAMES[up_card],  # type: ignore[index]
-                    )
-                elif not rules.dealer_may_discard_upcard:
-                    add(
-                        "up_card_misplaced",
-                        "the dealer may not discard the up-card under these house rules (R13)",
-                        field="discards",
-                        player=name,
-                        card=CARD_NAMES[up_card],  # type: ignore[index]
-                    )
+                self.check_up_card_discard(seat, name)
             disc[seat] = mask
             all_disc |= mask
-        up_dead = bool(dealer in passed or disc[dealer] & up_bit)
+        return disc, all_disc
 
-        # hands
-        hand = [0] * n
-        known = [False] * n
+    def check_up_card_discard(self, seat: int, name: str) -> None:
+        """``name`` discarded the up-card: only the dealer may, if the rules allow (R13)."""
+        if seat != self.dealer_seat:
+            self.add(
+                "up_card_misplaced",
+                f"{name} cannot discard the up-card {self.up_name}: "
+                f"it is in the dealer's hand (R13)",
+                field="discards",
+                player=name,
+                card=self.up_name,
+            )
+        elif not self.rules.dealer_may_discard_upcard:
+            self.add(
+                "up_card_misplaced",
+                "the dealer may not discard the up-card under these house rules (R13)",
+                field="discards",
+                player=name,
+                card=self.up_name,
+            )
+
+    def check_hands(self) -> tuple[list[int], list[bool]]:
+        """Hands by seat (masks), and whose hand the record gives: only for players who
+        played, no card twice, ``hand_size`` cards each (R7)."""
+        add = self.add
+        players = self.players
+        passed = self.passed_set
+        hs = self.hand_size
+        hand = [0] * self.n
+        known = [False] * self.n
         for seat, (cards, mask) in self.hands.items():
             name = players[seat]
             if seat in passed:
@@ -584,8 +672,18 @@ class _Verifier:
                 )
             hand[seat] = mask
             known[seat] = True
+        return hand, known
 
+    def check_who_played(self) -> None:
+        """Plays, reneges and tricks only for players who played (R10), no play at all
+        when at most one player is left (R14), no more cards than the players hold."""
+        add = self.add
+        players = self.players
+        passed = self.passed_set
+        active = self.active
+        no_play = self.no_play
         plays = self.plays
+        hs = self.hand_size
         if no_play and plays:
             add(
                 "too_many_plays",
@@ -626,13 +724,13 @@ class _Verifier:
                         field="tricks",
                         player=players[seat],
                     )
-        if self.errors:
-            return _invalid(self.errors)
 
-        if no_play:
-            return self.finish_without_play(active, deemed, tricks)
-
-        complete_log = len(plays) == hs * len(active)
+    def complete_hands(self, hand: list[int], known: list[bool], complete_log: bool) -> bool:
+        """Fill in the hands a complete card log shows; a partial log needs every active
+        player's hand. False (with ``hands_required`` errors) when some are missing."""
+        players = self.players
+        active = self.active
+        plays = self.plays
         if complete_log and not all(known[s] for s in active):
             for seat, card in plays:
                 if not known[seat]:
@@ -641,17 +739,24 @@ class _Verifier:
             missing = [players[s] for s in active if not known[s]]
             if missing:
                 for name in missing:
-                    add(
+                    self.add(
                         "hands_required",
                         f"a partial card log needs {name}'s hand",
                         field="hands",
                         player=name,
                     )
-                return _invalid(self.errors)
+                return False
+        return True
 
-        # where the up-card may be (R13)
+    def check_card_places(self, hand: list[int], known: list[bool], complete_log: bool) -> None:
+        """Every card in one hand only, and the up-card where it may be (R13)."""
+        add = self.add
+        players = self.players
+        dealer = self.dealer_seat
+        up_bit = self.up_bit
+        up_dead = self.up_dead
         seen = 0
-        for seat in active:
+        for seat in self.active:
             mask = hand[seat]
             name = players[seat]
             if mask & seen:
@@ -667,112 +772,78 @@ class _Verifier:
             if mask & up_bit and (seat != dealer or up_dead):
                 add(
                     "up_card_misplaced",
-                    f"{name} cannot hold the up-card {CARD_NAMES[up_card]}: "  # type: ignore[index]
+                    f"{name} cannot hold the up-card {self.up_name}: "
                     + ("it was set aside (R13)" if up_dead else "it is in the dealer's hand"),
                     player=name,
-                    card=CARD_NAMES[up_card],  # type: ignore[index]
+                    card=self.up_name,
                 )
         if up_bit and not up_dead and (known[dealer] or complete_log) and not hand[dealer] & up_bit:
             add(
                 "up_card_misplaced",
-                f"the up-card {CARD_NAMES[up_card]} belongs to the dealer's hand (R13)",  # type: ignore[index]
-                player=dealer_name,
-                card=CARD_NAMES[up_card],  # type: ignore[index]
+                f"the up-card {self.up_name} belongs to the dealer's hand (R13)",
+                player=players[dealer],
+                card=self.up_name,
             )
 
-        # discards come back into play only through a reshuffled stock (R15)
-        reshuffled_at: dict[int, int] = {}
-        if all_disc:
-            position = {s: i for i, s in enumerate(order)}
-            wants = {s: disc[s].bit_count() for s in active if disc[s]}
-            reshuffled_at = self.reshuffles(order, wants, disc, passed, up_bit, dealer)
-            for seat in active:
-                overlap = hand[seat] & all_disc
-                while overlap:
-                    low = overlap & -overlap
-                    overlap ^= low
-                    owner = next(s for s in active if disc[s] & low)
-                    at = reshuffled_at.get(owner)
-                    if at is None or position[at] > position[seat]:
-                        card = CARD_NAMES[low.bit_length() - 1]
-                        add(
-                            "duplicate_card",
-                            f"{card} was discarded by {players[owner]}",
-                            player=players[seat],
-                            card=card,
-                        )
-        if self.errors:
-            return _invalid(self.errors)
+    def check_reused_discards(self, hand: list[int], disc: list[int], all_disc: int) -> dict[int, int]:
+        """Discards come back into play only through a reshuffled stock (R15).
 
-        private_dead = (
-            [0 if s in reshuffled_at else disc[s] for s in range(n)] if all_disc else None
+        Returns :meth:`reshuffles`: the seats whose discards went into a new stock.
+        """
+        players = self.players
+        active = self.active
+        order = self.order
+        position = {s: i for i, s in enumerate(order)}
+        wants = {s: disc[s].bit_count() for s in active if disc[s]}
+        reshuffled_at = self.reshuffles(
+            order, wants, disc, self.passed_set, self.up_bit, self.dealer_seat
         )
+        for seat in active:
+            overlap = hand[seat] & all_disc
+            while overlap:
+                low = overlap & -overlap
+                overlap ^= low
+                owner = next(s for s in active if disc[s] & low)
+                at = reshuffled_at.get(owner)
+                if at is None or position[at] > position[seat]:
+                    card = CARD_NAMES[low.bit_length() - 1]
+                    self.add(
+                        "duplicate_card",
+                        f"{card} was discarded by {players[owner]}",
+                        player=players[seat],
+                        card=card,
+                    )
+        return reshuffled_at
+
+    def play_log(
+        self,
+        hand: list[int],
+        known: list[bool],
+        private_dead: list[int] | None,
+        complete_log: bool,
+    ) -> dict[str, Any]:
+        """Pass 3: replay the card log, check the tricks, and give the verdict."""
+        players = self.players
+        active = self.active
+        trump = self.trump
+        assert trump is not None  # run() stops without a trump suit
         tp = TrickPlay(
-            n,
+            self.n,
             active,
             hand,
             trump,
-            rules,
+            self.rules,
             private_dead,
-            up_bit if up_dead else 0,
+            self.up_bit if self.up_dead else 0,
         )
-        reneges: list[dict[str, Any]] = []
-        tp_hands = tp.hands
-        tp_is_legal = tp.is_legal
-        tp_play = tp.play
-        for seat, card in plays:
-            if seat != tp.to_act:
-                self.play_error(tp, seat, card)
-                return _invalid(self.errors)
-            if not tp_is_legal(card):
-                if not tp_hands[seat] >> card & 1:
-                    self.play_error(tp, seat, card)
-                    return _invalid(self.errors)
-                legal = tp.legal()
-                reneges.append(
-                    {
-                        "player": players[seat],
-                        "trick": tp.trick_no + 1,
-                        "card": CARD_NAMES[card],
-                        "rule": tp.reasons().get(card, "R19"),
-                        "legal": card_names(legal),
-                        "corrected": False,
-                    }
-                )
-            tp_play(card)
+        reneges = self.replay(tp)
+        if reneges is None:
+            return _invalid(self.errors)
 
         so_far = {players[s]: tp.tricks_won[s] for s in active}
-        if tricks is not None:
-            given = {players[s]: tricks.get(s, 0) for s in active}
-            if complete_log:
-                if given != so_far:
-                    add(
-                        "tricks_mismatch",
-                        "the tricks do not match the card log: the log gives "
-                        + ", ".join(f"{p} {t}" for p, t in so_far.items()),
-                        field="tricks",
-                    )
-            else:
-                total = sum(given.values())
-                if total != hs:
-                    add(
-                        "tricks_total",
-                        f"tricks add up to {total}; a hand has {hs} tricks",
-                        field="tricks",
-                    )
-                elif any(so_far[p] > given[p] for p in given):
-                    add(
-                        "tricks_mismatch",
-                        "the card log already gives some players more tricks than the summary",
-                        field="tricks",
-                    )
-            if self.errors:
-                return _invalid(self.errors)
-            final = given
-        elif complete_log:
-            final = so_far
-        else:
-            final = None
+        final = self.final_tricks(so_far, complete_log)
+        if self.errors:
+            return _invalid(self.errors)
 
         reneges.extend(self.table_reneges(reneges))
         verdict: dict[str, Any] = {
@@ -792,6 +863,71 @@ class _Verifier:
             return verdict
         verdict["result"] = self.settle(active, final, reneges, deemed=False)
         return verdict
+
+    def replay(self, tp: TrickPlay) -> list[dict[str, Any]] | None:
+        """Play the card log through ``tp``: the reneges it shows (an illegal card stays
+        played, R39), or None after an error (out of turn, a card not in the hand)."""
+        players = self.players
+        reneges: list[dict[str, Any]] = []
+        tp_hands = tp.hands
+        tp_is_legal = tp.is_legal
+        tp_play = tp.play
+        for seat, card in self.plays:
+            if seat != tp.to_act:
+                self.play_error(tp, seat, card)
+                return None
+            if not tp_is_legal(card):
+                if not tp_hands[seat] >> card & 1:
+                    self.play_error(tp, seat, card)
+                    return None
+                legal = tp.legal()
+                reneges.append(
+                    {
+                        "player": players[seat],
+                        "trick": tp.trick_no + 1,
+                        "card": CARD_NAMES[card],
+                        "rule": tp.reasons().get(card, "R19"),
+                        "legal": card_names(legal),
+                        "corrected": False,
+                    }
+                )
+            tp_play(card)
+        return reneges
+
+    def final_tricks(self, so_far: dict[str, int], complete_log: bool) -> dict[str, int] | None:
+        """The tricks that settle the hand, or None while it is not finished.
+
+        A summary (``tricks``) must match a complete card log, or with a partial log add
+        up to the hand size and give nobody fewer tricks than the log already does.
+        """
+        tricks = self.tricks
+        if tricks is None:
+            return so_far if complete_log else None
+        hs = self.hand_size
+        given = {self.players[s]: tricks.get(s, 0) for s in self.active}
+        if complete_log:
+            if given != so_far:
+                self.add(
+                    "tricks_mismatch",
+                    "the tricks do not match the card log: the log gives "
+                    + ", ".join(f"{p} {t}" for p, t in so_far.items()),
+                    field="tricks",
+                )
+        else:
+            total = sum(given.values())
+            if total != hs:
+                self.add(
+                    "tricks_total",
+                    f"tricks add up to {total}; a hand has {hs} tricks",
+                    field="tricks",
+                )
+            elif any(so_far[p] > given[p] for p in given):
+                self.add(
+                    "tricks_mismatch",
+                    "the card log already gives some players more tricks than the summary",
+                    field="tricks",
+                )
+        return given
 
     def play_error(self, tp: TrickPlay, seat: int, card: int) -> None:
         players = self.players
@@ -850,7 +986,7 @@ class _Verifier:
         return at
 
     def table_reneges(self, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        out = []
+        out: list[dict[str, Any]] = []
         players = self.players
         for r in self.reneges:
             name = players[r["seat"]]
@@ -876,7 +1012,7 @@ class _Verifier:
     ) -> dict[str, Any]:
         players = self.players
         hs = self.rules.hand_size
-        winner = active[0] if active else (self.dealer if deemed else None)
+        winner = active[0] if active else (self.dealer_seat if deemed else None)
         if (
             tricks is not None
             and any(tricks.values())
@@ -915,7 +1051,7 @@ class _Verifier:
         players = self.players
         return _settle(
             players,
-            players[self.dealer],  # type: ignore[index]
+            players[self.dealer_seat],
             self.rules,
             tricks if len(active) > 1 else None,
             {players[s] for s in self.passed},

@@ -3,9 +3,6 @@ from .session import GameSession, Hand, HandAction, Seat, SessionEvent
 from .tokens import ApiToken
 from .tournament import (
     Entry,
-    PrizeAccount,
-    PrizeLeg,
-    PrizePosting,
     Round,
     SeatMove,
     Tournament,
@@ -22,9 +19,6 @@ __all__ = [
     "Invite",
     "Membership",
     "Player",
-    "PrizeAccount",
-    "PrizeLeg",
-    "PrizePosting",
     "Role",
     "Round",
     "Seat",

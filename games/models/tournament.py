@@ -1,7 +1,7 @@
 """Tournaments: entries, rounds, tables (each one a GameSession), seat moves, prize pool.
 
 Chips live in the tables' sessions (the ledger's chip-limited sessions); money — buy-ins,
-fees, prizes — lives in the tournament's own prize ledger below: append-only postings
+fees, prizes — lives in the tournament's own prize ledger (``ledger.models.Prize*``): append-only postings
 whose legs sum to zero, integer minor units. Sign convention as in ``ledger.models``: an
 account's balance is what it holds (an entrant's is negative by what they paid in and
 positive by what they won back; the pool holds the prize money; the house the fees).
@@ -10,13 +10,12 @@ positive by what they won back; the pool holds the prize money; the house the fe
 import secrets
 
 from django.conf import settings
-from django.db import models, transaction
-from django.db.models.signals import post_save
+from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
 from .club import Club, Player
-from .session import GameSession, Hand
+from .session import GameSession
 
 
 def new_public_token() -> str:
@@ -238,104 +237,3 @@ class SeatMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: table {self.source.number} → {self.target.number}"
-
-
-class PrizeAccount(models.Model):
-    class Kind(models.TextChoices):
-        ENTRANT = "entrant", "Entrant"
-        POOL = "pool", "Prize pool"
-        HOUSE = "house", "House (fees)"
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="prize_accounts"
-    )
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "player"],
-                condition=models.Q(kind="entrant"),
-                name="one_prize_account_per_entrant",
-            ),
-            models.UniqueConstraint(
-                fields=["tournament", "kind"],
-                condition=models.Q(kind__in=["pool", "house"]),
-                name="one_pool_and_house_per_tournament",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(kind="entrant", player__isnull=False)
-                | (~models.Q(kind="entrant") & models.Q(player__isnull=True)),
-                name="prize_account_player_iff_entrant",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.kind}:{self.player_id}" if self.player_id else self.kind
-
-
-class PrizePosting(models.Model):
-    class Kind(models.TextChoices):
-        BUY_IN = "buy_in", "Buy-in"
-        FEE = "fee", "Fee"
-        REFUND = "refund", "Refund (withdrawn)"
-        PRIZE = "prize", "Prize"
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="prize_postings"
-    )
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    memo = models.CharField(max_length=200, blank=True, default="")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["id"]
-
-    def __str__(self) -> str:
-        return f"{self.kind} #{self.pk}"
-
-
-class PrizeLeg(models.Model):
-    posting = models.ForeignKey(PrizePosting, on_delete=models.PROTECT, related_name="legs")
-    account = models.ForeignKey(PrizeAccount, on_delete=models.PROTECT, related_name="legs")
-    amount = models.BigIntegerField()
-
-    class Meta:
-        ordering = ["posting", "id"]
-        constraints = [
-            models.CheckConstraint(condition=~models.Q(amount=0), name="prize_leg_nonzero"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.account}: {self.amount}"
-
-
-def _hand_saved(sender, instance: Hand, **kwargs) -> None:
-    """A recorded (or voided) hand at a tournament table moves the tournament on (ante
-    level, eliminations, the end of the table, balancing) once its transaction commits.
-    Sessions that cannot be tournament tables are skipped without a query."""
-    if instance.status not in (Hand.Status.RECORDED, Hand.Status.VOIDED):
-        return
-    field = Hand._meta.get_field("session")
-    if field.is_cached(instance) and not instance.session.chip_limited:
-        return
-    session_id = instance.session_id
-    transaction.on_commit(lambda: _after_hand(session_id), robust=True)
-
-
-def _after_hand(session_id: int) -> None:
-    from games import tournament_service  # the service imports these models
-
-    tournament_service.after_hand(session_id)
-
-
-post_save.connect(_hand_saved, sender=Hand, dispatch_uid="tournament_after_hand")

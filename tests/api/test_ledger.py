@@ -196,7 +196,7 @@ def test_export_rows_match_the_documented_output_serializer(club, played, bob):
     # The export builds rows from .values() for speed; the serializer is the contract.
     from django.db.models import F
 
-    from ledger.api import PostingOutputSerializer, posting_rows
+    from games.api.ledger import PostingOutputSerializer, posting_rows
 
     postings.void_hand(session_id=played.pk, hand_id=played.hands.last().pk, user=bob)
     qs = Posting.objects.filter(club=club).order_by("id")

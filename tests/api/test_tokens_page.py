@@ -5,9 +5,9 @@ import re
 from django.test import Client
 from django.urls import reverse
 
+from games.clubs.tokens import MAX_ACTIVE_TOKENS
 from games.models import ApiToken
 from games.models.club import hash_token
-from games.views.tokens import MAX_ACTIVE_TOKENS
 
 URL = "/settings/tokens/"
 

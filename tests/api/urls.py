@@ -3,4 +3,4 @@
 from bourre_site import urls as root
 
 urlpatterns = root.urlpatterns
-handler404 = getattr(root, "handler404", "games.api_errors.api_not_found")
+handler404 = getattr(root, "handler404", "games.api.errors.api_not_found")

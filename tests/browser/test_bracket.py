@@ -4,8 +4,8 @@ itself while visible — answered 304 while nothing changed."""
 
 import pytest
 
-from games import tournament_service as svc
 from games.models import Player, Round
+from games.tournaments import service as svc
 from ledger import postings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -3,7 +3,7 @@
 import re
 import xml.etree.ElementTree as ET
 
-from games.charts import COLOURS, MAX_POINTS, net_chart
+from games.sessions.charts import COLOURS, MAX_POINTS, net_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 

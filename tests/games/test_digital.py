@@ -7,7 +7,7 @@ import random
 import pytest
 from django.test import Client
 
-from games import digital
+from games.digital import service as digital
 from games.engine import CARD_NAMES, HandState, replay, verify
 from games.models import Hand, HandAction, Seat
 from ledger import postings

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, connections
 from django.test import Client
 
-from games import digital
+from games.digital import service as digital
 from games.models import HandAction
 
 from .test_digital_support import make_session, seat_url, seats_of

@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import digital
+from games.digital import service as digital
 from games.engine import CARD_NAMES
 from games.models import Hand
 from ledger import postings

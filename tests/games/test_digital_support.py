@@ -15,7 +15,7 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
-from games import digital
+from games.digital import service as digital
 from games.engine import CARD_NAMES, HandState
 from games.models import GameSession, Hand, Seat
 from ledger import postings

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import digital
+from games.digital import service as digital
 from games.engine import HandState, HeuristicBot
 from games.models import Hand, HandAction, Seat
 from ledger import postings

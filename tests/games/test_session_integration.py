@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from games import digital
-from games import tournament_service as svc
+from games.digital import service as digital
 from games.models import TournamentTable
+from games.tournaments import service as svc
 from ledger import postings
 
 from .test_tournament_service import make_tournament

@@ -502,7 +502,7 @@ def test_history_shows_hands_postings_chart_and_undone_hands(carol_client, table
 
 
 def test_history_chart_leaves_out_voided_hands(table, bob):
-    from games.views.sessions import net_series
+    from games.sessions.views import net_series
 
     record_direct(table, **WIN_ANN)
     second = record_direct(table, tricks={"ann": 1, "ben": 3, "cal": 1})

@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import tournament_service as svc
 from games.models import ApiToken
+from games.tournaments import service as svc
 
 from .test_tournament_service import make_tournament, names, record, win
 

@@ -9,8 +9,8 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from games import tournament_service as svc
 from games.models import Seat, Tournament, TournamentTable
+from games.tournaments import service as svc
 from ledger import postings
 
 from .test_tournament_service import bot_entry, check_books, make_tournament

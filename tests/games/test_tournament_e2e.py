@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from games import tournament_service as svc
 from games.models import Entry, Round, SeatMove, Tournament, TournamentTable
-from ledger import postings
+from games.tournaments import selectors, tables
+from games.tournaments import service as svc
+from ledger import books, postings
 
 from .test_tournament_service import check_books, make_tournament, play_bot_hand
 
@@ -27,13 +28,13 @@ def playing_tables(t: Tournament) -> list[TournamentTable]:
 def check_final_result(t: Tournament, entrants: int, buy_in: int, fee: int) -> list[dict]:
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
-    rows = svc.standings(t)
+    rows = selectors.standings(t)
     assert len(rows) == entrants
     places = [r["place"] for r in rows]
     assert places[0] == 1 and places == sorted(places) and None not in places
     assert Entry.objects.filter(tournament=t, status="winner").count() == 1
     assert rows[0]["status"] == "winner"
-    balances = svc.prize_balances(t)
+    balances = books.prize_balances(t)
     assert balances["pool"] == 0 and balances["house"] == entrants * fee
     assert sum(r["prize"] for r in rows) == entrants * buy_in
     prizes = [r["prize"] for r in rows]
@@ -71,7 +72,7 @@ def test_forty_entrant_table_rounds_to_the_final(club, alice):
             break
         rnd = t.rounds.order_by("-number").first()
         if rnd.status == Round.Status.FINISHED:
-            report = svc.chip_report(t)[-1]
+            report = selectors.chip_report(t)[-1]
             assert report["now"] == report["start"]  # chips conserved in the round
             nxt = svc.draw_next_round(tournament_id=t.pk, user=alice, seed=f"forty-{rnd.number}")
             # Stacks carry: the new round starts with exactly the advancing chips.
@@ -122,11 +123,11 @@ def test_twenty_entrant_freeze_out_until_one_player_holds_every_chip(club, alice
         # The director's check between passes: tables whose pot is empty even out.
         svc.sync(tournament_id=t.pk, user=alice)
         live = playing_tables(t)
-        infos = svc._infos(live)
+        infos = tables._infos(live)
         if len(live) > 1 and all(info.pot == 0 for info in infos.values()):
             sizes = [len(info.alive) for info in infos.values()]
             assert max(sizes) - min(sizes) <= 1, sizes
-        report = svc.chip_report(t)[0]
+        report = selectors.chip_report(t)[0]
         assert report["now"] == report["start"] == 20 * 12
     rows = check_final_result(t, 20, 10, 0)
     assert rows[0]["chips"] == 20 * 12  # one player holds every chip

@@ -8,14 +8,13 @@ import random
 
 import pytest
 
-from games import tournament as logic
-from games import tournament_service as svc
+from games.engine import tournament as logic
 from games.engine import HandState, HeuristicBot
+from games.engine.tournament import TournamentError
 from games.models import (
     Entry,
     Hand,
     Player,
-    PrizePosting,
     Round,
     Seat,
     SeatMove,
@@ -23,8 +22,10 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
-from games.tournament import TournamentError
-from ledger import postings
+from games.tournaments import selectors
+from games.tournaments import service as svc
+from ledger import books, postings
+from ledger.models import PrizePosting
 
 pytestmark = pytest.mark.django_db
 
@@ -104,8 +105,8 @@ def check_books(t: Tournament) -> None:
     t.refresh_from_db()
     for x in t.tables.select_related("session"):
         postings.check_invariants(x.session)
-    svc.check_prize_ledger(t)
-    for row in svc.chip_report(t):
+    postings.check_prize_ledger(t)
+    for row in selectors.chip_report(t):
         assert row["now"] == row["start"], row
 
 
@@ -159,9 +160,9 @@ def test_check_in_posts_buy_in_into_the_pool_and_fee_out_to_the_house(club, alic
     svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=alice)  # a double tap
     kinds = list(PrizePosting.objects.filter(tournament=t).values_list("kind", flat=True))
     assert kinds == ["buy_in", "fee"]
-    balances = svc.prize_balances(t)
+    balances = books.prize_balances(t)
     assert balances == {"pool": 20, "house": 2, "entrants": {players[0].pk: -22}}
-    svc.check_prize_ledger(t)
+    postings.check_prize_ledger(t)
 
 
 def test_withdrawal_before_the_start_refunds_buy_in_and_fee(club, alice, players):
@@ -171,10 +172,10 @@ def test_withdrawal_before_the_start_refunds_buy_in_and_fee(club, alice, players
     unpaid = svc.register(tournament_id=t.pk, player=players[1], user=alice)
     svc.withdraw(tournament_id=t.pk, entry_id=paid.pk, user=alice)
     svc.withdraw(tournament_id=t.pk, entry_id=unpaid.pk, user=alice)
-    assert svc.prize_balances(t) == {"pool": 0, "house": 0, "entrants": {players[0].pk: 0}}
+    assert books.prize_balances(t) == {"pool": 0, "house": 0, "entrants": {players[0].pk: 0}}
     refund = PrizePosting.objects.get(tournament=t, kind="refund")
     assert sorted(leg.amount for leg in refund.legs.all()) == [-20, -2, 22]
-    svc.check_prize_ledger(t)
+    postings.check_prize_ledger(t)
     # Withdrawn players may enter again.
     again = svc.register(tournament_id=t.pk, player=players[1], user=alice)
     assert again.pk == unpaid.pk and again.status == Entry.Status.REGISTERED
@@ -208,7 +209,7 @@ def test_late_entries_until_the_first_round_then_registration_closes(club, alice
         )
     with pytest.raises(TournamentError):
         svc.withdraw(tournament_id=t.pk, entry_id=entry.pk, user=alice)
-    assert svc.prize_balances(t)["pool"] == 90
+    assert books.prize_balances(t)["pool"] == 90
 
 
 def test_money_settings_cannot_change_after_someone_paid(club, alice):
@@ -384,7 +385,7 @@ def test_rounds_advance_avoid_rematches_and_the_final_pays_prizes(club, alice):
                 assert nxt.draw["repeats"] == 0  # nobody meets a tablemate again here
             if t.carry_stacks:
                 carried = sum(nxt.draw["chips"].values())
-                assert carried == svc.chip_report(t)[rnd.number - 1]["advancing"]
+                assert carried == selectors.chip_report(t)[rnd.number - 1]["advancing"]
             continue
         for x in rnd.tables.filter(status="playing").select_related("session"):
             play_bot_hand(x, rng, alice)
@@ -400,7 +401,7 @@ def test_rounds_advance_avoid_rematches_and_the_final_pays_prizes(club, alice):
     prizes = sorted(Entry.objects.filter(tournament=t).values_list("prize", flat=True))
     assert sum(prizes) == 160 and prizes[-4:] == [17, 27, 43, 73]
     check_books(t)
-    assert svc.prize_balances(t)["pool"] == 0
+    assert books.prize_balances(t)["pool"] == 0
 
 
 def test_byes_advance_without_playing(club, alice):
@@ -446,7 +447,7 @@ def test_players_out_on_the_same_hand_rank_by_chips_at_its_start(club, alice):
     assert set(out) == {c, d}
     assert out[c].out_key == out[d].out_key  # same hand, same chips: a shared place
     t.refresh_from_db()
-    rows = svc.standings(t)
+    rows = selectors.standings(t)
     assert [r["place"] for r in rows] == [None, None, 3, 3]
 
 
@@ -489,7 +490,9 @@ def test_the_hook_runs_after_the_hand_commits(club, alice, django_capture_on_com
     assert x.status == TournamentTable.Status.FINISHED
 
 
-def test_cash_sessions_are_not_looked_at(club, alice, players, django_assert_num_queries):
+def test_cash_sessions_are_not_looked_at(
+    club, alice, players, django_assert_num_queries, django_capture_on_commit_callbacks
+):
     session = postings.start_session(
         club=club,
         name="cash",
@@ -499,11 +502,26 @@ def test_cash_sessions_are_not_looked_at(club, alice, players, django_assert_num
         currency="$",
         user=alice,
     )
-    hand = Hand(session=session, status=Hand.Status.RECORDED)
-    from games.models.tournament import _hand_saved
+    called = []
+    postings.on_table_hand(called.append)
+    try:
+        with django_assert_num_queries(0), django_capture_on_commit_callbacks(execute=True):
+            postings.announce_table_hand(session)
+        assert called == []
+        session.chip_limited = True
+        with django_capture_on_commit_callbacks(execute=True):
+            postings.announce_table_hand(session)
+        assert called == [session.pk]
+    finally:
+        postings._common._table_hand_listeners.remove(called.append)
 
-    with django_assert_num_queries(0):
-        _hand_saved(Hand, hand)
+
+def test_a_tournament_table_hand_reaches_the_tournament(club, alice):
+    """The ledger calls the tournament service after each hand at a table (registered in
+    GamesConfig.ready, no signal)."""
+    from games.tournaments import service
+
+    assert service.after_hand in postings._common._table_hand_listeners
 
 
 # -- freeze-out ----------------------------------------------------------------------------
@@ -580,7 +598,7 @@ def test_freeze_out_balances_breaks_and_finishes(club, alice):
         play_bot_hand(table(t, 1), rng, alice)
     assert t.status == Tournament.Status.FINISHED
     winner = Entry.objects.get(tournament=t, status="winner")
-    rows = svc.standings(t)
+    rows = selectors.standings(t)
     assert rows[0]["player"]["id"] == winner.player_id and rows[0]["chips"] == 36
     places = [r["place"] for r in rows]
     assert places[0] == 1 and places == sorted(places) and places[-1] <= 9

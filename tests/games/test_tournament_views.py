@@ -9,8 +9,9 @@ from django.db import connection, reset_queries
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import tournament_service as svc
 from games.models import Entry, Player, Tournament, TournamentTable
+from games.tournaments import service as svc
+from ledger import books
 
 from .test_tournament_service import make_players, make_tournament, names, record, win
 
@@ -187,12 +188,12 @@ def test_enter_check_in_and_withdraw_through_the_page(club, alice, alice_client)
     )
     alice_client.post(reverse("tournament_checkin_all", args=[t.pk]))
     assert not t.entries.filter(is_bot=True).exists()
-    assert svc.prize_balances(t)["pool"] == 30
+    assert books.prize_balances(t)["pool"] == 30
     entry = t.entries.get(player=ben)
     alice_client.post(reverse("tournament_entry_action", args=[t.pk, entry.pk, "withdraw"]))
     entry.refresh_from_db()
     assert entry.status == Entry.Status.WITHDRAWN
-    assert svc.prize_balances(t)["pool"] == 20
+    assert books.prize_balances(t)["pool"] == 20
     assert (
         alice_client.post(
             reverse("tournament_entry_action", args=[t.pk, entry.pk, "nonsense"])

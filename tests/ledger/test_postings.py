@@ -880,7 +880,7 @@ def test_events_record_who_did_what(start, players, alice, bob):
 
 
 def test_a_reported_hand_is_refused_while_a_digital_hand_is_in_progress(start, alice):
-    from games import digital
+    from games.digital import service as digital
 
     session = start()
     table = digital.start_hand(session_id=session.pk, user=alice)

@@ -10,7 +10,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games import digital
+from games.digital import service as digital
 from games.models import GameSession, Hand, HandAction, Player
 from games.sql import insert_rows
 from ledger import postings

@@ -1,0 +1,34 @@
+"""Personal API tokens: `Authorization: Bearer brt_…` (or `Token brt_…`)."""
+
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+
+from games.models import ApiToken
+from games.models.club import hash_token
+
+
+class TokenAuthentication(authentication.BaseAuthentication):
+    keywords = ("bearer", "token")
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].decode(errors="replace").lower() not in self.keywords:
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed("Malformed Authorization header.")
+        key = header[1].decode(errors="replace")
+        token = (
+            ApiToken.objects.select_related("user")
+            .filter(key_hash=hash_token(key), revoked_at__isnull=True)
+            .first()
+        )
+        if token is None or not token.user.is_active:
+            raise exceptions.AuthenticationFailed("Invalid or revoked token.")
+        now = timezone.now()
+        # Write at most once a minute so every API call is not also a write.
+        if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        return token.user, token
+
+    def authenticate_header(self, request):
+        return 'Bearer realm="api"'

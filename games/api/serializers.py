@@ -1,0 +1,281 @@
+"""Explicit input and output serializers of the REST API, one pair per endpoint.
+
+They only describe shapes (and document them in the OpenAPI schema): which fields, which
+JSON types, which bounds. Everything that needs the database or the rules — does this
+player belong to the club, is this hand legal, what does it pay — happens in the API view
+and in `games.engine` / `ledger.postings`, never here (HackSoft style).
+"""
+
+from rest_framework import serializers
+
+from games.models import GameSession
+
+# Ids come from BigAutoField; a bigger number could not be looked up (and must be a 400,
+# not a database overflow).
+MAX_ID = 2**63 - 1
+NAME_MAX = 40  # Player.name
+CARD_MAX = 8  # "10♥" and friends, generously
+
+
+class StrictInputSerializer(serializers.Serializer):
+    """An input serializer that rejects unknown fields instead of silently dropping them.
+
+    A typo such as "pased" must not quietly change what gets recorded (the engine's
+    verifier makes the same choice for hand records).
+    """
+
+    def to_internal_value(self, data):
+        # Also runs for nested serializers, which have no initial_data of their own.
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields), key=str)
+            if unknown:
+                raise serializers.ValidationError(
+                    {
+                        str(key): [serializers.ErrorDetail("Unknown field.", "unknown_field")]
+                        for key in unknown
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+# --- problems (documentation of games.api_errors) -----------------------------------------
+
+
+class ProblemErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    field = serializers.CharField(required=False, help_text="Dotted path of the input field.")
+    player = serializers.CharField(required=False)
+    card = serializers.CharField(required=False)
+    trick = serializers.IntegerField(required=False)
+    key = serializers.CharField(required=False)
+
+
+class ProblemSerializer(serializers.Serializer):
+    """RFC 9457 problem details (`application/problem+json`)."""
+
+    type = serializers.CharField(help_text='"about:blank" or "urn:bourre:problem:<kind>".')
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    errors = ProblemErrorSerializer(many=True)
+
+
+class StaleProblemSerializer(ProblemSerializer):
+    current_version = serializers.IntegerField(
+        required=False, allow_null=True, help_text="On a stale version: the session's version now."
+    )
+
+
+class HandRejectedProblemSerializer(ProblemSerializer):
+    verdict = serializers.JSONField(
+        required=False, allow_null=True, help_text="When the engine rejected the hand: its verdict."
+    )
+
+
+class InvalidRecordProblemSerializer(ProblemSerializer):
+    """The verifier's 400: the problem members plus the verdict (`valid` is false)."""
+
+    valid = serializers.BooleanField()
+
+
+# --- clubs and players -------------------------------------------------------------------
+
+
+class ClubOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    currency = serializers.CharField()
+    role = serializers.CharField(help_text="Your role in this club.")
+    created_at = serializers.DateTimeField()
+
+
+class PlayerOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField(source="club_id")
+    name = serializers.CharField()
+    member = serializers.CharField(
+        source="user.username", allow_null=True, help_text="The linked member's username."
+    )
+    created_at = serializers.DateTimeField()
+
+
+class PlayerCreateInputSerializer(StrictInputSerializer):
+    name = serializers.CharField(max_length=NAME_MAX)
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+# --- sessions ----------------------------------------------------------------------------
+
+
+class SessionOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField(source="club_id")
+    name = serializers.CharField()
+    currency = serializers.CharField()
+    mode = serializers.CharField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    hands_count = serializers.IntegerField()
+    carry = serializers.IntegerField(help_text="The pot before the next hand's antes.")
+    created_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+
+
+class SeatOutputSerializer(serializers.Serializer):
+    player = PlayerRefSerializer()
+    position = serializers.IntegerField()
+    active = serializers.BooleanField()
+
+
+class BalanceOutputSerializer(serializers.Serializer):
+    player = PlayerRefSerializer()
+    net = serializers.IntegerField(help_text="Minor units; negative: the player is down.")
+
+
+class NextHandSerializer(serializers.Serializer):
+    """What the next hand needs (ledger.postings.session_state)."""
+
+    players = serializers.ListField(child=serializers.CharField())
+    dealer = serializers.CharField(allow_null=True)
+    carry = serializers.IntegerField()
+    excused = serializers.ListField(child=serializers.CharField())
+    forfeits = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Owe a forfeited deal (R16)."
+    )
+    rules = serializers.JSONField()
+    version = serializers.IntegerField()
+
+
+class SessionDetailOutputSerializer(SessionOutputSerializer):
+    rules = serializers.JSONField()
+    leftover_policy = serializers.CharField()
+    pot = serializers.IntegerField(help_text="What the pot account holds now.")
+    dealer = PlayerRefSerializer(allow_null=True, help_text="Who deals the next hand.")
+    excused = PlayerRefSerializer(
+        source="excused_players", many=True, help_text="Excused from the next ante."
+    )
+    seats = SeatOutputSerializer(source="seat_list", many=True)
+    balances = BalanceOutputSerializer(many=True)
+    next_hand = NextHandSerializer()
+
+
+class SessionCreateInputSerializer(StrictInputSerializer):
+    name = serializers.CharField(max_length=100)
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        min_length=2,
+        max_length=8,
+        help_text="Player ids in clockwise seat order.",
+    )
+    dealer = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="Player id of the first dealer."
+    )
+    rules = serializers.DictField(
+        required=False, default=dict, help_text="House-rule switches (RULES.md)."
+    )
+    currency = serializers.CharField(
+        max_length=8, required=False, help_text="Defaults to the club's currency."
+    )
+    mode = serializers.ChoiceField(
+        choices=GameSession.Mode.choices, default=GameSession.Mode.REPORTED
+    )
+    leftover_policy = serializers.ChoiceField(
+        choices=GameSession.LeftoverPolicy.choices,
+        default=GameSession.LeftoverPolicy.CARRY_TO_CLUB,
+    )
+
+
+# --- hands -------------------------------------------------------------------------------
+
+
+class HandOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    session = serializers.IntegerField(source="session_id")
+    number = serializers.IntegerField(
+        allow_null=True, help_text="Null while a digital hand is played."
+    )
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    outcome = serializers.CharField(source="result.outcome", allow_null=True, default=None)
+    winner = serializers.CharField(source="result.winner", allow_null=True, default=None)
+    pot = serializers.IntegerField(source="result.pot", allow_null=True, default=None)
+    next_carry = serializers.IntegerField(source="result.next_carry", allow_null=True, default=None)
+    created_at = serializers.DateTimeField()
+
+
+class HandDetailOutputSerializer(HandOutputSerializer):
+    record = serializers.JSONField(help_text="The full hand record (HAND_RECORD.md).")
+    verdict = serializers.JSONField(help_text="The engine's verdict (HAND_RECORD.md).")
+    voided_at = serializers.DateTimeField(allow_null=True)
+    void_reason = serializers.CharField(allow_blank=True)
+    shortfalls = serializers.JSONField()
+
+
+class RenegeInputSerializer(StrictInputSerializer):
+    player = serializers.CharField(max_length=NAME_MAX)
+    corrected = serializers.BooleanField(default=False)
+    trick = serializers.IntegerField(required=False, min_value=1, max_value=5)
+    card = serializers.CharField(required=False, max_length=CARD_MAX)
+    rule = serializers.CharField(required=False, max_length=4)
+
+
+def _cards(**kwargs):
+    return serializers.ListField(child=serializers.CharField(max_length=CARD_MAX), **kwargs)
+
+
+class HandCreateInputSerializer(StrictInputSerializer):
+    """The table's part of a hand record (HAND_RECORD.md); the session supplies the rest."""
+
+    up_card = serializers.CharField(required=False, allow_null=True, max_length=CARD_MAX)
+    trump = serializers.CharField(required=False, allow_null=True, max_length=CARD_MAX)
+    passed = serializers.ListField(
+        child=serializers.CharField(max_length=NAME_MAX), required=False, max_length=8
+    )
+    discards = serializers.DictField(child=_cards(max_length=5), required=False)
+    hands = serializers.DictField(child=_cards(max_length=5), required=False)
+    plays = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.CharField(max_length=NAME_MAX), min_length=2, max_length=2
+        ),
+        required=False,
+        max_length=40,
+        help_text='Cards played in order: [["ann", "QH"], ["cal", "2H"], …].',
+    )
+    tricks = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=5), required=False
+    )
+    reneges = RenegeInputSerializer(many=True, required=False)
+    session_version = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The session version the record was made against; 409 if it changed.",
+    )
+    # Fields the session supplies; a client may repeat them (e.g. a record it checked with
+    # the verifier) but record_hand rejects them unless they agree (session_mismatch).
+    players = serializers.ListField(child=serializers.CharField(), required=False)
+    dealer = serializers.CharField(required=False)
+    carry = serializers.IntegerField(required=False)
+    excused = serializers.ListField(child=serializers.CharField(), required=False)
+    rules = serializers.DictField(required=False)
+    forfeits = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+# --- the verifier ------------------------------------------------------------------------
+
+
+class VerdictSerializer(serializers.Serializer):
+    """The verdict of HAND_RECORD.md."""
+
+    valid = serializers.BooleanField()
+    errors = ProblemErrorSerializer(many=True)
+    complete = serializers.BooleanField(required=False)
+    next = serializers.JSONField(required=False, allow_null=True)
+    tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
+    reneges = serializers.ListField(child=serializers.JSONField(), required=False)
+    result = serializers.JSONField(required=False, allow_null=True)

@@ -1,0 +1,363 @@
+"""Tournament API (mounted under /api/v1/), with the conventions of games.api: token or
+session authentication, membership to read (another club's tournament is 404),
+problem+json errors, cursor pagination for the list, explicit output serializers.
+
+- ``GET tournaments/`` — your clubs' tournaments, newest first (``?club=``, ``?status=``)
+- ``GET tournaments/{id}/`` — settings, status, rounds and tables with live chips
+- ``GET tournaments/{id}/standings/`` — finishing places (provisional while running)
+- ``GET tournaments/{id}/prizes/`` — the prize ledger: postings with legs and balances,
+  as JSON or CSV (``Accept: text/csv`` or ``?format=csv``); one response, not paged: it
+  has about two postings per entrant.
+"""
+
+import csv
+import io
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.renderers import BaseRenderer
+from rest_framework.response import Response
+
+from games.access import membership_for, tournament_for
+from games.api.serializers import MAX_ID
+from games.api.views import (
+    API_RENDERERS,
+    CURSOR_PARAMETERS,
+    READ_PROBLEMS,
+    ApiView,
+    for_member,
+    page_of,
+    paginate,
+    problems,
+)
+from games.models import Tournament
+from games.tournaments import selectors
+from games.tournaments import service as svc
+from games.tournaments.views import PRIZE_CSV_COLUMNS
+from ledger import books
+from ledger.exports import csv_cell
+from ledger.models import PrizeAccount
+
+# -- output serializers ---------------------------------------------------------------------
+
+
+class PlayerRefOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TournamentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField(source="club_id")
+    name = serializers.CharField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    currency = serializers.CharField()
+    buy_in = serializers.IntegerField(help_text="Minor units.")
+    fee = serializers.IntegerField(help_text="Minor units, on top of the buy-in.")
+    starting_chips = serializers.IntegerField()
+    antes = serializers.ListField(child=serializers.IntegerField())
+    hands_per_level = serializers.IntegerField(help_text="0: the ante rises each round.")
+    min_table = serializers.IntegerField()
+    max_table = serializers.IntegerField()
+    hands_per_round = serializers.IntegerField()
+    final_hands = serializers.IntegerField(help_text="0: until one player holds every chip.")
+    advance_per_table = serializers.IntegerField()
+    tiebreak = serializers.ChoiceField(choices=Tournament.Tiebreak.choices)
+    carry_stacks = serializers.BooleanField()
+    payout_percentages = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Empty: the default for the field size."
+    )
+    table_mode = serializers.CharField()
+    version = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class TablePlayerOutputSerializer(serializers.Serializer):
+    player = PlayerRefOutputSerializer()
+    chips = serializers.IntegerField(allow_null=True)
+    out = serializers.BooleanField()
+    advanced = serializers.BooleanField()
+    moved = serializers.BooleanField()
+
+
+class TableOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    session = serializers.IntegerField(source="session_id")
+    hands = serializers.IntegerField()
+    hand_limit = serializers.IntegerField(source="limit", help_text="0: no limit.")
+    pot = serializers.IntegerField()
+    ante = serializers.IntegerField(allow_null=True)
+    players = TablePlayerOutputSerializer(many=True)
+
+
+class RoundOutputSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    seed = serializers.CharField(help_text="The stored seed: the draw can be redone from it.")
+    status = serializers.CharField()
+    is_final = serializers.BooleanField()
+    byes = PlayerRefOutputSerializer(many=True)
+    tables = TableOutputSerializer(many=True)
+
+
+class PoolOutputSerializer(serializers.Serializer):
+    pool = serializers.IntegerField()
+    house = serializers.IntegerField()
+
+
+class TournamentDetailOutputSerializer(TournamentOutputSerializer):
+    entrants = serializers.IntegerField()
+    public_url = serializers.URLField(help_text="Read-only bracket, no login needed.")
+    prize_pool = PoolOutputSerializer()
+    rounds = RoundOutputSerializer(many=True)
+
+
+class StandingOutputSerializer(serializers.Serializer):
+    place = serializers.IntegerField(allow_null=True, help_text="Null: still playing.")
+    player = PlayerRefOutputSerializer()
+    status = serializers.CharField()
+    chips = serializers.IntegerField(allow_null=True, help_text="Now, or when they went out.")
+    out_round = serializers.IntegerField(allow_null=True)
+    out_table = serializers.IntegerField(allow_null=True)
+    out_at = serializers.DateTimeField(allow_null=True)
+    prize = serializers.IntegerField()
+
+
+class StandingsOutputSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    status = serializers.CharField()
+    currency = serializers.CharField()
+    final = serializers.BooleanField()
+    standings = StandingOutputSerializer(many=True)
+
+
+class PrizeLegOutputSerializer(serializers.Serializer):
+    account = serializers.ChoiceField(choices=PrizeAccount.Kind.choices)
+    player = PlayerRefOutputSerializer(allow_null=True)
+    amount = serializers.IntegerField(help_text="Minor units; + into the account.")
+
+
+class PrizePostingOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    player = PlayerRefOutputSerializer(allow_null=True)
+    memo = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    legs = PrizeLegOutputSerializer(many=True)
+
+
+class EntrantBalanceOutputSerializer(serializers.Serializer):
+    player = PlayerRefOutputSerializer()
+    balance = serializers.IntegerField(help_text="Prizes won − buy-in and fee paid.")
+
+
+class PrizeBalancesOutputSerializer(serializers.Serializer):
+    pool = serializers.IntegerField()
+    house = serializers.IntegerField()
+    entrants = EntrantBalanceOutputSerializer(many=True)
+
+
+class PrizeLedgerOutputSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    currency = serializers.CharField()
+    remainder_rule = serializers.CharField()
+    balances = PrizeBalancesOutputSerializer()
+    postings = PrizePostingOutputSerializer(many=True)
+
+
+class TournamentFilterSerializer(serializers.Serializer):
+    club = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+
+
+REMAINDER_RULE = (
+    "Each prize is pool × percent // 100 in minor units; the units left over go one each "
+    "to 1st, 2nd, …; players sharing a place split its prizes equally, leftover units one "
+    "each in the order of a seeded draw."
+)
+
+
+# -- views --------------------------------------------------------------------------------
+
+
+class TournamentListApi(ApiView):
+    cursor_ordering = "-id"
+
+    @extend_schema(
+        operation_id="tournaments_list",
+        summary="Tournaments of your clubs, newest first",
+        parameters=[
+            OpenApiParameter("club", int, description="Only this club's tournaments."),
+            OpenApiParameter("status", str, enum=Tournament.Status.values),
+            *CURSOR_PARAMETERS,
+        ],
+        responses={200: page_of(TournamentOutputSerializer), **problems(400, *READ_PROBLEMS)},
+        tags=["tournaments"],
+    )
+    def get(self, request):
+        filters = TournamentFilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        filters = filters.validated_data
+        qs = for_member(Tournament.objects.all(), request.user)
+        if "club" in filters:
+            membership_for(request.user, filters["club"])  # another club: 404
+            qs = qs.filter(club_id=filters["club"])
+        if "status" in filters:
+            qs = qs.filter(status=filters["status"])
+        return paginate(self, request, qs, TournamentOutputSerializer)
+
+
+def _tournament(request, tournament_id: int) -> Tournament:
+    t, _ = tournament_for(request.user, tournament_id)
+    return t
+
+
+class TournamentDetailApi(ApiView):
+    @extend_schema(
+        operation_id="tournaments_retrieve",
+        summary="A tournament: settings, rounds, tables and chips",
+        responses={200: TournamentDetailOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["tournaments"],
+    )
+    def get(self, request, tournament_id: int):
+        t = _tournament(request, tournament_id)
+        data = selectors.bracket(t)
+        rounds = []
+        for rnd in data["rounds"]:
+            tables = []
+            for box in rnd["tables"]:
+                players = [
+                    {
+                        "player": {"id": p["id"], "name": p["name"]},
+                        "chips": p["chips"],
+                        "out": p["out"],
+                        "advanced": p["advanced"],
+                        "moved": p["moved"],
+                    }
+                    for p in box["players"]
+                ]
+                tables.append({**box, "players": players})
+            rounds.append({**rnd, "tables": tables})
+        pool = books.prize_balances(t)
+        out = dict(TournamentOutputSerializer(t).data)
+        out["entrants"] = t.entries.filter(status__in=svc.IN_EVENT).count()
+        out["public_url"] = request.build_absolute_uri(
+            reverse("tournament_public", args=[t.public_token])
+        )
+        out["prize_pool"] = PoolOutputSerializer(pool).data
+        out["rounds"] = RoundOutputSerializer(rounds, many=True).data
+        return Response(out, headers={"ETag": selectors.etag(t)})
+
+
+class TournamentStandingsApi(ApiView):
+    @extend_schema(
+        operation_id="tournaments_standings",
+        summary="Finishing places (provisional while the tournament runs)",
+        responses={200: StandingsOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["tournaments"],
+    )
+    def get(self, request, tournament_id: int):
+        t = _tournament(request, tournament_id)
+        data = {
+            "tournament": t.pk,
+            "status": t.status,
+            "currency": t.currency,
+            "final": t.status == Tournament.Status.FINISHED,
+            "standings": selectors.standings(t),
+        }
+        return Response(StandingsOutputSerializer(data).data)
+
+
+class PrizeCSVRenderer(BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(PRIZE_CSV_COLUMNS)
+        for posting in data.get("postings", []):
+            owner = posting["player"]["name"] if posting["player"] else ""
+            for leg in posting["legs"]:
+                writer.writerow(
+                    [
+                        posting["id"],
+                        posting["created_at"],
+                        posting["kind"],
+                        csv_cell(owner),
+                        csv_cell(leg["player"]["name"] if leg["player"] else leg["account"]),
+                        leg["amount"],
+                        csv_cell(data["currency"]),
+                        csv_cell(posting["memo"]),
+                    ]
+                )
+        return out.getvalue().encode("utf-8", errors="backslashreplace")
+
+
+class TournamentPrizesApi(ApiView):
+    renderer_classes = [*API_RENDERERS, PrizeCSVRenderer]
+
+    @extend_schema(
+        operation_id="tournaments_prizes",
+        summary="The prize ledger: buy-ins in, fees out, prizes out (JSON or CSV)",
+        parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
+        responses={
+            (200, "application/json"): PrizeLedgerOutputSerializer,
+            (200, "text/csv"): OpenApiResponse(
+                response=str, description=",".join(PRIZE_CSV_COLUMNS) + " (one row per leg)"
+            ),
+            **problems(*READ_PROBLEMS),
+        },
+        tags=["tournaments"],
+    )
+    def get(self, request, tournament_id: int):
+        t = _tournament(request, tournament_id)
+        names = dict(t.entries.values_list("player_id", "player__name"))
+
+        def ref(player_id):
+            if player_id is None:
+                return None
+            return {"id": player_id, "name": names.get(player_id, "?")}
+
+        balances = books.prize_balances(t)
+        data = {
+            "tournament": t.pk,
+            "currency": t.currency,
+            "remainder_rule": REMAINDER_RULE,
+            "balances": {
+                "pool": balances["pool"],
+                "house": balances["house"],
+                "entrants": [
+                    {"player": ref(p), "balance": b}
+                    for p, b in sorted(balances["entrants"].items())
+                ],
+            },
+            "postings": [
+                {
+                    "id": p.pk,
+                    "kind": p.kind,
+                    "player": ref(p.player_id),
+                    "memo": p.memo,
+                    "created_at": p.created_at,
+                    "legs": [
+                        {
+                            "account": leg.account.kind,
+                            "player": ref(leg.account.player_id),
+                            "amount": leg.amount,
+                        }
+                        for leg in p.legs.all()
+                    ],
+                }
+                for p in books.prize_postings(t)
+            ],
+        }
+        headers = {}
+        if request.accepted_renderer.format == "csv":
+            headers["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-prizes.csv"'
+        return Response(PrizeLedgerOutputSerializer(data).data, headers=headers)

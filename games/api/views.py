@@ -1,0 +1,735 @@
+"""REST API v1 (mounted at /api/v1/): clubs, players, sessions, hands and the public verifier.
+
+Conventions, importable by every API module (games/tournament_api.py, ledger/api.py):
+
+- Authentication: personal tokens (`Authorization: Bearer brt_…`, games.api_auth) or the
+  site's session login (REST_FRAMEWORK defaults). Every endpoint needs a user except
+  `POST hands/verify`.
+- Access goes through games.access (or `ClubRolePermission` / `for_member` below, which
+  use the same membership logic): another club's objects are 404; reading needs
+  membership (`Role.MEMBER`), writing needs `role_for(request)` (scorekeeper).
+- Errors are problem+json (games.api_errors); document them with `problems(...)`.
+- Long lists use `CursorPage` through `paginate(...)`, documented with `page_of(...)` and
+  `CURSOR_PARAMETERS`.
+- `API_RENDERERS` / `API_PARSERS`: JSON that never fails on odd input (deep nesting, lone
+  surrogates).
+- Money is never written here: views call ledger.postings, exactly as the web pages do.
+"""
+
+import json
+import re
+
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.urls import reverse
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.pagination import CursorPagination
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from games.access import club_for, hand_for, membership_for, player_for, require_role, session_for
+from games.api import serializers as s
+from games.api.errors import (
+    PROBLEM_MEDIA_TYPE,
+    TYPE_INVALID_RECORD,
+    Problem,
+)
+from games.api.serializers import MAX_ID
+from games.clubs.forms import PlayerForm
+from games.engine import verify
+from games.models import GameSession, Hand, Membership, Player, Role
+from games.ratelimit import client_ip
+from ledger import postings
+
+# --- conventions -------------------------------------------------------------------------
+
+
+class ApiJSONRenderer(JSONRenderer):
+    """JSON that can always be encoded: a lone surrogate ("\\ud800" is valid JSON input and
+    may be echoed back in an error) falls back to ASCII escapes instead of a 500."""
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        try:
+            return super().render(data, accepted_media_type, renderer_context)
+        except UnicodeEncodeError:
+            return json.dumps(data, cls=self.encoder_class, ensure_ascii=True).encode()
+
+
+class ApiJSONParser(JSONParser):
+    """JSON whose pathological nesting is a 400 rather than a RecursionError."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
+
+
+API_RENDERERS = [ApiJSONRenderer]
+API_PARSERS = [ApiJSONParser]
+
+
+class ApiView(APIView):
+    # This API's renderers and parsers: JSON only, problems on error. (A comment, not a
+    # docstring: the schema would show a base class docstring as every view's description.)
+    renderer_classes = API_RENDERERS
+    parser_classes = API_PARSERS
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        # An id no database row can have is simply not found; passed on, it would
+        # overflow the database's integer (a 500) in lookups through a foreign key.
+        for name, value in kwargs.items():
+            if name.endswith("_id") and isinstance(value, int) and value > MAX_ID:
+                raise exceptions.NotFound()
+
+
+def role_for(request, write_role: str = Role.SCOREKEEPER) -> str:
+    """The role a request needs: membership to read, `write_role` to change anything."""
+    return Role.MEMBER if request.method in SAFE_METHODS else write_role
+
+
+def club_id_of(obj) -> int:
+    """The club an object belongs to (a club, or anything with a club or a session)."""
+    if hasattr(obj, "memberships"):  # a Club
+        return obj.pk
+    for path in ("club_id", "session", "tournament"):
+        value = getattr(obj, path, None)
+        if isinstance(value, int):
+            return value
+        if value is not None and hasattr(value, "club_id"):
+            return value.club_id
+    raise TypeError(f"cannot tell the club of {obj!r}")
+
+
+class ClubRolePermission(BasePermission):
+    """Object permission for generic views, with the same logic as games.access: a user
+    outside the object's club gets 404, a member below the needed role gets 403. Safe
+    methods need `read_role`, others `write_role`."""
+
+    read_role = Role.MEMBER
+    write_role = Role.SCOREKEEPER
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        membership = membership_for(request.user, club_id_of(obj))
+        needed = self.read_role if request.method in SAFE_METHODS else self.write_role
+        require_role(membership, needed)
+        return True
+
+
+def for_member(queryset: QuerySet, user, club_path: str = "club") -> QuerySet:
+    """Only rows of clubs `user` belongs to (list querysets: others' rows simply vanish)."""
+    clubs = Membership.objects.filter(user=user).values("club_id")
+    return queryset.filter(**{f"{club_path}__in": clubs})
+
+
+class CursorPage(CursorPagination):
+    """Cursor pagination: stable under inserts, constant cost per page at any depth.
+
+    A view names its unique ordering in `cursor_ordering` (default newest first)."""
+
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 500
+    ordering = "-id"
+
+    def get_ordering(self, request, queryset, view):
+        ordering = getattr(view, "cursor_ordering", self.ordering)
+        return (ordering,) if isinstance(ordering, str) else tuple(ordering)
+
+    def paginate_queryset(self, queryset, request, view=None):
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except (ValueError, TypeError, OverflowError):
+            # A forged cursor whose position is not a value of the ordering field.
+            raise exceptions.NotFound(self.invalid_cursor_message) from None
+
+
+CURSOR_PARAMETERS = [
+    OpenApiParameter("cursor", str, description="Opaque cursor from `next`/`previous`."),
+    OpenApiParameter(
+        "page_size",
+        int,
+        description=f"Items per page (default {CursorPage.page_size}, at most {CursorPage.max_page_size}).",
+    ),
+]
+
+_PAGE_SERIALIZERS: dict[type, type] = {}
+
+
+def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """The documented shape of a cursor page of `item_serializer`."""
+    if item_serializer not in _PAGE_SERIALIZERS:
+        name = item_serializer.__name__.removesuffix("Serializer").removesuffix("Output")
+        _PAGE_SERIALIZERS[item_serializer] = type(
+            f"{name}PageSerializer",
+            (serializers.Serializer,),
+            {
+                "__doc__": f"A page of {name} items.",
+                "next": serializers.URLField(allow_null=True),
+                "previous": serializers.URLField(allow_null=True),
+                "results": item_serializer(many=True),
+            },
+        )
+    return _PAGE_SERIALIZERS[item_serializer]
+
+
+def paginate(view, request, queryset, serializer_class, context=None) -> Response:
+    paginator = CursorPage()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    data = serializer_class(page, many=True, context=context or {}).data
+    return paginator.get_paginated_response(data)
+
+
+class VerifyThrottle(ScopedRateThrottle):
+    """The `throttle_scope` rate of REST_FRAMEWORK, per client IP.
+
+    The rate is read per request (so settings overrides apply) and the client is its
+    REMOTE_ADDR, like the login limit: DRF's default would trust a forged
+    X-Forwarded-For and let anyone pick a fresh identity per request."""
+
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request):
+        return client_ip(request)
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+_PROBLEM_SERIALIZERS = {409: s.StaleProblemSerializer}
+
+
+def problems(*codes: int) -> dict:
+    """extend_schema `responses` entries for these error statuses (problem+json)."""
+    return {
+        (code, PROBLEM_MEDIA_TYPE): _PROBLEM_SERIALIZERS.get(code, s.ProblemSerializer)
+        for code in codes
+    }
+
+
+READ_PROBLEMS = (401, 403, 404, 406)
+WRITE_PROBLEMS = (400, 401, 403, 404, 406, 415)
+
+
+class TokenAuthScheme(OpenApiAuthenticationExtension):
+    target_class = "games.api.auth.TokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A personal API token (`brt_…`) created on /settings/tokens/.",
+        }
+
+
+def _ids(value) -> list[int]:
+    return [int(v) for v in value] if isinstance(value, list) else []
+
+
+# --- clubs and players -------------------------------------------------------------------
+
+
+class ClubListApi(ApiView):
+    @extend_schema(
+        operation_id="clubs_list",
+        summary="Your clubs",
+        responses={200: s.ClubOutputSerializer(many=True), **problems(401, 406)},
+        tags=["clubs"],
+    )
+    def get(self, request):
+        memberships = Membership.objects.filter(user=request.user).select_related("club")
+        clubs = []
+        for m in memberships.order_by("club__name", "club_id"):
+            m.club.role = m.role
+            clubs.append(m.club)
+        return Response(s.ClubOutputSerializer(clubs, many=True).data)
+
+
+class ClubDetailApi(ApiView):
+    @extend_schema(
+        operation_id="clubs_retrieve",
+        summary="One club",
+        responses={200: s.ClubOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["clubs"],
+    )
+    def get(self, request, club_id: int):
+        club, membership = club_for(request.user, club_id)
+        club.role = membership.role
+        return Response(s.ClubOutputSerializer(club).data)
+
+
+class PlayerListApi(ApiView):
+    @extend_schema(
+        operation_id="players_list",
+        summary="A club's roster",
+        responses={200: s.PlayerOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        tags=["players"],
+    )
+    def get(self, request, club_id: int):
+        club, _ = club_for(request.user, club_id)
+        players = club.players.select_related("user").order_by("name", "id")
+        return Response(s.PlayerOutputSerializer(players, many=True).data)
+
+    @extend_schema(
+        operation_id="players_create",
+        summary="Add a player to the roster (scorekeeper)",
+        request=s.PlayerCreateInputSerializer,
+        responses={201: s.PlayerOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        tags=["players"],
+    )
+    def post(self, request, club_id: int):
+        club, _ = club_for(request.user, club_id, role_for(request))
+        data = _valid(s.PlayerCreateInputSerializer, request.data)
+        # The roster page's own form: same name clean-up and duplicate check.
+        form = PlayerForm(data={"name": data["name"]}, club=club)
+        if not form.is_valid():
+            raise _invalid(_form_errors(form))
+        try:
+            with transaction.atomic():
+                player = form.save()
+        except IntegrityError:  # a concurrent request added the same name
+            raise _invalid(
+                [
+                    _field_error(
+                        "name", "duplicate_name", f"{data['name']} is already on the roster."
+                    )
+                ]
+            ) from None
+        return Response(
+            s.PlayerOutputSerializer(player).data,
+            status=201,
+            headers={"Location": reverse("api_player_detail", args=[player.pk])},
+        )
+
+
+class PlayerDetailApi(ApiView):
+    @extend_schema(
+        operation_id="players_retrieve",
+        summary="One player",
+        responses={200: s.PlayerOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["players"],
+    )
+    def get(self, request, player_id: int):
+        player, _ = player_for(request.user, player_id)
+        return Response(s.PlayerOutputSerializer(player).data)
+
+
+# --- sessions ----------------------------------------------------------------------------
+
+
+class SessionFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=GameSession.Status.choices, required=False)
+
+
+class SessionListApi(ApiView):
+    cursor_ordering = "-id"
+
+    @extend_schema(
+        operation_id="sessions_list",
+        summary="A club's sessions, newest first",
+        parameters=[
+            OpenApiParameter("status", str, enum=[c for c, _ in GameSession.Status.choices]),
+            *CURSOR_PARAMETERS,
+        ],
+        responses={200: page_of(s.SessionOutputSerializer), **problems(400, *READ_PROBLEMS)},
+        tags=["sessions"],
+    )
+    def get(self, request, club_id: int):
+        club, _ = club_for(request.user, club_id)
+        filters = _valid(SessionFilterSerializer, request.query_params.dict())
+        sessions = GameSession.objects.filter(club=club)
+        if "status" in filters:
+            sessions = sessions.filter(status=filters["status"])
+        return paginate(self, request, sessions, s.SessionOutputSerializer)
+
+    @extend_schema(
+        operation_id="sessions_create",
+        summary="Start a session (scorekeeper)",
+        request=s.SessionCreateInputSerializer,
+        responses={201: s.SessionDetailOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        tags=["sessions"],
+    )
+    def post(self, request, club_id: int):
+        club, _ = club_for(request.user, club_id, role_for(request))
+        data = _valid(s.SessionCreateInputSerializer, request.data)
+        ids = data["players"]
+        errors = []
+        if len(set(ids)) != len(ids):
+            errors.append(_field_error("players", "duplicate_player", "A player is listed twice."))
+        by_id = club.players.in_bulk(ids)
+        unknown = [i for i in ids if i not in by_id]
+        if unknown:
+            errors.append(
+                _field_error(
+                    "players",
+                    "unknown_player",
+                    f"No player with id {', '.join(map(str, unknown))} in this club.",
+                )
+            )
+        if data["dealer"] not in ids:
+            errors.append(
+                _field_error("dealer", "bad_dealer", "The dealer must be one of players.")
+            )
+        if errors:
+            raise _invalid(errors)
+        # Bad rules (RuleError) and other setup errors (SetupError) become 400 problems.
+        session = postings.start_session(
+            club=club,
+            name=data["name"],
+            players=[by_id[i] for i in ids],
+            dealer=by_id[data["dealer"]],
+            rules=data["rules"],
+            currency=data.get("currency") or club.currency,
+            user=request.user,
+            mode=data["mode"],
+            leftover_policy=data["leftover_policy"],
+        )
+        return Response(
+            _session_detail(session),
+            status=201,
+            headers={
+                "Location": reverse("api_session_detail", args=[session.pk]),
+                "ETag": _etag(session),
+            },
+        )
+
+
+class SessionDetailApi(ApiView):
+    @extend_schema(
+        operation_id="sessions_retrieve",
+        summary="A session: pot, dealer, excused players, seats and balances",
+        description=(
+            "The ETag is the session's version: poll with `If-None-Match` and get a 304 "
+            "(no body, two queries) until something changes; send it as `If-Match` when "
+            "recording a hand."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match", str, OpenApiParameter.HEADER, description="A previous ETag."
+            )
+        ],
+        responses={
+            200: s.SessionDetailOutputSerializer,
+            304: OpenApiResponse(description="Not modified since that ETag."),
+            **problems(*READ_PROBLEMS),
+        },
+        tags=["sessions"],
+    )
+    def get(self, request, session_id: int):
+        session, _ = session_for(request.user, session_id)
+        etag = _etag(session)
+        if etag in _etags(request.headers.get("If-None-Match", "")):
+            return Response(status=304, headers={"ETag": etag})
+        return Response(_session_detail(session), headers={"ETag": etag})
+
+
+def _etags(header: str) -> set[str]:
+    """The ETags of an If-None-Match header, weak ones compared as strong (RFC 9110)."""
+    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
+
+
+def _etag(session: GameSession) -> str:
+    return f'"{session.version}"'
+
+
+def _session_detail(session: GameSession) -> dict:
+    session = GameSession.objects.select_related("next_dealer").get(pk=session.pk)
+    seats = list(session.seats.select_related("player").order_by("position", "id"))
+    players = {seat.player_id: seat.player for seat in seats}
+    balances = session.net_by_player()
+    excused_ids = _ids(session.excused)
+    missing = [i for i in excused_ids if i not in players]
+    if missing:
+        players.update(Player.objects.in_bulk(missing))
+    dealer = session.next_dealer
+    # Computed parts go on the instance, so one output serializer describes it all.
+    session.pot = postings.pot_balance(session)
+    session.dealer = {"id": dealer.pk, "name": dealer.name} if dealer else None
+    session.excused_players = [
+        {"id": i, "name": players[i].name} for i in excused_ids if i in players
+    ]
+    session.seat_list = [
+        {
+            "player": {"id": seat.player_id, "name": seat.player.name},
+            "position": seat.position,
+            "active": seat.active,
+        }
+        for seat in seats
+    ]
+    session.balances = [
+        {
+            "player": {"id": seat.player_id, "name": seat.player.name},
+            "net": balances.get(seat.player_id, 0),
+        }
+        for seat in seats
+    ]
+    session.next_hand = postings.session_state(session)
+    return s.SessionDetailOutputSerializer(session).data
+
+
+# --- hands -------------------------------------------------------------------------------
+
+IDEMPOTENCY_KEY_MAX = 80  # Hand.idempotency_key
+_KEY_RE = re.compile(rf"[\x21-\x7e]{{1,{IDEMPOTENCY_KEY_MAX}}}")
+_ETAG_RE = re.compile(r'(?:W/)?"?(\d{1,19})"?')
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description=(
+        "Up to 80 printable ASCII characters, unique per hand. Retrying with the same key "
+        "returns the hand already recorded (200) instead of recording it twice (201). "
+        "Without a key every request records a new hand."
+    ),
+)
+IF_MATCH_PARAMETER = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description='The session ETag (`"<version>"`) the record was made against; 409 if stale. '
+    "Same as `session_version` in the body.",
+)
+
+
+class HandFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Hand.Status.choices, required=False)
+
+
+class HandListApi(ApiView):
+    # Not "number": a digital hand still being played has none yet.
+    cursor_ordering = "id"
+
+    @extend_schema(
+        operation_id="hands_list",
+        summary="A session's hands, in playing order",
+        parameters=[
+            OpenApiParameter("status", str, enum=[c for c, _ in Hand.Status.choices]),
+            *CURSOR_PARAMETERS,
+        ],
+        responses={200: page_of(s.HandOutputSerializer), **problems(400, *READ_PROBLEMS)},
+        tags=["hands"],
+    )
+    def get(self, request, session_id: int):
+        session, _ = session_for(request.user, session_id)
+        filters = _valid(HandFilterSerializer, request.query_params.dict())
+        hands = Hand.objects.filter(session=session).defer("record", "before", "shortfalls")
+        if "status" in filters:
+            hands = hands.filter(status=filters["status"])
+        return paginate(self, request, hands, s.HandOutputSerializer)
+
+    @extend_schema(
+        operation_id="hands_create",
+        summary="Record a hand from the table's record (scorekeeper)",
+        description=(
+            "The body is the table's part of a hand record (HAND_RECORD.md); the session "
+            "supplies players, dealer, carry, excused and rules (if you send them they must "
+            "agree with the session). The hand is verified and settled exactly as the web "
+            "form does it. 201: recorded; 200: replay of an `Idempotency-Key` already used "
+            "in this session (nothing written); 400 `hand-rejected`: the engine's errors; "
+            "409: `session_version`/`If-Match` is stale or the session is closed."
+        ),
+        parameters=[IDEMPOTENCY_PARAMETER, IF_MATCH_PARAMETER],
+        request=s.HandCreateInputSerializer,
+        responses={
+            201: s.HandDetailOutputSerializer,
+            200: s.HandDetailOutputSerializer,
+            **problems(*WRITE_PROBLEMS, 409),
+            (400, PROBLEM_MEDIA_TYPE): s.HandRejectedProblemSerializer,
+        },
+        examples=[
+            OpenApiExample(
+                "Summary of a hand",
+                value={
+                    "up_card": "QH",
+                    "passed": ["ben"],
+                    "tricks": {"ann": 3, "cal": 2, "dee": 0},
+                },
+                request_only=True,
+            )
+        ],
+        tags=["hands"],
+    )
+    def post(self, request, session_id: int):
+        session, _ = session_for(request.user, session_id, role_for(request))
+        key = _idempotency_key(request)
+        entry = dict(_valid(s.HandCreateInputSerializer, request.data))
+        expected = _expected_version(request, entry.pop("session_version", None))
+        # record_hand replays a known key, rejects session fields that disagree with the
+        # session (session_mismatch) and raises HandRejected / StaleState / SessionClosed,
+        # which games.api_errors turns into problems.
+        hand, created = postings.record_hand(
+            session_id=session.pk,
+            entry=entry,
+            idempotency_key=key,
+            expected_version=expected,
+            user=request.user,
+        )
+        return Response(
+            s.HandDetailOutputSerializer(hand).data,
+            status=201 if created else 200,
+            headers={"Location": reverse("api_hand_detail", args=[hand.pk])},
+        )
+
+
+class HandDetailApi(ApiView):
+    @extend_schema(
+        operation_id="hands_retrieve",
+        summary="One hand with its record and verdict",
+        responses={200: s.HandDetailOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["hands"],
+    )
+    def get(self, request, hand_id: int):
+        hand, _ = hand_for(request.user, hand_id)
+        return Response(s.HandDetailOutputSerializer(hand).data)
+
+
+class HandVerifyApi(ApiView):
+    """The stateless verifier of HAND_RECORD.md: no login, no CSRF, writes nothing."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [VerifyThrottle]
+    throttle_scope = "verify"
+
+    @extend_schema(
+        operation_id="hands_verify",
+        summary="Verify and settle a hand record (public, rate limited)",
+        description=(
+            "Checks a hand record (HAND_RECORD.md) and returns the verdict: 200 when the "
+            "record is valid, 400 with the verdict's `errors` when it is not. No login is "
+            "needed; requests are rate limited per client. Nothing is stored."
+        ),
+        auth=[],
+        request=OpenApiTypes.OBJECT,
+        responses={
+            200: s.VerdictSerializer,
+            (400, PROBLEM_MEDIA_TYPE): s.InvalidRecordProblemSerializer,
+            **problems(406, 415, 429),
+        },
+        examples=[
+            OpenApiExample(
+                "A summary record",
+                value={
+                    "players": ["ann", "ben", "cal", "dee"],
+                    "dealer": "dee",
+                    "carry": 0,
+                    "up_card": "QH",
+                    "passed": ["ben"],
+                    "tricks": {"ann": 3, "cal": 2, "dee": 0},
+                },
+                request_only=True,
+            )
+        ],
+        tags=["hands"],
+    )
+    def post(self, request):
+        try:
+            record = request.data
+        except exceptions.ParseError as exc:
+            raise Problem(
+                400,
+                "The body is not valid JSON.",
+                title="Invalid hand record",
+                type=TYPE_INVALID_RECORD,
+                errors=[{"code": "bad_json", "message": str(exc.detail)}],
+                valid=False,
+            ) from None
+        verdict = verify(record)
+        if verdict.get("valid"):
+            return Response(verdict)
+        # An invalid verdict is only {valid, errors} (HAND_RECORD.md): the problem carries both.
+        raise Problem(
+            400,
+            "The hand record is not valid; see errors.",
+            title="Invalid hand record",
+            type=TYPE_INVALID_RECORD,
+            errors=verdict.get("errors") or [],
+            valid=False,
+        )
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _field_error(field: str, code: str, message: str) -> dict:
+    return {"field": field, "code": code, "message": message}
+
+
+def _invalid(errors: list[dict]) -> Problem:
+    return Problem(
+        400,
+        "The request has invalid fields; see errors.",
+        title="Invalid input",
+        type="urn:bourre:problem:validation",
+        errors=errors,
+    )
+
+
+def _form_errors(form) -> list[dict]:
+    """A Django form's errors as problem errors (`__all__` has no field)."""
+    out = []
+    for field, errors in form.errors.as_data().items():
+        for error in errors:
+            item = {"code": error.code or "invalid", "message": error.messages[0]}
+            if field != "__all__":
+                item["field"] = field
+            out.append(item)
+    return out
+
+
+def _valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _idempotency_key(request) -> str:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return ""  # no key, no deduplication (record_hand ignores an empty key)
+    if not _KEY_RE.fullmatch(key):
+        raise _invalid(
+            [
+                _field_error(
+                    "Idempotency-Key",
+                    "bad_idempotency_key",
+                    f"Use 1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters.",
+                )
+            ]
+        )
+    return key
+
+
+def _expected_version(request, body_version: int | None) -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return body_version
+    match = _ETAG_RE.fullmatch(header.strip())
+    if not match:
+        raise _invalid(
+            [_field_error("If-Match", "bad_if_match", 'Send the session ETag, e.g. "12".')]
+        )
+    version = int(match.group(1))
+    if body_version is not None and body_version != version:
+        raise _invalid(
+            [
+                _field_error(
+                    "session_version",
+                    "version_mismatch",
+                    "session_version and If-Match name different versions.",
+                )
+            ]
+        )
+    return version

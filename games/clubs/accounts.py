@@ -1,0 +1,69 @@
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from games import ratelimit
+from games.clubs.forms import SignupForm
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
+        next_url = ""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(
+            request, f"Welcome, {user.username}! Create a club to start keeping books."
+        )
+        return redirect(next_url or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+class RateLimitedLoginView(auth_views.LoginView):
+    """Failed logins are counted per client IP and per username; past the limit the form
+    is refused with 429 until the window passes, even with the right password."""
+
+    def post(self, request, *args, **kwargs):
+        window = settings.LOGIN_RATE_WINDOW
+        limit = settings.LOGIN_RATE_LIMIT
+        ip = ratelimit.client_ip(request)
+        username = (request.POST.get("username") or "").strip().lower()
+        if (
+            ratelimit.count("login-ip", ip, window) >= limit
+            or ratelimit.count("login-user", username, window) >= limit
+        ):
+            form = self.get_form()
+            form.errors.clear()
+            form.add_error(
+                None,
+                f"Too many failed logins. Try again in {window // 60} minutes.",
+            )
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        ip = ratelimit.client_ip(self.request)
+        username = (self.request.POST.get("username") or "").strip().lower()
+        ratelimit.hit("login-ip", ip, settings.LOGIN_RATE_WINDOW)
+        if username:
+            ratelimit.hit("login-user", username, settings.LOGIN_RATE_WINDOW)
+        return super().form_invalid(form)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "registration/password_change.html"
+
+    def form_valid(self, form):
+        messages.success(self.request, "Your password was changed.")
+        return super().form_valid(form)
+
+    def get_success_url(self) -> str:
+        return "/"

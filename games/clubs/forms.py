@@ -1,0 +1,64 @@
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+
+from games.models import Club, Membership, Player, Role
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(required=False, help_text="Optional; for password resets later.")
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+class ClubForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = ("name", "currency")
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ("name",)
+        widgets = {"name": forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Name"})}
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("A player needs a name.")
+        clash = Player.objects.filter(club=self.club, name__iexact=name).exclude(
+            pk=self.instance.pk
+        )
+        if clash.exists():
+            raise forms.ValidationError(f"{name} is already on the roster.")
+        return name
+
+    def save(self, commit: bool = True) -> Player:
+        self.instance.club = self.club
+        return super().save(commit)
+
+
+class PlayerLinkForm(forms.Form):
+    member = forms.ModelChoiceField(
+        queryset=Membership.objects.none(), required=False, empty_label="— not linked —"
+    )
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = club.memberships.select_related("user")
+        self.fields["member"].label_from_instance = lambda m: m.user.username
+
+
+class InviteForm(forms.Form):
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Role.choices)

@@ -1,0 +1,81 @@
+"""Personal API tokens: create (the key is shown once), list, revoke."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from games.models import ApiToken
+
+# Enough for every script and spreadsheet a host might run; stops a runaway loop.
+MAX_ACTIVE_TOKENS = 20
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(
+        max_length=60,
+        label="Name",
+        help_text="Where you will use it, e.g. “club spreadsheet”.",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Token name"}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean(self):
+        active = ApiToken.objects.filter(user=self.user, revoked_at__isnull=True).count()
+        if active >= MAX_ACTIVE_TOKENS:
+            raise forms.ValidationError(
+                f"You have {active} active tokens; revoke one you no longer use first."
+            )
+        return self.cleaned_data
+
+
+def _context(request: HttpRequest, form: TokenForm, **extra) -> dict:
+    return {
+        "form": form,
+        "tokens": ApiToken.objects.filter(user=request.user),
+        **extra,
+    }
+
+
+@login_required
+def token_list(request: HttpRequest) -> HttpResponse:
+    """The user's tokens; POST creates one and shows its key, this once only."""
+    form = TokenForm(request.POST or None, user=request.user)
+    if request.method == "POST":
+        if not form.is_valid():
+            return render(request, "games/tokens.html", _context(request, form), status=400)
+        token, key = ApiToken.issue(request.user, form.cleaned_data["name"])
+        response = render(
+            request,
+            "games/tokens.html",
+            _context(request, TokenForm(user=request.user), created=token, key=key),
+            status=201,
+        )
+        # Only the hash is stored: keep the one page that shows the key out of caches.
+        response["Cache-Control"] = "no-store"
+        return response
+    return render(request, "games/tokens.html", _context(request, form))
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    # Someone else's token is 404, not 403: its existence is not revealed.
+    token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    if request.htmx:
+        return render(
+            request,
+            "games/tokens.html#tokens",
+            _context(request, TokenForm(user=request.user)),
+        )
+    messages.success(request, f"“{token.name}” is revoked; it no longer opens the API.")
+    return redirect("token_list")

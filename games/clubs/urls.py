@@ -1,0 +1,35 @@
+"""Clubs and people: home, accounts (sign-up, login, password), clubs, players, members,
+invites and personal API tokens."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from games.clubs import accounts, tokens, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.RateLimitedLoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", accounts.PasswordChangeView.as_view(), name="password_change"),
+    path("clubs/new/", views.club_create, name="club_create"),
+    path("clubs/<id:club_id>/", views.club_detail, name="club_detail"),
+    path("clubs/<id:club_id>/edit/", views.club_edit, name="club_edit"),
+    path("clubs/<id:club_id>/players/", views.player_list, name="player_list"),
+    path("players/<id:player_id>/edit/", views.player_edit, name="player_edit"),
+    path("clubs/<id:club_id>/members/", views.member_list, name="member_list"),
+    path("clubs/<id:club_id>/invites/", views.invite_create, name="invite_create"),
+    path(
+        "clubs/<id:club_id>/members/<id:membership_id>/role/",
+        views.member_role,
+        name="member_role",
+    ),
+    path(
+        "clubs/<id:club_id>/members/<id:membership_id>/remove/",
+        views.member_remove,
+        name="member_remove",
+    ),
+    path("invite/<str:token>/", views.invite_accept, name="invite_accept"),
+    path("settings/tokens/", tokens.token_list, name="token_list"),
+    path("settings/tokens/<id:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
+]

@@ -1,0 +1,230 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from games.access import club_for, player_for
+from games.clubs.forms import ClubForm, InviteForm, PlayerForm, PlayerLinkForm, RoleForm
+from games.models import GameSession, Invite, Membership, Player, Role
+from games.models.club import hash_token
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "games/landing.html")
+    memberships = request.user.memberships.select_related("club").order_by("club__name")
+    return render(request, "games/home.html", {"memberships": memberships})
+
+
+@login_required
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            club = form.save(commit=False)
+            club.created_by = request.user
+            club.save()
+            Membership.objects.create(club=club, user=request.user, role=Role.OWNER)
+        messages.success(request, f"{club.name} is ready. Add the players who sit at your table.")
+        return redirect(club)
+    return render(request, "games/club_form.html", {"form": form})
+
+
+@login_required
+def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
+    club, membership = club_for(request.user, club_id)
+    sessions = GameSession.objects.filter(club=club).select_related("next_dealer")
+    context = {
+        "club": club,
+        "membership": membership,
+        "open_sessions": sessions.filter(status=GameSession.Status.OPEN),
+        "recent_sessions": sessions.filter(status=GameSession.Status.CLOSED)[:5],
+        "players": club.players.all(),
+        "player_form": PlayerForm(club=club),
+        "can_score": membership.has_role(Role.SCOREKEEPER),
+        "is_owner": membership.has_role(Role.OWNER),
+    }
+    return render(request, "games/club_detail.html", context)
+
+
+@login_required
+def club_edit(request: HttpRequest, club_id: int) -> HttpResponse:
+    club, membership = club_for(request.user, club_id, Role.OWNER)
+    form = ClubForm(request.POST or None, instance=club)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Club settings saved.")
+        return redirect(club)
+    return render(request, "games/club_form.html", {"form": form, "club": club})
+
+
+@login_required
+def player_list(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The roster; POST adds a player (scorekeepers and owners)."""
+    club, membership = club_for(request.user, club_id)
+    form = PlayerForm(club=club)
+    if request.method == "POST":
+        club, membership = club_for(request.user, club_id, Role.SCOREKEEPER)
+        form = PlayerForm(request.POST, club=club)
+        if form.is_valid():
+            player = form.save()
+            if not request.htmx:
+                messages.success(request, f"{player.name} joined the roster.")
+                return redirect(reverse("player_list", args=[club.pk]))
+            form = PlayerForm(club=club)
+    template = "games/players.html"
+    if request.htmx:
+        template += "#roster"
+    context = {
+        "club": club,
+        "membership": membership,
+        "players": club.players.select_related("user"),
+        "player_form": form,
+        "can_score": membership.has_role(Role.SCOREKEEPER),
+    }
+    return render(request, template, context, status=400 if form.errors else 200)
+
+
+@login_required
+def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
+    player, membership = player_for(request.user, player_id, Role.SCOREKEEPER)
+    club = player.club
+    form = PlayerForm(request.POST or None, instance=player, club=club, prefix="p")
+    link_form = PlayerLinkForm(
+        request.POST or None,
+        club=club,
+        prefix="l",
+        initial={"member": club.memberships.filter(user=player.user_id).first()},
+    )
+    if request.method == "POST" and form.is_valid() and link_form.is_valid():
+        member = link_form.cleaned_data["member"]
+        player = form.save(commit=False)
+        player.user = member.user if member else None
+        if (
+            member
+            and Player.objects.filter(club=club, user=member.user).exclude(pk=player.pk).exists()
+        ):
+            link_form.add_error(
+                "member", f"{member.user.username} is already linked to another player."
+            )
+        else:
+            player.save()
+            messages.success(request, f"{player.name} saved.")
+            return redirect("player_list", club.pk)
+    return render(
+        request,
+        "games/player_edit.html",
+        {"club": club, "player": player, "form": form, "link_form": link_form},
+    )
+
+
+@login_required
+def member_list(request: HttpRequest, club_id: int) -> HttpResponse:
+    club, membership = club_for(request.user, club_id)
+    context = {
+        "club": club,
+        "membership": membership,
+        "members": club.memberships.select_related("user").order_by("user__username"),
+        "invite_form": InviteForm(),
+        "is_owner": membership.has_role(Role.OWNER),
+        "roles": Role.choices,
+        "invites": club.invites.filter(used_at__isnull=True, expires_at__gt=timezone.now())
+        if membership.has_role(Role.OWNER)
+        else [],
+    }
+    return render(request, "games/members.html", context)
+
+
+@login_required
+@require_POST
+def invite_create(request: HttpRequest, club_id: int) -> HttpResponse:
+    club, _ = club_for(request.user, club_id, Role.OWNER)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Pick a role for the invitation.")
+        return redirect("member_list", club.pk)
+    invite, token = Invite.issue(club, form.cleaned_data["role"], request.user)
+    link = request.build_absolute_uri(reverse("invite_accept", args=[token]))
+    # The token is shown once: only its hash is stored.
+    return render(
+        request, "games/invite_created.html", {"club": club, "invite": invite, "link": link}
+    )
+
+
+def _usable_invite(token: str) -> Invite:
+    invite = Invite.objects.select_related("club").filter(token_hash=hash_token(token)).first()
+    if invite is None:
+        raise Http404("This invitation does not exist.")
+    return invite
+
+
+def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
+    invite = _usable_invite(token)
+    if not invite.is_usable:
+        return render(
+            request, "games/invite_accept.html", {"invite": invite, "dead": True}, status=410
+        )
+    if not request.user.is_authenticated:
+        return render(request, "games/invite_accept.html", {"invite": invite, "next": request.path})
+    already = Membership.objects.filter(club=invite.club, user=request.user).exists()
+    if request.method == "POST":
+        with transaction.atomic():
+            # Lock the invite so two people cannot both use a single-use link.
+            invite = Invite.objects.select_for_update().get(pk=invite.pk)
+            if not invite.is_usable:
+                return render(
+                    request,
+                    "games/invite_accept.html",
+                    {"invite": invite, "dead": True},
+                    status=410,
+                )
+            if not already:
+                Membership.objects.create(club=invite.club, user=request.user, role=invite.role)
+            invite.used_by = request.user
+            invite.used_at = timezone.now()
+            invite.save(update_fields=["used_by", "used_at"])
+        messages.success(request, f"You joined {invite.club.name}.")
+        return redirect(invite.club)
+    return render(request, "games/invite_accept.html", {"invite": invite, "already": already})
+
+
+@login_required
+@require_POST
+def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpResponse:
+    club, me = club_for(request.user, club_id, Role.OWNER)
+    target = get_object_or_404(Membership, pk=membership_id, club=club)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Unknown role.")
+        return redirect("member_list", club.pk)
+    role = form.cleaned_data["role"]
+    if target.role == Role.OWNER and role != Role.OWNER and _owner_count(club) == 1:
+        messages.error(request, "A club needs at least one owner. Make someone else owner first.")
+        return redirect("member_list", club.pk)
+    target.role = role
+    target.save(update_fields=["role"])
+    messages.success(request, f"{target.user.username} is now {target.get_role_display().lower()}.")
+    return redirect("member_list", club.pk)
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> HttpResponse:
+    club, me = club_for(request.user, club_id, Role.OWNER)
+    target = get_object_or_404(Membership, pk=membership_id, club=club)
+    if target.role == Role.OWNER and _owner_count(club) == 1:
+        messages.error(request, "The last owner cannot be removed.")
+        return redirect("member_list", club.pk)
+    target.delete()
+    messages.success(request, f"{target.user.username} was removed from {club.name}.")
+    if target.user_id == request.user.id:
+        return redirect("home")
+    return redirect("member_list", club.pk)
+
+
+def _owner_count(club) -> int:
+    return club.memberships.filter(role=Role.OWNER).count()

@@ -1,0 +1,415 @@
+"""Digital hands: the engine deals and referees, phones play, the ledger settles.
+
+A digital hand is a Hand row (kind DIGITAL) whose state is always
+``replay(seed, actions)``: the seed is drawn from ``secrets`` when the hand is dealt and
+every move is appended to the HandAction log, so a server restart loses nothing and any
+page can rebuild the hand. Nothing about a hand in progress lives in memory.
+
+Writes (deal, move, bot toggle, cancel) each run in one transaction that starts by
+locking the session row, as every write path of the project does (``ledger.postings``
+too, so the two never wait on each other in opposite orders); that lock also
+serializes concurrent taps on one hand.
+
+Bots (seats with ``is_bot``) act inside the same transaction, right after the action
+that gives them the turn: no worker process, no dependence on anybody polling, and a
+bot-only table plays a whole hand in the request that deals it. Pages reveal those
+moves one by one with a CSS delay (views/digital.py: ``_reveal_indexes``), so people
+can follow them.
+
+Money is never written here: a finished hand is settled by ``postings.record_hand``
+with ``hand_id`` (it completes this very row: number, record, verdict, postings).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games.engine import (
+    CARD_NAMES,
+    CardError,
+    HandError,
+    HandState,
+    HeuristicBot,
+    IllegalAction,
+    parse_card,
+    replay,
+)
+from games.models import GameSession, Hand, HandAction, Seat
+from games.sql import column, insert_rows, table
+from ledger import postings
+
+log = logging.getLogger(__name__)
+
+# The parts of HandState.to_record() that describe the table; the session supplies the
+# rest (players, dealer, carry, excused, rules) when the hand is recorded.
+TABLE_KEYS = ("up_card", "trump", "passed", "discards", "hands", "plays", "tricks", "reneges")
+# What the deal was made from; if the session's state changes mid-hand (a reported hand
+# recorded, a seat added, the rules changed) the hand can no longer be settled as dealt.
+SETUP_KEYS = ("players", "dealer", "carry", "excused", "rules", "forfeits")
+
+
+class DigitalError(ValueError):
+    """A move, deal or toggle that cannot be done; nothing was written (except that a
+    hand the session changed under is cancelled: ``hand_cancelled``).
+
+    ``code`` says what went wrong (``out_of_turn``, ``illegal_card``, ``stale``,
+    ``wrong_seat``...), ``rule`` the rule of RULES.md that forbids it, if any.
+    """
+
+    def __init__(self, message: str, code: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+
+
+@dataclass
+class Table:
+    """One hand as a page needs it: the row, its replayed state, the log length; after a
+    write also the session (its version is the pages' ETag) and the bot seats."""
+
+    hand: Hand | None
+    state: HandState | None
+    seq: int = 0
+    written: list[dict[str, Any]] = field(default_factory=list)
+    duplicate: bool = False
+    session: GameSession | None = None
+    bots: set[str] | None = None
+
+    @property
+    def in_progress(self) -> bool:
+        return self.hand is not None and self.hand.status == Hand.Status.IN_PROGRESS
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def latest_hand(session_id: int) -> Hand | None:
+    """The session's newest digital hand (in progress or finished), or None."""
+    # The move count comes from the (hand, seq) index of the newest hand only, so this
+    # costs the same in a session's first hand and its two hundredth.
+    last_seq = HandAction.objects.filter(hand=OuterRef("pk")).order_by("-seq").values("seq")
+    return (
+        Hand.objects.filter(session_id=session_id, kind=Hand.Kind.DIGITAL)
+        .annotate(n_actions=Coalesce(Subquery(last_seq[:1]), 0))
+        .order_by("-pk")
+        .first()
+    )
+
+
+def hand_in_progress(session_id: int) -> Hand | None:
+    """The digital hand being played in this session, if any (at most one).
+
+    Pages that record a reported hand should refuse while this is not None.
+    """
+    return (
+        Hand.objects.filter(session_id=session_id, status=Hand.Status.IN_PROGRESS)
+        .order_by("-pk")
+        .first()
+    )
+
+
+def etag_for(session: GameSession, hand: Hand | None) -> str:
+    """Changes whenever anything a seat or watcher sees changes: a move, a new hand, a
+    recorded or voided hand (session version)."""
+    if hand is None:
+        return f'"d{session.version}-0"'
+    n = getattr(hand, "n_actions", None)
+    return f'"d{session.version}-{hand.pk}-{hand.status[0]}{n}"'
+
+
+def load_actions(hand: Hand) -> list[dict[str, Any]]:
+    return list(
+        HandAction.objects.filter(hand=hand).order_by("seq").values_list("action", flat=True)
+    )
+
+
+def setup_of(hand: Hand) -> dict[str, Any]:
+    """Players, dealer, rules, carry and excused the hand was dealt with: the session
+    state saved when it was dealt, or, once recorded (the ledger then keeps its own
+    ``before``), the same values in the record."""
+    return hand.before if "players" in hand.before else hand.record
+
+
+def state_of(hand: Hand, actions: Iterable[Mapping[str, Any]]) -> HandState:
+    """The hand as its seed and action log make it."""
+    b = setup_of(hand)
+    return replay(
+        b["players"],
+        b["dealer"],
+        b["rules"],
+        int(hand.seed),
+        actions,
+        carry=b["carry"],
+        excused=b["excused"],
+    )
+
+
+def load_table(hand: Hand | None) -> Table:
+    if hand is None:
+        return Table(None, None)
+    actions = load_actions(hand)
+    return Table(hand, state_of(hand, actions), len(actions))
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def _lock_session(session_id: int) -> GameSession:
+    # Every write path starts here: the session row lock orders us with record_hand,
+    # void_hand and seat changes, so nobody changes the session under a hand in play.
+    return postings.lock_session(session_id)
+
+
+@cache
+def _hand_sql() -> str:
+    # Plain SQL: this runs on every move, and the ORM's compilation of it cost more than
+    # the database's work (bench/digital.py).
+    return (
+        f"SELECT * FROM {table(Hand)} WHERE {column(Hand, 'id')} = %s "
+        f"AND {column(Hand, 'session')} = %s AND {column(Hand, 'kind')} = %s"
+    )
+
+
+def _lock_hand(session_id: int, hand_id: int) -> tuple[GameSession, Hand]:
+    # The session lock serialises moves as well: every write to a hand (a move, a bot
+    # toggle, a cancel, the settlement) takes it first, so two phones tapping at once
+    # apply one after the other and the second sees the first's move in the log.
+    session = _lock_session(session_id)
+    hand = next(iter(Hand.objects.raw(_hand_sql(), [hand_id, session_id, Hand.Kind.DIGITAL])), None)
+    if hand is None:
+        raise DigitalError("There is no such digital hand at this table.", "not_found")
+    hand.session = session
+    return session, hand
+
+
+def start_hand(*, session_id: int, user=None) -> Table:
+    """Deal a digital hand with a fresh secret seed; bots act until a human's turn."""
+    with transaction.atomic():
+        session = _lock_session(session_id)
+        if not session.is_open:
+            raise DigitalError("This session is closed.", "session_closed")
+        if Hand.objects.filter(session=session, status=Hand.Status.IN_PROGRESS).exists():
+            raise DigitalError(
+                "A digital hand is already being played at this table.", "hand_in_progress"
+            )
+        before = postings.session_state(session)
+        hand = Hand(
+            session=session,
+            number=None,
+            kind=Hand.Kind.DIGITAL,
+            status=Hand.Status.IN_PROGRESS,
+            seed=str(secrets.randbits(64)),
+            before=before,
+            created_by=postings.actor(user),
+        )
+        try:
+            state = state_of(hand, [])
+        except (HandError, ValueError) as exc:
+            raise DigitalError(f"This table cannot deal a hand: {exc}", "bad_setup") from None
+        hand.save()
+        table = Table(hand, state, 0, session=session)
+        _advance(table, user)
+    return table
+
+
+def apply_action(
+    *, seat: Seat, hand_id: int, seen: int, action: Mapping[str, Any], user=None
+) -> Table:
+    """Apply ``action`` for ``seat``'s player, then let bots reply.
+
+    ``seen`` is the number of moves the phone had seen: a move already in the log at
+    that place is a repeat (same answer, nothing written); any other difference means
+    the table moved on (``stale``). The acting player is always the seat's own.
+    """
+    player = seat.player.name
+    claimed = action.get("player")
+    if claimed not in (None, "", player):
+        raise DigitalError(
+            f"This link is {player}'s seat; it cannot act for {claimed}.", "wrong_seat"
+        )
+    move = {**action, "player": player}
+    wanted = _normalize(move)
+    cancelled = None
+    with transaction.atomic():
+        session, hand = _lock_hand(seat.session_id, hand_id)
+        actions = load_actions(hand)
+        if 0 <= seen < len(actions) and _normalize(actions[seen]) == wanted:
+            return Table(
+                hand, state_of(hand, actions), len(actions), duplicate=True, session=session
+            )
+        if seen != len(actions):
+            raise DigitalError("The table moved on; here is where it stands now.", "stale")
+        if hand.status != Hand.Status.IN_PROGRESS:
+            raise DigitalError("This hand is over.", "hand_over")
+        cancelled = _cancel_if_stale(session, hand)
+        if cancelled is None:
+            state = state_of(hand, actions)
+            if player not in state.seat_of:
+                raise DigitalError(f"{player} is not dealt into this hand.", "not_dealt_in")
+            try:
+                state.apply(move)
+            except IllegalAction as exc:
+                raise DigitalError(str(exc), exc.code, exc.rule) from None
+            table = Table(hand, state, len(actions), session=session)
+            _advance(table, user, acted=1)
+    if cancelled is not None:
+        # Raised after the commit: the cancellation stays, the move is refused.
+        raise DigitalError(cancelled, "hand_cancelled")
+    return table
+
+
+def set_bot(*, session_id: int, seat_id: int, is_bot: bool, user=None) -> Table:
+    """Hand a seat to the bot (or back to its player); a bot whose turn it is acts."""
+    with transaction.atomic():
+        session = _lock_session(session_id)
+        seat = Seat.objects.filter(pk=seat_id, session=session).first()
+        if seat is None:
+            raise DigitalError("There is no such seat at this table.", "not_found")
+        if seat.is_bot != is_bot:
+            seat.is_bot = is_bot
+            seat.save(update_fields=["is_bot"])
+        hand = hand_in_progress(session.pk)
+        if hand is None:
+            return Table(None, None, session=session)
+        actions = load_actions(hand)
+        table = Table(hand, state_of(hand, actions), len(actions), session=session)
+        if is_bot and _cancel_if_stale(session, hand) is None:
+            _advance(table, user)
+    return table
+
+
+def cancel_hand(*, session_id: int, user=None, reason: str = "") -> Hand:
+    """Abandon the hand in progress: no money has moved yet, so nothing is reversed."""
+    with transaction.atomic():
+        session = _lock_session(session_id)
+        hand = hand_in_progress(session.pk)
+        if hand is None:
+            raise DigitalError("No digital hand is being played.", "not_found")
+        _void(session, hand, reason or "Cancelled by the scorekeeper before it was finished.", user)
+    return hand
+
+
+def _void(session: GameSession, hand: Hand, reason: str, user=None) -> None:
+    hand.status = Hand.Status.VOIDED
+    hand.voided_at = timezone.now()
+    hand.voided_by = postings.actor(user)
+    hand.void_reason = reason[:200]
+    hand.save(update_fields=["status", "voided_at", "voided_by", "void_reason"])
+    postings.announce_table_hand(session)
+
+
+def _cancel_if_stale(session: GameSession, hand: Hand) -> str | None:
+    """Cancel the hand if the session closed or changed under it; say why."""
+    reason = None
+    if not session.is_open:
+        reason = "The session was closed while this hand was being played; no money moved."
+    elif session.version != hand.before.get("version") and _setup_changed(session, hand):
+        reason = (
+            "The table changed while this hand was being played (a hand was recorded, "
+            "a seat or the rules changed), so it was cancelled; no money moved."
+        )
+    if reason is not None:
+        _void(session, hand, reason)
+    return reason
+
+
+def _setup_changed(session: GameSession, hand: Hand) -> bool:
+    now = postings.session_state(session)
+    return any(now.get(k) != hand.before.get(k) for k in SETUP_KEYS)
+
+
+def bot_names(session_id: int) -> set[str]:
+    """Names of the seats the bot plays."""
+    return set(
+        Seat.objects.filter(session_id=session_id, is_bot=True)
+        .order_by()
+        .values_list("player__name", flat=True)
+    )
+
+
+def _advance(table: Table, user, acted: int = 0) -> None:
+    """Let bots act while it is their turn, write the new moves, settle when over."""
+    state, hand, session = table.state, table.hand, table.session
+    assert state is not None and hand is not None and session is not None
+    table.bots = bots = bot_names(session.pk)
+    start = table.seq
+    while state.phase != "done":
+        waiting = [p for p in state.awaiting if p in bots]
+        if not waiting:
+            break
+        _bot_act(state, waiting[0], hand, start + acted)
+        acted += 1
+    new = state.actions[start:]
+    now = timezone.now()
+    insert_rows(
+        HandAction,
+        ("hand", "seq", "action", "created_at"),
+        [(hand.pk, start + i + 1, a, now) for i, a in enumerate(new)],
+    )
+    table.written = list(new)
+    table.seq = start + len(new)
+    if state.phase == "done":
+        table.hand = _settle(session, hand, state, user)
+
+
+def _bot_act(state: HandState, player: str, hand: Hand, seq: int) -> None:
+    # Seeded per hand and move, so a test (or a bug report) replays bot play exactly.
+    bot = HeuristicBot(random.Random(f"{hand.seed}:{seq}"))
+    try:
+        state.apply(bot.act(state.view_for(player)))
+    except IllegalAction:
+        # A bot must never stall the table: log it and take the first legal move.
+        log.exception("bot move refused for %s in hand %s", player, hand.pk)
+        state.apply(state.legal_actions(player)[0])
+
+
+def _settle(session: GameSession, hand: Hand, state: HandState, user) -> Hand:
+    record = state.to_record()
+    entry = {k: record[k] for k in TABLE_KEYS if k in record}
+    try:
+        # In this transaction, under the session lock taken by _lock_hand/_lock_session:
+        # completes this very row (number, record, verdict, postings) and moves the
+        # session object on (its version is the pages' ETag).
+        recorded = postings.complete_hand(
+            session=session, hand=hand, entry=entry, user=postings.actor(user)
+        )
+    except postings.HandRejected as exc:
+        log.error("digital hand %s rejected by the ledger: %s", hand.pk, exc.errors)
+        raise DigitalError(
+            "The hand is over but could not be settled; nothing was written.", "settle_failed"
+        ) from exc
+    except postings.SessionClosed:
+        raise DigitalError("This session is closed.", "session_closed") from None
+    assert recorded.pk == hand.pk
+    return recorded
+
+
+def _normalize(action: Mapping[str, Any]) -> tuple:
+    """A comparable form of an action: ``10h`` and ``TH`` are one card."""
+    kind = action.get("type")
+
+    def card(text: object) -> str:
+        try:
+            return CARD_NAMES[parse_card(text)]
+        except CardError:
+            return repr(text)
+
+    if kind == "card":
+        return ("card", action.get("player"), card(action.get("card")))
+    if kind == "play":
+        discard = action.get("discard") or []
+        if isinstance(discard, str):
+            discard = [discard]
+        return ("play", action.get("player"), tuple(sorted(card(c) for c in discard)))
+    return (str(kind), action.get("player"))

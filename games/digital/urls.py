@@ -1,0 +1,26 @@
+"""Digital hands: seat links (no login, the secret is the key), the scorekeeper's table,
+the spectators' view and the replay of a finished hand."""
+
+from django.urls import path
+
+from games.digital import views as digital
+
+urlpatterns = [
+    path("sessions/<id:session_id>/digital/", digital.table_page, name="digital_table"),
+    path("sessions/<id:session_id>/digital/deal/", digital.deal, name="digital_deal"),
+    path("sessions/<id:session_id>/digital/cancel/", digital.cancel, name="digital_cancel"),
+    path(
+        "sessions/<id:session_id>/digital/seats/<id:seat_id>/bot/",
+        digital.seat_bot,
+        name="digital_seat_bot",
+    ),
+    path("sessions/<id:session_id>/digital/watch/", digital.watch, name="digital_watch"),
+    path("seat/<str:secret>/", digital.seat_page, name="digital_seat"),
+    path("seat/<str:secret>/state.json", digital.seat_state, name="digital_seat_state"),
+    path(
+        "seat/<str:secret>/hands/<id:hand_id>/replay/",
+        digital.seat_replay,
+        name="digital_seat_replay",
+    ),
+    path("hands/<id:hand_id>/replay/", digital.replay_page, name="hand_replay"),
+]

@@ -1,0 +1,691 @@
+"""Digital hands on phones: the seat page (private link), the watch page, the
+scorekeeper's table page and the replay page.
+
+Every board a page shows is built from the engine's ``view_for(player)`` (a seat) or
+``public_view()`` (everybody else), never from the raw state, so no response can carry
+another seat's hidden cards or the stock. The raw action log is never sent either: a
+``play`` action names the discarded cards, so the play-by-play is rebuilt from it with
+counts only.
+
+Live updates: the board polls its own URL every second while the page is visible and
+gets ``304 Not Modified`` (one ETag from the session version, the hand and its log
+length) until something changes. Moves the phone has not seen yet carry a reveal index
+so that CSS shows them one at a time.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.access import hand_for, session_for
+from games.digital import service as digital
+from games.engine import CARD_NAMES, HandState, parse_card
+from games.engine.legal import trick_winner
+from games.engine.state import RULE_TEXT
+from games.models import GameSession, Hand, Role, Seat
+from games.polling import etag_matches, live
+
+SUITS = {
+    "S": ("♠", "spades"),
+    "H": ("♥", "hearts"),
+    "D": ("♦", "diamonds"),
+    "C": ("♣", "clubs"),
+}
+# Rank letter → (as printed on the card, as read out); digits print as themselves.
+RANKS = {
+    "T": ("10", "10"),
+    "J": ("J", "jack"),
+    "Q": ("Q", "queen"),
+    "K": ("K", "king"),
+    "A": ("A", "ace"),
+}
+
+# Engine error codes → HTTP status of the refusal.
+STATUS = {
+    "not_found": 404,
+    "wrong_seat": 403,
+    "not_dealt_in": 403,
+    "stale": 409,
+    "hand_over": 409,
+    "hand_cancelled": 409,
+    "hand_in_progress": 409,
+    "session_closed": 409,
+    "out_of_turn": 409,
+    "already_declared": 409,
+    "wrong_phase": 409,
+    "settle_failed": 409,
+}
+
+# Why a card may not be played, in a player's words; {led}, {trump}, {win} filled in.
+WHY = {
+    "R19": "Follow suit (R19): {led} were led and you hold {led}.",
+    "R20": "Trump (R20): you hold no {led}, so you must play a trump ({trump}).",
+    "R21": "Head the trick (R21): you must beat {win} when you can.",
+    "R22": "Trump (R22): you hold no {led} and cannot overtrump, but must still play a trump.",
+    "R26": "Lead trump (R26): every other player is known to hold no trump.",
+    "R27": "Cinch (R27): you are sure of a majority of tricks, so lead your highest trump.",
+    "R29": "Cinch (R29): you are sure of a majority of tricks, so play your highest trump.",
+}
+
+# Time between two revealed moves is set in CSS (--dg-pace); the index is all we send.
+FEED_LENGTH = 8
+
+
+@functools.cache
+def card(code: str) -> dict[str, str]:
+    """A card for templates: its code, rank and suit for people, and its face as HTML
+    (rank and symbol, with the name for screen readers). Shared: do not modify."""
+    rank, suit_letter = code[0], code[1]
+    rank_text, rank_name = RANKS.get(rank, (rank, rank))
+    symbol, suit_name = SUITS[suit_letter]
+    label = f"{rank_name} of {suit_name}"
+    return {
+        "code": code,
+        "rank": rank_text,
+        "suit": suit_letter,
+        "symbol": symbol,
+        "label": label,
+        "html": format_html(
+            '<span class="pc suit-{}" data-card="{}"><span aria-hidden="true">{}{}</span>'
+            '<span class="sr-only">{}</span></span>',
+            suit_letter,
+            code,
+            rank_text,
+            symbol,
+            label,
+        ),
+    }
+
+
+def suit(letter: str) -> dict[str, str]:
+    symbol, name = SUITS[letter]
+    return {"suit": letter, "symbol": symbol, "name": name}
+
+
+# -- the board: what one viewer may see of one hand ----------------------------------------
+
+
+def board_context(
+    session: GameSession,
+    table: digital.Table,
+    viewer: str | None,
+    seen: int | None,
+    bots: set[str],
+) -> dict[str, Any]:
+    """Everything the board template shows, for ``viewer`` (a player) or the public.
+
+    ``seen`` is how many moves the phone had already shown: later ones get a reveal
+    index (0, 1, 2...) so they appear one by one.
+    """
+    hand, state = table.hand, table.state
+    board: dict[str, Any] = {
+        "hand": hand,
+        "seq": table.seq,
+        "status": hand.status if hand else "none",
+        "viewer": viewer,
+        "currency": session.currency,
+        "reveal": 0,
+    }
+    if hand is None or state is None:
+        return board
+    if viewer is not None and viewer not in state.seat_of:
+        viewer = None
+        board["not_dealt_in"] = True
+    view = state.view_for(viewer) if viewer else state.public_view()
+    seqs = _reveal_indexes(state, table.seq, seen)
+    board["reveal"] = sum(1 for i in seqs.values() if i is not None)
+    card_seqs = [i + 1 for i, a in enumerate(state.actions) if a["type"] == "card"]
+
+    trump = view["trump"]
+    board.update(
+        {
+            "pot": view["pot"],
+            "trump": suit(trump),
+            "up_card": card(view["up_card"]),
+            "up_card_dead": view["up_card_dead"],
+            "dealer": view["dealer"],
+            "phase": view["phase"],
+            "hand_size": view["rules"]["hand_size"],
+            "trick_number": view["trick_number"],
+            "players": _players(view, bots, viewer),
+            "feed": _feed(state, view, seqs),
+        }
+    )
+    # The trick on the table and the one before it, each card with its reveal index.
+    played = 0
+    tricks = []
+    for number, t in enumerate(view["tricks_played"], 1):
+        cards = []
+        for c in t["cards"]:
+            cards.append(_on_table(c, seqs.get(card_seqs[played]), t["winner"]))
+            played += 1
+        tricks.append({"number": number, "cards": cards, "winner": t["winner"]})
+    current = []
+    for c in view["trick"]:
+        current.append(_on_table(c, seqs.get(card_seqs[played]), None))
+        played += 1
+    if current:
+        board["trick"] = {"number": view["trick_number"], "cards": current, "winner": None}
+        board["last_trick"] = tricks[-1] if tricks else None
+    elif tricks:
+        board["trick"] = None
+        board["last_trick"] = tricks[-1]
+
+    to_act = view["awaiting"]
+    board["awaiting"] = to_act
+    if viewer is not None:
+        board["me"] = _me(state, view, viewer)
+        board["your_turn"] = viewer in to_act
+    result = _result(hand, state)
+    if result:
+        board["result"] = result
+    return board
+
+
+def _reveal_indexes(state: HandState, seq: int, seen: int | None) -> dict[int, int | None]:
+    """Action number (1-based) → reveal index for moves after ``seen``, else None."""
+    out: dict[int, int | None] = {}
+    k = 0
+    for i in range(1, seq + 1):
+        if seen is not None and 0 <= seen < i:
+            out[i] = k
+            k += 1
+        else:
+            out[i] = None
+    return out
+
+
+def _on_table(c: dict[str, str], reveal: int | None, winner: str | None) -> dict[str, Any]:
+    return {
+        "player": c["player"],
+        "card": card(c["card"]),
+        "reveal": reveal,
+        "won": winner is not None and c["player"] == winner,
+    }
+
+
+def _players(view: dict[str, Any], bots: set[str], viewer: str | None) -> list[dict[str, Any]]:
+    declarations = view["declarations"]
+    out = []
+    for name in view["players"]:
+        decl = declarations.get(name)
+        if decl is None and name in view["declared"]:
+            decl = "declared"  # simultaneous declaration: hidden until all have declared
+        if decl == "pass":
+            status = "passed"
+        elif decl == "play":
+            drew = view["discard_counts"].get(name)
+            status = f"plays, drew {drew}" if drew else "plays, stood pat"
+        elif decl == "declared":
+            status = "has declared"
+        else:
+            status = "deciding…" if name in view["awaiting"] else ""
+        cards = view["hand_counts"].get(name) if decl != "pass" else None
+        if cards:
+            status += f"{' · ' if status else ''}{cards} card{'s' if cards != 1 else ''}"
+        out.append(
+            {
+                "name": name,
+                "status": status,
+                "you": name == viewer,
+                "bot": name in bots,
+                "dealer": name == view["dealer"],
+                "excused": name in view["excused"],
+                "declared": decl,
+                "discards": view["discard_counts"].get(name),
+                "tricks": view["tricks"].get(name),
+                "cards": view["hand_counts"].get(name),
+                "to_act": name in view["awaiting"],
+            }
+        )
+    return out
+
+
+def _feed(state: HandState, view: dict[str, Any], seqs: dict[int, int | None]) -> list[dict]:
+    """The last moves in words, public facts only (discard counts, never discards)."""
+    revealed = bool(view["declarations"]) or view["phase"] != "declare" or not view["declared"]
+    completed = view["tricks_played"]
+    n_active = len(view["active"]) or 1
+    items = []
+    cards_played = 0
+    for i, action in enumerate(state.actions, 1):
+        who = action["player"]
+        kind = action["type"]
+        item: dict[str, Any] = {"seq": i, "reveal": seqs.get(i), "player": who}
+        if kind == "card":
+            item["text"] = "plays"
+            item["card"] = card(action["card"])
+            cards_played += 1
+            if cards_played % n_active == 0 and cards_played // n_active <= len(completed):
+                item["takes"] = completed[cards_played // n_active - 1]["winner"]
+        elif not revealed:
+            item["text"] = "has declared"
+        elif kind == "pass":
+            item["text"] = "passes"
+        else:
+            n = len(action.get("discard") or [])
+            item["text"] = f"plays, draws {n}" if n else "plays, stands pat"
+        items.append(item)
+    return items[-FEED_LENGTH:]
+
+
+def _reason(rule: str, view: dict[str, Any]) -> str:
+    trick = view["trick"]
+    led = SUITS[trick[0]["card"][1]][1] if trick else "cards"
+    trump = SUITS[view["trump"]][1]
+    win = ""
+    if trick:
+        winner = trick[
+            trick_winner([parse_card(t["card"]) for t in trick], "SHDC".index(view["trump"]))
+        ]
+        c = card(winner["card"])
+        win = f"{c['rank']}{c['symbol']}"
+    template = WHY.get(rule, f"{rule}: {RULE_TEXT.get(rule, 'not allowed now')}.")
+    return template.format(led=led, trump=trump, win=win or "the winning card")
+
+
+def _me(state: HandState, view: dict[str, Any], viewer: str) -> dict[str, Any]:
+    legal = set(view["legal"])
+    illegal = view["illegal"]
+    declare = view["declare"]
+    keep = set(declare["keep"]) if declare else set()
+    cards = []
+    for code in view["hand"]:
+        c = dict(card(code))
+        c["legal"] = code in legal
+        c["reason"] = _reason(illegal[code], view) if code in illegal else None
+        c["rule"] = illegal.get(code)
+        c["keep"] = code in keep
+        cards.append(c)
+    return {
+        "name": viewer,
+        "cards": cards,
+        "play_turn": bool(legal),
+        "declare": declare,
+        "folded": view["folded"],
+        "own_discards": [card(c) for c in view["own_discards"]],
+        "tricks": view["tricks"].get(viewer),
+    }
+
+
+def _result(hand: Hand, state: HandState) -> dict[str, Any] | None:
+    if hand.status == Hand.Status.VOIDED:
+        return {"cancelled": hand.void_reason or "This hand was cancelled."}
+    # The ledger's verdict is the authority once recorded (forfeits, chip limits).
+    result = hand.verdict.get("result") if hand.status == Hand.Status.RECORDED else None
+    result = result or state.outcome()
+    if not result:
+        return None
+    return {
+        "outcome": result["outcome"],
+        "winner": result.get("winner"),
+        "pot": result["pot"],
+        "payouts": sorted(result.get("payouts", {}).items()),
+        "bourre": result.get("bourre", []),
+        "penalties": sorted(result.get("penalties", {}).items()),
+        "next_carry": result.get("next_carry"),
+        "excused_next": result.get("excused_next", []),
+        "next_dealer": result.get("next_dealer"),
+        "number": hand.number,
+        "recorded": hand.status == Hand.Status.RECORDED,
+    }
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _seen(request: HttpRequest, hand: Hand | None) -> int | None:
+    """How many moves of this hand the phone already shows (None: a fresh page)."""
+    raw = request.GET.get("seen", request.POST.get("seq"))
+    shown = request.GET.get("hand", request.POST.get("hand"))
+    if raw is None:
+        return None
+    if hand is not None and shown and shown != str(hand.pk):
+        return 0  # the phone showed the previous hand: reveal this one from its deal
+    try:
+        return int(raw)
+    except ValueError:
+        return None
+
+
+def _live(response: HttpResponse, etag: str) -> HttpResponse:
+    # Private cards: never stored by a browser or a proxy; the poll revalidates by ETag.
+    response["X-Robots-Tag"] = "noindex"
+    return live(response, etag)
+
+
+def _seat(secret: str, with_session: bool = True) -> Seat:
+    # A move reads the session under its lock (digital.apply_action): no need here.
+    related = ("session", "player") if with_session else ("player",)
+    seat = (
+        Seat.objects.select_related(*related).filter(secret=secret).order_by().first()
+        if secret
+        else None
+    )
+    if seat is None:
+        raise Http404("No such seat")
+    return seat
+
+
+# -- the seat: a player's private link ------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def seat_page(request: HttpRequest, secret: str) -> HttpResponse:
+    """One player's cards and choices; POST plays a move (form or the page's script)."""
+    posted = request.method == "POST"
+    seat = _seat(secret, with_session=not posted)
+    error = None
+    status = 200
+    if posted:
+        try:
+            table = digital.apply_action(
+                seat=seat,
+                hand_id=_int(request.POST.get("hand")),
+                seen=_int(request.POST.get("seq"), -1),
+                action=_posted_action(request),
+                user=request.user,
+            )
+        except digital.DigitalError as exc:
+            error = {"message": str(exc), "code": exc.code, "rule": exc.rule}
+            status = STATUS.get(exc.code, 400)
+            table = digital.load_table(digital.latest_hand(seat.session_id))
+        else:
+            if not request.htmx:
+                # Post/redirect/get: a reload does not resend the move.
+                return redirect(
+                    reverse("digital_seat", args=[secret])
+                    + f"?seen={table.seq - len(table.written)}"
+                )
+        hand = table.hand
+        if hand is not None:
+            hand.n_actions = table.seq
+        # The session as the move left it (read under the lock); after a refused move
+        # the seat's, read now.
+        session = table.session or seat.session
+        etag = digital.etag_for(session, hand)
+    else:
+        session = seat.session
+        hand = digital.latest_hand(session.pk)
+        etag = digital.etag_for(session, hand)
+        if etag_matches(request, etag):
+            return _live(HttpResponseNotModified(), etag)
+        table = digital.load_table(hand)
+    bots = table.bots if table.bots is not None else digital.bot_names(session.pk)
+    board = board_context(session, table, seat.player.name, _seen(request, table.hand), bots)
+    board["error"] = error
+    board["etag"] = etag
+    board["poll_url"] = reverse("digital_seat", args=[secret])
+    board["action_url"] = board["poll_url"]
+    if hand is not None:
+        board["replay_url"] = reverse("digital_seat_replay", args=[secret, hand.pk])
+    context = {"session": session, "seat": seat, "board": board}
+    template = "games/digital_seat.html"
+    if request.htmx:
+        template += "#board"
+    return _live(render(request, template, context, status=status), etag)
+
+
+def _int(raw: str | None, default: int = 0) -> int:
+    try:
+        return int(raw) if raw not in (None, "") else default
+    except ValueError:
+        return default
+
+
+def _posted_action(request: HttpRequest) -> dict[str, Any]:
+    kind = request.POST.get("type", "")
+    action: dict[str, Any] = {"type": kind}
+    if request.POST.get("player"):
+        action["player"] = request.POST["player"]
+    if kind == "card":
+        action["card"] = request.POST.get("card", "")
+    elif kind == "play":
+        action["discard"] = request.POST.getlist("discard")
+    return action
+
+
+@require_GET
+def seat_state(request: HttpRequest, secret: str) -> HttpResponse:
+    """The seat's view as JSON (scripts, tests): exactly what the seat page shows."""
+    seat = _seat(secret)
+    hand = digital.latest_hand(seat.session_id)
+    etag = digital.etag_for(seat.session, hand)
+    if etag_matches(request, etag):
+        return _live(HttpResponseNotModified(), etag)
+    table = digital.load_table(hand)
+    name = seat.player.name
+    data: dict[str, Any] = {"seat": name, "hand": None, "seq": table.seq, "status": "none"}
+    if hand is not None and table.state is not None:
+        state = table.state
+        data["hand"] = hand.pk
+        data["status"] = hand.status
+        data["view"] = state.view_for(name) if name in state.seat_of else state.public_view()
+        if hand.status == Hand.Status.RECORDED:
+            data["view"]["result"] = hand.verdict.get("result")
+    return _live(JsonResponse(data), etag)
+
+
+# -- watching: club members without a seat ---------------------------------------------------
+
+
+@login_required
+@require_GET
+def watch(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, membership = session_for(request.user, session_id)
+    hand = digital.latest_hand(session.pk)
+    etag = digital.etag_for(session, hand)
+    if etag_matches(request, etag):
+        return _live(HttpResponseNotModified(), etag)
+    table = digital.load_table(hand)
+    board = board_context(session, table, None, _seen(request, hand), digital.bot_names(session.pk))
+    board["etag"] = etag
+    board["poll_url"] = reverse("digital_watch", args=[session.pk])
+    if hand is not None:
+        board["replay_url"] = reverse("hand_replay", args=[hand.pk])
+    my_seat = Seat.objects.filter(session=session, player__user=request.user).first()
+    context = {
+        "session": session,
+        "board": board,
+        "my_seat": my_seat,
+        "can_score": membership.has_role(Role.SCOREKEEPER),
+    }
+    template = "games/digital_watch.html"
+    if request.htmx:
+        template += "#board"
+    return _live(render(request, template, context), etag)
+
+
+# -- the scorekeeper's table -----------------------------------------------------------------
+
+
+def _qr(url: str) -> str:
+    # Inline SVG, dark on white whatever the theme, so every phone camera reads it.
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
+
+
+@login_required
+@require_GET
+def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+    hand = digital.latest_hand(session.pk)
+    table = digital.load_table(hand)
+    seats = list(session.seats.select_related("player"))
+    dealt = set(table.state.players) if table.state is not None and table.in_progress else set()
+    rows = []
+    for s in seats:
+        link = request.build_absolute_uri(reverse("digital_seat", args=[s.secret]))
+        rows.append(
+            {
+                "seat": s,
+                "link": link,
+                "qr": _qr(link) if s.active and not s.is_bot else "",
+                "dealt": s.player.name in dealt,
+            }
+        )
+    board = board_context(session, table, None, None, {s.player.name for s in seats if s.is_bot})
+    board["etag"] = digital.etag_for(session, hand)
+    board["poll_url"] = reverse("digital_watch", args=[session.pk])
+    if hand is not None:
+        board["replay_url"] = reverse("hand_replay", args=[hand.pk])
+    context = {
+        "session": session,
+        "rows": rows,
+        "board": board,
+        "in_progress": table.in_progress,
+        "active_count": sum(1 for s in seats if s.active),
+    }
+    return render(request, "games/digital_table.html", context)
+
+
+@login_required
+@require_POST
+def deal(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, _ = session_for(request.user, session_id, Role.SCOREKEEPER)
+    try:
+        digital.start_hand(session_id=session.pk, user=request.user)
+    except digital.DigitalError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Dealt. Each player opens their seat link to see their cards.")
+    return redirect("digital_table", session.pk)
+
+
+@login_required
+@require_POST
+def seat_bot(request: HttpRequest, session_id: int, seat_id: int) -> HttpResponse:
+    session, _ = session_for(request.user, session_id, Role.SCOREKEEPER)
+    is_bot = request.POST.get("is_bot") == "1"
+    try:
+        digital.set_bot(session_id=session.pk, seat_id=seat_id, is_bot=is_bot, user=request.user)
+    except digital.DigitalError as exc:
+        messages.error(request, str(exc))
+    return redirect("digital_table", session.pk)
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, _ = session_for(request.user, session_id, Role.SCOREKEEPER)
+    try:
+        digital.cancel_hand(session_id=session.pk, user=request.user)
+    except digital.DigitalError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "The hand was cancelled; no money moved.")
+    return redirect("digital_table", session.pk)
+
+
+# -- replay ------------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def replay_page(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Every card of a finished hand, trick by trick, for club members."""
+    hand, _ = hand_for(request.user, hand_id)
+    return _replay(request, hand, None)
+
+
+@require_GET
+def seat_replay(request: HttpRequest, secret: str, hand_id: int) -> HttpResponse:
+    """The same replay for a seat link (players need no account), this session only."""
+    seat = _seat(secret)
+    hand = Hand.objects.filter(pk=hand_id, session_id=seat.session_id).first()
+    if hand is None:
+        raise Http404("No such hand at this table")
+    response = _replay(request, hand, seat)
+    response["Cache-Control"] = "no-store, private"
+    return response
+
+
+def _replay(request: HttpRequest, hand: Hand, seat: Seat | None) -> HttpResponse:
+    session = hand.session
+    context: dict[str, Any] = {"session": session, "hand": hand, "seat": seat}
+    if hand.status == Hand.Status.IN_PROGRESS:
+        # Hidden cards are still in play: never here; the boards show what is public.
+        context["in_progress"] = True
+        return render(request, "games/digital_replay.html", context)
+    record = hand.record or {}
+    if not record and hand.kind == Hand.Kind.DIGITAL and hand.seed:
+        # A digital hand cancelled before the end: its log still tells what happened.
+        record = digital.load_table(hand).state.to_record()
+    context["replay"] = replay_context(record, hand)
+    return render(request, "games/digital_replay.html", context)
+
+
+def replay_context(record: dict[str, Any], hand: Hand) -> dict[str, Any]:
+    """Tricks, hands and discards of a record, for people (cards as faces)."""
+    if not record:
+        return {}
+    before = hand.before or {}
+    players = record.get("players") or before.get("players") or []
+    dealer = record.get("dealer") or before.get("dealer")
+    up = record.get("up_card")
+    trump = up[1] if up else (record.get("trump") or "")[:1].upper()
+    trump = CARD_NAMES[parse_card(up)][1] if up else trump
+    passed = record.get("passed") or []
+    plays = record.get("plays") or []
+    active = [p for p in _clockwise(players, dealer) if p not in passed]
+    tricks = []
+    n = len(active) or 1
+    leader = active[0] if active else None
+    for start in range(0, len(plays), n):
+        chunk = plays[start : start + n]
+        codes = [CARD_NAMES[parse_card(c)] for _, c in chunk]
+        winner = None
+        if len(chunk) == n and trump:
+            winner = chunk[trick_winner([parse_card(c) for c in codes], "SHDC".index(trump))][0]
+        tricks.append(
+            {
+                "number": start // n + 1,
+                "leader": leader,
+                "winner": winner,
+                "cards": [
+                    {"player": p, "card": card(code), "won": p == winner}
+                    for (p, _), code in zip(chunk, codes, strict=True)
+                ],
+            }
+        )
+        leader = winner
+    hands = record.get("hands") or {}
+    discards = record.get("discards") or {}
+    seats = []
+    for p in _clockwise(players, dealer):
+        seats.append(
+            {
+                "name": p,
+                "dealer": p == dealer,
+                "passed": p in passed,
+                "hand": [card(CARD_NAMES[parse_card(c)]) for c in hands.get(p, [])],
+                "discards": [card(CARD_NAMES[parse_card(c)]) for c in discards.get(p, [])],
+                "tricks": (hand.verdict.get("tricks") or {}).get(p),
+            }
+        )
+    return {
+        "up_card": card(CARD_NAMES[parse_card(up)]) if up else None,
+        "trump": suit(trump) if trump in SUITS else None,
+        "dealer": dealer,
+        "seats": seats,
+        "tricks": tricks,
+        "result": hand.verdict.get("result") or {},
+        "reneges": hand.verdict.get("reneges") or [],
+    }
+
+
+def _clockwise(players: list[str], dealer: str | None) -> list[str]:
+    """Players from the dealer's left round to the dealer (the order of play)."""
+    if dealer not in players:
+        return list(players)
+    d = players.index(dealer)
+    return players[d + 1 :] + players[: d + 1]

@@ -1,0 +1,168 @@
+"""Server-rendered SVG charts: no JavaScript, readable without colour.
+
+`net_chart` draws each player's net over a session as a line. It is accessible: the SVG
+has a <title> and a <desc> (who ends where), every line has its own colour *and* marker
+shape, and the legend names each player next to both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from games.templatetags.bourre import format_money
+
+# Okabe–Ito: told apart by most colour-blind readers; markers differ too.
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7a6a00", "#555555")
+MARKERS = ("circle", "square", "triangle", "diamond", "down", "cross", "plus", "star")
+
+WIDTH, HEIGHT = 360, 220
+LEFT, RIGHT, TOP, BOTTOM = 46, 10, 12, 26
+LEGEND_ROW = 20
+MAX_POINTS = 300  # a long session is sampled to this many points per line
+MAX_MARKERS = 12  # markers per line, spread evenly, the last point always marked
+
+
+def _marker(kind: str, x: float, y: float, colour: str) -> str:
+    r = 4.0
+    style = f'fill="{colour}" stroke="{colour}"'
+    if kind == "circle":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" {style}/>'
+    if kind == "square":
+        return f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r}" height="{2 * r}" {style}/>'
+    if kind == "triangle":
+        pts = f"{x:.1f},{y - r - 1:.1f} {x - r - 1:.1f},{y + r:.1f} {x + r + 1:.1f},{y + r:.1f}"
+        return f'<polygon points="{pts}" {style}/>'
+    if kind == "down":
+        pts = f"{x:.1f},{y + r + 1:.1f} {x - r - 1:.1f},{y - r:.1f} {x + r + 1:.1f},{y - r:.1f}"
+        return f'<polygon points="{pts}" {style}/>'
+    if kind == "diamond":
+        pts = f"{x:.1f},{y - r - 1:.1f} {x + r + 1:.1f},{y:.1f} {x:.1f},{y + r + 1:.1f} {x - r - 1:.1f},{y:.1f}"
+        return f'<polygon points="{pts}" {style}/>'
+    if kind == "cross":
+        return (
+            f'<path d="M{x - r:.1f},{y - r:.1f}L{x + r:.1f},{y + r:.1f}'
+            f'M{x - r:.1f},{y + r:.1f}L{x + r:.1f},{y - r:.1f}" stroke="{colour}" '
+            f'stroke-width="2.2" fill="none"/>'
+        )
+    if kind == "plus":
+        return (
+            f'<path d="M{x - r - 1:.1f},{y:.1f}H{x + r + 1:.1f}M{x:.1f},{y - r - 1:.1f}V{y + r + 1:.1f}" '
+            f'stroke="{colour}" stroke-width="2.2" fill="none"/>'
+        )
+    # star: a small asterisk with a hollow centre
+    return (
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="none" stroke="{colour}" '
+        f'stroke-width="2"/><circle cx="{x:.1f}" cy="{y:.1f}" r="1.5" fill="{colour}"/>'
+    )
+
+
+def _sample(count: int) -> list[int]:
+    """Indices of the points to draw: all of them, or an even spread ending at the last."""
+    if count <= MAX_POINTS:
+        return list(range(count))
+    step = (count - 1) / (MAX_POINTS - 1)
+    picked = sorted({round(i * step) for i in range(MAX_POINTS)} | {count - 1})
+    return picked
+
+
+def net_chart(
+    series: Sequence[tuple[str, Sequence[int]]],
+    labels: Sequence[str],
+    *,
+    currency: str = "$",
+    title: str = "Net per player",
+) -> SafeString:
+    """An SVG line chart of each player's net (minor units) after each step.
+
+    ``series`` is ``[(name, [net after step 0, step 1, …])]``, every list as long as
+    ``labels`` (the steps: "start", hand numbers, "close").
+    """
+    count = len(labels)
+    money = lambda v: format_money(v, currency, signed=True)  # noqa: E731
+    finals = [(name, values[-1] if values else 0) for name, values in series]
+    desc = (
+        "No hands recorded yet."
+        if count <= 1
+        else f"{count - 1} steps. At the end: "
+        + "; ".join(f"{name} {money(v)}" for name, v in finals)
+        + "."
+    )
+    legend_rows = (len(series) + 1) // 2
+    total_height = HEIGHT + legend_rows * LEGEND_ROW + 6
+    out = [
+        f'<svg class="net-chart" viewBox="0 0 {WIDTH} {total_height}" role="img" '
+        f'aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg" '
+        f'preserveAspectRatio="xMidYMid meet">',
+        f'<title id="chart-title">{escape(title)}</title>',
+        f'<desc id="chart-desc">{escape(desc)}</desc>',
+    ]
+    values = [v for _, vals in series for v in vals] or [0]
+    low, high = min(min(values), 0), max(max(values), 0)
+    if low == high:
+        low, high = low - 1, high + 1
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def x_at(i: int) -> float:
+        return LEFT + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
+
+    def y_at(v: int) -> float:
+        return TOP + plot_h * (high - v) / (high - low)
+
+    # Axes: zero line, top and bottom values, first and last step.
+    out.append('<g class="axes" font-size="11" fill="currentColor">')
+    for v in sorted({high, 0, low}):
+        y = y_at(v)
+        dash = "" if v == 0 else ' stroke-dasharray="3 3"'
+        out.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'stroke="currentColor" stroke-opacity="{0.55 if v == 0 else 0.25}"{dash}/>'
+        )
+        out.append(
+            f'<text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{escape(money(v))}</text>'
+        )
+    if count > 1:
+        first, last = str(labels[0]), str(labels[-1])
+        out.append(f'<text x="{LEFT}" y="{HEIGHT - 8}" text-anchor="start">{escape(first)}</text>')
+        last_text = f"hand {last}" if last.isdigit() else last
+        out.append(
+            f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">{escape(last_text)}</text>'
+        )
+    out.append("</g>")
+
+    picked = _sample(count)
+    for n, (name, vals) in enumerate(series):
+        colour = COLOURS[n % len(COLOURS)]
+        marker = MARKERS[n % len(MARKERS)]
+        out.append(f'<g class="series" aria-hidden="true"><title>{escape(name)}</title>')
+        if count > 1:
+            pts = " ".join(f"{x_at(i):.1f},{y_at(vals[i]):.1f}" for i in picked)
+            out.append(
+                f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2" '
+                f'stroke-linejoin="round"/>'
+            )
+        every = max(1, -(-len(picked) // MAX_MARKERS))
+        marked = picked[::every]
+        if picked and picked[-1] not in marked:
+            marked.append(picked[-1])
+        for i in marked:
+            out.append(_marker(marker, x_at(i), y_at(vals[i]), colour))
+        out.append("</g>")
+
+    # Legend: marker, colour and name, with the final net; two columns.
+    out.append('<g class="legend" font-size="12" fill="currentColor">')
+    for n, (name, value) in enumerate(finals):
+        colour = COLOURS[n % len(COLOURS)]
+        marker = MARKERS[n % len(MARKERS)]
+        col, row = n % 2, n // 2
+        x = 8 + col * (WIDTH / 2)
+        y = HEIGHT + 6 + row * LEGEND_ROW + 8
+        out.append(_marker(marker, x + 6, y, colour))
+        out.append(
+            f'<text x="{x + 16:.1f}" y="{y + 4:.1f}">{escape(name)} {escape(money(value))}</text>'
+        )
+    out.append("</g></svg>")
+    return mark_safe("".join(out))

@@ -1,0 +1,220 @@
+"""Settlement page and CSV downloads of a session's money.
+
+Transfers are recomputed from the ledger every time (`ledger.settlement`); a
+`SettlementMark` only remembers that one of them was paid, with the amount it had then.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_POST
+
+from games.access import session_for
+from games.models import GameSession, Role
+from games.templatetags.bourre import format_money
+from ledger import postings
+from ledger.exports import csv_cell
+from ledger.models import Leg, Posting, SettlementMark
+from ledger.settlement import settle_balances
+
+KITTY = "kitty"  # the settlement party for money held by the pot or the club's kitty
+
+
+def _kitty_name(session: GameSession) -> str:
+    return "the club kitty" if not session.is_open else "the pot"
+
+
+def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[Any, str]]:
+    """The transfers that settle the session, each with its paid mark (if any).
+
+    Player nets sum to minus what the pot and the club's kitty gained (a leftover pot
+    kept by the club, a carried pot won by a player), so that money is one more party:
+    "ben pays the club kitty $3", "the club kitty pays ann $10".
+    """
+    balances = {pid: x for pid, x in session.net_by_player().items() if x}
+    names: dict[Any, str] = dict(session.seats.values_list("player_id", "player__name"))
+    missing = [pid for pid in balances if pid not in names]
+    if missing:  # money but no seat (should not happen); still name them
+        names.update(dict(session.club.players.filter(pk__in=missing).values_list("pk", "name")))
+    held = -sum(balances.values())
+    if held:
+        balances[KITTY] = held
+        names[KITTY] = _kitty_name(session)
+    transfers = settle_balances(
+        balances, names=names, format_amount=lambda a: format_money(a, session.currency)
+    )
+    marks = {(m.payer_id, m.payee_id): m for m in SettlementMark.objects.filter(session=session)}
+    rows = []
+    for t in transfers:
+        mark = marks.get((t.payer, t.payee))
+        rows.append(
+            {
+                "transfer": t,
+                "payer": names.get(t.payer, str(t.payer)),
+                "payee": names.get(t.payee, str(t.payee)),
+                "amount": t.amount,
+                "explanation": t.explanation,
+                "markable": KITTY not in (t.payer, t.payee),
+                "paid": mark is not None and mark.amount == t.amount,
+                "stale_mark": mark is not None and mark.amount != t.amount,
+                "mark": mark,
+            }
+        )
+    return rows, names
+
+
+@login_required
+def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, membership = session_for(request.user, session_id)
+    rows, names = settlement_rows(session)
+    balances = session.net_by_player()
+    nets = sorted(
+        ((names.get(pid, str(pid)), amount) for pid, amount in balances.items()),
+        key=lambda item: (-item[1], item[0]),
+    )
+    sentences = [
+        f"{r['payer']} pays {r['payee']} {format_money(r['amount'], session.currency)}"
+        for r in rows
+    ]
+    template = "ledger/settlement.html"
+    if request.htmx:
+        template += "#transfers"
+    context = {
+        "session": session,
+        "membership": membership,
+        "rows": rows,
+        "nets": nets,
+        "share_text": f"{session.name}: " + ("; ".join(sentences) or "nobody owes anything") + ".",
+        "can_mark": membership.has_role(Role.SCOREKEEPER),
+        "share_url": request.build_absolute_uri(),
+    }
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def settlement_mark(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Tick or untick "paid" on one transfer (scorekeepers)."""
+    session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+    rows, _ = settlement_rows(session)
+    payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
+    row = next(
+        (
+            r
+            for r in rows
+            if str(r["transfer"].payer) == payer and str(r["transfer"].payee) == payee
+        ),
+        None,
+    )
+    if row is None:
+        messages.error(request, "That transfer is no longer part of the settlement.")
+    else:
+        paid = request.POST.get("paid") in ("1", "on", "true")
+        t = row["transfer"]
+        if row["markable"]:
+            postings.mark_transfer_paid(
+                session_id=session.pk,
+                payer_id=t.payer,
+                payee_id=t.payee,
+                amount=t.amount,
+                paid=paid,
+                user=request.user,
+            )
+        if not request.htmx:
+            verb = "paid" if paid else "not paid yet"
+            messages.success(
+                request,
+                f"{row['payer']} → {row['payee']} "
+                f"{format_money(t.amount, session.currency)}: marked {verb}.",
+            )
+    if request.htmx:
+        rows, names = settlement_rows(session)
+        return render(
+            request,
+            "ledger/settlement.html#transfers",
+            {
+                "session": session,
+                "membership": membership,
+                "rows": rows,
+                "can_mark": True,
+            },
+        )
+    return redirect("session_settlement", session.pk)
+
+
+def _csv_response(session: GameSession, what: str) -> tuple[HttpResponse, Any]:
+    filename = f"{slugify(session.name) or 'session'}-{session.pk}-{what}.csv"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response, csv.writer(response)
+
+
+@login_required
+def settlement_csv(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, _ = session_for(request.user, session_id)
+    rows, _ = settlement_rows(session)
+    response, writer = _csv_response(session, "settlement")
+    writer.writerow(["payer", "payee", "amount", "currency", "paid", "explanation"])
+    for r in rows:
+        writer.writerow(
+            [
+                csv_cell(r["payer"]),
+                csv_cell(r["payee"]),
+                r["amount"],
+                csv_cell(session.currency),
+                "yes" if r["paid"] else "no",
+                csv_cell(r["explanation"]),
+            ]
+        )
+    return response
+
+
+@login_required
+def ledger_csv(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Every posting of the session with its legs: one row per leg."""
+    session, _ = session_for(request.user, session_id)
+    legs = (
+        Leg.objects.filter(posting__session=session)
+        .select_related("posting", "posting__hand", "account__player")
+        .order_by("posting_id", "id")
+    )
+    response, writer = _csv_response(session, "ledger")
+    writer.writerow(
+        [
+            "posting",
+            "created_at",
+            "kind",
+            "hand",
+            "memo",
+            "reverses",
+            "account",
+            "player",
+            "amount",
+            "currency",
+        ]
+    )
+    for leg in legs.iterator(chunk_size=2000):
+        posting: Posting = leg.posting
+        account = leg.account
+        writer.writerow(
+            [
+                posting.pk,
+                posting.created_at.isoformat(),
+                posting.kind,
+                posting.hand.number if posting.hand_id and posting.hand else "",
+                csv_cell(posting.memo),
+                posting.reverses_id or "",
+                account.kind,
+                csv_cell(account.player.name) if account.player_id else "",
+                leg.amount,
+                session.currency,
+            ]
+        )
+    return response

@@ -1,0 +1,33 @@
+"""Session pages: start, scoreboard, record/undo/edit a hand, seats, rules, close,
+history, the club's player statistics, and the settlement with its CSV downloads."""
+
+from django.urls import path
+
+from games.sessions import settlement
+from games.sessions import views as sessions
+
+urlpatterns = [
+    path("clubs/<id:club_id>/sessions/new/", sessions.session_new, name="session_new"),
+    path("clubs/<id:club_id>/stats/", sessions.club_stats, name="club_stats"),
+    path("sessions/<id:session_id>/", sessions.session_detail, name="session_detail"),
+    path("sessions/<id:session_id>/record/", sessions.hand_record, name="hand_record"),
+    path("sessions/<id:session_id>/history/", sessions.session_history, name="session_history"),
+    path("sessions/<id:session_id>/seats/", sessions.session_seats, name="session_seats"),
+    path("sessions/<id:session_id>/rules/", sessions.session_rules, name="session_rules"),
+    path("sessions/<id:session_id>/close/", sessions.session_close, name="session_close"),
+    path("hands/<id:hand_id>/", sessions.hand_detail, name="hand_detail"),
+    path("hands/<id:hand_id>/undo/", sessions.hand_void, name="hand_void"),
+    path("hands/<id:hand_id>/edit/", sessions.hand_edit, name="hand_edit"),
+    path("sessions/<id:session_id>/settlement/", settlement.settlement, name="session_settlement"),
+    path(
+        "sessions/<id:session_id>/settlement/paid/",
+        settlement.settlement_mark,
+        name="settlement_mark",
+    ),
+    path(
+        "sessions/<id:session_id>/settlement.csv",
+        settlement.settlement_csv,
+        name="settlement_csv",
+    ),
+    path("sessions/<id:session_id>/ledger.csv", settlement.ledger_csv, name="ledger_csv"),
+]

@@ -1,0 +1,803 @@
+"""Session pages: start, scoreboard (polled), record a hand, undo/edit, seats, rules, close,
+history, and the club's player statistics.
+
+Every view reaches club objects through `games.access` (strangers 404, members read,
+scorekeepers write). Money is written only by `ledger.postings`; these views parse forms,
+call it, and render what it returns. htmx requests get partials and are never redirected
+(a redirected XHR would swap a whole page into a fragment); plain posts follow
+post/redirect/get.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games.access import club_for, hand_for, session_for
+from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
+from games.polling import etag_matches, live, not_modified
+from games.sessions.charts import net_chart
+from games.sessions.forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
+from games.templatetags.bourre import format_money
+from ledger import postings
+from ledger.models import Account, Leg, Posting
+
+RECENT_HANDS = 5
+HISTORY_PAGE = 50
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def _can_score(session: GameSession, membership) -> bool:
+    return session.is_open and membership.has_role(Role.SCOREKEEPER)
+
+
+def _closed_response(request: HttpRequest, session: GameSession) -> HttpResponse:
+    text = f"{session.name} is closed: nothing more can be recorded or changed."
+    if request.htmx:
+        return render(
+            request,
+            "games/session_detail.html#closed-notice",
+            {"session": session, "text": text},
+            status=409,
+        )
+    messages.error(request, text)
+    return redirect(session)
+
+
+def _next_url(request: HttpRequest, default: str) -> str:
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}):
+        return url
+    return default
+
+
+def board_etag(session: GameSession, membership) -> str:
+    """The scoreboard changes only with the session's version (and what the role may do)."""
+    return f'"board-{session.pk}-{session.version}-{membership.role}"'
+
+
+def by_version(session: GameSession, what: str, compute):
+    """A value derived from the books, cached under the session's version.
+
+    Every write to a session's money or state bumps its version in the same transaction,
+    so (session, version) names one state of the books for good; a long session's
+    scoreboard then sums its ledger once per change, not once per phone per poll.
+    """
+    key = f"bourre:{what}:{session.pk}:{session.version}"
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, 6 * 3600)
+    return value
+
+
+def board_context(session: GameSession, membership) -> dict[str, Any]:
+    """Everything the scoreboard shows, in a fixed number of queries whatever the hands."""
+    seats = list(session.seats.select_related("player").order_by("position", "id"))
+    balances = session.net_by_player()
+    excused = set(session.excused or [])
+    rows = [
+        {
+            "seat": seat,
+            "name": seat.player.name,
+            "net": balances.get(seat.player_id, 0),
+            "dealer": seat.player_id == session.next_dealer_id,
+            "excused": seat.player_id in excused,
+        }
+        for seat in seats
+    ]
+    names = {seat.player_id: seat.player.name for seat in seats}
+    rules = current_rules(session.rules)
+    antes_from = [r["name"] for r in rows if r["seat"].active and not r["excused"]]
+    recent = list(
+        session.hands.filter(status=Hand.Status.RECORDED, number__isnull=False).order_by("-number")[
+            :RECENT_HANDS
+        ]
+    )
+    tournament_table = (
+        TournamentTable.objects.filter(session=session).select_related("tournament").first()
+    )
+    return {
+        "session": session,
+        "membership": membership,
+        # A tournament table's seats, rules and closing belong to the tournament director.
+        "tournament_table": tournament_table,
+        "digital_busy": session.hands.filter(status=Hand.Status.IN_PROGRESS).exists(),
+        "rows": rows,
+        "active_rows": [r for r in rows if r["seat"].active],
+        "away_rows": [r for r in rows if not r["seat"].active],
+        "dealer_name": names.get(session.next_dealer_id, ""),
+        "antes_from": antes_from if not rules["dealer_antes_for_all"] else [],
+        "rules": rules,
+        "recent": recent,
+        "latest_id": recent[0].pk if recent else None,
+        "can_score": _can_score(session, membership),
+        "etag": board_etag(session, membership),
+        # The poll sends the ETag it was rendered with (see polling.live).
+        "poll_headers": json.dumps({"If-None-Match": board_etag(session, membership)}),
+    }
+
+
+# --- starting a session -------------------------------------------------------------------
+
+
+@login_required
+def session_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    club, membership = club_for(request.user, club_id, Role.SCOREKEEPER)
+    form = SessionForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                players = [
+                    p if isinstance(p, Player) else Player.objects.create(club=club, name=p)
+                    for p in data["seating"]
+                ]
+                session = postings.start_session(
+                    club=club,
+                    name=data["name"],
+                    players=players,
+                    dealer=data["dealer"] or players[0],
+                    rules=form.rules(),
+                    currency=data["currency"],
+                    user=request.user,
+                    leftover_policy=data["leftover_policy"],
+                )
+        except ValueError as error:
+            key = getattr(error, "key", None)
+            form.add_error(key if key in form.fields else None, str(error))
+        else:
+            messages.success(
+                request, f"{session.name} started. {form.cleaned_data['seating'][0]} sits first."
+            )
+            if request.htmx:
+                return HttpResponseClientRedirect(session.get_absolute_url())
+            return redirect(session)
+    status = 422 if form.errors else 200
+    return render(
+        request,
+        "games/session_new.html",
+        {"club": club, "membership": membership, "form": form},
+        status=status,
+    )
+
+
+# --- the scoreboard -----------------------------------------------------------------------
+
+
+@login_required
+def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The screen left open on the table. htmx polls the `board` partial; an unchanged
+    session answers 304 with no body (the ETag is the session's version)."""
+    session, membership = session_for(request.user, session_id)
+    etag = board_etag(session, membership)
+    if request.htmx:
+        if etag_matches(request, etag):
+            return not_modified(etag)
+        response = render(
+            request, "games/session_detail.html#board", board_context(session, membership)
+        )
+        return live(response, etag)
+    response = render(request, "games/session_detail.html", board_context(session, membership))
+    return live(response, etag)
+
+
+# --- recording a hand ---------------------------------------------------------------------
+
+
+def _new_key() -> str:
+    return uuid.uuid4().hex
+
+
+def _fresh_form(session: GameSession, prefill: dict | None = None) -> HandForm:
+    state = postings.session_state(session)
+    form = HandForm(state=state, prefill=prefill, initial={"idempotency_key": _new_key()})
+    return form
+
+
+def _record_context(session: GameSession, membership, form: HandForm, **extra) -> dict:
+    context = {
+        "session": session,
+        "membership": membership,
+        "form": form,
+        "rows": form.rows(),
+        "slots": form.error_slots(),
+        "counted": form.counted(),
+        "hand_size": form.hand_size,
+        "suits": [
+            (code, label, "♠♥♦♣"["SHDC".index(code)])
+            for code, label in form.fields["trump"].choices
+        ],
+        "digital_busy": False,
+    }
+    context.update(extra)
+    return context
+
+
+def _entry_of(record: dict) -> dict:
+    keys = ("up_card", "trump", "passed", "discards", "hands", "plays", "tricks", "reneges")
+    return {k: record[k] for k in keys if record.get(k)}
+
+
+@login_required
+def hand_record(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+    if not session.is_open:
+        return _closed_response(request, session)
+    template = "games/hand_record.html"
+    if request.htmx:
+        template += "#record"
+    if request.method != "POST":
+        prefill = None
+        source = request.GET.get("from")
+        if source and source.isdigit():
+            hand, _ = hand_for(request.user, int(source))
+            if hand.session_id != session.pk:
+                raise Http404("No such hand in this session")
+            prefill = _entry_of(hand.record)
+        form = _fresh_form(session, prefill)
+        busy = session.hands.filter(status=Hand.Status.IN_PROGRESS).exists()
+        return render(
+            request, template, _record_context(session, membership, form, digital_busy=busy)
+        )
+
+    # Parsing needs only the rules and version (the names travel in the form); the
+    # table's state is read only if the form must be shown again.
+    posted_state = {"rules": session.rules, "version": session.version}
+    if "player_0" not in request.POST:
+        posted_state = postings.session_state(session)
+    form = HandForm(request.POST, state=posted_state)
+    status = 422
+    if form.is_valid():
+        try:
+            hand, created = postings.record_hand(
+                session_id=session.pk,
+                entry=form.entry(),
+                idempotency_key=form.cleaned_data["idempotency_key"],
+                expected_version=form.cleaned_data.get("version"),
+                user=request.user,
+            )
+        except postings.StaleState:
+            session.refresh_from_db()
+            form = _fresh_form(session)
+            form.notice = (
+                "The table moved on while this form was open (a hand was recorded, or the "
+                "seats or rules changed). Nothing was saved: here is the fresh form."
+            )
+            status = 409
+        except postings.SessionClosed:
+            session.refresh_from_db()
+            return _closed_response(request, session)
+        except postings.HandRejected as rejected:
+            form.add_engine_errors(rejected.errors, rejected.verdict)
+        else:
+            if not request.htmx:
+                if created:
+                    messages.success(request, f"Hand {hand.number} saved.")
+                else:
+                    messages.info(request, f"Hand {hand.number} was already saved.")
+                return redirect("hand_detail", hand.pk, permanent=False)
+            # The ledger hands back the session row as the hand left it.
+            session = hand.session
+            return render(
+                request,
+                "games/hand_result.html#result",
+                result_context(session, membership, hand, created=created),
+            )
+    if form.is_bound:
+        form.set_table(postings.session_state(session))
+    return render(request, template, _record_context(session, membership, form), status=status)
+
+
+def result_context(
+    session: GameSession, membership, hand: Hand, created: bool | None = None
+) -> dict:
+    """A recorded hand as the result screen shows it, with what the table does next.
+
+    ``created`` is True right after recording, False for a replayed submission (same
+    idempotency key), None when the hand is simply being looked at."""
+    if created is True:  # just recorded: it is the latest hand
+        latest = hand.pk
+    else:
+        latest = (
+            session.hands.filter(status=Hand.Status.RECORDED, number__isnull=False)
+            .order_by("-number")
+            .values_list("pk", flat=True)
+            .first()
+        )
+    is_latest = hand.status == Hand.Status.RECORDED and hand.pk == latest
+    # What the table does next is shown for the latest hand only (for an older hand it
+    # would describe a later state); the verdict's next dealer is shown otherwise.
+    state = None
+    if session.is_open and is_latest:
+        state = (created is True and _state_after(hand, session)) or postings.session_state(session)
+    antes_next = []
+    if state is not None:
+        rules = current_rules(state.get("rules"))
+        if rules["dealer_antes_for_all"]:
+            antes_next = [state["dealer"]]
+        else:
+            antes_next = [p for p in state["players"] if p not in set(state["excused"])]
+    return {
+        "session": session,
+        "membership": membership,
+        "hand": hand,
+        "result": hand.result,
+        "created": created,
+        "state": state,
+        "antes_next": antes_next,
+        "can_score": _can_score(session, membership),
+        "can_undo": _can_score(session, membership) and is_latest,
+    }
+
+
+def _state_after(hand: Hand, session: GameSession) -> dict | None:
+    """The next hand's table right after this one was recorded, without a query: the
+    names dealt in are in the hand (``before["seats"]``), the ids on the fresh session
+    row. None when something does not match (then the ledger is asked)."""
+    seats = (hand.before or {}).get("seats") or {}
+    name_of = {pid: name for name, pid in seats.items()}
+    gone = set((hand.before or {}).get("eliminated") or [])
+    dealer = name_of.get(session.next_dealer_id)
+    if not seats or dealer is None:
+        return None
+    return {
+        "players": [name for name, pid in seats.items() if pid not in gone],
+        "dealer": dealer,
+        "excused": [name_of[pid] for pid in session.excused if pid in name_of],
+        "rules": session.rules,
+        "version": session.version,
+    }
+
+
+@login_required
+def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand, membership = hand_for(request.user, hand_id)
+    session = hand.session
+    postings_qs = (
+        Posting.objects.filter(hand=hand)
+        .order_by("id")
+        .prefetch_related(Prefetch("legs", queryset=Leg.objects.select_related("account__player")))
+    )
+    context = result_context(session, membership, hand)
+    context["postings"] = list(postings_qs)
+    return render(request, "games/hand_detail.html", context)
+
+
+@login_required
+@require_POST
+def hand_void(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Undo: void the latest hand (reversing postings) and say exactly what changed."""
+    hand, membership = hand_for(request.user, hand_id, Role.SCOREKEEPER)
+    session = hand.session
+    if not session.is_open:
+        return _closed_response(request, session)
+    done, text, fresh = _void(request, hand)
+    if fresh is not None:
+        session = fresh
+    else:
+        session.refresh_from_db()
+    if request.htmx:
+        form = _fresh_form(session)
+        form.notice = text
+        return render(
+            request,
+            "games/hand_record.html#record",
+            _record_context(session, membership, form, notice_ok=done),
+            status=200 if done else 409,
+        )
+    (messages.success if done else messages.error)(request, text)
+    return redirect(_next_url(request, session.get_absolute_url()))
+
+
+def _void(request: HttpRequest, hand: Hand) -> tuple[bool, str, GameSession | None]:
+    """Undo ``hand``: (done, what to tell the user, the session as the void left it —
+    None when nothing was undone)."""
+    version = request.POST.get("version", "")
+    try:
+        voided = postings.void_hand(
+            session_id=hand.session_id,
+            hand_id=hand.pk,
+            user=request.user,
+            reason=request.POST.get("reason", "")[:200],
+            expected_version=int(version) if version.isdigit() else None,
+        )
+    except postings.StaleState:
+        moved_on = (
+            f"The table moved on since hand {hand.number} was shown; it was not undone. "
+            f"Only the latest hand can be undone."
+        )
+        return False, moved_on, None
+    except postings.SessionClosed:
+        return False, "The session is closed: hands can no longer be undone.", None
+    except ValueError as error:
+        return False, f"Hand {hand.number} was not undone: {error}", None
+    session = voided.session
+    currency = session.currency
+    dealer = session.next_dealer.name if session.next_dealer else "the same dealer"
+    undone = (
+        f"Hand {hand.number} undone: its antes, winnings and penalties were reversed. "
+        f"The pot is back to {format_money(session.carry, currency)} and {dealer} deals."
+    )
+    return True, undone, session
+
+
+@login_required
+@require_POST
+def hand_edit(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Edit = void the hand, then the record form filled in with what it said."""
+    hand, membership = hand_for(request.user, hand_id, Role.SCOREKEEPER)
+    session = hand.session
+    if not session.is_open:
+        return _closed_response(request, session)
+    done, text, fresh = _void(request, hand)
+    if not done:
+        if request.htmx:
+            return render(
+                request,
+                "games/hand_result.html#result",
+                result_context(session, membership, hand) | {"error": text},
+                status=409,
+            )
+        messages.error(request, text)
+        return redirect("hand_detail", hand.pk)
+    session = fresh
+    text = f"{text} Correct it below and save it again."
+    if request.htmx:
+        form = _fresh_form(session, _entry_of(hand.record))
+        form.notice = text
+        return render(
+            request,
+            "games/hand_record.html#record",
+            _record_context(session, membership, form, notice_ok=True),
+        )
+    messages.success(request, text)
+    return redirect(f"{reverse('hand_record', args=[session.pk])}?from={hand.pk}")
+
+
+# --- seats, rules, closing ----------------------------------------------------------------
+
+
+def _refuse_tournament_table(session: GameSession) -> None:
+    """Seats, rules and closing of a tournament table are the director's: a change here
+    would put the table out of step with the tournament."""
+    if TournamentTable.objects.filter(session=session).exists():
+        raise PermissionDenied(
+            "This table belongs to a tournament: its seats, rules and closing are managed "
+            "from the tournament's dashboard."
+        )
+
+
+@login_required
+def session_seats(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Between hands: add a seat, let a player leave or come back."""
+    session, membership = session_for(request.user, session_id)
+    if request.method == "POST":
+        session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+        _refuse_tournament_table(session)
+        if not session.is_open:
+            return _closed_response(request, session)
+        ok, text = _seat_action(request, session)
+        if not request.htmx:
+            (messages.success if ok else messages.error)(request, text)
+            return redirect("session_seats", session.pk)
+        session.refresh_from_db()
+        context = _seats_context(session, membership) | {"notice": text, "notice_ok": ok}
+        return render(request, "games/session_seats.html#seats", context, status=200 if ok else 409)
+    template = "games/session_seats.html"
+    if request.htmx:
+        template += "#seats"
+    return render(request, template, _seats_context(session, membership))
+
+
+def _seats_context(session: GameSession, membership) -> dict:
+    seats = list(session.seats.select_related("player").order_by("position", "id"))
+    seated = {s.player_id for s in seats}
+    return {
+        "session": session,
+        "membership": membership,
+        "seats": seats,
+        "next_dealer_id": session.next_dealer_id,
+        "bench": [p for p in session.club.players.all() if p.pk not in seated],
+        "can_score": _can_score(session, membership),
+    }
+
+
+def _seat_action(request: HttpRequest, session: GameSession) -> tuple[bool, str]:
+    action = request.POST.get("action", "")
+    try:
+        if action == "add":
+            name = " ".join(request.POST.get("name", "").split())[:40]
+            player_id = request.POST.get("player", "")
+            if player_id.isdigit():
+                player = session.club.players.filter(pk=int(player_id)).first()
+                if player is None:
+                    return False, "That player is not on this club's roster."
+            elif name:
+                player = session.club.players.filter(name__iexact=name).first()
+                if player is None:
+                    player = Player.objects.create(club=session.club, name=name)
+            else:
+                return False, "Pick a player from the roster or type a new name."
+            with transaction.atomic():
+                postings.add_seat(session_id=session.pk, player=player, user=request.user)
+            return True, f"{player.name} sits down and is dealt in from the next hand."
+        if action in ("leave", "return"):
+            player_id = request.POST.get("player", "")
+            seat = (
+                Seat.objects.select_related("player")
+                .filter(session=session, player_id=int(player_id) if player_id.isdigit() else 0)
+                .first()
+            )
+            if seat is None:
+                return False, "That player has no seat at this table."
+            active = action == "return"
+            postings.set_seat_active(
+                session_id=session.pk, player_id=seat.player_id, active=active, user=request.user
+            )
+            if active:
+                return True, f"{seat.player.name} is back and is dealt in from the next hand."
+            return True, f"{seat.player.name} leaves the table; their net stays on the books."
+    except postings.SessionClosed:
+        return False, "The session is closed."
+    except ValueError as error:
+        return False, str(error)
+    return False, "Unknown seat action."
+
+
+@login_required
+def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, membership = session_for(request.user, session_id)
+    form = RulesForm(request.POST or None, rules=session.rules)
+    if request.method == "POST":
+        session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+        _refuse_tournament_table(session)
+        if not session.is_open:
+            return _closed_response(request, session)
+        if form.is_valid():
+            old = current_rules(session.rules)
+            new = form.rules()
+            changed = [k for k in new if old.get(k) != new[k]]
+            if not changed:
+                messages.info(request, "Nothing changed: the house rules stay as they were.")
+                return redirect(session)
+            try:
+                postings.change_rules(session_id=session.pk, rules=new, user=request.user)
+            except postings.SessionClosed:
+                return _closed_response(request, session)
+            except ValueError as error:
+                key = getattr(error, "key", None)
+                form.add_error(key if key in form.fields else None, str(error))
+            else:
+                labels = {k: form.fields[k].label for k in changed}
+                messages.success(
+                    request,
+                    "New house rules from the next hand: "
+                    + "; ".join(
+                        f"{labels[k]}: {_rule_text(old.get(k))} → {_rule_text(new[k])}"
+                        for k in changed
+                    )
+                    + ".",
+                )
+                if request.htmx:
+                    return HttpResponseClientRedirect(session.get_absolute_url())
+                return redirect(session)
+    return render(
+        request,
+        "games/session_rules.html",
+        {
+            "session": session,
+            "membership": membership,
+            "form": form,
+            "can_score": _can_score(session, membership),
+        },
+        status=422 if form.errors else 200,
+    )
+
+
+def _rule_text(value) -> str:
+    if value is None:
+        return "none"
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value).replace("_", " ")
+
+
+@login_required
+def session_close(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+    _refuse_tournament_table(session)
+    if not session.is_open:
+        messages.info(request, f"{session.name} is already closed.")
+        return redirect("session_settlement", session.pk)
+    form = CloseForm(request.POST or None, initial={"leftover_policy": session.leftover_policy})
+    if request.method == "POST" and form.is_valid():
+        try:
+            postings.close_session(
+                session_id=session.pk,
+                user=request.user,
+                leftover_policy=form.cleaned_data["leftover_policy"],
+            )
+        except postings.SessionClosed:
+            messages.info(request, f"{session.name} was already closed.")
+        except ValueError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{session.name} is closed. Here is who pays whom.")
+        if not form.errors:
+            url = reverse("session_settlement", args=[session.pk])
+            if request.htmx:
+                return HttpResponseClientRedirect(url)
+            return redirect(url)
+    return render(
+        request,
+        "games/session_close.html",
+        {"session": session, "membership": membership, "form": form},
+        status=422 if form.errors else 200,
+    )
+
+
+# --- history ------------------------------------------------------------------------------
+
+
+@login_required
+def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Every hand with its record, verdict and postings; the net chart; other events."""
+    session, membership = session_for(request.user, session_id)
+    seats = list(session.seats.select_related("player").order_by("position", "id"))
+    hands_qs = (
+        session.hands.filter(number__isnull=False)
+        .exclude(status=Hand.Status.IN_PROGRESS)
+        .order_by("-number")
+    )
+    page = Paginator(hands_qs, HISTORY_PAGE).get_page(request.GET.get("page"))
+    legs = Prefetch("legs", queryset=Leg.objects.select_related("account__player"))
+    hands = list(page.object_list)
+    by_hand: dict[int, list[Posting]] = {}
+    for posting in Posting.objects.filter(hand__in=hands).order_by("id").prefetch_related(legs):
+        by_hand.setdefault(posting.hand_id, []).append(posting)
+    for hand in hands:
+        hand.posting_list = by_hand.get(hand.pk, [])
+    other_postings = list(
+        Posting.objects.filter(session=session, hand__isnull=True)
+        .order_by("id")
+        .prefetch_related(legs)
+    )
+    context = {
+        "session": session,
+        "membership": membership,
+        "page": page,
+        "hands": hands,
+        "events": list(session.events.select_related("created_by").order_by("created_at", "id")),
+        "other_postings": other_postings,
+        "chart": by_version(session, "chart", lambda: str(net_chart_for(session, seats))),
+        "player_names": {s.player_id: s.player.name for s in seats},
+    }
+    return render(request, "games/session_history.html", context)
+
+
+def net_series(
+    session: GameSession, seats: list[Seat]
+) -> tuple[list[str], list[tuple[str, list[int]]]]:
+    """Each seated player's net after every recorded hand (voided hands left out), plus a
+    final point for what closing moved (a shared leftover pot). One query."""
+    rows = (
+        Leg.objects.filter(posting__session=session, account__kind=Account.Kind.PLAYER)
+        .exclude(posting__hand__status=Hand.Status.VOIDED)
+        .order_by("posting_id", "id")
+        .values_list("posting__hand__number", "account__player_id", "amount")
+    )
+    players = [s.player_id for s in seats]
+    running = dict.fromkeys(players, 0)
+    labels = ["start"]
+    points: dict[int, list[int]] = {p: [0] for p in players}
+    current: Any = "start"
+    for number, player_id, amount in rows:
+        step = number if number is not None else "end"
+        if step != current:
+            current = step
+            labels.append(str(step) if number is not None else "close")
+            for p in players:
+                points[p].append(running[p])
+        if player_id in running:
+            running[player_id] += amount
+            points[player_id][-1] = running[player_id]
+    names = {s.player_id: s.player.name for s in seats}
+    return labels, [(names[p], points[p]) for p in players]
+
+
+def net_chart_for(session: GameSession, seats: list[Seat]):
+    labels, series = net_series(session, seats)
+    return net_chart(
+        series,
+        labels,
+        currency=session.currency,
+        title=f"Net per player over {session.name}",
+    )
+
+
+# --- club statistics ----------------------------------------------------------------------
+
+
+@login_required
+def club_stats(request: HttpRequest, club_id: int) -> HttpResponse:
+    club, membership = club_for(request.user, club_id)
+    try:
+        from ledger.stats import club_player_stats
+    except ImportError:
+        rows, missing = [], True
+    else:
+        rows, missing = club_player_stats(club), False
+    columns = _stat_columns(rows)
+    return render(
+        request,
+        "games/club_stats.html",
+        {
+            "club": club,
+            "membership": membership,
+            "rows": rows,
+            "columns": columns,
+            "missing": missing,
+        },
+    )
+
+
+STAT_LABELS = {
+    "sessions": "Sessions",
+    "hands": "Hands",
+    "hands_played": "Hands played",
+    "played": "Played",
+    "wins": "Pots won",
+    "pots_won": "Pots won",
+    "won": "Won",
+    "splits": "Splits",
+    "bourres": "Bourrés",
+    "bourre": "Bourrés",
+    "reneges": "Reneges",
+    "passes": "Passes",
+    "net": "Net",
+    "biggest_pot": "Biggest pot",
+}
+MONEY_KEYS = {"net", "biggest_pot", "won_amount", "lost", "winnings", "paid"}
+NAME_KEYS = ("name", "player", "player_name")
+
+
+def _stat_columns(rows: list[dict]) -> list[dict[str, Any]]:
+    """The columns to show: every scalar key of the rows, the name first."""
+    if not rows:
+        return []
+    keys: list[str] = []
+    for row in rows:
+        for key, value in row.items():
+            if key not in keys and not isinstance(value, (dict, list, tuple)):
+                keys.append(key)
+    keys = [k for k in keys if not k.endswith("_id") and k != "id"]
+    keys.sort(key=lambda k: 0 if k in NAME_KEYS else 1)
+    return [
+        {
+            "key": k,
+            "label": STAT_LABELS.get(k, k.replace("_", " ").capitalize()),
+            "money": k in MONEY_KEYS or k.startswith("net"),
+            "name": k in NAME_KEYS,
+        }
+        for k in keys
+    ]

@@ -1,0 +1,253 @@
+"""Reading a tournament: standings, chip report, the bracket, its ETag and what blocks
+the next step. Nothing here writes."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Sum
+
+from games.engine import tournament as logic
+from games.models import (
+    Entry,
+    GameSession,
+    Round,
+    Seat,
+    Tournament,
+    TournamentTable,
+)
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def standings(t: Tournament) -> list[dict[str, Any]]:
+    """Everyone in the event, best first: final places once finished; while running,
+    those still in (by chips) and then the others by when they went out."""
+    entries = list(
+        t.entries.filter(
+            status__in=[Entry.Status.PLAYING, Entry.Status.OUT, Entry.Status.WINNER]
+        ).select_related("player", "out_table__round")
+    )
+    live = _live_chips(t)
+    if t.status == Tournament.Status.FINISHED:
+        entries.sort(key=lambda e: (e.place or 0, e.player.name.lower()))
+        places = [e.place for e in entries]
+    else:
+        still = [e for e in entries if e.status != Entry.Status.OUT]
+        out = [e for e in entries if e.status == Entry.Status.OUT]
+        still.sort(key=lambda e: (-live.get(e.player_id, 0), e.player.name.lower()))
+        ranked = logic.finishing_places([(e.player_id, tuple(e.out_key)) for e in out])
+        by_id = {e.player_id: e for e in out}
+        out = [by_id[p] for _, p in ranked]
+        places = [None] * len(still) + [len(still) + place for place, _ in ranked]
+        entries = still + out
+    rows = []
+    for entry, place in zip(entries, places, strict=True):
+        table = entry.out_table
+        rows.append(
+            {
+                "place": place,
+                "player": {"id": entry.player_id, "name": entry.player.name},
+                "status": entry.status,
+                "chips": live.get(entry.player_id, entry.out_chips or 0)
+                if entry.status != Entry.Status.OUT
+                else entry.out_chips,
+                "out_round": entry.out_round,
+                "out_table": table.number if table else None,
+                "out_at": entry.out_at,
+                "prize": entry.prize,
+            }
+        )
+    return rows
+
+
+def _live_chips(t: Tournament) -> dict[int, int]:
+    tables = TournamentTable.objects.filter(tournament=t, status=TournamentTable.Status.PLAYING)
+    out: dict[int, int] = {}
+    for stacks in stacks_by_session(tables.values_list("session_id", flat=True)).values():
+        for p, chips in stacks.items():
+            if chips > 0:
+                out[p] = out.get(p, 0) + chips
+    return out
+
+
+def chip_report(t: Tournament) -> list[dict[str, int]]:
+    """Where the chips of each round are. ``start``: the chips drawn into the round (byes
+    included); ``now``: stacks and pots at its playing tables, the final chips of its
+    finished tables, pots left dead (not awarded) and the byes' chips. Chips are conserved
+    when ``now == start`` for every round; ``advancing`` is what the advancing players
+    hold, the next round's ``start`` when stacks carry."""
+    tables = list(t.tables.select_related("session"))
+    live = [x.session_id for x in tables if x.status == TournamentTable.Status.PLAYING]
+    stacks = stacks_by_session(live)
+    report = []
+    for rnd in t.rounds.order_by("number"):
+        chips = {int(k): v for k, v in (rnd.draw.get("chips") or {}).items()}
+        now = sum(chips.get(p, 0) for p in rnd.byes)
+        advancing = now
+        for x in tables:
+            if x.round_id != rnd.pk:
+                continue
+            if x.status == TournamentTable.Status.PLAYING:
+                now += sum(stacks.get(x.session_id, {}).values()) + x.session.carry
+                continue
+            rows = x.result.get("rows", [])
+            now += sum(row["chips"] for row in rows)
+            if not x.result.get("pot_awarded"):
+                now += x.result.get("pot", 0)
+            advanced = set(x.result.get("advanced", []))
+            advancing += sum(row["chips"] for row in rows if row["player"] in advanced)
+        report.append(
+            {"round": rnd.number, "start": sum(chips.values()), "now": now, "advancing": advancing}
+        )
+    return report
+
+
+def bracket(t: Tournament) -> dict[str, Any]:
+    """Everything the bracket page shows, in a constant number of queries whatever the
+    number of entrants: rounds, tables, then one query each for seats and live stacks."""
+    rounds = list(t.rounds.order_by("number"))
+    tables = list(t.tables.select_related("session").order_by("round_id", "number"))
+    names = dict(t.entries.values_list("player_id", "player__name"))
+    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in (
+        Seat.objects.filter(session__tournament_table__tournament=t)
+        .order_by("session_id", "position", "id")
+        .values("session_id", "player_id", "active", "eliminated_at")
+    ):
+        seats[row["session_id"]].append(row)
+    live_ids = [x.session_id for x in tables if x.status == TournamentTable.Status.PLAYING]
+    stacks = stacks_by_session(live_ids)
+    by_round: dict[int, list[TournamentTable]] = defaultdict(list)
+    for x in tables:
+        by_round[x.round_id].append(x)
+    out_rounds = []
+    for rnd in rounds:
+        boxes = []
+        for x in by_round[rnd.pk]:
+            advanced = set(x.result.get("advanced", []))
+            limit = hand_limit(t, rnd) if t.is_rounds else 0
+            if x.status == TournamentTable.Status.PLAYING:
+                st = stacks.get(x.session_id, {})
+                players = [
+                    {
+                        "id": r["player_id"],
+                        "name": names.get(r["player_id"], "?"),
+                        "chips": st.get(r["player_id"], 0),
+                        "out": r["eliminated_at"] is not None,
+                        "moved": not r["active"] and r["eliminated_at"] is None,
+                        "advanced": False,
+                    }
+                    for r in seats[x.session_id]
+                ]
+                players = [p for p in players if not p["moved"]]
+            else:
+                players = [
+                    {
+                        "id": row["player"],
+                        "name": names.get(row["player"], "?"),
+                        "chips": row["chips"],
+                        "out": row["player"] not in advanced,
+                        "moved": False,
+                        "advanced": row["player"] in advanced,
+                    }
+                    for row in x.result.get("rows", [])
+                ]
+                if x.status == TournamentTable.Status.BROKEN:
+                    moved = set(x.result.get("moved", []))
+                    players = [
+                        {
+                            "id": r["player_id"],
+                            "name": names.get(r["player_id"], "?"),
+                            "chips": None,
+                            "out": r["eliminated_at"] is not None,
+                            "moved": r["player_id"] in moved,
+                            "advanced": False,
+                        }
+                        for r in seats[x.session_id]
+                    ]
+            boxes.append(
+                {
+                    "id": x.pk,
+                    "number": x.number,
+                    "status": x.status,
+                    "session_id": x.session_id,
+                    "hands": x.session.hands_count,
+                    "limit": limit,
+                    "pot": x.session.carry if x.status == TournamentTable.Status.PLAYING else 0,
+                    "ante": x.session.rules.get("ante"),
+                    "players": players,
+                    "result": x.result,
+                    "ending": x.ending,
+                }
+            )
+        out_rounds.append(
+            {
+                "id": rnd.pk,
+                "number": rnd.number,
+                "seed": rnd.seed,
+                "status": rnd.status,
+                "is_final": rnd.is_final,
+                "tables": boxes,
+                "byes": [{"id": p, "name": names.get(p, "?")} for p in rnd.byes],
+                "advanced": len(rnd.advanced),
+            }
+        )
+    return {"rounds": out_rounds}
+
+
+def etag(t: Tournament) -> str:
+    """Changes whenever the tournament or any of its tables' sessions changes (one query:
+    a session's version only ever rises, so their sum does too)."""
+    total = (
+        GameSession.objects.filter(tournament_table__tournament=t).aggregate(v=Sum("version"))["v"]
+        or 0
+    )
+    return f'"t{t.pk}-{t.version}-{total}"'
+
+
+def blockers(t: Tournament, data: dict[str, Any]) -> list[str]:
+    """What the round is waiting for, in words, for the director's dashboard."""
+    if t.status == Tournament.Status.REGISTRATION:
+        n = t.entries.filter(status=Entry.Status.CHECKED_IN).count()
+        return [f"{n} checked in; start when everyone is here (at least 2)."]
+    if t.status == Tournament.Status.FINISHED:
+        return []
+    rnd = data["rounds"][-1]
+    if rnd["status"] == Round.Status.FINISHED:
+        return [f"Round {rnd['number']} is over: draw round {rnd['number'] + 1}."]
+    out = []
+    for box in rnd["tables"]:
+        if box["status"] != TournamentTable.Status.PLAYING:
+            continue
+        alive = sum(1 for p in box["players"] if not p["out"] and p["chips"])
+        label = f"Table {box['number']}"
+        if box["limit"]:
+            if box["hands"] >= box["limit"] or box["ending"]:
+                out.append(
+                    f"{label}: {box['pot']} chips in the pot must be won before it ends."
+                    if box["pot"]
+                    else f"{label}: ready to end."
+                )
+            else:
+                out.append(f"{label}: hand {box['hands'] + 1} of {box['limit']}.")
+        else:
+            out.append(f"{label}: {alive} players, {box['hands']} hands played.")
+    return out
+
+
+def stacks_by_session(session_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+    """session id → {player id: chips in front of them}, for many sessions in one query:
+    the sessions' running totals, the same as ``postings.player_stacks`` (every posting
+    of the session, buy-ins and cash-outs included)."""
+    rows = GameSession.objects.filter(pk__in=list(session_ids)).order_by()
+    return {
+        pk: {int(k): v for k, v in stacks.items()}
+        for pk, stacks in rows.values_list("pk", "stacks")
+    }
+
+
+def hand_limit(t: Tournament, rnd: Round) -> int:
+    return t.final_hands if rnd.is_final else t.hands_per_round

@@ -1,0 +1,565 @@
+"""Tournaments, the Django side: setup, registration, draws, tables, balancing, prizes.
+
+The decisions (draw, balancing, advancement, places, payouts) are pure functions in
+``games.tournament``; this module reads the database, calls them, and writes the result.
+
+Locking: every write runs in one ``transaction.atomic()`` that starts by locking the
+tournament row (``select_for_update``). The director's buttons and the after-hand hook of
+every table change the same tournament; the lock makes each of them act on what the last
+one wrote (the draw, who moved where, who is out) instead of on a stale copy. Chips move
+only through ``ledger.postings``, which then locks each table's session row — always after
+the tournament row, never before, so two paths never wait on each other crosswise. Money
+(buy-ins, fees, prizes) moves only in the tournament's own prize ledger, written here.
+
+Decisions where the issue left room (each is tested):
+
+- Tables are chip-limited sessions (currency "chips"); the first drawn seat deals first.
+- A Bourré pot belongs to the players who built it, so tables end, break up and give up
+  players only between hands with an empty pot: a round table plays its set number of
+  hands *and then until the pot has been won* (a hand that leaves it empty), and a
+  director's "end the round" waits for that too; a freeze-out table breaks, or gives up
+  a player for balancing, only right after one of its own hands left its pot empty.
+- A player left alone at a table takes its pot: nobody else can play for it. A
+  director's "end now" leaves the pot dead: recorded, not awarded. In both cases the
+  chips stay in that session's pot account and the session is left open: the ledger's
+  close policies would send them to the club's cash carry (and from there into a cash
+  game), and paying a pot out to a player needs a ledger function that does not exist.
+- A finished table's session is closed (its pot is empty): its last hands can no
+  longer be undone there.
+- A moved player takes their stack (cash-out at one table, buy-in at the other) and sits
+  on the new table's dealer's right, so they deal last there.
+- Withdrawals are possible until the first round starts (the buy-in is refunded); after
+  that a player is out only when their chips are gone.
+- Freeze-out places: a player who goes out finishes above everyone who went out before
+  (by the ledger's posting order, which is global); players out on the same hand are
+  ordered by their chips at the start of that hand; equal chips share the place.
+- Table rounds places: by the round reached; in a round, those who went broke rank below
+  those still holding chips at its end, who rank by chips and pots won (and, at the
+  final table, the draw); players level in a round of several tables share a place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import tournament as logic
+from games.engine.tournament import TournamentError
+from games.models import (
+    Entry,
+    GameSession,
+    Hand,
+    Player,
+    Round,
+    Seat,
+    Tournament,
+    TournamentTable,
+)
+from games.tournaments.tables import _finish_table, _infos, _sync, _table_rules
+from ledger import postings
+from ledger.models import PrizePosting
+
+__all__ = [
+    "TournamentError",
+    "after_hand",
+    "autoplay",
+    "check_in",
+    "create_tournament",
+    "draw_next_round",
+    "end_round",
+    "end_table",
+    "register",
+    "start",
+    "sync",
+    "update_settings",
+    "withdraw",
+]
+
+DEFAULT_ANTES = [1, 2, 3, 5, 8, 10, 15, 20]
+SETTINGS = (
+    "name",
+    "format",
+    "buy_in",
+    "fee",
+    "starting_chips",
+    "antes",
+    "hands_per_level",
+    "min_table",
+    "max_table",
+    "hands_per_round",
+    "final_hands",
+    "advance_per_table",
+    "tiebreak",
+    "carry_stacks",
+    "payout_percentages",
+    "rules",
+    "table_mode",
+)
+# Entries that took part in the event (checked in, then drawn).
+IN_EVENT = ("playing", "out", "winner")
+# The record keys a session supplies itself (ledger.postings); the rest is the table's.
+SESSION_KEYS = ("players", "dealer", "carry", "excused", "rules", "forfeits")
+
+
+# -- setup ----------------------------------------------------------------------------------
+
+
+def validate(t: Tournament) -> None:
+    """Raise TournamentError unless the settings make a playable event."""
+    from games.engine import RuleError, Rules
+
+    logic.check_limits(t.min_table, t.max_table)
+    if t.format not in Tournament.Format.values:
+        raise TournamentError(f"Unknown format {t.format!r}.", code="format")
+    if t.table_mode not in GameSession.Mode.values:
+        raise TournamentError(f"Unknown table mode {t.table_mode!r}.", code="table_mode")
+    if t.tiebreak not in Tournament.Tiebreak.values:
+        raise TournamentError(f"Unknown tie-break {t.tiebreak!r}.", code="tiebreak")
+    for name in ("buy_in", "fee"):
+        value = getattr(t, name)
+        if type(value) is not int or value < 0:
+            raise TournamentError(f"{name} must be a whole amount ≥ 0.", code=name)
+    if type(t.starting_chips) is not int or t.starting_chips <= 0:
+        raise TournamentError("Starting chips must be above 0.", code="starting_chips")
+    antes = t.antes
+    if not isinstance(antes, list) or not antes or any(type(a) is not int or a <= 0 for a in antes):
+        raise TournamentError("The ante schedule needs whole antes above 0.", code="antes")
+    if any(a > b for a, b in zip(antes, antes[1:], strict=False)):
+        raise TournamentError("Antes cannot go down from one level to the next.", code="antes")
+    if t.is_rounds:
+        if t.hands_per_round < 1:
+            raise TournamentError("A round needs at least one hand.", code="hands_per_round")
+        if not 1 <= t.advance_per_table < t.min_table:
+            raise TournamentError(
+                f"Between 1 and {t.min_table - 1} players can advance from a table of at "
+                f"least {t.min_table} (fewer than sit there, or the field never shrinks).",
+                code="advance_per_table",
+            )
+    if t.payout_percentages:
+        logic.validate_payout_percentages(t.payout_percentages)
+    if not isinstance(t.rules, dict):
+        raise TournamentError("House rules must be an object.", code="rules")
+    try:
+        Rules.from_dict({**t.rules, "ante": antes[0]})
+    except RuleError as exc:
+        raise TournamentError(f"House rules: {exc}", code="rules") from exc
+
+
+def create_tournament(*, club, user, **settings: Any) -> Tournament:
+    unknown = set(settings) - set(SETTINGS)
+    if unknown:
+        raise TournamentError(f"Unknown settings: {sorted(unknown)}.", code="unknown")
+    settings.setdefault("antes", list(DEFAULT_ANTES))
+    t = Tournament(club=club, created_by=postings.actor(user), currency=club.currency, **settings)
+    validate(t)
+    t.save()
+    return t
+
+
+def update_settings(*, tournament_id: int, user, **settings: Any) -> Tournament:
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        _require_status(t, Tournament.Status.REGISTRATION, "Settings are fixed once it starts.")
+        unknown = set(settings) - set(SETTINGS)
+        if unknown:
+            raise TournamentError(f"Unknown settings: {sorted(unknown)}.", code="unknown")
+        money_changed = any(
+            k in settings and settings[k] != getattr(t, k) for k in ("buy_in", "fee")
+        )
+        if money_changed and t.entries.filter(status=Entry.Status.CHECKED_IN).exists():
+            raise TournamentError(
+                "Players have paid already: the buy-in and fee cannot change now.", "paid"
+            )
+        for k, v in settings.items():
+            setattr(t, k, v)
+        validate(t)
+        t.bump()
+        t.save()
+    return t
+
+
+# -- registration ---------------------------------------------------------------------------
+
+
+def register(*, tournament_id: int, player: Player, user, is_bot: bool = False) -> Entry:
+    """Enter a player (late entries are fine until the first round starts)."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        _require_status(
+            t, Tournament.Status.REGISTRATION, "Registration closed when the first round started."
+        )
+        if player.club_id != t.club_id:
+            raise TournamentError("Only players on the club's roster can enter.", "player")
+        entry = Entry.objects.filter(tournament=t, player=player).first()
+        if entry is not None and entry.status != Entry.Status.WITHDRAWN:
+            raise TournamentError(f"{player.name} is already entered.", code="entered")
+        if entry is None:
+            entry = Entry.objects.create(tournament=t, player=player, is_bot=is_bot)
+        else:
+            entry.status = Entry.Status.REGISTERED
+            entry.is_bot = is_bot
+            entry.registered_at = timezone.now()
+            entry.withdrawn_at = None
+            entry.save(update_fields=["status", "is_bot", "registered_at", "withdrawn_at"])
+        t.bump()
+        t.save(update_fields=["version"])
+    return entry
+
+
+def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
+    """The player is here and has paid: buy-in into the pool, fee out to the house."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        _require_status(t, Tournament.Status.REGISTRATION, "Check-in closed at the start.")
+        entry = _entry(t, entry_id)
+        if entry.status == Entry.Status.CHECKED_IN:
+            return entry  # a double tap
+        if entry.status != Entry.Status.REGISTERED:
+            raise TournamentError(f"{entry.player.name} is not registered.", "not_registered")
+        entry.status = Entry.Status.CHECKED_IN
+        entry.checked_in_at = timezone.now()
+        entry.save(update_fields=["status", "checked_in_at"])
+        accounts = postings.prize_accounts(t, [entry.player_id])
+        paid = t.buy_in + t.fee
+        name = entry.player.name
+        postings.post_prize(
+            t,
+            PrizePosting.Kind.BUY_IN,
+            {accounts[entry.player_id]: -paid, accounts["pool"]: paid},
+            user,
+            player=entry.player_id,
+            memo=f"{name}: buy-in {t.buy_in} + fee {t.fee}",
+        )
+        postings.post_prize(
+            t,
+            PrizePosting.Kind.FEE,
+            {accounts["pool"]: -t.fee, accounts["house"]: t.fee},
+            user,
+            player=entry.player_id,
+            memo=f"{name}: fee to the house",
+        )
+        t.bump()
+        t.save(update_fields=["version"])
+    return entry
+
+
+def withdraw(*, tournament_id: int, entry_id: int, user) -> Entry:
+    """Withdraw before the start; a paid buy-in and fee are refunded in full."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        _require_status(
+            t,
+            Tournament.Status.REGISTRATION,
+            "After the start nobody withdraws: a player is out when their chips are gone.",
+        )
+        entry = _entry(t, entry_id)
+        if entry.status == Entry.Status.WITHDRAWN:
+            return entry
+        if entry.status == Entry.Status.CHECKED_IN:
+            accounts = postings.prize_accounts(t, [entry.player_id])
+            postings.post_prize(
+                t,
+                PrizePosting.Kind.REFUND,
+                {
+                    accounts["pool"]: -t.buy_in,
+                    accounts["house"]: -t.fee,
+                    accounts[entry.player_id]: t.buy_in + t.fee,
+                },
+                user,
+                player=entry.player_id,
+                memo=f"{entry.player.name} withdrew: buy-in and fee refunded",
+            )
+        entry.status = Entry.Status.WITHDRAWN
+        entry.withdrawn_at = timezone.now()
+        entry.checked_in_at = None
+        entry.save(update_fields=["status", "withdrawn_at", "checked_in_at"])
+        t.bump()
+        t.save(update_fields=["version"])
+    return entry
+
+
+# -- starting, rounds -----------------------------------------------------------------------
+
+
+def start(*, tournament_id: int, user, seed: str | None = None) -> Round:
+    """Close registration and draw the first round (freeze-out: the only one)."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        _require_status(t, Tournament.Status.REGISTRATION, "It has started already.")
+        validate(t)
+        entries = list(t.entries.select_related("player"))
+        playing = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
+        if len(playing) < 2:
+            raise TournamentError("At least two checked-in players are needed.", "too_few")
+        if t.payout_percentages:
+            logic.validate_payout_percentages(t.payout_percentages, len(playing))
+        seed = seed or logic.new_seed()
+        ids = [e.player_id for e in playing]
+        Entry.objects.filter(tournament=t, status=Entry.Status.REGISTERED).update(
+            status=Entry.Status.NO_SHOW
+        )
+        Entry.objects.filter(tournament=t, status=Entry.Status.CHECKED_IN).update(
+            status=Entry.Status.PLAYING
+        )
+        chips = dict.fromkeys(ids, t.starting_chips)
+        if t.is_rounds:
+            ranked = logic.seeded_order(ids, seed, 1)
+            draw = logic.draw_round(ranked, seed, t.min_table, t.max_table, round_no=1)
+            tables, byes, final = draw.tables, draw.byes, draw.final
+        else:
+            ranked = sorted(ids)
+            sizes = logic.table_sizes(len(ids), t.min_table, t.max_table)
+            tables = logic.draw_tables(ids, seed, sizes, salt=1)
+            byes, final = [], len(tables) == 1
+        rnd = _new_round(t, 1, seed, ranked, tables, byes, final, chips, met=None)
+        t.status = Tournament.Status.RUNNING
+        t.started_at = timezone.now()
+        t.bump()
+        t.save(update_fields=["status", "started_at", "version"])
+        for number, players in enumerate(tables, start=1):
+            _open_table(t, rnd, number, players, chips, user)
+    return rnd
+
+
+def draw_next_round(*, tournament_id: int, user, seed: str | None = None) -> Round:
+    """Table rounds: draw the next round from those who advanced (with byes if needed)."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        _require_status(t, Tournament.Status.RUNNING, "Only a running tournament has rounds.")
+        if not t.is_rounds:
+            raise TournamentError("A freeze-out has a single round.", code="format")
+        last = t.rounds.order_by("-number").first()
+        if last.status != Round.Status.FINISHED:
+            raise TournamentError(f"Round {last.number} is still being played.", "playing")
+        ranked = list(last.advanced)
+        chips = _chips_into_next_round(t, last)
+        met: dict[int, set[int]] = defaultdict(set)
+        seated = Seat.objects.filter(session__tournament_table__tournament=t).values_list(
+            "session_id", "player_id"
+        )
+        by_session: dict[int, list[int]] = defaultdict(list)
+        for session_id, player_id in seated:
+            by_session[session_id].append(player_id)
+        for players in by_session.values():
+            for p in players:
+                met[p].update(q for q in players if q != p)
+        seed = seed or logic.new_seed()
+        number = last.number + 1
+        draw = logic.draw_round(ranked, seed, t.min_table, t.max_table, met=met, round_no=number)
+        rnd = _new_round(t, number, seed, ranked, draw.tables, draw.byes, draw.final, chips, met)
+        t.bump()
+        t.save(update_fields=["version"])
+        for n, players in enumerate(draw.tables, start=1):
+            _open_table(t, rnd, n, players, chips, user)
+    return rnd
+
+
+def _chips_into_next_round(t: Tournament, last: Round) -> dict[int, int]:
+    if not t.carry_stacks:
+        return dict.fromkeys(last.advanced, t.starting_chips)
+    chips: dict[int, int] = {}
+    previous = {int(k): v for k, v in (last.draw.get("chips") or {}).items()}
+    for p in last.byes:
+        chips[p] = previous[p]
+    for table in last.tables.all():
+        for row in table.result.get("rows", []):
+            if row["player"] in last.advanced:
+                chips[row["player"]] = row["chips"]
+    return chips
+
+
+def _new_round(t, number, seed, ranked, tables, byes, final, chips, met) -> Round:
+    return Round.objects.create(
+        tournament=t,
+        number=number,
+        seed=seed,
+        is_final=final,
+        byes=list(byes),
+        draw={
+            "ranked": list(ranked),
+            "tables": [list(x) for x in tables],
+            "byes": list(byes),
+            "chips": {str(p): chips[p] for p in ranked},
+            "repeats": logic.repeat_meetings(tables, met or {}),
+            "min_table": t.min_table,
+            "max_table": t.max_table,
+        },
+    )
+
+
+def _open_table(t: Tournament, rnd: Round, number: int, players: list[int], chips, user):
+    by_id = Player.objects.in_bulk(players)
+    seated = [by_id[p] for p in players]
+    label = f"{t.name} · round {rnd.number} · table {number}" if t.is_rounds else ""
+    session = postings.start_session(
+        club=t.club,
+        name=label or f"{t.name} · table {number}",
+        players=seated,
+        dealer=seated[0],
+        rules=_table_rules(t, rnd, 0),
+        currency="chips",
+        user=user,
+        mode=t.table_mode,
+        tournament_chips={p: chips[p] for p in players},
+    )
+    bots = t.entries.filter(is_bot=True, player_id__in=players).values("player_id")
+    # Not money: which seats a bot plays in digital hands.
+    Seat.objects.filter(session=session, player_id__in=bots).update(is_bot=True)
+    return TournamentTable.objects.create(tournament=t, round=rnd, number=number, session=session)
+
+
+# -- the director's requests ----------------------------------------------------------------
+
+
+def end_table(*, tournament_id: int, table_id: int, user, now: bool = False) -> TournamentTable:
+    """Table rounds: end this table's round — once its pot has been won, or ``now`` (the
+    pot is then left dead: recorded, not awarded)."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        _require_status(t, Tournament.Status.RUNNING, "The tournament is not running.")
+        if not t.is_rounds:
+            raise TournamentError("Freeze-out tables end when they break up.", code="format")
+        table = TournamentTable.objects.select_related("round", "session").get(
+            pk=table_id, tournament=t
+        )
+        if table.status != TournamentTable.Status.PLAYING:
+            return table
+        table.ending = True
+        table.save(update_fields=["ending"])
+        if now:
+            info = _infos([table])[table.pk]
+            _finish_table(t, table.round, table, info, user, reason="director")
+        _sync(t, user)
+        t.bump()
+        t.save(update_fields=["version"])
+        table.refresh_from_db()
+    return table
+
+
+def end_round(*, tournament_id: int, user, now: bool = False) -> Round:
+    """End every table of the current round (see ``end_table``)."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        rnd = t.rounds.order_by("-number").first()
+        if rnd is None:
+            raise TournamentError("No round has started.", code="not_started")
+        tables = list(rnd.tables.filter(status=TournamentTable.Status.PLAYING))
+        for table in tables:
+            end_table(tournament_id=t.pk, table_id=table.pk, user=user, now=now)
+        rnd.refresh_from_db()
+    return rnd
+
+
+def sync(*, tournament_id: int, user=None) -> bool:
+    """Bring the tournament up to date with its tables (idempotent); True if it moved."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if t.status != Tournament.Status.RUNNING:
+            return False
+        changed = _sync(t, user)
+        if changed:
+            t.bump()
+            t.save(update_fields=["version"])
+    return changed
+
+
+def after_hand(session_id: int) -> None:
+    """Called (after commit) for every recorded hand of a chip-limited session."""
+    tournament_id = (
+        TournamentTable.objects.filter(session_id=session_id)
+        .values_list("tournament_id", flat=True)
+        .first()
+    )
+    if tournament_id is None:
+        return
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if t.status != Tournament.Status.RUNNING:
+            return
+        if _sync(t, None, trigger=session_id):
+            t.bump()
+            t.save(update_fields=["version"])
+
+
+# -- digital tables played by bots ----------------------------------------------------------
+
+
+def autoplay(
+    *, tournament_id: int, table_id: int, hands: int, user, seed: str | None = None
+) -> int:
+    """Let the engine's bots play up to ``hands`` hands at one table (every seat), each
+    recorded through ``postings.record_hand`` like a digital hand. Returns how many."""
+    from games.engine import HandState, HeuristicBot
+
+    seed = seed or logic.new_seed()
+    played = 0
+    for _ in range(hands):
+        table = TournamentTable.objects.select_related("session").get(
+            pk=table_id, tournament_id=tournament_id
+        )
+        session = table.session
+        if table.status != TournamentTable.Status.PLAYING or not session.is_open:
+            break
+        state = postings.session_state(session)
+        if len(state["players"]) < 2:
+            break
+        hand_seed = f"{seed}:{session.pk}:{session.version}"
+        rng = random.Random(hand_seed)
+        hand = HandState.new(
+            state["players"],
+            state["dealer"],
+            state["rules"],
+            rng,
+            carry=state["carry"],
+            excused=state["excused"],
+        )
+        bot = HeuristicBot(random.Random(hand_seed + ":bot"))
+        while hand.outcome() is None:
+            actor = hand.to_act or hand.awaiting[0]
+            hand.apply(bot.act(hand.view_for(actor)))
+        entry = {k: v for k, v in hand.to_record().items() if k not in SESSION_KEYS}
+        postings.record_hand(
+            session_id=session.pk,
+            entry=entry,
+            idempotency_key=f"auto-{hand_seed}"[:80],
+            expected_version=state["version"],
+            user=user,
+            kind=Hand.Kind.DIGITAL,
+            seed=hand_seed,
+            actions=list(hand.actions),
+        )
+        played += 1
+        sync(tournament_id=tournament_id, user=user)
+    return played
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _locked(tournament_id: int) -> Tournament:
+    # The row lock serialises every change to one tournament (see the module docstring).
+    # Only this row (of=self): locking the joined club row too would block every insert
+    # that references the club (a hand's postings at another table) until we commit,
+    # while we may be waiting for that table's session lock — a deadlock. NO KEY UPDATE,
+    # because the key never changes and inserts that reference the row may go on.
+    return (
+        Tournament.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("club")
+        .get(pk=tournament_id)
+    )
+
+
+def _require_status(t: Tournament, status: str, message: str) -> None:
+    if t.status != status:
+        raise TournamentError(message, code="status")
+
+
+def _entry(t: Tournament, entry_id: int) -> Entry:
+    entry = Entry.objects.select_related("player").filter(pk=entry_id, tournament=t).first()
+    if entry is None:
+        raise TournamentError("No such entry in this tournament.", code="not_found")
+    return entry

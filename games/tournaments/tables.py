@@ -1,0 +1,496 @@
+"""Keeping a running tournament up with its tables: ante levels, who went out, tables
+that finish, rounds and the tournament that end, and freeze-out balancing. Called under
+the tournament row lock by ``service`` (``sync``, ``after_hand``, the director's
+requests)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Max, Sum
+from django.utils import timezone
+
+from games.engine import tournament as logic
+from games.models import (
+    Entry,
+    GameSession,
+    Hand,
+    Player,
+    Round,
+    Seat,
+    SeatMove,
+    Tournament,
+    TournamentTable,
+)
+from games.tournaments.selectors import hand_limit
+from ledger import books, postings
+from ledger.models import Leg, PrizePosting
+
+# -- keeping up with the tables -------------------------------------------------------------
+
+
+@dataclass
+class TableInfo:
+    table: TournamentTable
+    session: GameSession
+    seats: list[dict[str, Any]]  # seat order: player_id, name, active, eliminated_at
+    stacks: dict[int, int]
+    in_progress: bool = False
+    alive: list[int] = field(default_factory=list)
+
+    @property
+    def pot(self) -> int:
+        return self.session.carry
+
+
+def _infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
+    """Sessions, seats and stacks of these tables in a constant number of queries."""
+    if not tables:
+        return {}
+    session_ids = [x.session_id for x in tables]
+    sessions = GameSession.objects.in_bulk(session_ids)
+    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in (
+        Seat.objects.filter(session_id__in=session_ids)
+        .order_by("session_id", "position", "id")
+        .values("session_id", "player_id", "player__name", "active", "eliminated_at", "position")
+    ):
+        seats[row["session_id"]].append(row)
+    stacks = {pk: x.stack_by_player() for pk, x in sessions.items()}
+    busy: set[int] = set()
+    digital = [pk for pk, x in sessions.items() if x.mode == GameSession.Mode.DIGITAL]
+    if digital:
+        # A digital hand being played holds its table: nobody leaves mid-hand.
+        busy = set(
+            Hand.objects.filter(session_id__in=digital, status=Hand.Status.IN_PROGRESS).values_list(
+                "session_id", flat=True
+            )
+        )
+    out = {}
+    for x in tables:
+        st = stacks.get(x.session_id, {})
+        rows = seats[x.session_id]
+        info = TableInfo(x, sessions[x.session_id], rows, st, x.session_id in busy)
+        info.alive = [r["player_id"] for r in rows if r["active"] and st.get(r["player_id"], 0) > 0]
+        out[x.pk] = info
+    return out
+
+
+def _sync(t: Tournament, user, trigger: int | None = None) -> bool:
+    """One pass over the current round's tables. The caller holds the tournament lock.
+    ``trigger``: the session that just recorded a hand; in table rounds only its table
+    can have changed, so only it is looked at."""
+    rnd = t.rounds.order_by("-number").first()
+    if rnd is None:
+        return False
+    changed = False
+    tables = list(rnd.tables.filter(status=TournamentTable.Status.PLAYING))
+    if trigger is not None and t.is_rounds:
+        tables = [x for x in tables if x.session_id == trigger]
+    infos = _infos(tables)
+    seated = {r["player_id"] for info in infos.values() for r in info.seats}
+    entries = list(
+        t.entries.filter(player_id__in=seated, status__in=[Entry.Status.PLAYING, Entry.Status.OUT])
+    )
+    playing = {e.player_id: e for e in entries if e.status == Entry.Status.PLAYING}
+    out_here = {e.player_id: e for e in entries if e.status == Entry.Status.OUT}
+    finished = False
+    for table in tables:
+        info = infos[table.pk]
+        changed |= _record_exits(t, rnd, info, playing, out_here)
+        changed |= _update_ante(t, rnd, info, user)
+        if _table_done(t, rnd, info, len(tables)):
+            _finish_table(t, rnd, table, info, user, reason=_done_reason(t, rnd, info))
+            changed = finished = True
+    if not t.is_rounds and t.status == Tournament.Status.RUNNING:
+        changed |= _balance(t, rnd, infos, user, trigger)
+    if (
+        t.is_rounds
+        and rnd.status != Round.Status.FINISHED
+        and (finished or trigger is None)
+        and not rnd.tables.filter(status=TournamentTable.Status.PLAYING).exists()
+    ):
+        _finish_round(t, rnd, user)
+        changed = True
+    return changed
+
+
+def _record_exits(t, rnd, info: TableInfo, playing: dict, out_here: dict) -> bool:
+    """Entries whose seat here was eliminated go out; a voided elimination comes back."""
+    changed = False
+    busted = [
+        r["player_id"]
+        for r in info.seats
+        if r["eliminated_at"] is not None and r["player_id"] in playing
+    ]
+    if busted:
+        exits = _exit_points(info.session, busted)
+        for r in info.seats:
+            p = r["player_id"]
+            if p not in exits:
+                continue
+            order, chips = exits[p]
+            entry = playing[p]
+            entry.status = Entry.Status.OUT
+            entry.out_round = rnd.number
+            entry.out_at = r["eliminated_at"]
+            entry.out_chips = chips
+            entry.out_table = info.table
+            entry.out_key = (
+                [rnd.number, 0, order, chips, 0, 0] if t.is_rounds else [0, order, chips]
+            )
+            entry.save(
+                update_fields=["status", "out_round", "out_at", "out_chips", "out_table", "out_key"]
+            )
+            changed = True
+    for r in info.seats:
+        entry = out_here.get(r["player_id"])
+        if entry and entry.out_table_id == info.table.pk and r["player_id"] in info.alive:
+            # The hand that knocked them out was voided: they are back in.
+            entry.status = Entry.Status.PLAYING
+            entry.out_round = entry.out_at = entry.out_chips = entry.out_key = None
+            entry.out_table = None
+            entry.save(
+                update_fields=["status", "out_round", "out_at", "out_chips", "out_table", "out_key"]
+            )
+            changed = True
+    return changed
+
+
+def _exit_points(session: GameSession, players: list[int]) -> dict[int, tuple[int, int]]:
+    """player → (order, chips): the last posting of the hand that took their last chip
+    (postings are numbered in the order they were written, across all tables) and the
+    chips they had when that hand began (all of which that hand took)."""
+    rows = (
+        Leg.objects.filter(
+            posting__session=session,
+            posting__hand__status=Hand.Status.RECORDED,
+            account__kind="player",
+            account__player_id__in=players,
+        )
+        .order_by()
+        .values_list("account__player_id", "posting__hand_id")
+        .annotate(net=Sum("amount"), last=Max("posting_id"))
+    )
+    out: dict[int, tuple[int, int]] = {}
+    for player_id, _hand_id, net, last in rows:
+        if player_id not in out or last > out[player_id][0]:
+            out[player_id] = (last, max(-net, 0))
+    return out
+
+
+def _update_ante(t, rnd, info: TableInfo, user) -> bool:
+    if t.hands_per_level <= 0 or not info.session.is_open:
+        return False
+    wanted = _table_rules(t, rnd, info.session.hands_count)["ante"]
+    if info.session.rules.get("ante") == wanted:
+        return False
+    session = postings.change_rules(
+        session_id=info.session.pk, rules={**info.session.rules, "ante": wanted}, user=user
+    )
+    info.session = session
+    return True
+
+
+def _table_done(t, rnd, info: TableInfo, playing_tables: int) -> bool:
+    if info.in_progress:
+        return False
+    if not t.is_rounds:
+        # Freeze-out tables break (see _balance); the last one ends with one player left.
+        return playing_tables == 1 and len(info.alive) <= 1
+    if len(info.alive) <= 1:
+        return True
+    limit = hand_limit(t, rnd)
+    reached = (limit and info.session.hands_count >= limit) or info.table.ending
+    return bool(reached) and info.pot == 0
+
+
+def _done_reason(t, rnd, info: TableInfo) -> str:
+    if len(info.alive) <= 1:
+        return "last_player"
+    if info.table.ending:
+        return "director"
+    return "hands"
+
+
+def _pots_won(session: GameSession, seats: list[dict[str, Any]]) -> dict[int, int]:
+    id_of = {r["player__name"]: r["player_id"] for r in seats}
+    won: dict[int, int] = defaultdict(int)
+    for winner in Hand.objects.filter(session=session, status=Hand.Status.RECORDED).values_list(
+        "verdict__result__winner", flat=True
+    ):
+        if winner in id_of:
+            won[id_of[winner]] += 1
+    return won
+
+
+def _finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason: str) -> None:
+    """Rank the table, pay the chips back to the bank, close it, put players out."""
+    pot = info.pot
+    awarded = False
+    # Everyone who sat here and did not move on to another table (freeze-out).
+    present = [r for r in info.seats if r["active"] or r["eliminated_at"] is not None]
+    chips = {r["player_id"]: max(info.stacks.get(r["player_id"], 0), 0) for r in present}
+    if pot and len(info.alive) == 1:
+        # Alone at the table: the pot is theirs, in the table's ledger too.
+        postings.award_pot(
+            session_id=info.session.pk,
+            player_id=info.alive[0],
+            user=user,
+            memo="Alone at the table",
+        )
+        chips[info.alive[0]] += pot
+        info.stacks[info.alive[0]] = info.stacks.get(info.alive[0], 0) + pot
+        awarded = True
+    won = _pots_won(info.session, info.seats)
+    ranked = logic.rank_table(
+        [(p, c, won.get(p, 0)) for p, c in chips.items()],
+        rnd.seed,
+        salt=f"table{table.number}",
+        tiebreak=t.tiebreak,
+    )
+    if t.is_rounds and not rnd.is_final:
+        advanced = logic.advancing(ranked, t.advance_per_table)
+    else:
+        advanced = logic.advancing(ranked, 1)  # the winner
+    session = info.session
+    for p, stack in info.stacks.items():
+        if stack > 0:
+            postings.cash_out(session_id=session.pk, player_id=p, amount=stack, user=user)
+    # A pot left dead goes back to the bank that issued the chips (close_session).
+    postings.close_session(session_id=session.pk, user=user)
+    chips_in = {int(k): v for k, v in (rnd.draw.get("chips") or {}).items()}
+    table.status = TournamentTable.Status.FINISHED
+    table.finished_at = timezone.now()
+    table.result = {
+        "reason": reason,
+        "hands": session.hands_count,
+        "pot": pot,
+        "pot_awarded": awarded,
+        "chips_in": sum(chips_in.get(p, 0) for p in chips) if t.is_rounds else None,
+        "advanced": advanced,
+        "rows": [
+            {
+                "player": row.player,
+                "chips": row.chips,
+                "pots_won": row.pots_won,
+                "draw": row.draw,
+                "rank": row.rank,
+            }
+            for row in ranked
+        ],
+    }
+    table.save(update_fields=["status", "finished_at", "result"])
+    final = rnd.is_final or not t.is_rounds
+    entries = {
+        e.player_id: e
+        for e in t.entries.filter(player_id__in=list(chips), status=Entry.Status.PLAYING)
+    }
+    for row in ranked:
+        entry = entries.get(row.player)
+        if entry is None:
+            continue  # out already (busted here), or moved on (freeze-out)
+        if row.player in advanced and final:
+            entry.status = Entry.Status.WINNER
+            entry.out_key = _winner_key(t, rnd, row)
+            entry.out_chips = row.chips
+            entry.save(update_fields=["status", "out_key", "out_chips"])
+        elif row.player not in advanced:
+            entry.status = Entry.Status.OUT
+            entry.out_round = rnd.number
+            entry.out_at = table.finished_at
+            entry.out_chips = row.chips
+            entry.out_table = table
+            pots = row.pots_won if t.tiebreak == Tournament.Tiebreak.POTS else 0
+            # A table's draw orders only its own players: at the final table it decides
+            # places; in a round of several tables, players level on chips and pots
+            # (at different tables) share their place instead.
+            draw = -row.draw if rnd.is_final or not t.is_rounds else 0
+            entry.out_key = [rnd.number, 1, 0, row.chips, pots, draw]
+            entry.save(
+                update_fields=["status", "out_round", "out_at", "out_chips", "out_table", "out_key"]
+            )
+    if not t.is_rounds:
+        _finish_tournament(t, user)
+
+
+def _winner_key(t, rnd, row) -> list[int]:
+    if t.is_rounds:
+        return [rnd.number, 2, 0, row.chips, 0, 0]
+    return [1, 0, row.chips]
+
+
+def _finish_round(t: Tournament, rnd: Round, user) -> None:
+    tables = list(rnd.tables.all())
+    placed = []
+    for table in tables:
+        for row in table.result.get("rows", []):
+            if row["player"] in table.result.get("advanced", []):
+                placed.append((row["rank"], -row["chips"], row["draw"], row["player"]))
+    # Next round's bye priority: best table rank first, then chips, then the draw; this
+    # round's byes after those who played, so byes go round.
+    advanced = [p for *_, p in sorted(placed)] + list(rnd.byes)
+    rnd.advanced = advanced
+    rnd.status = Round.Status.FINISHED
+    rnd.finished_at = timezone.now()
+    rnd.save(update_fields=["advanced", "status", "finished_at"])
+    if rnd.is_final or len(advanced) <= 1:
+        if len(advanced) == 1 and not rnd.is_final:
+            Entry.objects.filter(tournament=t, player_id=advanced[0]).update(
+                status=Entry.Status.WINNER, out_key=[rnd.number, 2, 0, 0, 0, 0]
+            )
+        _finish_tournament(t, user)
+
+
+def _finish_tournament(t: Tournament, user) -> None:
+    """Places for everyone, prizes out of the pool, every table closed."""
+    entries = list(
+        t.entries.filter(
+            status__in=[Entry.Status.PLAYING, Entry.Status.OUT, Entry.Status.WINNER]
+        ).select_related("player")
+    )
+    seed = t.rounds.order_by("number").values_list("seed", flat=True).first() or ""
+    # Players who share a place are listed in a seeded order: it decides who gets the
+    # odd unit when their shared prize does not divide evenly.
+    order = {p: i for i, p in enumerate(logic.seeded_order([e.player_id for e in entries], seed))}
+    entries.sort(key=lambda e: order[e.player_id])
+    keys = [(e.player_id, tuple(e.out_key or ())) for e in entries]
+    places = logic.finishing_places(keys)
+    percentages = t.payout_percentages or logic.default_payout_percentages(len(entries))
+    if len(percentages) > len(entries):
+        percentages = logic.default_payout_percentages(len(entries))
+    balances = books.prize_balances(t)
+    prizes = logic.prizes_by_place(balances["pool"], percentages, places)
+    accounts = postings.prize_accounts(t, list(prizes))
+    by_player = {e.player_id: e for e in entries}
+    for place, player_id in places:
+        entry = by_player[player_id]
+        entry.place = place
+        entry.prize = prizes.get(player_id, 0)
+        if entry.status == Entry.Status.PLAYING:
+            entry.status = Entry.Status.WINNER if place == 1 else Entry.Status.OUT
+        entry.save(update_fields=["place", "prize", "status"])
+        if entry.prize:
+            postings.post_prize(
+                t,
+                PrizePosting.Kind.PRIZE,
+                {accounts["pool"]: -entry.prize, accounts[player_id]: entry.prize},
+                user,
+                player=player_id,
+                memo=f"{entry.player.name}: prize for place {place}",
+            )
+    for table in t.tables.select_related("session"):
+        session = table.session
+        if session.is_open:
+            postings.close_session(session_id=session.pk, user=user)
+    t.status = Tournament.Status.FINISHED
+    t.finished_at = timezone.now()
+    t.save(update_fields=["status", "finished_at"])
+
+
+# -- freeze-out balancing -------------------------------------------------------------------
+
+
+def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigger) -> bool:
+    by_number = {
+        info.table.number: info
+        for info in infos.values()
+        if info.table.status == TournamentTable.Status.PLAYING
+    }
+    if len(by_number) < 2:
+        return False
+    held = set()
+    for number, info in by_number.items():
+        if len(info.alive) <= 1:
+            continue  # nothing can be played there: it may always break
+        if info.in_progress or info.pot > 0:
+            held.add(number)
+        elif trigger is not None and info.session.pk != trigger:
+            held.add(number)  # it may be in the middle of a hand: wait for its next one
+    plan = logic.plan_balance(
+        {n: info.alive for n, info in by_number.items()},
+        t.min_table,
+        t.max_table,
+        logic.rng_for(rnd.seed, "balance", rnd.balance_steps + 1),
+        held=held,
+    )
+    if not plan.moves and not plan.broken:
+        return False
+    rnd.balance_steps += 1
+    rnd.save(update_fields=["balance_steps"])
+    step_seed = f"{rnd.seed}:balance:{rnd.balance_steps}"
+    broken = set(plan.broken)
+    players = Player.objects.in_bulk([m.player for m in plan.moves])
+    for move in plan.moves:
+        source, target = by_number[move.source], by_number[move.target]
+        chips = source.stacks.get(move.player, 0)
+        if move.source in broken and source.pot and len(source.alive) == 1:
+            # Alone at the table: its pot is theirs, in the table's ledger too.
+            postings.award_pot(
+                session_id=source.session.pk,
+                player_id=move.player,
+                user=user,
+                memo="Alone at a broken table",
+            )
+            chips += source.pot
+            source.table.result = {"pot": source.pot, "pot_awarded": True}
+        if chips > 0:
+            postings.cash_out(
+                session_id=source.session.pk, player_id=move.player, amount=chips, user=user
+            )
+        if move.source not in broken:
+            postings.set_seat_active(
+                session_id=source.session.pk, player_id=move.player, active=False, user=user
+            )
+        postings.add_seat(
+            session_id=target.session.pk,
+            player=players[move.player],
+            user=user,
+            position=_dealers_seat(target.session.pk),
+        )
+        postings.buy_in(
+            session_id=target.session.pk, player_id=move.player, amount=chips, user=user
+        )
+        SeatMove.objects.create(
+            tournament=t,
+            player_id=move.player,
+            source=source.table,
+            target=target.table,
+            reason=move.reason,
+            chips=chips,
+            seed=step_seed,
+            created_by=postings.actor(user),
+        )
+    for number in plan.broken:
+        info = by_number[number]
+        table = info.table
+        pot = GameSession.objects.get(pk=info.session.pk).carry
+        postings.close_session(session_id=info.session.pk, user=user)
+        table.status = TournamentTable.Status.BROKEN
+        table.finished_at = timezone.now()
+        table.result = {
+            "reason": "broken",
+            "hands": info.session.hands_count,
+            "pot": pot,
+            "pot_awarded": bool(table.result.get("pot_awarded")),
+            "moved": [m.player for m in plan.moves if m.source == number],
+        }
+        table.save(update_fields=["status", "finished_at", "result"])
+    return True
+
+
+def _dealers_seat(session_id: int) -> int | None:
+    """The position of the next dealer: a newcomer seated there sits on their right."""
+    session = GameSession.objects.get(pk=session_id)
+    return (
+        Seat.objects.filter(session=session, player_id=session.next_dealer_id)
+        .values_list("position", flat=True)
+        .first()
+    )
+
+
+def _table_rules(t: Tournament, rnd: Round, hands_played: int) -> dict[str, Any]:
+    level = logic.ante_level(t.hands_per_level, rnd.number, hands_played)
+    return {**t.rules, "ante": logic.ante_for(t.antes, level)}

@@ -1,0 +1,54 @@
+"""Tournament pages (issue #6), mounted at the site root."""
+
+from django.urls import path
+
+from games.tournaments import views
+
+urlpatterns = [
+    path("clubs/<id:club_id>/tournaments/", views.tournament_list, name="tournament_list"),
+    path("clubs/<id:club_id>/tournaments/new/", views.tournament_create, name="tournament_create"),
+    path("tournaments/<id:tournament_id>/", views.tournament_detail, name="tournament_detail"),
+    path("tournaments/<id:tournament_id>/edit/", views.tournament_edit, name="tournament_edit"),
+    path("tournaments/<id:tournament_id>/entries/", views.entry_add, name="tournament_entry_add"),
+    path(
+        "tournaments/<id:tournament_id>/entries/check-in-all/",
+        views.checkin_all,
+        name="tournament_checkin_all",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/entries/<id:entry_id>/<str:action>/",
+        views.entry_action,
+        name="tournament_entry_action",
+    ),
+    path("tournaments/<id:tournament_id>/start/", views.tournament_start, name="tournament_start"),
+    path(
+        "tournaments/<id:tournament_id>/next-round/",
+        views.round_draw,
+        name="tournament_next_round",
+    ),
+    path("tournaments/<id:tournament_id>/end-round/", views.round_end, name="tournament_end_round"),
+    path(
+        "tournaments/<id:tournament_id>/tables/<id:table_id>/end/",
+        views.table_end,
+        name="tournament_table_end",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/tables/<id:table_id>/autoplay/",
+        views.table_autoplay,
+        name="tournament_table_autoplay",
+    ),
+    path("tournaments/<id:tournament_id>/sync/", views.tournament_sync, name="tournament_sync"),
+    path("tournaments/<id:tournament_id>/bracket/", views.bracket, name="tournament_bracket"),
+    path(
+        "tournaments/<id:tournament_id>/standings/",
+        views.standings,
+        name="tournament_standings",
+    ),
+    path("tournaments/<id:tournament_id>/prizes/", views.prizes, name="tournament_prizes"),
+    path(
+        "tournaments/<id:tournament_id>/prizes.csv",
+        views.prizes_csv,
+        name="tournament_prizes_csv",
+    ),
+    path("t/<str:token>/", views.public_bracket, name="tournament_public"),
+]

@@ -1,0 +1,579 @@
+"""Tournament pages: setup, registration and check-in, the director's dashboard, the
+bracket (also public through an unguessable link), standings and the prize ledger.
+
+Access goes through ``tournament_for`` (games.access style): strangers get 404, members
+read, the director — the club's owner or a scorekeeper — changes things. Every change is
+a POST to a service function (games.tournament_service) that works as a plain form post
+and, under htmx, re-renders the part of the page it changed.
+"""
+
+import csv
+import json
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+
+from games.access import club_for, tournament_for
+from games.engine import tournament as logic
+from games.engine.tournament import TournamentError
+from games.models import Entry, GameSession, Role, Tournament
+from games.polling import etag_matches, live, not_modified
+from games.tournaments import selectors
+from games.tournaments import service as svc
+from ledger import books
+from ledger.exports import csv_cell
+
+# -- forms ----------------------------------------------------------------------------------
+
+
+def _int_list(text: str, label: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise forms.ValidationError(f"Write the {label} as whole numbers, e.g. 1, 2, 3.") from None
+    return values
+
+
+class TournamentForm(forms.ModelForm):
+    field_order = [
+        "name",
+        "format",
+        "table_mode",
+        "buy_in",
+        "fee",
+        "starting_chips",
+        "antes_text",
+        "hands_per_level",
+        "min_table",
+        "max_table",
+        "hands_per_round",
+        "advance_per_table",
+        "final_hands",
+        "tiebreak",
+        "carry_stacks",
+        "payouts_text",
+        "pot_limit",
+    ]
+    antes_text = forms.CharField(
+        label="Ante schedule",
+        initial="1, 2, 3, 5, 8, 10, 15, 20",
+        help_text="Ante per level; the last one stays.",
+    )
+    payouts_text = forms.CharField(
+        label="Payouts (% by place)",
+        required=False,
+        help_text="e.g. 50, 30, 20. Empty: the default for the field size.",
+    )
+    pot_limit = forms.IntegerField(
+        label="Pot limit",
+        required=False,
+        min_value=1,
+        help_text="Caps what a bourré or renege costs (R37). Empty: no limit.",
+    )
+
+    class Meta:
+        model = Tournament
+        fields = (
+            "name",
+            "format",
+            "buy_in",
+            "fee",
+            "starting_chips",
+            "hands_per_level",
+            "min_table",
+            "max_table",
+            "hands_per_round",
+            "final_hands",
+            "advance_per_table",
+            "tiebreak",
+            "carry_stacks",
+            "table_mode",
+        )
+        labels = {
+            "buy_in": "Buy-in",
+            "fee": "Fee",
+            "hands_per_level": "Raise the ante every … hands",
+            "min_table": "Fewest players at a table",
+            "max_table": "Most players at a table",
+            "hands_per_round": "Hands per round",
+            "final_hands": "Hands at the final table",
+            "advance_per_table": "Players advancing from each table",
+            "carry_stacks": "Stacks carry into the next round",
+            "table_mode": "Tables",
+            "tiebreak": "Tie-break",
+        }
+        help_texts = {
+            "buy_in": "Whole amount in the club's currency; goes into the prize pool.",
+            "fee": "Paid on top of the buy-in, kept by the house.",
+            "hands_per_level": "0: the ante rises each round.",
+            "hands_per_round": "Table rounds: then play on until the pot is won.",
+            "final_hands": "0: until one player holds every chip.",
+            "carry_stacks": "Otherwise every round starts from the starting chips.",
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        t = self.instance
+        if t.pk:
+            self.fields["antes_text"].initial = ", ".join(map(str, t.antes))
+            self.fields["payouts_text"].initial = ", ".join(map(str, t.payout_percentages))
+            self.fields["pot_limit"].initial = (t.rules or {}).get("pot_limit")
+        for name in ("buy_in", "fee", "starting_chips"):
+            self.fields[name].widget.attrs.update(inputmode="numeric", min=0)
+
+    def clean_antes_text(self) -> list[int]:
+        return _int_list(self.cleaned_data["antes_text"], "antes")
+
+    def clean_payouts_text(self) -> list[int]:
+        return _int_list(self.cleaned_data.get("payouts_text") or "", "percentages")
+
+    def settings(self) -> dict:
+        data = {k: self.cleaned_data[k] for k in self.Meta.fields}
+        data["antes"] = self.cleaned_data["antes_text"]
+        data["payout_percentages"] = self.cleaned_data["payouts_text"]
+        rules = dict(self.instance.rules or {})
+        rules.pop("pot_limit", None)
+        if self.cleaned_data.get("pot_limit"):
+            rules["pot_limit"] = self.cleaned_data["pot_limit"]
+        data["rules"] = rules
+        return data
+
+    def add_service_error(self, exc: TournamentError) -> None:
+        field = {
+            "antes": "antes_text",
+            "payouts": "payouts_text",
+            "table_size": "max_table",
+            "rules": "pot_limit",
+        }.get(exc.code, exc.code)
+        self.add_error(field if field in self.fields else None, str(exc))
+
+
+class EntryForm(forms.Form):
+    players = forms.ModelMultipleChoiceField(
+        queryset=None, widget=forms.CheckboxSelectMultiple, label="Enter players"
+    )
+    check_in = forms.BooleanField(required=False, label="Checked in and paid")
+    bots = forms.BooleanField(required=False, label="Bots play for them (digital tables)")
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        entered = tournament.entries.exclude(status=Entry.Status.WITHDRAWN).values("player_id")
+        self.fields["players"].queryset = tournament.club.players.exclude(pk__in=entered)
+
+
+class StartForm(forms.Form):
+    seed = forms.CharField(
+        required=False,
+        max_length=64,
+        help_text="Empty: a random seed. It is stored and shown so the draw can be checked.",
+    )
+
+
+# -- pages ----------------------------------------------------------------------------------
+
+
+@login_required
+def tournament_list(request: HttpRequest, club_id: int) -> HttpResponse:
+    club, membership = club_for(request.user, club_id)
+    tournaments = club.tournaments.all()
+    return render(
+        request,
+        "games/tournament_list.html",
+        {
+            "club": club,
+            "tournaments": tournaments,
+            "is_director": membership.has_role(Role.SCOREKEEPER),
+        },
+    )
+
+
+@login_required
+def tournament_create(request: HttpRequest, club_id: int) -> HttpResponse:
+    club, _ = club_for(request.user, club_id, Role.SCOREKEEPER)
+    form = TournamentForm(request.POST or None, instance=Tournament(club=club))
+    if request.method == "POST" and form.is_valid():
+        try:
+            t = svc.create_tournament(club=club, user=request.user, **form.settings())
+        except TournamentError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, f"{t.name} is open for registration.")
+            return redirect(t)
+    status = 400 if form.errors else 200
+    return render(
+        request, "games/tournament_form.html", {"club": club, "form": form}, status=status
+    )
+
+
+@login_required
+def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
+    form = TournamentForm(request.POST or None, instance=t)
+    if t.status != Tournament.Status.REGISTRATION:
+        messages.error(request, "The settings are fixed once the tournament has started.")
+        return redirect(t)
+    if request.method == "POST" and form.is_valid():
+        try:
+            svc.update_settings(tournament_id=t.pk, user=request.user, **form.settings())
+        except TournamentError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect(t)
+    t.refresh_from_db()
+    status = 400 if form.errors else 200
+    return render(
+        request,
+        "games/tournament_form.html",
+        {"club": t.club, "form": form, "tournament": t},
+        status=status,
+    )
+
+
+def _detail_context(request, t: Tournament, membership) -> dict:
+    data = selectors.bracket(t)
+    entries = sorted(
+        t.entries.select_related("player"),
+        key=lambda e: (_ENTRY_ORDER.get(e.status, 9), e.player.name.lower()),
+    )
+    balances = books.prize_balances(t)
+    n = sum(1 for e in entries if e.status in _COUNTED)
+    percentages = t.payout_percentages or logic.default_payout_percentages(max(n, 2))
+    pool = balances["pool"] if t.status != Tournament.Status.FINISHED else 0
+    projected = []
+    if pool:
+        amounts = logic.prize_amounts(pool, percentages)
+        projected = [
+            {"place": i + 1, "percent": p, "amount": a}
+            for i, (p, a) in enumerate(zip(percentages, amounts, strict=True))
+        ]
+    public_url = request.build_absolute_uri(reverse("tournament_public", args=[t.public_token]))
+    podium = selectors.standings(t)[:3] if t.status == Tournament.Status.FINISHED else []
+    moves = list(t.moves.select_related("player", "source", "target").order_by("-id")[:12])
+    return {
+        "podium": podium,
+        "moves": moves,
+        "tournament": t,
+        "club": t.club,
+        "membership": membership,
+        "is_director": membership.has_role(Role.SCOREKEEPER),
+        "rounds": data["rounds"],
+        "current": data["rounds"][-1] if data["rounds"] else None,
+        "blockers": selectors.blockers(t, data),
+        "entries": entries,
+        "counts": _counts(entries),
+        "entry_form": EntryForm(tournament=t),
+        "start_form": StartForm(),
+        "balances": balances,
+        "projected": projected,
+        "percentages": percentages,
+        "public_url": public_url,
+        "qr": mark_safe(segno.make(public_url).svg_inline(scale=3, title="Public bracket link")),
+    }
+
+
+# Registration lists who still has to check in first.
+_ENTRY_ORDER = {Entry.Status.REGISTERED: 0, Entry.Status.CHECKED_IN: 1}
+_COUNTED = (Entry.Status.CHECKED_IN, Entry.Status.PLAYING, Entry.Status.OUT, Entry.Status.WINNER)
+
+
+def _counts(entries) -> dict[str, int]:
+    counts = {status: 0 for status in Entry.Status.values}
+    for e in entries:
+        counts[e.status] += 1
+    counts["in_event"] = sum(counts[s] for s in _COUNTED)
+    return counts
+
+
+@login_required
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Registration and check-in before the start; the director's dashboard after (its
+    table cards poll themselves, answered 304 while nothing changed)."""
+    t, membership = tournament_for(request.user, tournament_id)
+    etag = selectors.etag(t)[:-1] + f'-{membership.role}"'
+    template = "games/tournament_detail.html"
+    if request.htmx and request.GET.get("part") == "dashboard":
+        if etag_matches(request, etag):
+            return not_modified(etag)
+        template += "#dashboard"
+    context = _detail_context(request, t, membership)
+    context["poll_headers"] = json.dumps({"If-None-Match": etag})
+    return live(render(request, template, context), etag)
+
+
+def _director_post(request, tournament_id: int, action, success: str | None = None):
+    """Run a director's action; errors come back as a message on the dashboard."""
+    t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
+    try:
+        result = action(t)
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+    else:
+        if success:
+            messages.success(request, success.format(result=result))
+    return redirect(t)
+
+
+@login_required
+@require_POST
+def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
+    form = EntryForm(request.POST, tournament=t)
+    if not form.is_valid():
+        messages.error(request, "Pick the players to enter.")
+        return redirect(t)
+    names = []
+    try:
+        for player in form.cleaned_data["players"]:
+            entry = svc.register(
+                tournament_id=t.pk,
+                player=player,
+                user=request.user,
+                is_bot=form.cleaned_data["bots"],
+            )
+            if form.cleaned_data["check_in"]:
+                svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
+            names.append(player.name)
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+    if names:
+        messages.success(request, f"Entered: {', '.join(names)}.")
+    return redirect(t)
+
+
+@login_required
+@require_POST
+def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action: str):
+    actions = {"checkin": svc.check_in, "withdraw": svc.withdraw}
+    if action not in actions:
+        raise Http404("No such action")
+    t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament=t)
+    try:
+        actions[action](tournament_id=t.pk, entry_id=entry.pk, user=request.user)
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+    else:
+        done = "checked in" if action == "checkin" else "withdrew (refunded)"
+        messages.success(request, f"{entry.player.name} {done}.")
+    return redirect(t)
+
+
+@login_required
+@require_POST
+def checkin_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    def run(t):
+        entries = t.entries.filter(status=Entry.Status.REGISTERED)
+        for entry in entries:
+            svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
+        return len(entries)
+
+    return _director_post(request, tournament_id, run, "{result} checked in.")
+
+
+@login_required
+@require_POST
+def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    form = StartForm(request.POST)
+    seed = form.cleaned_data["seed"].strip() if form.is_valid() else ""
+    return _director_post(
+        request,
+        tournament_id,
+        lambda t: svc.start(tournament_id=t.pk, user=request.user, seed=seed or None),
+        "Round 1 is drawn (seed {result.seed}). Good luck!",
+    )
+
+
+@login_required
+@require_POST
+def round_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    form = StartForm(request.POST)
+    seed = form.cleaned_data["seed"].strip() if form.is_valid() else ""
+    return _director_post(
+        request,
+        tournament_id,
+        lambda t: svc.draw_next_round(tournament_id=t.pk, user=request.user, seed=seed or None),
+        "Round {result.number} is drawn (seed {result.seed}).",
+    )
+
+
+@login_required
+@require_POST
+def round_end(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    now = request.POST.get("now") == "1"
+    return _director_post(
+        request,
+        tournament_id,
+        lambda t: svc.end_round(tournament_id=t.pk, user=request.user, now=now),
+        "The round ends" + (" now." if now else " at each table once its pot is won."),
+    )
+
+
+@login_required
+@require_POST
+def table_end(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    now = request.POST.get("now") == "1"
+    return _director_post(
+        request,
+        tournament_id,
+        lambda t: svc.end_table(tournament_id=t.pk, table_id=table_id, user=request.user, now=now),
+        "Table {result.number}: " + ("ended." if now else "ends once its pot is won."),
+    )
+
+
+@login_required
+@require_POST
+def table_autoplay(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    try:
+        hands = max(1, min(int(request.POST.get("hands", "1")), 50))
+    except ValueError:
+        hands = 1
+
+    def run(t):
+        if t.table_mode != GameSession.Mode.DIGITAL:
+            raise TournamentError("Only digital tables are played by bots.", code="mode")
+        return svc.autoplay(tournament_id=t.pk, table_id=table_id, hands=hands, user=request.user)
+
+    return _director_post(request, tournament_id, run, "Bots played {result} hand(s).")
+
+
+@login_required
+@require_POST
+def tournament_sync(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _director_post(
+        request,
+        tournament_id,
+        lambda t: svc.sync(tournament_id=t.pk, user=request.user),
+        "Tables checked.",
+    )
+
+
+# -- the bracket ------------------------------------------------------------------------------
+
+
+def _bracket_response(request, t: Tournament, template: str, extra: dict) -> HttpResponse:
+    """The bracket page, or under htmx its polled partial: 304 with no body while
+    nothing changed (ETag from the tournament's and its tables' versions)."""
+    etag = selectors.etag(t)
+    if request.htmx:
+        if etag_matches(request, etag):
+            return not_modified(etag)
+        template += "#bracket"
+    context = {
+        "tournament": t,
+        "rounds": selectors.bracket(t)["rounds"],
+        "etag": etag,
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+        **extra,
+    }
+    return live(render(request, template, context), etag)
+
+
+@login_required
+def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t, membership = tournament_for(request.user, tournament_id)
+    poll_url = reverse("tournament_bracket", args=[t.pk])
+    return _bracket_response(
+        request,
+        t,
+        "games/bracket.html",
+        {"club": t.club, "poll_url": poll_url, "public": False, "membership": membership},
+    )
+
+
+def public_bracket(request: HttpRequest, token: str) -> HttpResponse:
+    """Read-only, no login: whoever has the (unguessable) link."""
+    t = Tournament.objects.filter(public_token=token).select_related("club").first()
+    if t is None:
+        raise Http404("No such tournament")
+    poll_url = reverse("tournament_public", args=[token])
+    return _bracket_response(
+        request, t, "games/bracket.html", {"poll_url": poll_url, "public": True}
+    )
+
+
+# -- standings and prizes ----------------------------------------------------------------------
+
+
+@login_required
+def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t, _ = tournament_for(request.user, tournament_id)
+    return render(
+        request,
+        "games/tournament_standings.html",
+        {"tournament": t, "club": t.club, "rows": selectors.standings(t)},
+    )
+
+
+@login_required
+def prizes(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t, _ = tournament_for(request.user, tournament_id)
+    names = dict(t.entries.values_list("player_id", "player__name"))
+    ledger = [
+        {
+            "posting": posting,
+            "legs": [
+                {
+                    "label": names.get(leg.account.player_id, "?")
+                    if leg.account.player_id
+                    else leg.account.get_kind_display(),
+                    "amount": leg.amount,
+                }
+                for leg in posting.legs.all()
+            ],
+        }
+        for posting in books.prize_postings(t)
+    ]
+    return render(
+        request,
+        "games/tournament_prizes.html",
+        {
+            "tournament": t,
+            "club": t.club,
+            "ledger": ledger,
+            "balances": books.prize_balances(t),
+        },
+    )
+
+
+PRIZE_CSV_COLUMNS = ("posting", "date", "kind", "player", "account", "amount", "currency", "memo")
+
+
+def prize_csv_rows(t: Tournament):
+    """One row per leg: the CSV of the prize ledger (the page's and the API's)."""
+    names = dict(t.entries.values_list("player_id", "player__name"))
+    for posting in books.prize_postings(t):
+        for leg in posting.legs.all():
+            account = leg.account
+            yield [
+                posting.pk,
+                posting.created_at.isoformat(),
+                posting.kind,
+                csv_cell(names.get(posting.player_id, "")),
+                csv_cell(names.get(account.player_id, "?") if account.player_id else account.kind),
+                leg.amount,
+                csv_cell(t.currency),
+                csv_cell(posting.memo),
+            ]
+
+
+@login_required
+def prizes_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t, _ = tournament_for(request.user, tournament_id)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-prizes.csv"'
+    writer = csv.writer(response, lineterminator="\r\n")
+    writer.writerow(PRIZE_CSV_COLUMNS)
+    writer.writerows(prize_csv_rows(t))
+    return response

@@ -1,0 +1,62 @@
+"""What the ledger refuses. Each is a ``BourreError`` (code, field, HTTP status), so the
+views and the API map all of them, and the engine's errors, in one place each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.errors import BourreError
+
+__all__ = ["HandRejected", "SessionClosed", "SetupError", "StaleState", "VoidRefused"]
+
+
+class HandRejected(BourreError):
+    """The engine found the record invalid or not finished; nothing was written."""
+
+    code = "hand_rejected"
+
+    def __init__(self, verdict: dict[str, Any], errors: list[dict[str, Any]] | None = None):
+        self.verdict = verdict
+        self.errors = errors if errors is not None else list(verdict.get("errors") or [])
+        first = self.errors[0]["message"] if self.errors else "the hand was rejected"
+        super().__init__(first)
+
+
+class StaleState(BourreError):
+    """The submission was made against an older version of the session."""
+
+    code = "stale_state"
+    status = 409
+
+    def __init__(self, current_version: int, expected_version: int | None = None):
+        self.current_version = current_version
+        self.expected_version = expected_version
+        super().__init__(
+            f"the session changed meanwhile (now version {current_version}, "
+            f"the submission was made against version {expected_version})"
+        )
+
+
+class SessionClosed(BourreError):
+    """The session is closed: nothing more can be recorded or changed."""
+
+    code = "session_closed"
+    status = 409
+
+
+class SetupError(BourreError):
+    """Bad input to a session operation. ``code`` says what, ``key`` (the ``field``)
+    which field."""
+
+    def __init__(self, code: str, message: str, key: str | None = None):
+        super().__init__(message, code=code, field=key)
+        self.key = key
+
+
+class VoidRefused(BourreError):
+    """The hand cannot be voided (already replaced, the session closed...)."""
+
+    status = 409
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message, code=code)

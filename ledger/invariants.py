@@ -1,0 +1,143 @@
+"""``check_invariants``: what must hold of the books after every operation (tests run it
+after each step)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import Coalesce
+
+from games.models import GameSession, Hand, Seat, TournamentTable
+from ledger.books import kitty_balance, ledger_sums, pot_balance, prize_balances
+from ledger.models import Account, Leg, Posting, PrizePosting
+from ledger.postings._common import BANK_KINDS, TABLE_KINDS
+
+
+def check_invariants(session: GameSession) -> None:
+    """Raise AssertionError unless the books are right (used by tests after every step):
+
+    - every posting of the club has legs summing to zero, and at least two legs;
+    - the pot account holds ``session.carry`` (0 once closed), never less than 0;
+    - the balances of all the club's accounts sum to zero;
+    - Σ session_balances + pot + kitty_balance == 0 for this session;
+    - on an open table with a live hand: ``carry`` is the engine's ``next_carry`` (on a
+      chip-limited table, where shortfalls make them differ: no stack is negative);
+    - ``hands_count`` is the number of live hands; every reversal reverses a posting of
+      the same hand, leg for leg;
+    - at a tournament table, the tournament's prize ledger holds (``check_prize_ledger``).
+    """
+    session = GameSession.objects.get(pk=session.pk)
+
+    def check(ok: bool, message: str) -> None:
+        if not ok:
+            raise AssertionError(message)
+
+    bad = list(
+        Posting.objects.filter(club_id=session.club_id)
+        .annotate(total=Coalesce(Sum("legs__amount"), 0), n=Count("legs"))
+        .filter(~Q(total=0) | Q(n__lt=2))
+        .values_list("pk", "total", "n")
+    )
+    check(not bad, f"postings unbalanced or with fewer than two legs: {bad}")
+    pot = pot_balance(session)
+    check(pot == session.carry, f"pot holds {pot} but session.carry is {session.carry}")
+    check(pot >= 0, f"pot is negative: {pot}")
+    if not session.is_open:
+        check(pot == 0, f"closed session still has {pot} in the pot")
+    total = Leg.objects.filter(account__club_id=session.club_id).aggregate(
+        s=Coalesce(Sum("amount"), 0)
+    )["s"]
+    check(total == 0, f"the club's balances sum to {total}, not 0")
+    balances = ledger_sums(session, TABLE_KINDS)
+    kitty = kitty_balance(session)
+    check(
+        sum(balances.values()) + pot + kitty == 0,
+        f"session books do not balance: players {sum(balances.values())}, pot {pot}, kitty {kitty}",
+    )
+    # session_balances must match a sum over the ledger taken another way (from the
+    # legs, not the seats).
+    direct = dict(
+        Leg.objects.filter(posting__session=session, account__kind=Account.Kind.PLAYER)
+        .exclude(posting__kind__in=BANK_KINDS)
+        .order_by()
+        .values("account__player_id")
+        .annotate(total=Sum("amount"))
+        .values_list("account__player_id", "total")
+    )
+    for pid, net in balances.items():
+        check(net == direct.get(pid, 0), f"session_balances[{pid}] = {net}, ledger says {direct}")
+    check(set(direct) <= set(balances), "a player outside the session has legs in its postings")
+    # The running totals on the session row are the ledger's sums, seat for seat.
+    check(
+        session.net_by_player() == balances,
+        f"session nets {session.nets} but the ledger sums to {balances}",
+    )
+    stacks = ledger_sums(session, Posting.Kind.values)
+    check(
+        session.stack_by_player() == stacks,
+        f"session stacks {session.stacks} but the ledger sums to {stacks}",
+    )
+    pot_account = Account.objects.get(session=session, kind=Account.Kind.POT)
+    check(session.pot_account_id == pot_account.pk, "session.pot_account is not its pot")
+    accounts = dict(
+        Account.objects.filter(
+            kind=Account.Kind.PLAYER, player__seats__session=session
+        ).values_list("player_id", "pk")
+    )
+    seat_accounts = dict(Seat.objects.filter(session=session).values_list("player_id", "account"))
+    check(seat_accounts == accounts, f"seat accounts {seat_accounts}, ledger {accounts}")
+
+    live = Hand.objects.filter(session=session, status=Hand.Status.RECORDED)
+    count = live.count()
+    check(session.hands_count == count, f"hands_count is {session.hands_count}, {count} live hands")
+    last = live.order_by("-number").only("number", "verdict").first()
+    if session.is_open and last is not None:
+        expected = last.result["next_carry"]
+        if session.chip_limited:
+            # What was really paid can differ from the verdict (shortfalls); the pot
+            # check above already holds the real amounts.
+            check(min(stacks.values(), default=0) >= 0, f"negative stack: {stacks}")
+        else:
+            # Closing and carry-ins move the pot outside hands; neither happens after a
+            # live hand of an open session, so the pot is exactly the engine's next pot.
+            check(
+                session.carry == expected,
+                f"carry {session.carry} but hand {last.number} said next_carry {expected}",
+            )
+    for rev in (
+        Posting.objects.filter(session=session, kind=Posting.Kind.REVERSAL)
+        .select_related("reverses")
+        .prefetch_related("legs", "reverses__legs")
+    ):
+        orig = rev.reverses
+        check(orig is not None and orig.hand_id == rev.hand_id, f"stray reversal {rev.pk}")
+        mine = sorted((leg.account_id, leg.amount) for leg in rev.legs.all())
+        theirs = sorted((leg.account_id, -leg.amount) for leg in orig.legs.all())
+        check(mine == theirs, f"reversal {rev.pk} does not mirror posting {orig.pk}")
+    # A tournament table's money is in its tournament's prize ledger: check that too.
+    table = TournamentTable.objects.filter(session=session).select_related("tournament").first()
+    if table is not None:
+        check_prize_ledger(table.tournament)
+
+
+def check_prize_ledger(t: Any) -> None:
+    """Raise AssertionError unless the prize ledger balances: every posting's legs sum
+    to zero, all balances sum to zero, the pool is never negative and is empty once the
+    prizes are paid."""
+    bad = list(
+        PrizePosting.objects.filter(tournament=t)
+        .annotate(total=Sum("legs__amount"), n=Count("legs"))
+        .exclude(total=0, n__gte=2)
+        .values_list("pk", "total", "n")
+    )
+    if bad:
+        raise AssertionError(f"unbalanced prize postings: {bad}")
+    balances = prize_balances(t)
+    total = balances["pool"] + balances["house"] + sum(balances["entrants"].values())
+    if total != 0:
+        raise AssertionError(f"prize ledger sums to {total}")
+    if balances["pool"] < 0:
+        raise AssertionError(f"the pool is negative: {balances['pool']}")
+    if t.status == "finished" and balances["pool"] != 0:
+        raise AssertionError(f"{balances['pool']} left in the pool after the prizes")

@@ -1,0 +1,284 @@
+"""What every money writer shares: the session lock, the acting user, posting legs and
+updating the running totals, and the session's seats and state as the engine sees them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+from django.db.models.functions import Coalesce
+
+from games.engine import Rules
+from games.models import GameSession, Hand, SessionEvent
+from ledger import sql
+from ledger.errors import SessionClosed, SetupError
+from ledger.models import Account, Leg, Posting
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R3
+SESSION_FIELDS = ("players", "dealer", "carry", "excused", "rules", "forfeits")
+# Postings that move chips between the table and the bank: part of a player's stack, not
+# of what they won or lost at the table.
+BANK_KINDS = (Posting.Kind.BUY_IN, Posting.Kind.CASH_OUT)
+TABLE_KINDS = tuple(k for k in Posting.Kind.values if k not in BANK_KINDS)
+# The session's running totals of the ledger, saved with every write that posts.
+BOOK_FIELDS = ["nets", "stacks"]
+# What recording or voiding a hand changes on the session row.
+HAND_FIELDS = [
+    "carry",
+    "next_dealer",
+    "excused",
+    "forfeits",
+    "hands_count",
+    "version",
+    *BOOK_FIELDS,
+]
+
+
+# -- small helpers --------------------------------------------------------------------------
+
+
+def actor(user):
+    """The user to store in created_by (None for anonymous callers)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return user
+
+
+def lock_session(session_id: int) -> GameSession:
+    """The session row, locked until the transaction ends. Every write to a session
+    starts here (here and in ``games.digital``), so they apply one after the other (see
+    the module docstring). Raises GameSession.DoesNotExist."""
+    return sql.lock_session(session_id)
+
+
+def _require_open(session: GameSession) -> None:
+    if not session.is_open:
+        raise SessionClosed(f"session {session.name!r} is closed")
+
+
+def _check_amount(amount: object, key: str = "amount") -> int:
+    if type(amount) is not int or amount <= 0:
+        raise SetupError("bad_amount", f"{key} must be a whole number above 0", key)
+    return amount
+
+
+def _player_accounts(club_id: int, player_ids: Iterable[int]) -> dict[int, int]:
+    """player id → account id, creating missing accounts (race-safe: a concurrent
+    creator's row wins and is read back)."""
+    ids = set(player_ids)
+    Account.objects.bulk_create(
+        [Account(club_id=club_id, kind=Account.Kind.PLAYER, player_id=pid) for pid in ids],
+        ignore_conflicts=True,
+    )
+    rows = Account.objects.filter(kind=Account.Kind.PLAYER, player_id__in=ids)
+    return dict(rows.values_list("player_id", "pk"))
+
+
+def _club_account(club_id: int, kind: str, lock: bool = False) -> Account:
+    Account.objects.bulk_create([Account(club_id=club_id, kind=kind)], ignore_conflicts=True)
+    qs = Account.objects.filter(club_id=club_id, kind=kind)
+    if lock:
+        # Two sessions of one club may start or close at once; the carry account's row
+        # lock makes "read its balance, move it" atomic, so a leftover is pulled once.
+        qs = qs.select_for_update()
+    return qs.get()
+
+
+def _balance(account_id: int) -> int:
+    return Leg.objects.filter(account_id=account_id).aggregate(s=Coalesce(Sum("amount"), 0))["s"]
+
+
+def _post(
+    session: GameSession | None,
+    club_id: int,
+    entries: list[tuple[str, dict[int, int], str]],
+    user,
+    hand: Hand | None = None,
+    reverses: list[Posting] | None = None,
+    owners: Mapping[int, int] | None = None,
+) -> list[Posting]:
+    """Write postings given as (kind, {account id: amount}, memo); two queries in all.
+
+    Zero legs are dropped and a posting left without legs is not written. Legs must sum
+    to zero: checked here, and on PostgreSQL again by the database at commit.
+
+    ``owners`` maps the player accounts among the legs to their player ids: their legs
+    are added to the session's running totals (``nets``, ``stacks``), which the caller
+    saves with the session row (``BOOK_FIELDS``) in the same transaction.
+    """
+    postings: list[Posting] = []
+    legs_of: list[dict[int, int]] = []
+    for i, (kind, legs, memo) in enumerate(entries):
+        legs = {a: x for a, x in legs.items() if x}
+        if sum(legs.values()) != 0:
+            raise AssertionError(f"unbalanced {kind} posting: {legs}")
+        if not legs:
+            continue
+        postings.append(
+            Posting(
+                club_id=club_id,
+                session=session,
+                hand=hand,
+                kind=kind,
+                memo=memo[:200],
+                reverses=reverses[i] if reverses else None,
+                created_by=actor(user),
+            )
+        )
+        legs_of.append(legs)
+        if session is not None and owners:
+            _add_to_books(session, kind, legs, owners)
+    if not postings:
+        return []
+    sql.insert_postings(postings)
+    sql.insert_legs(
+        [(p.pk, a, x) for p, legs in zip(postings, legs_of, strict=True) for a, x in legs.items()]
+    )
+    return postings
+
+
+def _add_to_books(
+    session: GameSession, kind: str, legs: Mapping[int, int], owners: Mapping[int, int]
+) -> None:
+    for account_id, amount in legs.items():
+        player_id = owners.get(account_id)
+        if player_id is None:
+            continue
+        key = str(player_id)
+        session.stacks[key] = session.stacks.get(key, 0) + amount
+        if kind not in BANK_KINDS:
+            session.nets[key] = session.nets.get(key, 0) + amount
+
+
+def _event(session: GameSession, kind: str, data: dict[str, Any], user) -> SessionEvent:
+    return SessionEvent.objects.create(
+        session=session, kind=kind, data=data, created_by=actor(user)
+    )
+
+
+def _rules_dict(rules: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Validated, complete rules (every switch spelled out). Raises RuleError (a
+    ValueError with .code and .key)."""
+    return Rules.from_dict(dict(rules or {})).to_dict()
+
+
+# -- seats and the deal ----------------------------------------------------------------------
+
+
+@dataclass
+class _Seat:
+    player_id: int
+    name: str
+    active: bool
+    eliminated: bool
+    account_id: int | None = None
+    stack: int = 0
+
+
+def _seats(session: GameSession) -> list[_Seat]:
+    """The session's seats in clockwise order, in one query, with their account ids and
+    stacks (the stacks from the session row as the caller read it)."""
+    chips = session.stacks
+    return [
+        _Seat(player_id, name, active, eliminated, account_id, chips.get(str(player_id), 0))
+        for player_id, name, active, eliminated, account_id in sql.seat_rows(session.pk)
+    ]
+
+
+def _owners(seats: Iterable[_Seat]) -> dict[int, int]:
+    """account id → player id of the seats (for ``_post``)."""
+    return {s.account_id: s.player_id for s in seats if s.account_id is not None}
+
+
+def _dealt_in(session: GameSession, seats: list[_Seat]) -> list[_Seat]:
+    """Who is dealt the next hand: active seats; on a chip-limited table only those with
+    chips in front of them."""
+    return [s for s in seats if s.active and (not session.chip_limited or s.stack > 0)]
+
+
+def _keep_dealer_valid(
+    seats: list[_Seat], dealer_id: int | None, eligible: set[int], forfeits: list[int]
+) -> tuple[int | None, list[int]]:
+    """The dealer if still dealt in; otherwise the deal passes to the next eligible seat
+    on the dealer's left (R8), skipping — and so clearing — a pending forfeit (R16, R39)
+    unless every candidate owes one. Returns (dealer id, forfeits still pending)."""
+    if dealer_id in eligible or not eligible:
+        return dealer_id, forfeits
+    order = [s.player_id for s in seats]
+    start = order.index(dealer_id) if dealer_id in order else -1
+    around = [order[(start + k) % len(order)] for k in range(1, len(order) + 1)]
+    candidates = [p for p in around if p in eligible]
+    pending = set(forfeits)
+    for i, pid in enumerate(candidates):
+        if pid not in pending:
+            skipped = set(candidates[:i])
+            return pid, [p for p in forfeits if p not in skipped]
+    return candidates[0], forfeits
+
+
+def _ids_to_names(ids: Iterable[int], seats: list[_Seat], among: set[str]) -> list[str]:
+    name_of = {s.player_id: s.name for s in seats}
+    wanted = set(ids)
+    return [name_of[s.player_id] for s in seats if s.player_id in wanted and s.name in among]
+
+
+def _state(session: GameSession, seats: list[_Seat]) -> dict[str, Any]:
+    dealt = _dealt_in(session, seats)
+    names = [s.name for s in dealt]
+    eligible = {s.player_id for s in dealt}
+    dealer_id, forfeits = _keep_dealer_valid(
+        seats, session.next_dealer_id, eligible, list(session.forfeits)
+    )
+    dealer = next((s.name for s in seats if s.player_id == dealer_id), None)
+    return {
+        "players": names,
+        "dealer": dealer,
+        "carry": session.carry,
+        "excused": _ids_to_names(session.excused, seats, set(names)),
+        "forfeits": _ids_to_names(forfeits, seats, set(names)),
+        "rules": dict(session.rules),
+        "version": session.version,
+    }
+
+
+def session_state(session: GameSession) -> dict[str, Any]:
+    """What the next hand needs: {"players", "dealer", "carry", "excused", "rules",
+    "version"} plus "forfeits" (players who owe a forfeited deal, R16/R39).
+
+    ``players`` are the active seats in clockwise order (on a chip-limited table only
+    those with chips); ``dealer`` is always one of them (R8). The same values are what
+    :func:`record_hand` puts into the record, so a digital hand dealt from this state
+    records cleanly as long as the version has not moved.
+    """
+    return _state(session, _seats(session))
+
+
+# -- tournament tables ------------------------------------------------------------------------
+
+# A hand recorded or voided at a tournament table (a chip-limited session) moves its
+# tournament on: ante level, eliminations, the end of the table, balancing. The tournament
+# service posts chips through this ledger, so the ledger cannot import it; instead
+# ``games.apps.GamesConfig.ready()`` registers it here, and every path that records or
+# voids a hand calls ``announce_table_hand`` explicitly. It runs after commit, so a failure
+# there never undoes the hand (``robust``: it is logged, and the next hand or the
+# director's "sync" catches up).
+_table_hand_listeners: list[Callable[[int], None]] = []
+
+
+def on_table_hand(listener: Callable[[int], None]) -> None:
+    """Call ``listener(session_id)`` after each committed hand of a chip-limited table."""
+    if listener not in _table_hand_listeners:
+        _table_hand_listeners.append(listener)
+
+
+def announce_table_hand(session: GameSession) -> None:
+    """A hand of this session was recorded or voided (inside the transaction)."""
+    if not session.chip_limited:
+        return
+    session_id = session.pk
+    for listener in _table_hand_listeners:
+        transaction.on_commit(partial(listener, session_id), robust=True)

@@ -1,0 +1,500 @@
+"""Recording, completing and voiding a hand: antes, the payout and penalties."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import RuleError, Rules, verify
+from games.models import GameSession, Hand, HandAction, Seat
+from ledger import sql
+from ledger.errors import HandRejected, SetupError, StaleState, VoidRefused
+from ledger.models import Posting
+from ledger.postings._common import (
+    HAND_FIELDS,
+    SESSION_FIELDS,
+    _dealt_in,
+    _event,
+    _keep_dealer_valid,
+    _owners,
+    _post,
+    _require_open,
+    _Seat,
+    _seats,
+    _state,
+    actor,
+    announce_table_hand,
+    lock_session,
+)
+
+# -- recording a hand ---------------------------------------------------------------------------
+
+
+def _reject(code: str, message: str, **extra: Any) -> HandRejected:
+    error = {"code": code, "message": message, **extra}
+    return HandRejected({"valid": False, "errors": [error]}, [error])
+
+
+def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(entry, Mapping):
+        raise _reject("bad_record", "the hand must be a JSON object")
+    for key in SESSION_FIELDS:
+        if key not in entry or entry[key] is None:
+            continue
+        given, ours = entry[key], state[key]
+        if key == "rules":
+            try:
+                same = Rules.from_dict(given) == Rules.from_dict(ours)
+            except (RuleError, TypeError):
+                same = False
+        elif key in ("excused", "forfeits"):
+            same = isinstance(given, list) and sorted(map(str, given)) == sorted(ours)
+        else:
+            same = given == ours
+        if not same:
+            raise _reject(
+                "session_mismatch",
+                f"{key} is {ours!r} in this session, not {given!r}: the session supplies it",
+                field=key,
+            )
+    record = {k: v for k, v in entry.items() if k not in SESSION_FIELDS}
+    for key in SESSION_FIELDS:
+        if key == "forfeits" and not state[key]:
+            continue
+        record[key] = state[key]
+    return record
+
+
+@dataclass
+class _Money:
+    """What actually moves for one hand, by player name."""
+
+    antes: dict[str, int]
+    payouts: dict[str, int]
+    penalties: dict[str, int]
+    shortfalls: dict[str, int]
+    next_carry: int
+
+
+def _money(result: dict[str, Any], carry: int, stacks: dict[str, int] | None) -> _Money:
+    antes = {p: int(x) for p, x in result["antes"].items() if x}
+    payouts = {p: int(x) for p, x in result["payouts"].items() if x}
+    penalties = {p: int(x) for p, x in result["penalties"].items() if x}
+    pot = carry + sum(antes.values())
+    # The engine promises conservation; a broken promise must not reach the ledger.
+    if (
+        pot != result["pot"]
+        or pot - sum(payouts.values()) + sum(penalties.values()) != result["next_carry"]
+    ):
+        raise AssertionError(f"the engine's verdict does not conserve money: {result}")
+    if stacks is None:
+        return _Money(antes, payouts, penalties, {}, result["next_carry"])
+
+    # Chip-limited: nobody pays more than they have; the unpaid rest is a shortfall.
+    stack = dict(stacks)
+    short: dict[str, int] = defaultdict(int)
+    paid_antes = {}
+    for p, x in antes.items():
+        paid_antes[p] = min(x, max(stack.get(p, 0), 0))
+        short[p] += x - paid_antes[p]
+        stack[p] = stack.get(p, 0) - paid_antes[p]
+    real_pot = carry + sum(paid_antes.values())
+    if sum(payouts.values()) > real_pot:
+        share = real_pot // len(payouts)
+        payouts = dict.fromkeys(payouts, share)
+    for p, x in payouts.items():
+        stack[p] = stack.get(p, 0) + x
+    paid_penalties = {}
+    for p, x in penalties.items():
+        paid_penalties[p] = min(x, max(stack.get(p, 0), 0))
+        short[p] += x - paid_penalties[p]
+        stack[p] = stack.get(p, 0) - paid_penalties[p]
+    next_carry = real_pot - sum(payouts.values()) + sum(paid_penalties.values())
+    return _Money(
+        {p: x for p, x in paid_antes.items() if x},
+        {p: x for p, x in payouts.items() if x},
+        {p: x for p, x in paid_penalties.items() if x},
+        {p: x for p, x in short.items() if x},
+        next_carry,
+    )
+
+
+def _verified(session: GameSession, seats: list[_Seat], entry: object) -> tuple[dict, dict]:
+    """The record built from the entry and the session, and the engine's verdict on it;
+    HandRejected unless it is valid and complete."""
+    record = _build_record(entry, _state(session, seats))
+    verdict = verify(record)
+    if not verdict.get("valid"):
+        raise HandRejected(verdict)
+    if not verdict.get("complete"):
+        nxt = (verdict.get("next") or {}).get("player")
+        raise HandRejected(
+            verdict,
+            [
+                {
+                    "code": "incomplete",
+                    "message": "the hand is not finished yet"
+                    + (f": {nxt} is next to play" if nxt else "")
+                    + " — give the tricks or the rest of the card log",
+                    **({"player": nxt} if nxt else {}),
+                }
+            ],
+        )
+    return record, verdict
+
+
+def _stacks_after(stacks: dict[str, int], money: _Money) -> dict[str, int]:
+    """Each dealt-in player's chips once this hand's money has moved (chip-limited)."""
+    after = dict(stacks)
+    for p, x in money.antes.items():
+        after[p] -= x
+    for p, x in money.payouts.items():
+        after[p] += x
+    for p, x in money.penalties.items():
+        after[p] -= x
+    return after
+
+
+def _store_hand(
+    session: GameSession,
+    pending: Hand | None,
+    fields: dict[str, Any],
+    actions: list[dict] | None,
+) -> Hand:
+    """Write the hand row (completing ``pending``, a digital hand) and its action log."""
+    if pending is not None:
+        hand = pending
+        for f, v in fields.items():
+            setattr(hand, f, v)
+        hand.save(update_fields=list(fields))
+    else:
+        hand = Hand.objects.create(session=session, **fields)
+    if actions and (pending is None or not hand.actions.exists()):
+        HandAction.objects.bulk_create(
+            [HandAction(hand=hand, seq=i, action=a) for i, a in enumerate(actions)]
+        )
+    return hand
+
+
+def _post_hand_money(
+    session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money, user
+) -> None:
+    """At most three postings, in this order: antes, the payout (or split), penalties."""
+    pot = session.pot_account_id
+    acct = {s.name: s.account_id for s in seats}
+    label = f"Hand {hand.number}"
+    split = result["outcome"] == "split"
+    _post(
+        session,
+        session.club_id,
+        [
+            (
+                Posting.Kind.ANTE,
+                {
+                    **{acct[p]: -x for p, x in money.antes.items()},
+                    pot: sum(money.antes.values()),
+                },
+                f"{label}: antes",
+            ),
+            (
+                Posting.Kind.SPLIT if split else Posting.Kind.PAYOUT,
+                {
+                    **{acct[p]: x for p, x in money.payouts.items()},
+                    pot: -sum(money.payouts.values()),
+                },
+                f"{label}: " + ("split pot divided" if split else "pot won"),
+            ),
+            (
+                Posting.Kind.PENALTY,
+                {
+                    **{acct[p]: -x for p, x in money.penalties.items()},
+                    pot: sum(money.penalties.values()),
+                },
+                f"{label}: bourré and renege penalties",
+            ),
+        ],
+        user,
+        hand=hand,
+        owners=_owners(seats),
+    )
+
+
+def _move_on(
+    session: GameSession,
+    seats: list[_Seat],
+    result: dict,
+    money: _Money,
+    before: dict[str, Any],
+    after: dict[str, int],
+) -> None:
+    """The session's state before the next hand: eliminations, dealer, excused, forfeits."""
+    by_name = {s.name: s for s in seats}
+    eliminated = set(before["eliminated"])
+    if eliminated:
+        Seat.objects.filter(session=session, player_id__in=eliminated).update(
+            active=False, eliminated_at=timezone.now()
+        )
+        for s in seats:
+            if s.player_id in eliminated:
+                s.active, s.eliminated = False, True
+    not_dealt = [pid for pid in session.forfeits if pid not in before["seats"].values()]
+    forfeits = [by_name[n].player_id for n in result.get("forfeits_next", [])] + not_dealt
+    eligible = {
+        s.player_id
+        for s in seats
+        if s.active and (not session.chip_limited or after.get(s.name, s.stack) > 0)
+    }
+    dealer_id, forfeits = _keep_dealer_valid(
+        seats, by_name[result["next_dealer"]].player_id, eligible, forfeits
+    )
+    session.carry = money.next_carry
+    session.next_dealer_id = dealer_id
+    session.excused = [
+        by_name[n].player_id for n in result["excused_next"] if by_name[n].player_id in eligible
+    ]
+    session.forfeits = forfeits
+    session.hands_count += 1
+    session.bump()
+    session.save(update_fields=HAND_FIELDS)
+
+
+def _settle(
+    session: GameSession,
+    pending: Hand | None,
+    number: int,
+    entry: object,
+    key: str,
+    kind: str,
+    seed: str,
+    actions: list[dict] | None,
+    user,
+) -> Hand:
+    """Verify the hand against the locked session, write it (or complete ``pending``),
+    post its money and move the session on. The caller holds the session's row lock
+    inside a transaction; nothing is written unless the hand is valid and complete."""
+    seats = _seats(session)
+    record, verdict = _verified(session, seats, entry)
+    result = verdict["result"]
+    dealt = {s.name: s for s in _dealt_in(session, seats)}
+    stacks = {n: s.stack for n, s in dealt.items()} if session.chip_limited else None
+    money = _money(result, session.carry, stacks)
+
+    before = {
+        "carry": session.carry,
+        "next_dealer": session.next_dealer_id,
+        "excused": list(session.excused),
+        "forfeits": list(session.forfeits),
+        "hands_count": session.hands_count,
+        "seats": {n: s.player_id for n, s in dealt.items()},
+        "eliminated": [],
+    }
+    after: dict[str, int] = {}
+    if stacks is not None:
+        after = _stacks_after(stacks, money)
+        before["eliminated"] = [dealt[p].player_id for p, x in after.items() if x <= 0]
+
+    fields = {
+        "number": number,
+        "kind": kind,
+        "status": Hand.Status.RECORDED,
+        "record": record,
+        "verdict": verdict,
+        "before": before,
+        "idempotency_key": key,
+        "seed": str(seed or "")[:80],
+        "created_by": actor(user),
+        "shortfalls": money.shortfalls,
+    }
+    hand = _store_hand(session, pending, fields, actions)
+    _post_hand_money(session, seats, hand, result, money, user)
+    _move_on(session, seats, result, money, before, after)
+    announce_table_hand(session)
+    # The session as this hand left it (callers need not read it again).
+    hand.session = session
+    return hand
+
+
+def record_hand(
+    *,
+    session_id: int,
+    entry: dict,
+    idempotency_key: str,
+    expected_version: int | None,
+    user,
+    kind: str = "reported",
+    seed: str = "",
+    actions: list[dict] | None = None,
+    hand_id: int | None = None,
+) -> tuple[Hand, bool]:
+    """Verify and settle one hand; returns (hand, created).
+
+    ``entry`` is the table's part of a HAND_RECORD.md record; the session supplies
+    ``players``, ``dealer``, ``carry``, ``excused``, ``rules`` (and pending ``forfeits``).
+    An entry that states one of those differently is rejected (``session_mismatch``).
+    A digital hand created beforehand as ``in_progress`` (found by its idempotency key, or
+    named by the optional ``hand_id``) is completed instead of a new one being created;
+    a ``hand_id`` that is already recorded or voided is returned as is, like a retry.
+    """
+    key = idempotency_key or ""
+    if len(key) > 80:
+        raise SetupError("bad_key", "idempotency key longer than 80 characters", "key")
+    if kind not in Hand.Kind.values:
+        raise SetupError("bad_kind", f"unknown hand kind {kind!r}", "kind")
+    with transaction.atomic():
+        session = lock_session(session_id)
+        # After the lock, so that a hand committed by the previous lock holder is seen.
+        last, in_progress, existing = sql.hand_lookup(session.pk, key)
+        pending: Hand | None = None
+        if existing is not None:
+            hand = Hand.objects.get(pk=existing)
+            if hand.status != Hand.Status.IN_PROGRESS:
+                hand.session = session
+                return hand, False
+            pending = hand
+        elif hand_id is not None:
+            hand = Hand.objects.filter(session_id=session.pk, pk=hand_id).first()
+            if hand is None:
+                raise SetupError("bad_hand", "no such hand in this session", "hand_id")
+            if hand.status != Hand.Status.IN_PROGRESS:
+                hand.session = session
+                return hand, False
+            pending = hand
+        _require_open(session)
+        if expected_version is not None and expected_version != session.version:
+            raise StaleState(session.version, expected_version)
+        if pending is None and in_progress is not None:
+            # The digital hand owns the table's next pot: one hand at a time.
+            raise HandRejected(
+                {"valid": False, "errors": []},
+                [
+                    {
+                        "code": "digital_hand_in_progress",
+                        "message": "a digital hand is being played at this table; "
+                        "finish or cancel it before recording another hand",
+                    }
+                ],
+            )
+
+        number = (last or 0) + 1
+        hand = _settle(session, pending, number, entry, key, kind, seed, actions, user)
+    return hand, True
+
+
+def complete_hand(*, session: GameSession, hand: Hand, entry: dict, user) -> Hand:
+    """Settle a digital hand in progress inside the caller's transaction: what
+    ``record_hand(hand_id=...)`` does, without taking the lock again.
+
+    The caller must be in ``transaction.atomic()`` and have read ``session`` with
+    ``select_for_update()`` in it (``games.digital`` locks the session and the hand in one
+    statement). A hand that is no longer in progress is returned as is. Raises
+    HandRejected or SessionClosed like ``record_hand``; the caller's transaction must
+    then be rolled back (nothing of the hand is kept)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("complete_hand runs inside the caller's locked transaction")
+    if hand.session_id != session.pk:
+        raise SetupError("bad_hand", "no such hand in this session", "hand_id")
+    if hand.status != Hand.Status.IN_PROGRESS:
+        return hand
+    _require_open(session)
+    last, _, _ = sql.hand_lookup(session.pk, "")
+    key = hand.idempotency_key or f"digital-{hand.pk}"
+    return _settle(
+        session, hand, (last or 0) + 1, entry, key, Hand.Kind.DIGITAL, hand.seed, None, user
+    )
+
+
+# -- undo -------------------------------------------------------------------------------------------
+
+
+def void_hand(
+    *, session_id: int, hand_id: int, user, reason: str = "", expected_version: int | None = None
+) -> Hand:
+    """Void the latest recorded hand: reverse its postings, restore the state before it.
+
+    Voiding a hand that is already voided returns it unchanged (a double-tapped Undo).
+    Raises VoidRefused for any other hand than the latest recorded one. The hand comes
+    back with the session as the void left it (``hand.session``).
+    """
+    with transaction.atomic():
+        session = lock_session(session_id)
+        hand = Hand.objects.filter(session_id=session.pk, pk=hand_id).first()
+        if hand is None:
+            raise VoidRefused("not_found", "no such hand in this session")
+        hand.session = session
+        if hand.status == Hand.Status.VOIDED:
+            return hand
+        _require_open(session)
+        if expected_version is not None and expected_version != session.version:
+            raise StaleState(session.version, expected_version)
+        if hand.status != Hand.Status.RECORDED:
+            raise VoidRefused("not_recorded", "this hand is still being played")
+        latest = (
+            Hand.objects.filter(session_id=session.pk, status=Hand.Status.RECORDED)
+            .order_by("-number")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if latest != hand.pk:
+            raise VoidRefused(
+                "not_latest", "only the latest hand can be undone; undo the later ones first"
+            )
+        originals = list(
+            Posting.objects.filter(hand=hand, reverses__isnull=True, reversed_by__isnull=True)
+            .exclude(kind=Posting.Kind.REVERSAL)
+            .prefetch_related("legs")
+        )
+        seats = _seats(session)
+        _post(
+            session,
+            session.club_id,
+            [
+                (
+                    Posting.Kind.REVERSAL,
+                    {leg.account_id: -leg.amount for leg in p.legs.all()},
+                    f"Hand {hand.number} voided: reverses {p.get_kind_display().lower()}",
+                )
+                for p in originals
+            ],
+            user,
+            hand=hand,
+            reverses=originals,
+            owners=_owners(seats),
+        )
+        before = hand.before
+        back = before.get("eliminated") or []
+        if back:
+            Seat.objects.filter(session=session, player_id__in=back).update(
+                active=True, eliminated_at=None
+            )
+        # Read again: seats re-activated above, stacks as the reversal left them (the
+        # stacks before the hand).
+        seats = _seats(session)
+        eligible = {s.player_id for s in _dealt_in(session, seats)}
+        dealer_id, forfeits = _keep_dealer_valid(
+            seats, before["next_dealer"], eligible, list(before["forfeits"])
+        )
+        session.carry = before["carry"]
+        session.next_dealer_id = dealer_id
+        session.excused = list(before["excused"])
+        session.forfeits = forfeits
+        session.hands_count = before["hands_count"]
+        session.bump()
+        session.save(update_fields=HAND_FIELDS)
+        hand.status = Hand.Status.VOIDED
+        hand.voided_at = timezone.now()
+        hand.voided_by = actor(user)
+        hand.void_reason = (reason or "")[:200]
+        hand.save(update_fields=["status", "voided_at", "voided_by", "void_reason"])
+        announce_table_hand(session)
+        _event(
+            session,
+            "hand_voided",
+            {"hand": hand.pk, "number": hand.number, "reason": hand.void_reason},
+            user,
+        )
+    return hand
