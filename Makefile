@@ -43,4 +43,4 @@ bench: setup-test
 	for f in bench/[!_]*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis

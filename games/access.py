@@ -5,14 +5,12 @@ a member of the club gets 404 (the club's existence is not revealed); a member w
 is too low for the action gets 403.
 """
 
-from functools import cache
-
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from . import sql
 from .models import Club, GameSession, Hand, Membership, Player, Role, Tournament
-from .sql import column, table
 
 
 def membership_for(user, club_id: int) -> Membership:
@@ -37,18 +35,6 @@ def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Members
     return membership.club, membership
 
 
-@cache
-def _session_sql() -> str:
-    return (
-        f"SELECT s.*, m.{column(Membership, 'id')} AS _membership_id, "
-        f"m.{column(Membership, 'role')} AS _role "
-        f"FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
-        f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
-        f"AND m.{column(Membership, 'user')} = %s "
-        f"WHERE s.{column(GameSession, 'id')} = %s"
-    )
-
-
 def session_for(user, session_id: int, role: str = Role.MEMBER) -> tuple[GameSession, Membership]:
     """The session and the user's membership of its club, in one query.
 
@@ -57,8 +43,7 @@ def session_for(user, session_id: int, role: str = Role.MEMBER) -> tuple[GameSes
     milliseconds a request; bench/web.py). The club is loaded on first use."""
     if not user.is_authenticated:
         raise Http404("No such session")
-    rows = list(GameSession.objects.raw(_session_sql(), [user.pk, session_id]))
-    session = rows[0] if rows else None
+    session = sql.session_with_membership(user.pk, session_id)
     if session is None or session._membership_id is None:
         raise Http404("No such session")
     membership = Membership(

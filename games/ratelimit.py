@@ -26,10 +26,6 @@ def hit(scope: str, ident: str, window: int) -> int:
         return 1
 
 
-def reset(scope: str, ident: str, window: int) -> None:
-    cache.delete(_key(scope, ident, window))
-
-
 def client_ip(request) -> str:
     # REMOTE_ADDR only: X-Forwarded-For is trivially forged unless a proxy rewrites it.
     return request.META.get("REMOTE_ADDR", "") or "unknown"

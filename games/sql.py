@@ -1,4 +1,15 @@
-"""A multi-row INSERT without the ORM's per-call overhead, for the hottest writes.
+"""Every hand-written SQL statement of the games app, each with a contract test
+(tests/test_sql_contracts.py) against its ORM equivalent on both databases.
+
+Plain SQL only where a request runs the statement while a phone waits and the ORM's
+compilation cost more than the database's work (bench/web.py, bench/digital.py). Names
+come from the models' ``_meta``, so a renamed column changes the SQL with it.
+
+- ``session_with_membership``: the session and the user's membership (every page and
+  poll of a session; ``games.access.session_for``).
+- ``digital_hand``: a digital hand of a session (every move).
+- ``insert_rows``: a multi-row INSERT without the ORM's per-call overhead, for the
+  hottest writes.
 
 ``Model.objects.bulk_create`` costs about as much Python as a small insert costs the
 database; a digital move and a recorded hand each run one or two such inserts while a
@@ -11,8 +22,12 @@ model's ``_meta``, and the SQL is portable between PostgreSQL and SQLite 3.35+.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from typing import Any
 
 from django.db import connection
+
+from games.models import GameSession, Hand, Membership
 
 
 def quote(name: str) -> str:
@@ -36,7 +51,7 @@ def insert_rows(
     if not rows:
         return []
     meta = [model._meta.get_field(f) for f in fields]
-    params: list[object] = []
+    params: list[Any] = []  # get_db_prep_save's database-ready values
     for row in rows:
         params += [f.get_db_prep_save(v, connection) for f, v in zip(meta, row, strict=True)]
     one = "(" + ", ".join(["%s"] * len(fields)) + ")"
@@ -50,3 +65,35 @@ def insert_rows(
             return []
         cursor.execute(sql + f" RETURNING {column(model, 'id')}", params)
         return [row[0] for row in cursor.fetchall()]
+
+
+@cache
+def _session_sql() -> str:
+    return (
+        f"SELECT s.*, m.{column(Membership, 'id')} AS _membership_id, "
+        f"m.{column(Membership, 'role')} AS _role "
+        f"FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
+        f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
+        f"AND m.{column(Membership, 'user')} = %s "
+        f"WHERE s.{column(GameSession, 'id')} = %s"
+    )
+
+
+def session_with_membership(user_id: int, session_id: int) -> GameSession | None:
+    """The session with ``_membership_id`` and ``_role`` of the user's membership of its
+    club (both None for a non-member); None if there is no such session. One join."""
+    rows: list[Any] = list(GameSession.objects.raw(_session_sql(), [user_id, session_id]))
+    return rows[0] if rows else None
+
+
+@cache
+def _hand_sql() -> str:
+    return (
+        f"SELECT * FROM {table(Hand)} WHERE {column(Hand, 'id')} = %s "
+        f"AND {column(Hand, 'session')} = %s AND {column(Hand, 'kind')} = %s"
+    )
+
+
+def digital_hand(session_id: int, hand_id: int) -> Hand | None:
+    """The digital hand ``hand_id`` of this session, or None (every move reads it)."""
+    return next(iter(Hand.objects.raw(_hand_sql(), [hand_id, session_id, Hand.Kind.DIGITAL])), None)

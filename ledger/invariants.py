@@ -112,6 +112,7 @@ def check_invariants(session: GameSession) -> None:
     ):
         orig = rev.reverses
         check(orig is not None and orig.hand_id == rev.hand_id, f"stray reversal {rev.pk}")
+        assert orig is not None  # check() has just raised otherwise
         mine = sorted((leg.account_id, leg.amount) for leg in rev.legs.all())
         theirs = sorted((leg.account_id, -leg.amount) for leg in orig.legs.all())
         check(mine == theirs, f"reversal {rev.pk} does not mirror posting {orig.pk}")

@@ -98,9 +98,8 @@ POSTING_FIELDS = ("club", "session", "hand", "kind", "memo", "reverses", "create
 
 def insert_postings(postings: list[Posting]) -> None:
     """Insert unsaved postings; sets their ``pk``."""
-    rows = [
-        [getattr(p, Posting._meta.get_field(f).attname) for f in POSTING_FIELDS] for p in postings
-    ]
+    # serializable_value: the field's value, the id for a foreign key (its attname).
+    rows = [[p.serializable_value(f) for f in POSTING_FIELDS] for p in postings]
     for p, pk in zip(
         postings, insert_rows(Posting, POSTING_FIELDS, rows, returning=True), strict=True
     ):

@@ -60,7 +60,8 @@ def club_player_stats(club) -> list[dict[str, Any]]:
     }
 
     by_name = {name.lower(): pid for pid, name, _ in players}
-    counts: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    # Keyed by pid_of(): None collects names that match no player.
+    counts: dict[int | None, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     hands = Hand.objects.filter(session__club=club, status=Hand.Status.RECORDED).values_list(
         "before__seats",
         "record__players",

@@ -9,9 +9,11 @@ Every error of the API has the same shape::
 a hand (which may also name `player`, `card`, `trick`). Problems may carry extension
 members (`current_version` on a stale write, `verdict` on a rejected hand).
 
-The handler also maps the recording contract's exceptions, so an API view can call
-`ledger.postings` and let them propagate: `HandRejected`, `SetupError` and the engine's
-`RuleError` → 400; `StaleState`, `SessionClosed` and `VoidRefused` → 409.
+The handler is the API's one place that maps the project's refusals (`BourreError`), so
+an API view can call `ledger.postings` and let them propagate: `HandRejected`,
+`SetupError` and the engine's `RuleError` → 400; `StaleState`, `SessionClosed` and
+`VoidRefused` → 409, each with its own problem type; any other `BourreError` → its
+`status`, with its `code` and `field`.
 """
 
 import logging
@@ -27,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from games.engine import RuleError
+from games.engine.errors import BourreError
 from ledger import postings
 
 logger = logging.getLogger(__name__)
@@ -154,8 +157,11 @@ def flatten_errors(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
     return [error]
 
 
-def _recording_problem(exc) -> Response | None:
-    """The recording contract's exceptions, when ledger.postings is importable."""
+def _bourre_problem(exc: Exception) -> Response | None:
+    """The project's own refusals (``BourreError``): the recording contract's exceptions
+    with their own problem types, any other by its ``status``, ``code`` and ``field``."""
+    if not isinstance(exc, BourreError):
+        return None
     if isinstance(exc, postings.HandRejected):
         errors = list(getattr(exc, "errors", None) or [])
         return problem_response(
@@ -206,7 +212,16 @@ def _recording_problem(exc) -> Response | None:
             type=TYPE_SESSION_CLOSED,
             errors=[{"code": "session_closed", "message": str(exc) or "This session is closed."}],
         )
-    return None
+    error = {"code": exc.code, "message": str(exc)}
+    if exc.field:
+        error["field"] = exc.field
+    return problem_response(
+        exc.status,
+        str(exc) if exc.status != 400 else "The request has invalid fields; see errors.",
+        title="Invalid input" if exc.status == 400 else None,
+        type=TYPE_VALIDATION if exc.status == 400 else "about:blank",
+        errors=[error],
+    )
 
 
 def api_not_found(request, exception=None):
@@ -236,7 +251,7 @@ def problem_exception_handler(exc, context):
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         )
 
-    response = exc.as_response() if isinstance(exc, Problem) else _recording_problem(exc)
+    response = exc.as_response() if isinstance(exc, Problem) else _bourre_problem(exc)
     if response is None and isinstance(exc, exceptions.APIException):
         headers = {}
         if getattr(exc, "auth_header", None):

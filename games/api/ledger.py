@@ -15,9 +15,7 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 
 from games.access import club_for, session_for
-from games.api.errors import Problem
-from games.api.serializers import MAX_ID, PlayerRefSerializer
-from games.api.views import (
+from games.api.base import (
     API_RENDERERS,
     CURSOR_PARAMETERS,
     READ_PROBLEMS,
@@ -26,8 +24,10 @@ from games.api.views import (
     page_of,
     problems,
 )
+from games.api.errors import Problem
+from games.api.serializers import MAX_ID, PlayerRefSerializer
 from games.models import GameSession, Player
-from games.sessions.settlement import KITTY, settlement_rows
+from games.sessions.selectors import KITTY, settlement_rows
 from ledger import postings
 from ledger.exports import csv_cell
 from ledger.models import Account, Leg, Posting

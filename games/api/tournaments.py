@@ -20,8 +20,7 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 
 from games.access import membership_for, tournament_for
-from games.api.serializers import MAX_ID
-from games.api.views import (
+from games.api.base import (
     API_RENDERERS,
     CURSOR_PARAMETERS,
     READ_PROBLEMS,
@@ -31,10 +30,10 @@ from games.api.views import (
     paginate,
     problems,
 )
+from games.api.serializers import MAX_ID
 from games.models import Tournament
 from games.tournaments import selectors
 from games.tournaments import service as svc
-from games.tournaments.views import PRIZE_CSV_COLUMNS
 from ledger import books
 from ledger.exports import csv_cell
 from ledger.models import PrizeAccount
@@ -281,7 +280,7 @@ class PrizeCSVRenderer(BaseRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\r\n")
-        writer.writerow(PRIZE_CSV_COLUMNS)
+        writer.writerow(selectors.PRIZE_CSV_COLUMNS)
         for posting in data.get("postings", []):
             owner = posting["player"]["name"] if posting["player"] else ""
             for leg in posting["legs"]:
@@ -310,7 +309,8 @@ class TournamentPrizesApi(ApiView):
         responses={
             (200, "application/json"): PrizeLedgerOutputSerializer,
             (200, "text/csv"): OpenApiResponse(
-                response=str, description=",".join(PRIZE_CSV_COLUMNS) + " (one row per leg)"
+                response=str,
+                description=",".join(selectors.PRIZE_CSV_COLUMNS) + " (one row per leg)",
             ),
             **problems(*READ_PROBLEMS),
         },

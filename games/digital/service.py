@@ -13,11 +13,13 @@ serializes concurrent taps on one hand.
 Bots (seats with ``is_bot``) act inside the same transaction, right after the action
 that gives them the turn: no worker process, no dependence on anybody polling, and a
 bot-only table plays a whole hand in the request that deals it. Pages reveal those
-moves one by one with a CSS delay (views/digital.py: ``_reveal_indexes``), so people
+moves one by one with a CSS delay (``games.digital.views._reveal_indexes``), so people
 can follow them.
 
-Money is never written here: a finished hand is settled by ``postings.record_hand``
-with ``hand_id`` (it completes this very row: number, record, verdict, postings).
+Money is never written here: a finished hand is settled by ``postings.complete_hand``
+in the same transaction as its last move, under the lock already held (it completes this
+very row: number, record, verdict, postings). A hand cancelled at a tournament table is
+announced to its tournament like any other (``postings.announce_table_hand``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ import random
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from django.db import transaction
@@ -35,31 +36,25 @@ from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from games import sql
 from games.engine import (
     CARD_NAMES,
+    BourreError,
     CardError,
-    HandError,
     HandState,
     HeuristicBot,
     IllegalAction,
     parse_card,
     replay,
 )
+from games.engine.record import SESSION_KEYS, TABLE_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
-from games.sql import column, insert_rows, table
 from ledger import postings
 
 log = logging.getLogger(__name__)
 
-# The parts of HandState.to_record() that describe the table; the session supplies the
-# rest (players, dealer, carry, excused, rules) when the hand is recorded.
-TABLE_KEYS = ("up_card", "trump", "passed", "discards", "hands", "plays", "tricks", "reneges")
-# What the deal was made from; if the session's state changes mid-hand (a reported hand
-# recorded, a seat added, the rules changed) the hand can no longer be settled as dealt.
-SETUP_KEYS = ("players", "dealer", "carry", "excused", "rules", "forfeits")
 
-
-class DigitalError(ValueError):
+class DigitalError(BourreError):
     """A move, deal or toggle that cannot be done; nothing was written (except that a
     hand the session changed under is cancelled: ``hand_cancelled``).
 
@@ -68,8 +63,7 @@ class DigitalError(ValueError):
     """
 
     def __init__(self, message: str, code: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code)
         self.rule = rule
 
 
@@ -165,28 +159,14 @@ def load_table(hand: Hand | None) -> Table:
 # -- writing -------------------------------------------------------------------------------
 
 
-def _lock_session(session_id: int) -> GameSession:
-    # Every write path starts here: the session row lock orders us with record_hand,
-    # void_hand and seat changes, so nobody changes the session under a hand in play.
-    return postings.lock_session(session_id)
-
-
-@cache
-def _hand_sql() -> str:
-    # Plain SQL: this runs on every move, and the ORM's compilation of it cost more than
-    # the database's work (bench/digital.py).
-    return (
-        f"SELECT * FROM {table(Hand)} WHERE {column(Hand, 'id')} = %s "
-        f"AND {column(Hand, 'session')} = %s AND {column(Hand, 'kind')} = %s"
-    )
-
-
 def _lock_hand(session_id: int, hand_id: int) -> tuple[GameSession, Hand]:
     # The session lock serialises moves as well: every write to a hand (a move, a bot
     # toggle, a cancel, the settlement) takes it first, so two phones tapping at once
-    # apply one after the other and the second sees the first's move in the log.
-    session = _lock_session(session_id)
-    hand = next(iter(Hand.objects.raw(_hand_sql(), [hand_id, session_id, Hand.Kind.DIGITAL])), None)
+    # apply one after the other and the second sees the first's move in the log. It also
+    # orders every move with record_hand, void_hand and seat changes, so nobody changes
+    # the session under a hand in play.
+    session = postings.lock_session(session_id)
+    hand = sql.digital_hand(session_id, hand_id)
     if hand is None:
         raise DigitalError("There is no such digital hand at this table.", "not_found")
     hand.session = session
@@ -196,7 +176,7 @@ def _lock_hand(session_id: int, hand_id: int) -> tuple[GameSession, Hand]:
 def start_hand(*, session_id: int, user=None) -> Table:
     """Deal a digital hand with a fresh secret seed; bots act until a human's turn."""
     with transaction.atomic():
-        session = _lock_session(session_id)
+        session = postings.lock_session(session_id)
         if not session.is_open:
             raise DigitalError("This session is closed.", "session_closed")
         if Hand.objects.filter(session=session, status=Hand.Status.IN_PROGRESS).exists():
@@ -215,7 +195,7 @@ def start_hand(*, session_id: int, user=None) -> Table:
         )
         try:
             state = state_of(hand, [])
-        except (HandError, ValueError) as exc:
+        except BourreError as exc:
             raise DigitalError(f"This table cannot deal a hand: {exc}", "bad_setup") from None
         hand.save()
         table = Table(hand, state, 0, session=session)
@@ -272,7 +252,7 @@ def apply_action(
 def set_bot(*, session_id: int, seat_id: int, is_bot: bool, user=None) -> Table:
     """Hand a seat to the bot (or back to its player); a bot whose turn it is acts."""
     with transaction.atomic():
-        session = _lock_session(session_id)
+        session = postings.lock_session(session_id)
         seat = Seat.objects.filter(pk=seat_id, session=session).first()
         if seat is None:
             raise DigitalError("There is no such seat at this table.", "not_found")
@@ -292,7 +272,7 @@ def set_bot(*, session_id: int, seat_id: int, is_bot: bool, user=None) -> Table:
 def cancel_hand(*, session_id: int, user=None, reason: str = "") -> Hand:
     """Abandon the hand in progress: no money has moved yet, so nothing is reversed."""
     with transaction.atomic():
-        session = _lock_session(session_id)
+        session = postings.lock_session(session_id)
         hand = hand_in_progress(session.pk)
         if hand is None:
             raise DigitalError("No digital hand is being played.", "not_found")
@@ -326,7 +306,7 @@ def _cancel_if_stale(session: GameSession, hand: Hand) -> str | None:
 
 def _setup_changed(session: GameSession, hand: Hand) -> bool:
     now = postings.session_state(session)
-    return any(now.get(k) != hand.before.get(k) for k in SETUP_KEYS)
+    return any(now.get(k) != hand.before.get(k) for k in SESSION_KEYS)
 
 
 def bot_names(session_id: int) -> set[str]:
@@ -352,7 +332,7 @@ def _advance(table: Table, user, acted: int = 0) -> None:
         acted += 1
     new = state.actions[start:]
     now = timezone.now()
-    insert_rows(
+    sql.insert_rows(
         HandAction,
         ("hand", "seq", "action", "created_at"),
         [(hand.pk, start + i + 1, a, now) for i, a in enumerate(new)],
@@ -378,7 +358,7 @@ def _settle(session: GameSession, hand: Hand, state: HandState, user) -> Hand:
     record = state.to_record()
     entry = {k: record[k] for k in TABLE_KEYS if k in record}
     try:
-        # In this transaction, under the session lock taken by _lock_hand/_lock_session:
+        # In this transaction, under the session lock taken by _lock_hand or postings.lock_session:
         # completes this very row (number, record, verdict, postings) and moves the
         # session object on (its version is the pages' ETag).
         recorded = postings.complete_hand(

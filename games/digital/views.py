@@ -34,21 +34,7 @@ from games.engine.legal import trick_winner
 from games.engine.state import RULE_TEXT
 from games.models import GameSession, Hand, Role, Seat
 from games.polling import etag_matches, live
-
-SUITS = {
-    "S": ("♠", "spades"),
-    "H": ("♥", "hearts"),
-    "D": ("♦", "diamonds"),
-    "C": ("♣", "clubs"),
-}
-# Rank letter → (as printed on the card, as read out); digits print as themselves.
-RANKS = {
-    "T": ("10", "10"),
-    "J": ("J", "jack"),
-    "Q": ("Q", "queen"),
-    "K": ("K", "king"),
-    "A": ("A", "ace"),
-}
+from games.templatetags.bourre import RANKS, SUITS
 
 # Engine error codes → HTTP status of the refusal.
 STATUS = {

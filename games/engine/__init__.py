@@ -9,6 +9,12 @@ names, messages and tests (``R21``) refer to RULES.md.
 - :func:`verify` checks a reported hand record and settles it.
 - :func:`settle` is the payout arithmetic alone; :class:`Rules` the house-rule switches.
 - :class:`RandomBot` and :class:`HeuristicBot` act from a seat's view.
+- :class:`BourreError` (``errors.py``) is the one error base: every refusal (a bad
+  card, a rule value, an illegal action) carries a ``code``, a ``field`` and an HTTP
+  ``status``.
+- ``games/engine/tournament.py`` is the pure tournament logic: table sizes, seat draws,
+  balancing plans, rankings, places and prizes. It is not re-exported here; import
+  ``games.engine.tournament``.
 """
 
 from .bots import HeuristicBot, RandomBot

@@ -28,15 +28,18 @@ Choices where RULES.md is silent:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 from .rules import Rules
 
 __all__ = ["settle"]
 
 
-def _renege_pairs(reneges: Iterable[Any]) -> list[tuple[str, bool]]:
-    pairs = []
+_RenegeEntry: TypeAlias = tuple[str, bool] | Mapping[str, Any]
+
+
+def _renege_pairs(reneges: Iterable[_RenegeEntry]) -> list[tuple[str, bool]]:
+    pairs: list[tuple[str, bool]] = []
     for r in reneges:
         if isinstance(r, Mapping):
             pairs.append((r["player"], bool(r.get("corrected", False))))
@@ -55,7 +58,7 @@ def settle(
     passed: Iterable[str] = (),
     carry: int = 0,
     excused: Iterable[str] = (),
-    reneges: Iterable[Any] = (),
+    reneges: Iterable[_RenegeEntry] = (),
     forfeits: Iterable[str] = (),
     ace_up: bool = False,
 ) -> dict[str, Any]:
@@ -108,7 +111,7 @@ def settle(
 
 
 class _Shares(NamedTuple):
-    """The money of a hand somebody played: what :func:`_share_out` decides."""
+    """What becomes of the pot (:func:`_share_out`), before the next deal is known."""
 
     outcome: str
     winner: str | None
@@ -116,8 +119,8 @@ class _Shares(NamedTuple):
     bourre: list[str]
     penalties: dict[str, int]
     excused_next: list[str]
-    kept: int
-    corrected: set[str]
+    kept: int  # what stays in the pot for the next hand, penalties not included
+    corrected: set[str]  # players whose corrected renege forfeits a deal (R16)
 
 
 def _settle(

@@ -212,9 +212,10 @@ def _value_error(spec: RuleField, value: object) -> str | None:
     if kind == "bool":
         return None if type(value) is bool else "must be true or false"
     if kind == "choice":
-        if type(value) is str and value in spec.choices:  # type: ignore[operator]
+        choices = spec.choices or ()  # every "choice" field lists its choices
+        if type(value) is str and value in choices:
             return None
-        return "must be one of " + ", ".join(spec.choices)  # type: ignore[arg-type]
+        return "must be one of " + ", ".join(choices)
     if kind == "optional_int" and value is None:
         return None
     # bool is an int subclass in Python; JSON true is never a number here.
@@ -310,7 +311,8 @@ class Rules:
             raise errors[0]
         rules = DEFAULT_RULES if not values else cls(**values)
         if cache_key is not None and len(_FROM_DICT_CACHE) < 256:
-            _FROM_DICT_CACHE[cache_key] = (rules, tuple(map(type, data.values())))  # type: ignore[union-attr]
+            assert data is not None  # cache_key is made from a dict only
+            _FROM_DICT_CACHE[cache_key] = (rules, tuple(map(type, data.values())))
         return rules
 
     def to_dict(self) -> dict[str, Any]:

@@ -435,9 +435,7 @@ def default_payout_percentages(entrants: int) -> list[int]:
     return list(chosen)
 
 
-def validate_payout_percentages(
-    percentages: Sequence[int], entrants: int | None = None
-) -> None:
+def validate_payout_percentages(percentages: Sequence[int], entrants: int | None = None) -> None:
     if not percentages:
         raise TournamentError("Pay at least one place.", code="payouts")
     if any(type(p) is not int or p <= 0 for p in percentages):

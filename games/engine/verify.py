@@ -54,9 +54,9 @@ Choices where HAND_RECORD.md is silent:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import reduce
 from operator import or_
-from collections.abc import Mapping
 from typing import Any, TypedDict, TypeGuard
 
 from .cards import CARD_LOOKUP, CARD_NAMES, CardError, card_names, card_or_none, parse_suit
@@ -157,6 +157,8 @@ class _Renege(TypedDict):
 
 
 class _Verifier:
+    """One record being checked: pass 1 in :meth:`run`, passes 2 and 3 in :meth:`check`."""
+
     # pass 1 (run): the record's fields, parsed
     players: list[str]
     n: int
@@ -577,7 +579,6 @@ class _Verifier:
         add = self.add
         players = self.players
         passed = self.passed_set
-        dealer = self.dealer_seat
         up_bit = self.up_bit
         disc = [0] * self.n
         all_disc = 0
@@ -785,7 +786,9 @@ class _Verifier:
                 card=self.up_name,
             )
 
-    def check_reused_discards(self, hand: list[int], disc: list[int], all_disc: int) -> dict[int, int]:
+    def check_reused_discards(
+        self, hand: list[int], disc: list[int], all_disc: int
+    ) -> dict[int, int]:
         """Discards come back into play only through a reshuffled stock (R15).
 
         Returns :meth:`reshuffles`: the seats whose discards went into a new stock.

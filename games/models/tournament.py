@@ -144,10 +144,6 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
 
-    @property
-    def in_event(self) -> bool:
-        return self.status in (self.Status.PLAYING, self.Status.OUT, self.Status.WINNER)
-
 
 class Round(models.Model):
     class Status(models.TextChoices):
@@ -207,10 +203,6 @@ class TournamentTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} table {self.number}"
-
-    @property
-    def is_playing(self) -> bool:
-        return self.status == self.Status.PLAYING
 
 
 class SeatMove(models.Model):

@@ -18,6 +18,7 @@ from django import forms
 from django.utils import dateformat, timezone
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
+from games.engine.record import SESSION_KEYS, TABLE_KEYS
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
 from games.models import Club, GameSession, Player
 
@@ -80,11 +81,12 @@ def _number_widget() -> forms.NumberInput:
 
 def rule_form_field(spec: RuleField) -> forms.Field:
     """One form field for one house-rule switch, labelled and explained for a player."""
-    common = {"label": spec.label, "help_text": spec.help}
+    common: dict[str, Any] = {"label": spec.label, "help_text": spec.help}
     labels = CHOICE_LABELS.get(spec.key, {})
     if spec.type == "bool":
         return forms.BooleanField(required=False, **common)
     if spec.type == "choice":
+        assert spec.choices is not None  # a "choice" switch always lists its values
         choices = [(v, labels.get(v, str(v).replace("_", " ").capitalize())) for v in spec.choices]
         return forms.ChoiceField(choices=choices, **common)
     if spec.choices is not None:
@@ -132,8 +134,9 @@ class RulesForm(forms.Form):
             groups.append(("Other", [self[k] for k in rest]))
         return groups
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # forms.Form.clean() returns cleaned_data
         if any(key in self.errors for key in RULE_KEYS):
             return cleaned
         rules = {key: cleaned.get(key) for key in RULE_KEYS}
@@ -197,7 +200,9 @@ class SessionForm(RulesForm):
             if len(roster) <= MAX_SEATS and i <= len(roster):
                 field.initial = roster[i - 1].pk
             self.fields[f"seat_{i}"] = field
-        self.fields["dealer"].queryset = club.players.all()
+        dealer = self.fields["dealer"]
+        assert isinstance(dealer, forms.ModelChoiceField)  # declared above
+        dealer.queryset = club.players.all()
         self.fields["name"].initial = dateformat.format(timezone.localdate(), "l j F")
         self.fields["currency"].initial = club.currency
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
@@ -265,8 +270,7 @@ RENEGE_CHOICES = [
     (UNCORRECTED, "Not corrected (pays the pot)"),
 ]
 # What a card log written as JSON may hold: the table's part of a hand record.
-ENTRY_KEYS = {"up_card", "trump", "passed", "discards", "hands", "plays", "tricks", "reneges"}
-SESSION_KEYS = {"players", "dealer", "carry", "excused", "rules", "forfeits"}
+ENTRY_KEYS = frozenset(TABLE_KEYS)
 
 # The rule an engine error is about, when its message does not name one.
 CODE_RULES = {
@@ -326,7 +330,7 @@ def parse_card_log(text: str, players: list[str]) -> dict[str, Any]:
             return {"plays": data}
         if not isinstance(data, dict):
             raise forms.ValidationError("A JSON card log must be an object or a list of plays.")
-        given_by_session = sorted(SESSION_KEYS & data.keys())
+        given_by_session = sorted(set(SESSION_KEYS) & data.keys())
         if given_by_session:
             raise forms.ValidationError(
                 f"The session supplies {', '.join(given_by_session)}; leave "
@@ -563,8 +567,9 @@ class HandForm(forms.Form):
 
     # -- validation -----------------------------------------------------------------------
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # forms.Form.clean() returns cleaned_data
         n = len(self.players)
         fragment: dict[str, Any] = {}
         if "card_log" not in self.errors:
@@ -661,14 +666,15 @@ class HandForm(forms.Form):
         if passed:
             entry["passed"] = passed
         active = [self.players[i] for i in range(n) if cleaned.get(f"play_{i}") != PASS]
-        tricks = {
+        tricks: dict[str, int] = {
             self.players[i]: cleaned.get(f"tricks_{i}") or 0
             for i in range(n)
             if cleaned.get(f"play_{i}") != PASS
         }
         fragment = cleaned.get("fragment") or {}
         # With a card log the steppers may stay at zero: the log then counts the tricks.
-        if len(active) >= 2 and (sum(tricks.values()) or not fragment.get("plays")):
+        counted = sum(tricks.values())
+        if len(active) >= 2 and (counted or not fragment.get("plays")):
             entry["tricks"] = tricks
         reneges = [
             {"player": self.players[i], "corrected": cleaned.get(f"renege_{i}") == CORRECTED}

@@ -18,56 +18,11 @@ from django.views.decorators.http import require_POST
 
 from games.access import session_for
 from games.models import GameSession, Role
+from games.sessions.selectors import settlement_rows
 from games.templatetags.bourre import format_money
 from ledger import postings
 from ledger.exports import csv_cell
-from ledger.models import Leg, Posting, SettlementMark
-from ledger.settlement import settle_balances
-
-KITTY = "kitty"  # the settlement party for money held by the pot or the club's kitty
-
-
-def _kitty_name(session: GameSession) -> str:
-    return "the club kitty" if not session.is_open else "the pot"
-
-
-def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[Any, str]]:
-    """The transfers that settle the session, each with its paid mark (if any).
-
-    Player nets sum to minus what the pot and the club's kitty gained (a leftover pot
-    kept by the club, a carried pot won by a player), so that money is one more party:
-    "ben pays the club kitty $3", "the club kitty pays ann $10".
-    """
-    balances = {pid: x for pid, x in session.net_by_player().items() if x}
-    names: dict[Any, str] = dict(session.seats.values_list("player_id", "player__name"))
-    missing = [pid for pid in balances if pid not in names]
-    if missing:  # money but no seat (should not happen); still name them
-        names.update(dict(session.club.players.filter(pk__in=missing).values_list("pk", "name")))
-    held = -sum(balances.values())
-    if held:
-        balances[KITTY] = held
-        names[KITTY] = _kitty_name(session)
-    transfers = settle_balances(
-        balances, names=names, format_amount=lambda a: format_money(a, session.currency)
-    )
-    marks = {(m.payer_id, m.payee_id): m for m in SettlementMark.objects.filter(session=session)}
-    rows = []
-    for t in transfers:
-        mark = marks.get((t.payer, t.payee))
-        rows.append(
-            {
-                "transfer": t,
-                "payer": names.get(t.payer, str(t.payer)),
-                "payee": names.get(t.payee, str(t.payee)),
-                "amount": t.amount,
-                "explanation": t.explanation,
-                "markable": KITTY not in (t.payer, t.payee),
-                "paid": mark is not None and mark.amount == t.amount,
-                "stale_mark": mark is not None and mark.amount != t.amount,
-                "mark": mark,
-            }
-        )
-    return rows, names
+from ledger.models import Leg, Posting
 
 
 @login_required

@@ -10,13 +10,10 @@ post/redirect/get.
 
 from __future__ import annotations
 
-import json
 import uuid
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -29,23 +26,21 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.access import club_for, hand_for, session_for
+from games.engine.record import TABLE_KEYS
+from games.errors import BourreError, form_error
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
 from games.polling import etag_matches, live, not_modified
-from games.sessions.charts import net_chart
+from games.sessions import selectors
 from games.sessions.forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
-from games.templatetags.bourre import format_money
+from games.templatetags.bourre import SUITS, format_money
 from ledger import postings
-from ledger.models import Account, Leg, Posting
+from ledger.models import Leg, Posting
+from ledger.stats import club_player_stats
 
-RECENT_HANDS = 5
 HISTORY_PAGE = 50
 
 
 # --- helpers ------------------------------------------------------------------------------
-
-
-def _can_score(session: GameSession, membership) -> bool:
-    return session.is_open and membership.has_role(Role.SCOREKEEPER)
 
 
 def _closed_response(request: HttpRequest, session: GameSession) -> HttpResponse:
@@ -66,73 +61,6 @@ def _next_url(request: HttpRequest, default: str) -> str:
     if url and url_has_allowed_host_and_scheme(url, {request.get_host()}):
         return url
     return default
-
-
-def board_etag(session: GameSession, membership) -> str:
-    """The scoreboard changes only with the session's version (and what the role may do)."""
-    return f'"board-{session.pk}-{session.version}-{membership.role}"'
-
-
-def by_version(session: GameSession, what: str, compute):
-    """A value derived from the books, cached under the session's version.
-
-    Every write to a session's money or state bumps its version in the same transaction,
-    so (session, version) names one state of the books for good; a long session's
-    scoreboard then sums its ledger once per change, not once per phone per poll.
-    """
-    key = f"bourre:{what}:{session.pk}:{session.version}"
-    value = cache.get(key)
-    if value is None:
-        value = compute()
-        cache.set(key, value, 6 * 3600)
-    return value
-
-
-def board_context(session: GameSession, membership) -> dict[str, Any]:
-    """Everything the scoreboard shows, in a fixed number of queries whatever the hands."""
-    seats = list(session.seats.select_related("player").order_by("position", "id"))
-    balances = session.net_by_player()
-    excused = set(session.excused or [])
-    rows = [
-        {
-            "seat": seat,
-            "name": seat.player.name,
-            "net": balances.get(seat.player_id, 0),
-            "dealer": seat.player_id == session.next_dealer_id,
-            "excused": seat.player_id in excused,
-        }
-        for seat in seats
-    ]
-    names = {seat.player_id: seat.player.name for seat in seats}
-    rules = current_rules(session.rules)
-    antes_from = [r["name"] for r in rows if r["seat"].active and not r["excused"]]
-    recent = list(
-        session.hands.filter(status=Hand.Status.RECORDED, number__isnull=False).order_by("-number")[
-            :RECENT_HANDS
-        ]
-    )
-    tournament_table = (
-        TournamentTable.objects.filter(session=session).select_related("tournament").first()
-    )
-    return {
-        "session": session,
-        "membership": membership,
-        # A tournament table's seats, rules and closing belong to the tournament director.
-        "tournament_table": tournament_table,
-        "digital_busy": session.hands.filter(status=Hand.Status.IN_PROGRESS).exists(),
-        "rows": rows,
-        "active_rows": [r for r in rows if r["seat"].active],
-        "away_rows": [r for r in rows if not r["seat"].active],
-        "dealer_name": names.get(session.next_dealer_id, ""),
-        "antes_from": antes_from if not rules["dealer_antes_for_all"] else [],
-        "rules": rules,
-        "recent": recent,
-        "latest_id": recent[0].pk if recent else None,
-        "can_score": _can_score(session, membership),
-        "etag": board_etag(session, membership),
-        # The poll sends the ETag it was rendered with (see polling.live).
-        "poll_headers": json.dumps({"If-None-Match": board_etag(session, membership)}),
-    }
 
 
 # --- starting a session -------------------------------------------------------------------
@@ -160,9 +88,8 @@ def session_new(request: HttpRequest, club_id: int) -> HttpResponse:
                     user=request.user,
                     leftover_policy=data["leftover_policy"],
                 )
-        except ValueError as error:
-            key = getattr(error, "key", None)
-            form.add_error(key if key in form.fields else None, str(error))
+        except BourreError as error:
+            form_error(form, error)
         else:
             messages.success(
                 request, f"{session.name} started. {form.cleaned_data['seating'][0]} sits first."
@@ -187,15 +114,17 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     """The screen left open on the table. htmx polls the `board` partial; an unchanged
     session answers 304 with no body (the ETag is the session's version)."""
     session, membership = session_for(request.user, session_id)
-    etag = board_etag(session, membership)
+    etag = selectors.board_etag(session, membership)
     if request.htmx:
         if etag_matches(request, etag):
             return not_modified(etag)
         response = render(
-            request, "games/session_detail.html#board", board_context(session, membership)
+            request, "games/session_detail.html#board", selectors.board_context(session, membership)
         )
         return live(response, etag)
-    response = render(request, "games/session_detail.html", board_context(session, membership))
+    response = render(
+        request, "games/session_detail.html", selectors.board_context(session, membership)
+    )
     return live(response, etag)
 
 
@@ -221,10 +150,7 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
         "slots": form.error_slots(),
         "counted": form.counted(),
         "hand_size": form.hand_size,
-        "suits": [
-            (code, label, "♠♥♦♣"["SHDC".index(code)])
-            for code, label in form.fields["trump"].choices
-        ],
+        "suits": [(code, label, SUITS[code][0]) for code, label in form.fields["trump"].choices],
         "digital_busy": False,
     }
     context.update(extra)
@@ -232,7 +158,7 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
 
 
 def _entry_of(record: dict) -> dict:
-    keys = ("up_card", "trump", "passed", "discards", "hands", "plays", "tricks", "reneges")
+    keys = TABLE_KEYS
     return {k: record[k] for k in keys if record.get(k)}
 
 
@@ -343,8 +269,8 @@ def result_context(
         "created": created,
         "state": state,
         "antes_next": antes_next,
-        "can_score": _can_score(session, membership),
-        "can_undo": _can_score(session, membership) and is_latest,
+        "can_score": selectors.can_score(session, membership),
+        "can_undo": selectors.can_score(session, membership) and is_latest,
     }
 
 
@@ -427,7 +353,7 @@ def _void(request: HttpRequest, hand: Hand) -> tuple[bool, str, GameSession | No
         return False, moved_on, None
     except postings.SessionClosed:
         return False, "The session is closed: hands can no longer be undone.", None
-    except ValueError as error:
+    except BourreError as error:
         return False, f"Hand {hand.number} was not undone: {error}", None
     session = voided.session
     currency = session.currency
@@ -516,7 +442,7 @@ def _seats_context(session: GameSession, membership) -> dict:
         "seats": seats,
         "next_dealer_id": session.next_dealer_id,
         "bench": [p for p in session.club.players.all() if p.pk not in seated],
-        "can_score": _can_score(session, membership),
+        "can_score": selectors.can_score(session, membership),
     }
 
 
@@ -530,13 +456,15 @@ def _seat_action(request: HttpRequest, session: GameSession) -> tuple[bool, str]
                 player = session.club.players.filter(pk=int(player_id)).first()
                 if player is None:
                     return False, "That player is not on this club's roster."
-            elif name:
-                player = session.club.players.filter(name__iexact=name).first()
-                if player is None:
-                    player = Player.objects.create(club=session.club, name=name)
-            else:
+            elif not name:
                 return False, "Pick a player from the roster or type a new name."
+            # One transaction for the new name and the seat: a refused seat (a full
+            # table, a closed session) leaves no orphan name on the roster.
             with transaction.atomic():
+                if not player_id.isdigit():
+                    player = session.club.players.filter(name__iexact=name).first()
+                    if player is None:
+                        player = Player.objects.create(club=session.club, name=name)
                 postings.add_seat(session_id=session.pk, player=player, user=request.user)
             return True, f"{player.name} sits down and is dealt in from the next hand."
         if action in ("leave", "return"):
@@ -557,7 +485,7 @@ def _seat_action(request: HttpRequest, session: GameSession) -> tuple[bool, str]
             return True, f"{seat.player.name} leaves the table; their net stays on the books."
     except postings.SessionClosed:
         return False, "The session is closed."
-    except ValueError as error:
+    except BourreError as error:
         return False, str(error)
     return False, "Unknown seat action."
 
@@ -582,9 +510,8 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
                 postings.change_rules(session_id=session.pk, rules=new, user=request.user)
             except postings.SessionClosed:
                 return _closed_response(request, session)
-            except ValueError as error:
-                key = getattr(error, "key", None)
-                form.add_error(key if key in form.fields else None, str(error))
+            except BourreError as error:
+                form_error(form, error)
             else:
                 labels = {k: form.fields[k].label for k in changed}
                 messages.success(
@@ -606,7 +533,7 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
             "session": session,
             "membership": membership,
             "form": form,
-            "can_score": _can_score(session, membership),
+            "can_score": selectors.can_score(session, membership),
         },
         status=422 if form.errors else 200,
     )
@@ -639,7 +566,7 @@ def session_close(request: HttpRequest, session_id: int) -> HttpResponse:
             )
         except postings.SessionClosed:
             messages.info(request, f"{session.name} was already closed.")
-        except ValueError as error:
+        except BourreError as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"{session.name} is closed. Here is who pays whom.")
@@ -689,65 +616,37 @@ def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
         "hands": hands,
         "events": list(session.events.select_related("created_by").order_by("created_at", "id")),
         "other_postings": other_postings,
-        "chart": by_version(session, "chart", lambda: str(net_chart_for(session, seats))),
+        "chart": selectors.by_version(
+            session, "chart", lambda: str(selectors.net_chart_for(session, seats))
+        ),
         "player_names": {s.player_id: s.player.name for s in seats},
     }
     return render(request, "games/session_history.html", context)
 
 
-def net_series(
-    session: GameSession, seats: list[Seat]
-) -> tuple[list[str], list[tuple[str, list[int]]]]:
-    """Each seated player's net after every recorded hand (voided hands left out), plus a
-    final point for what closing moved (a shared leftover pot). One query."""
-    rows = (
-        Leg.objects.filter(posting__session=session, account__kind=Account.Kind.PLAYER)
-        .exclude(posting__hand__status=Hand.Status.VOIDED)
-        .order_by("posting_id", "id")
-        .values_list("posting__hand__number", "account__player_id", "amount")
-    )
-    players = [s.player_id for s in seats]
-    running = dict.fromkeys(players, 0)
-    labels = ["start"]
-    points: dict[int, list[int]] = {p: [0] for p in players}
-    current: Any = "start"
-    for number, player_id, amount in rows:
-        step = number if number is not None else "end"
-        if step != current:
-            current = step
-            labels.append(str(step) if number is not None else "close")
-            for p in players:
-                points[p].append(running[p])
-        if player_id in running:
-            running[player_id] += amount
-            points[player_id][-1] = running[player_id]
-    names = {s.player_id: s.player.name for s in seats}
-    return labels, [(names[p], points[p]) for p in players]
-
-
-def net_chart_for(session: GameSession, seats: list[Seat]):
-    labels, series = net_series(session, seats)
-    return net_chart(
-        series,
-        labels,
-        currency=session.currency,
-        title=f"Net per player over {session.name}",
-    )
-
-
 # --- club statistics ----------------------------------------------------------------------
+
+# The columns of ledger.stats.club_player_stats, in order: (key, label, is money).
+STAT_COLUMNS = [
+    {"key": key, "label": label, "money": money, "name": key == "name"}
+    for key, label, money in (
+        ("name", "Name", False),
+        ("sessions", "Sessions", False),
+        ("hands_played", "Hands played", False),
+        ("hands_passed", "Hands passed", False),
+        ("pots_won", "Pots won", False),
+        ("bourres", "Bourrés", False),
+        ("reneges", "Reneges", False),
+        ("net", "Net", True),
+        ("biggest_pot", "Biggest pot", True),
+    )
+]
 
 
 @login_required
 def club_stats(request: HttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
-    try:
-        from ledger.stats import club_player_stats
-    except ImportError:
-        rows, missing = [], True
-    else:
-        rows, missing = club_player_stats(club), False
-    columns = _stat_columns(rows)
+    rows = club_player_stats(club)
     return render(
         request,
         "games/club_stats.html",
@@ -755,49 +654,6 @@ def club_stats(request: HttpRequest, club_id: int) -> HttpResponse:
             "club": club,
             "membership": membership,
             "rows": rows,
-            "columns": columns,
-            "missing": missing,
+            "columns": STAT_COLUMNS,
         },
     )
-
-
-STAT_LABELS = {
-    "sessions": "Sessions",
-    "hands": "Hands",
-    "hands_played": "Hands played",
-    "played": "Played",
-    "wins": "Pots won",
-    "pots_won": "Pots won",
-    "won": "Won",
-    "splits": "Splits",
-    "bourres": "Bourrés",
-    "bourre": "Bourrés",
-    "reneges": "Reneges",
-    "passes": "Passes",
-    "net": "Net",
-    "biggest_pot": "Biggest pot",
-}
-MONEY_KEYS = {"net", "biggest_pot", "won_amount", "lost", "winnings", "paid"}
-NAME_KEYS = ("name", "player", "player_name")
-
-
-def _stat_columns(rows: list[dict]) -> list[dict[str, Any]]:
-    """The columns to show: every scalar key of the rows, the name first."""
-    if not rows:
-        return []
-    keys: list[str] = []
-    for row in rows:
-        for key, value in row.items():
-            if key not in keys and not isinstance(value, (dict, list, tuple)):
-                keys.append(key)
-    keys = [k for k in keys if not k.endswith("_id") and k != "id"]
-    keys.sort(key=lambda k: 0 if k in NAME_KEYS else 1)
-    return [
-        {
-            "key": k,
-            "label": STAT_LABELS.get(k, k.replace("_", " ").capitalize()),
-            "money": k in MONEY_KEYS or k.startswith("net"),
-            "name": k in NAME_KEYS,
-        }
-        for k in keys
-    ]

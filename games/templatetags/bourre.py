@@ -11,16 +11,23 @@ from games.engine.cards import CardError, parse_card, parse_suit
 
 register = template.Library()
 
-SUIT_SYMBOLS = "♠♥♦♣"
-SUIT_CODES = "SHDC"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-RANK_NAMES = {
-    "T": "10",
-    "J": "jack",
-    "Q": "queen",
-    "K": "king",
-    "A": "ace",
+# Card faces, the one table of them: suit letter → (symbol, name); rank letter → (as
+# printed on the card, as read out). Digits print and read as themselves. The digital
+# board (games.digital.views) and the record form use these too.
+SUITS = {
+    "S": ("♠", "spades"),
+    "H": ("♥", "hearts"),
+    "D": ("♦", "diamonds"),
+    "C": ("♣", "clubs"),
 }
+RANKS = {
+    "T": ("10", "10"),
+    "J": ("J", "jack"),
+    "Q": ("Q", "queen"),
+    "K": ("K", "king"),
+    "A": ("A", "ace"),
+}
+SUIT_CODES = "SHDC"  # the engine's suit order (games.engine.cards.Suit)
 MINUS = "\u2212"
 
 
@@ -77,15 +84,14 @@ def suit(text: str):
     return format_html(
         '<span class="suit-{}"><span aria-hidden="true">{}</span><span class="sr-only">{}</span></span>',
         SUIT_CODES[index],
-        SUIT_SYMBOLS[index],
-        SUIT_NAMES[index],
+        *SUITS[SUIT_CODES[index]],
     )
 
 
 @register.filter
 def suit_name(text: str) -> str:
     index = suit_index(text)
-    return SUIT_NAMES[index] if index is not None else str(text)
+    return SUITS[SUIT_CODES[index]][1] if index is not None else str(text)
 
 
 @register.filter
@@ -96,16 +102,16 @@ def card(text: str):
     except (CardError, TypeError, ValueError):
         return text
     rank = "23456789TJQKA"[index % 13]
-    suit_no = index // 13
-    shown = "10" if rank == "T" else rank
-    spoken = f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit_no]}"
+    letter = SUIT_CODES[index // 13]
+    shown, rank_name = RANKS.get(rank, (rank, rank))
+    symbol, suit_word = SUITS[letter]
     return format_html(
         '<span class="card-face suit-{}"><span aria-hidden="true">{}{}</span>'
         '<span class="sr-only">{}</span></span>',
-        SUIT_CODES[suit_no],
+        letter,
         shown,
-        SUIT_SYMBOLS[suit_no],
-        spoken,
+        symbol,
+        f"{rank_name} of {suit_word}",
     )
 
 

@@ -4,7 +4,7 @@ the next step. Nothing here writes."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db.models import Sum
@@ -18,6 +18,8 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from ledger import books
+from ledger.exports import csv_cell
 
 # -- reading --------------------------------------------------------------------------------
 
@@ -251,3 +253,24 @@ def stacks_by_session(session_ids: Iterable[int]) -> dict[int, dict[int, int]]:
 
 def hand_limit(t: Tournament, rnd: Round) -> int:
     return t.final_hands if rnd.is_final else t.hands_per_round
+
+
+PRIZE_CSV_COLUMNS = ("posting", "date", "kind", "player", "account", "amount", "currency", "memo")
+
+
+def prize_csv_rows(t: Tournament) -> Iterator[list[Any]]:
+    """One row per leg: the CSV of the prize ledger (the page's and the API's)."""
+    names = dict(t.entries.values_list("player_id", "player__name"))
+    for posting in books.prize_postings(t):
+        for leg in posting.legs.all():
+            account = leg.account
+            yield [
+                posting.pk,
+                posting.created_at.isoformat(),
+                posting.kind,
+                csv_cell(names.get(posting.player_id, "")),
+                csv_cell(names.get(account.player_id, "?") if account.player_id else account.kind),
+                leg.amount,
+                csv_cell(t.currency),
+                csv_cell(posting.memo),
+            ]

@@ -1,15 +1,21 @@
-"""Tournaments, the Django side: setup, registration, draws, tables, balancing, prizes.
+"""Tournaments, the Django side (writes): setup, registration, draws, the director's
+requests, after-hand progress and bot play. ``tables`` keeps the tournament up with its
+tables (eliminations, tables and rounds that end, balancing); ``selectors`` reads
+(standings, bracket, chip report).
 
 The decisions (draw, balancing, advancement, places, payouts) are pure functions in
-``games.tournament``; this module reads the database, calls them, and writes the result.
+``games.engine.tournament``; these modules read the database, call them, and write the
+result.
 
 Locking: every write runs in one ``transaction.atomic()`` that starts by locking the
-tournament row (``select_for_update``). The director's buttons and the after-hand hook of
-every table change the same tournament; the lock makes each of them act on what the last
+tournament row (``select_for_update``). The director's buttons and ``after_hand`` (which
+``ledger.postings`` calls after each hand at a table; see ``games.apps``) change the same
+tournament; the lock makes each of them act on what the last
 one wrote (the draw, who moved where, who is out) instead of on a stale copy. Chips move
 only through ``ledger.postings``, which then locks each table's session row — always after
 the tournament row, never before, so two paths never wait on each other crosswise. Money
-(buy-ins, fees, prizes) moves only in the tournament's own prize ledger, written here.
+(buy-ins, fees, prizes) moves only in the tournament's own prize ledger, written by
+``ledger.postings.prizes`` with the amounts decided here.
 
 Decisions where the issue left room (each is tested):
 
@@ -48,6 +54,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import tournament as logic
+from games.engine.record import SESSION_KEYS
 from games.engine.tournament import TournamentError
 from games.models import (
     Entry,
@@ -59,7 +66,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
-from games.tournaments.tables import _finish_table, _infos, _sync, _table_rules
+from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
 from ledger import postings
 from ledger.models import PrizePosting
 
@@ -102,7 +109,6 @@ SETTINGS = (
 # Entries that took part in the event (checked in, then drawn).
 IN_EVENT = ("playing", "out", "winner")
 # The record keys a session supplies itself (ledger.postings); the rest is the table's.
-SESSION_KEYS = ("players", "dealer", "carry", "excused", "rules", "forfeits")
 
 
 # -- setup ----------------------------------------------------------------------------------
@@ -400,7 +406,7 @@ def _open_table(t: Tournament, rnd: Round, number: int, players: list[int], chip
         name=label or f"{t.name} · table {number}",
         players=seated,
         dealer=seated[0],
-        rules=_table_rules(t, rnd, 0),
+        rules=table_rules(t, rnd, 0),
         currency="chips",
         user=user,
         mode=t.table_mode,
@@ -431,9 +437,9 @@ def end_table(*, tournament_id: int, table_id: int, user, now: bool = False) -> 
         table.ending = True
         table.save(update_fields=["ending"])
         if now:
-            info = _infos([table])[table.pk]
-            _finish_table(t, table.round, table, info, user, reason="director")
-        _sync(t, user)
+            info = table_infos([table])[table.pk]
+            finish_table(t, table.round, table, info, user, reason="director")
+        sync_tables(t, user)
         t.bump()
         t.save(update_fields=["version"])
         table.refresh_from_db()
@@ -460,7 +466,7 @@ def sync(*, tournament_id: int, user=None) -> bool:
         t = _locked(tournament_id)
         if t.status != Tournament.Status.RUNNING:
             return False
-        changed = _sync(t, user)
+        changed = sync_tables(t, user)
         if changed:
             t.bump()
             t.save(update_fields=["version"])
@@ -480,7 +486,7 @@ def after_hand(session_id: int) -> None:
         t = _locked(tournament_id)
         if t.status != Tournament.Status.RUNNING:
             return
-        if _sync(t, None, trigger=session_id):
+        if sync_tables(t, None, trigger=session_id):
             t.bump()
             t.save(update_fields=["version"])
 

@@ -45,7 +45,7 @@ class TableInfo:
         return self.session.carry
 
 
-def _infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
+def table_infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
     """Sessions, seats and stacks of these tables in a constant number of queries."""
     if not tables:
         return {}
@@ -78,7 +78,7 @@ def _infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
     return out
 
 
-def _sync(t: Tournament, user, trigger: int | None = None) -> bool:
+def sync_tables(t: Tournament, user, trigger: int | None = None) -> bool:
     """One pass over the current round's tables. The caller holds the tournament lock.
     ``trigger``: the session that just recorded a hand; in table rounds only its table
     can have changed, so only it is looked at."""
@@ -89,7 +89,7 @@ def _sync(t: Tournament, user, trigger: int | None = None) -> bool:
     tables = list(rnd.tables.filter(status=TournamentTable.Status.PLAYING))
     if trigger is not None and t.is_rounds:
         tables = [x for x in tables if x.session_id == trigger]
-    infos = _infos(tables)
+    infos = table_infos(tables)
     seated = {r["player_id"] for info in infos.values() for r in info.seats}
     entries = list(
         t.entries.filter(player_id__in=seated, status__in=[Entry.Status.PLAYING, Entry.Status.OUT])
@@ -102,7 +102,7 @@ def _sync(t: Tournament, user, trigger: int | None = None) -> bool:
         changed |= _record_exits(t, rnd, info, playing, out_here)
         changed |= _update_ante(t, rnd, info, user)
         if _table_done(t, rnd, info, len(tables)):
-            _finish_table(t, rnd, table, info, user, reason=_done_reason(t, rnd, info))
+            finish_table(t, rnd, table, info, user, reason=_done_reason(t, rnd, info))
             changed = finished = True
     if not t.is_rounds and t.status == Tournament.Status.RUNNING:
         changed |= _balance(t, rnd, infos, user, trigger)
@@ -184,7 +184,7 @@ def _exit_points(session: GameSession, players: list[int]) -> dict[int, tuple[in
 def _update_ante(t, rnd, info: TableInfo, user) -> bool:
     if t.hands_per_level <= 0 or not info.session.is_open:
         return False
-    wanted = _table_rules(t, rnd, info.session.hands_count)["ante"]
+    wanted = table_rules(t, rnd, info.session.hands_count)["ante"]
     if info.session.rules.get("ante") == wanted:
         return False
     session = postings.change_rules(
@@ -226,7 +226,7 @@ def _pots_won(session: GameSession, seats: list[dict[str, Any]]) -> dict[int, in
     return won
 
 
-def _finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason: str) -> None:
+def finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason: str) -> None:
     """Rank the table, pay the chips back to the bank, close it, put players out."""
     pot = info.pot
     awarded = False
@@ -491,6 +491,6 @@ def _dealers_seat(session_id: int) -> int | None:
     )
 
 
-def _table_rules(t: Tournament, rnd: Round, hands_played: int) -> dict[str, Any]:
+def table_rules(t: Tournament, rnd: Round, hands_played: int) -> dict[str, Any]:
     level = logic.ante_level(t.hands_per_level, rnd.number, hands_played)
     return {**t.rules, "ante": logic.ante_for(t.antes, level)}

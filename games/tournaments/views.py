@@ -32,7 +32,6 @@ from games.polling import etag_matches, live, not_modified
 from games.tournaments import selectors
 from games.tournaments import service as svc
 from ledger import books
-from ledger.exports import csv_cell
 
 # -- forms ----------------------------------------------------------------------------------
 
@@ -547,33 +546,12 @@ def prizes(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
-PRIZE_CSV_COLUMNS = ("posting", "date", "kind", "player", "account", "amount", "currency", "memo")
-
-
-def prize_csv_rows(t: Tournament):
-    """One row per leg: the CSV of the prize ledger (the page's and the API's)."""
-    names = dict(t.entries.values_list("player_id", "player__name"))
-    for posting in books.prize_postings(t):
-        for leg in posting.legs.all():
-            account = leg.account
-            yield [
-                posting.pk,
-                posting.created_at.isoformat(),
-                posting.kind,
-                csv_cell(names.get(posting.player_id, "")),
-                csv_cell(names.get(account.player_id, "?") if account.player_id else account.kind),
-                leg.amount,
-                csv_cell(t.currency),
-                csv_cell(posting.memo),
-            ]
-
-
 @login_required
 def prizes_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-prizes.csv"'
     writer = csv.writer(response, lineterminator="\r\n")
-    writer.writerow(PRIZE_CSV_COLUMNS)
-    writer.writerows(prize_csv_rows(t))
+    writer.writerow(selectors.PRIZE_CSV_COLUMNS)
+    writer.writerows(selectors.prize_csv_rows(t))
     return response

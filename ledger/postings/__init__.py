@@ -1,4 +1,20 @@
-"""The only code that writes money: sessions, hands, voids, seats, rules, closing.
+"""The only code that writes money: sessions, hands, voids, seats, rules, closing, the
+bank and tournament prizes.
+
+The package is split by concern, and this module is its public face (import
+``from ledger import postings`` and call ``postings.record_hand(...)``):
+
+- ``hands``: record, complete (digital) and void a hand;
+- ``sessions``: start a session, seats, rules, award a pot, close, settlement marks;
+- ``bank``: buy-ins and cash-outs;
+- ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes);
+- ``_common``: the session lock, posting legs, the running totals, the seats and state
+  the engine sees, and the after-hand call to a tournament table's tournament.
+
+Reads live apart: ``ledger.books`` (balances, stacks, pot, kitty, prize balances) and
+``ledger.invariants`` (``check_invariants``, ``check_prize_ledger``); both are re-exported
+here for callers that already use them through ``postings``. Errors are in
+``ledger.errors``, all ``BourreError``.
 
 Every function that writes runs in one ``transaction.atomic()`` and starts by locking the
 session row with ``select_for_update()``: two phones at one table submit at the same

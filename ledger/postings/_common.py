@@ -19,7 +19,6 @@ from ledger.errors import SessionClosed, SetupError
 from ledger.models import Account, Leg, Posting
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R3
-SESSION_FIELDS = ("players", "dealer", "carry", "excused", "rules", "forfeits")
 # Postings that move chips between the table and the bank: part of a player's stack, not
 # of what they won or lost at the table.
 BANK_KINDS = (Posting.Kind.BUY_IN, Posting.Kind.CASH_OUT)
@@ -48,11 +47,10 @@ def actor(user):
     return user
 
 
-def lock_session(session_id: int) -> GameSession:
-    """The session row, locked until the transaction ends. Every write to a session
-    starts here (here and in ``games.digital``), so they apply one after the other (see
-    the module docstring). Raises GameSession.DoesNotExist."""
-    return sql.lock_session(session_id)
+# The session row, locked until the transaction ends: every write to a session (here
+# and in games.digital) starts with it, so they apply one after the other (see
+# ledger.postings). One wrapper for every caller: the plain statement in ledger.sql.
+lock_session = sql.lock_session
 
 
 def _require_open(session: GameSession) -> None:

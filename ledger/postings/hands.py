@@ -11,13 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import RuleError, Rules, verify
+from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
 from ledger import sql
 from ledger.errors import HandRejected, SetupError, StaleState, VoidRefused
 from ledger.models import Posting
 from ledger.postings._common import (
     HAND_FIELDS,
-    SESSION_FIELDS,
     _dealt_in,
     _event,
     _keep_dealer_valid,
@@ -43,7 +43,7 @@ def _reject(code: str, message: str, **extra: Any) -> HandRejected:
 def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(entry, Mapping):
         raise _reject("bad_record", "the hand must be a JSON object")
-    for key in SESSION_FIELDS:
+    for key in SESSION_KEYS:
         if key not in entry or entry[key] is None:
             continue
         given, ours = entry[key], state[key]
@@ -62,8 +62,8 @@ def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
                 f"{key} is {ours!r} in this session, not {given!r}: the session supplies it",
                 field=key,
             )
-    record = {k: v for k, v in entry.items() if k not in SESSION_FIELDS}
-    for key in SESSION_FIELDS:
+    record = {k: v for k, v in entry.items() if k not in SESSION_KEYS}
+    for key in SESSION_KEYS:
         if key == "forfeits" and not state[key]:
             continue
         record[key] = state[key]
@@ -185,8 +185,14 @@ def _post_hand_money(
     session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money, user
 ) -> None:
     """At most three postings, in this order: antes, the payout (or split), penalties."""
+    # open_session creates the pot with the session, and every seat is created with its
+    # player's account (open_session, add_seat).
     pot = session.pot_account_id
-    acct = {s.name: s.account_id for s in seats}
+    assert pot is not None
+    acct: dict[str, int] = {}
+    for s in seats:
+        assert s.account_id is not None
+        acct[s.name] = s.account_id
     label = f"Hand {hand.number}"
     split = result["outcome"] == "split"
     _post(
@@ -357,13 +363,13 @@ def record_hand(
                 return hand, False
             pending = hand
         elif hand_id is not None:
-            hand = Hand.objects.filter(session_id=session.pk, pk=hand_id).first()
-            if hand is None:
+            found = Hand.objects.filter(session_id=session.pk, pk=hand_id).first()
+            if found is None:
                 raise SetupError("bad_hand", "no such hand in this session", "hand_id")
-            if hand.status != Hand.Status.IN_PROGRESS:
-                hand.session = session
-                return hand, False
-            pending = hand
+            if found.status != Hand.Status.IN_PROGRESS:
+                found.session = session
+                return found, False
+            pending = found
         _require_open(session)
         if expected_version is not None and expected_version != session.version:
             raise StaleState(session.version, expected_version)

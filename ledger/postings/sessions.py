@@ -267,6 +267,7 @@ def award_pot(*, session_id: int, player_id: int, user, memo: str = "") -> Posti
             )
         account = _seat_account(session, player_id)
         pot = session.pot_account_id
+        assert pot is not None  # open_session creates the pot with the session
         amount = _balance(pot)
         if amount == 0:
             return None
@@ -324,6 +325,7 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
         if policy not in GameSession.LeftoverPolicy.values:
             raise SetupError("bad_policy", f"unknown leftover policy {policy!r}", "policy")
         pot = session.pot_account_id
+        assert pot is not None  # open_session creates the pot with the session
         leftover = _balance(pot)
         # Tournament chips must never turn into a cash pot: a chip-limited table's dead pot
         # goes back to the bank that issued the chips, whatever the policy.

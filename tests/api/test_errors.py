@@ -7,7 +7,7 @@ from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.test import APIRequestFactory
 
-from games.api.views import ClubRolePermission, club_id_of, for_member
+from games.api.base import ClubRolePermission, club_id_of, for_member
 from games.models import GameSession
 
 from .conftest import FIRST_HAND

@@ -369,6 +369,27 @@ def test_seat_refusal_is_shown_R3(bob_client, club, players, bob):
     assert Seat.objects.get(session=session, player=players[0]).active
 
 
+def test_a_refused_new_seat_leaves_no_name_on_the_roster_R3(bob_client, club, bob):
+    """A ninth player is refused (R3); the new name typed for them is not kept."""
+    eight = [Player.objects.create(club=club, name=f"p{i}") for i in range(8)]
+    session = postings.start_session(
+        club=club,
+        name="full",
+        players=eight,
+        dealer=eight[0],
+        rules={},
+        currency="$",
+        user=bob,
+    )
+    url = reverse("session_seats", args=[session.pk])
+    response = bob_client.post(url, {"action": "add", "player": "", "name": "Zoe"}, **HTMX)
+    assert response.status_code == 409
+    assert "Zoe sits down" not in response.content.decode()
+    assert not club.players.filter(name="Zoe").exists()
+    assert len(postings.session_state(session)["players"]) == 8
+    postings.check_invariants(session)
+
+
 def test_seats_forbidden(carol_client, mallory_client, table, players):
     url = reverse("session_seats", args=[table.pk])
     assert carol_client.get(url).status_code == 200
@@ -502,7 +523,7 @@ def test_history_shows_hands_postings_chart_and_undone_hands(carol_client, table
 
 
 def test_history_chart_leaves_out_voided_hands(table, bob):
-    from games.sessions.views import net_series
+    from games.sessions.selectors import net_series
 
     record_direct(table, **WIN_ANN)
     second = record_direct(table, tricks={"ann": 1, "ben": 3, "cal": 1})

@@ -123,7 +123,7 @@ def test_twenty_entrant_freeze_out_until_one_player_holds_every_chip(club, alice
         # The director's check between passes: tables whose pot is empty even out.
         svc.sync(tournament_id=t.pk, user=alice)
         live = playing_tables(t)
-        infos = tables._infos(live)
+        infos = tables.table_infos(live)
         if len(live) > 1 and all(info.pot == 0 for info in infos.values()):
             sizes = [len(info.alive) for info in infos.values()]
             assert max(sizes) - min(sizes) <= 1, sizes

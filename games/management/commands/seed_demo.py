@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from games.demo import seed_sessions
 from games.models import Club, Membership, Player, Role
 
 DEMO_USERNAME = "demo"
@@ -44,11 +45,5 @@ class Command(BaseCommand):
 
 
 def seed_hooks(club, user, players) -> list[str]:
-    """Later features add their demo data here (each idempotent)."""
-    lines: list[str] = []
-    try:
-        from games.demo import seed_sessions
-    except ImportError:
-        return lines
-    lines += seed_sessions(club, user, players)
-    return lines
+    """The demo sessions (idempotent)."""
+    return seed_sessions(club, user, players)

@@ -1,0 +1,180 @@
+"""Reading a session for its pages and the API: the scoreboard, the net chart's series,
+and the settlement transfers with their paid marks. Nothing here writes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.cache import cache
+
+from games.models import GameSession, Hand, Role, Seat, TournamentTable
+from games.sessions.charts import net_chart
+from games.sessions.forms import current_rules
+from games.templatetags.bourre import format_money
+from ledger.models import Account, Leg, SettlementMark
+from ledger.settlement import settle_balances
+
+KITTY = "kitty"  # the settlement party for money held by the pot or the club's kitty
+
+
+def _kitty_name(session: GameSession) -> str:
+    return "the club kitty" if not session.is_open else "the pot"
+
+
+def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[Any, str]]:
+    """The transfers that settle the session, each with its paid mark (if any).
+
+    Player nets sum to minus what the pot and the club's kitty gained (a leftover pot
+    kept by the club, a carried pot won by a player), so that money is one more party:
+    "ben pays the club kitty $3", "the club kitty pays ann $10".
+    """
+    # Player ids, and KITTY for the pot and the club's kitty.
+    balances: dict[int | str, int] = {pid: x for pid, x in session.net_by_player().items() if x}
+    names: dict[Any, str] = dict(session.seats.values_list("player_id", "player__name"))
+    missing = [pid for pid in balances if pid not in names]
+    if missing:  # money but no seat (should not happen); still name them
+        names.update(dict(session.club.players.filter(pk__in=missing).values_list("pk", "name")))
+    held = -sum(balances.values())
+    if held:
+        balances[KITTY] = held
+        names[KITTY] = _kitty_name(session)
+    transfers = settle_balances(
+        balances, names=names, format_amount=lambda a: format_money(a, session.currency)
+    )
+    marks: dict[tuple[int | str, int | str], SettlementMark] = {
+        (m.payer_id, m.payee_id): m for m in SettlementMark.objects.filter(session=session)
+    }
+    rows = []
+    for t in transfers:
+        mark = marks.get((t.payer, t.payee))
+        rows.append(
+            {
+                "transfer": t,
+                "payer": names.get(t.payer, str(t.payer)),
+                "payee": names.get(t.payee, str(t.payee)),
+                "amount": t.amount,
+                "explanation": t.explanation,
+                "markable": KITTY not in (t.payer, t.payee),
+                "paid": mark is not None and mark.amount == t.amount,
+                "stale_mark": mark is not None and mark.amount != t.amount,
+                "mark": mark,
+            }
+        )
+    return rows, names
+
+
+RECENT_HANDS = 5
+
+
+def can_score(session: GameSession, membership) -> bool:
+    return session.is_open and membership.has_role(Role.SCOREKEEPER)
+
+
+def board_etag(session: GameSession, membership) -> str:
+    """The scoreboard changes only with the session's version (and what the role may do)."""
+    return f'"board-{session.pk}-{session.version}-{membership.role}"'
+
+
+def by_version(session: GameSession, what: str, compute):
+    """A value derived from the books, cached under the session's version.
+
+    Every write to a session's money or state bumps its version in the same transaction,
+    so (session, version) names one state of the books for good; a long session's
+    scoreboard then sums its ledger once per change, not once per phone per poll.
+    """
+    key = f"bourre:{what}:{session.pk}:{session.version}"
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, 6 * 3600)
+    return value
+
+
+def board_context(session: GameSession, membership) -> dict[str, Any]:
+    """Everything the scoreboard shows, in a fixed number of queries whatever the hands."""
+    seats = list(session.seats.select_related("player").order_by("position", "id"))
+    balances = session.net_by_player()
+    excused = set(session.excused or [])
+    rows: list[dict[str, Any]] = [
+        {
+            "seat": seat,
+            "name": seat.player.name,
+            "net": balances.get(seat.player_id, 0),
+            "dealer": seat.player_id == session.next_dealer_id,
+            "excused": seat.player_id in excused,
+        }
+        for seat in seats
+    ]
+    names = {seat.player_id: seat.player.name for seat in seats}
+    rules = current_rules(session.rules)
+    antes_from = [r["name"] for r in rows if r["seat"].active and not r["excused"]]
+    recent = list(
+        session.hands.filter(status=Hand.Status.RECORDED, number__isnull=False).order_by("-number")[
+            :RECENT_HANDS
+        ]
+    )
+    tournament_table = (
+        TournamentTable.objects.filter(session=session).select_related("tournament").first()
+    )
+    return {
+        "session": session,
+        "membership": membership,
+        # A tournament table's seats, rules and closing belong to the tournament director.
+        "tournament_table": tournament_table,
+        "digital_busy": session.hands.filter(status=Hand.Status.IN_PROGRESS).exists(),
+        "rows": rows,
+        "active_rows": [r for r in rows if r["seat"].active],
+        "away_rows": [r for r in rows if not r["seat"].active],
+        "dealer_name": (
+            names.get(session.next_dealer_id, "") if session.next_dealer_id is not None else ""
+        ),
+        "antes_from": antes_from if not rules["dealer_antes_for_all"] else [],
+        "rules": rules,
+        "recent": recent,
+        "latest_id": recent[0].pk if recent else None,
+        "can_score": can_score(session, membership),
+        "etag": board_etag(session, membership),
+        # The poll sends the ETag it was rendered with (see polling.live).
+        "poll_headers": json.dumps({"If-None-Match": board_etag(session, membership)}),
+    }
+
+
+def net_series(
+    session: GameSession, seats: list[Seat]
+) -> tuple[list[str], list[tuple[str, list[int]]]]:
+    """Each seated player's net after every recorded hand (voided hands left out), plus a
+    final point for what closing moved (a shared leftover pot). One query."""
+    rows = (
+        Leg.objects.filter(posting__session=session, account__kind=Account.Kind.PLAYER)
+        .exclude(posting__hand__status=Hand.Status.VOIDED)
+        .order_by("posting_id", "id")
+        .values_list("posting__hand__number", "account__player_id", "amount")
+    )
+    players = [s.player_id for s in seats]
+    running = dict.fromkeys(players, 0)
+    labels = ["start"]
+    points: dict[int, list[int]] = {p: [0] for p in players}
+    current: Any = "start"
+    for number, player_id, amount in rows:
+        step = number if number is not None else "end"
+        if step != current:
+            current = step
+            labels.append(str(step) if number is not None else "close")
+            for p in players:
+                points[p].append(running[p])
+        if player_id in running:
+            running[player_id] += amount
+            points[player_id][-1] = running[player_id]
+    names = {s.player_id: s.player.name for s in seats}
+    return labels, [(names[p], points[p]) for p in players]
+
+
+def net_chart_for(session: GameSession, seats: list[Seat]):
+    labels, series = net_series(session, seats)
+    return net_chart(
+        series,
+        labels,
+        currency=session.currency,
+        title=f"Net per player over {session.name}",
+    )

@@ -1,0 +1,556 @@
+"""Contract tests of the hand-written SQL (``games/sql.py``, ``ledger/sql.py``).
+
+Every plain-SQL statement is run on real data, built with the project's own APIs
+(sessions started, hands recorded and voided, seats left, added and eliminated, digital
+hands finished and in progress), and compared field by field with the same question
+asked through the Django ORM. A model change (a renamed column, a new field, a changed
+type or converter) that the SQL does not follow fails here, on SQLite and PostgreSQL
+alike, instead of silently in production.
+
+Run on PostgreSQL with
+``DATABASE_URL=postgres://postgres@127.0.0.1:5432/bourre_helper pytest tests/test_sql_contracts.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Max
+from django.test.utils import CaptureQueriesContext
+
+from games import sql as games_sql
+from games.digital import service as digital
+from games.models import GameSession, Hand, HandAction, Membership, Role, Seat
+from ledger import postings
+from ledger import sql as ledger_sql
+from ledger.models import Account, Leg, Posting
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+_keys = itertools.count(1)
+CHICAGO = ZoneInfo("America/Chicago")
+# Microseconds, a leap day and a zone other than the database's: adapted exactly or not.
+WHEN = datetime(2024, 2, 29, 23, 59, 58, 123456, tzinfo=CHICAGO)
+LATER = datetime(2024, 3, 1, 6, 0, 0, 654321, tzinfo=UTC)
+
+
+# -- building the data with the project's own APIs -----------------------------------------------
+
+
+def _start(club, seated, user, **kwargs):
+    session = postings.start_session(
+        club=club,
+        name=kwargs.pop("name", "Thursday"),
+        players=seated,
+        dealer=kwargs.pop("dealer", seated[-1]),
+        rules=kwargs.pop("rules", {}),
+        currency="$",
+        user=user,
+        **kwargs,
+    )
+    postings.check_invariants(session)
+    return session
+
+
+def _record(session, user, tricks) -> Hand:
+    hand, created = postings.record_hand(
+        session_id=session.pk,
+        entry={"trump": "H", "tricks": tricks},
+        idempotency_key=f"contract-{next(_keys)}",
+        expected_version=None,
+        user=user,
+    )
+    assert created
+    postings.check_invariants(session)
+    return hand
+
+
+def _void(session, hand, user) -> Hand:
+    hand = postings.void_hand(session_id=session.pk, hand_id=hand.pk, user=user)
+    postings.check_invariants(session)
+    return hand
+
+
+@pytest.fixture
+def scene(club, players, alice, bob, carol, mallory):
+    """Four sessions in two clubs, and every kind of hand and seat the SQL can meet.
+
+    - ``home``: hands 1 and 3 recorded, hand 2 voided (numbers keep counting), dee left
+      the table (inactive), eve seated afterwards at position 1 (so clockwise order is
+      not the order of seat ids);
+    - ``table``: a chip-limited tournament table where ben was eliminated;
+    - ``digital``: a digital hand the bots played to the end, and one in progress;
+    - ``other``: mallory's own club and session (she is a stranger to ``club``).
+    """
+    ann, ben, cal, dee = players
+    home = _start(club, players, alice)
+    h1 = _record(home, bob, {"ann": 3, "ben": 1, "cal": 1, "dee": 0})
+    h2 = _record(home, bob, {"ann": 1, "ben": 3, "cal": 1, "dee": 0})
+    _void(home, h2, bob)
+    h3 = _record(home, bob, {"ann": 1, "ben": 1, "cal": 3, "dee": 0})
+    postings.set_seat_active(session_id=home.pk, player_id=dee.pk, active=False, user=alice)
+    eve = PlayerFactory(club=club, name="eve")
+    postings.add_seat(session_id=home.pk, player=eve, user=alice, position=1)
+    postings.check_invariants(home)
+
+    chips = {ann.pk: 10, ben.pk: 3, cal.pk: 10, dee.pk: 10}
+    table = _start(club, players, alice, name="Table 1", tournament_chips=chips)
+    t1 = _record(table, bob, {"ann": 3, "ben": 0, "cal": 2, "dee": 0})
+
+    dig = _start(club, players, bob, name="Digital night", mode="digital")
+    seats = {s.player.name: s for s in dig.seats.select_related("player")}
+    for seat in seats.values():
+        digital.set_bot(session_id=dig.pk, seat_id=seat.pk, is_bot=True, user=bob)
+    finished = digital.start_hand(session_id=dig.pk, user=bob).hand
+    postings.check_invariants(dig)
+    for name in ("cal", "dee"):
+        digital.set_bot(session_id=dig.pk, seat_id=seats[name].pk, is_bot=False, user=bob)
+    playing = digital.start_hand(session_id=dig.pk, user=bob).hand
+    postings.check_invariants(dig)
+
+    other_club = ClubFactory(name="Mallory's", created_by=mallory)
+    MembershipFactory(club=other_club, user=mallory, role=Role.OWNER)
+    zed, yan = (PlayerFactory(club=other_club, name=n) for n in ("zed", "yan"))
+    other = _start(other_club, [zed, yan], mallory, name="Elsewhere")
+    o1 = _record(other, mallory, {"zed": 3, "yan": 2})
+
+    nobody = UserFactory(username="nobody")
+    sessions = [home, table, dig, other]
+    hands = [h1, h2, h3, t1, finished, playing, o1]
+    # The cases the tests rely on exist (the fixture must not drift into a trivial one).
+    assert Hand.objects.get(pk=h2.pk).status == Hand.Status.VOIDED
+    assert (finished.kind, finished.status) == (Hand.Kind.DIGITAL, Hand.Status.RECORDED)
+    assert (playing.kind, playing.status) == (Hand.Kind.DIGITAL, Hand.Status.IN_PROGRESS)
+    assert playing.idempotency_key == ""
+    assert Seat.objects.filter(session=home, active=False, eliminated_at=None).exists()
+    assert Seat.objects.filter(session=table, eliminated_at__isnull=False).exists()
+    return SimpleNamespace(
+        club=club,
+        players=players,
+        eve=eve,
+        home=home,
+        table=table,
+        digital=dig,
+        other=other,
+        sessions=sessions,
+        hands=hands,
+        h1=h1,
+        playing=playing,
+        users=[alice, bob, carol, mallory, nobody],
+        missing_session=GameSession.objects.aggregate(m=Max("pk"))["m"] + 1000,
+        missing_hand=Hand.objects.aggregate(m=Max("pk"))["m"] + 1000,
+    )
+
+
+def _values(instance) -> dict[str, object]:
+    """Every concrete field of a model instance, by attname (foreign keys as ids)."""
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def _assert_loaded_like_the_orm(raw, orm) -> None:
+    assert type(raw) is type(orm)
+    assert raw.get_deferred_fields() == set(), "the SQL did not select every column"
+    assert _values(raw) == _values(orm)
+    assert (raw._state.adding, raw._state.db) == (False, orm._state.db)
+
+
+# -- games.sql.session_with_membership ------------------------------------------------------------
+
+
+def test_session_with_membership_matches_the_orm_for_every_user_and_session(scene):
+    """Every page and poll of a session reads it with this join (``access.session_for``):
+    the session row must be the ORM's, field for field, and the membership that of the
+    user in the session's own club — the role decides what the user may do, and a
+    membership of another club must never leak in (mallory owns a club of her own)."""
+    roles = set()
+    missing_user = max(u.pk for u in scene.users) + 1000
+    for user_id in [*(u.pk for u in scene.users), missing_user]:
+        for session in scene.sessions:
+            raw = games_sql.session_with_membership(user_id, session.pk)
+            orm = GameSession.objects.get(pk=session.pk)
+            member = Membership.objects.filter(club_id=orm.club_id, user_id=user_id).first()
+            _assert_loaded_like_the_orm(raw, orm)
+            assert raw._membership_id == (member.pk if member else None)
+            assert raw._role == (member.role if member else None)
+            roles.add(raw._role)
+    assert roles == {Role.OWNER, Role.SCOREKEEPER, Role.MEMBER, None}
+
+
+def test_session_with_membership_of_a_stranger_or_a_missing_session(scene):
+    """Negative cases: a stranger (a member of another club) gets the session with no
+    membership, so ``session_for`` answers 404; a missing session is None for anyone."""
+    mallory = scene.users[3]
+    raw = games_sql.session_with_membership(mallory.pk, scene.home.pk)
+    assert raw is not None and raw.pk == scene.home.pk
+    assert (raw._membership_id, raw._role) == (None, None)
+    own = games_sql.session_with_membership(mallory.pk, scene.other.pk)
+    assert own._role == Role.OWNER
+    assert not GameSession.objects.filter(pk=scene.missing_session).exists()
+    for user in scene.users:
+        assert games_sql.session_with_membership(user.pk, scene.missing_session) is None
+
+
+# -- games.sql.digital_hand -----------------------------------------------------------------------
+
+
+def test_digital_hand_matches_the_orm_for_every_session_and_hand(scene):
+    """Every move of a digital hand reads it with this statement: the same row as the
+    ORM's, and None exactly when the ORM finds no digital hand with that id in that
+    session (a reported hand, another session's hand, a missing id)."""
+    found = []
+    session_ids = [*(s.pk for s in scene.sessions), scene.missing_session]
+    hand_ids = [*(h.pk for h in scene.hands), scene.missing_hand]
+    for session_id, hand_id in itertools.product(session_ids, hand_ids):
+        raw = games_sql.digital_hand(session_id, hand_id)
+        orm = Hand.objects.filter(pk=hand_id, session_id=session_id, kind=Hand.Kind.DIGITAL).first()
+        if orm is None:
+            assert raw is None, (session_id, hand_id)
+        else:
+            _assert_loaded_like_the_orm(raw, orm)
+            found.append(raw.status)
+    assert sorted(found) == [Hand.Status.IN_PROGRESS, Hand.Status.RECORDED]
+
+
+def test_digital_hand_refuses_reported_and_foreign_hands(scene):
+    """Negative cases named: a reported hand of the right session, the digital hand
+    asked for through another session, missing ids."""
+    assert games_sql.digital_hand(scene.home.pk, scene.h1.pk) is None
+    assert games_sql.digital_hand(scene.home.pk, scene.playing.pk) is None
+    assert games_sql.digital_hand(scene.digital.pk, scene.missing_hand) is None
+    assert games_sql.digital_hand(scene.missing_session, scene.playing.pk) is None
+    assert games_sql.digital_hand(scene.digital.pk, scene.playing.pk).pk == scene.playing.pk
+
+
+# -- ledger.sql.lock_session ----------------------------------------------------------------------
+
+
+def test_lock_session_loads_the_row_the_orm_loads(scene):
+    """Every money write starts from this row and saves it back (``update_fields``): a
+    field loaded wrongly (a JSON column left a string, a datetime naive) would be written
+    back wrongly. Every concrete field must equal the ORM's."""
+    for session in scene.sessions:
+        with transaction.atomic():
+            raw = ledger_sql.lock_session(session.pk)
+            orm = GameSession.objects.select_for_update().get(pk=session.pk)
+            _assert_loaded_like_the_orm(raw, orm)
+            assert isinstance(raw.rules, dict) and isinstance(raw.nets, dict)
+
+
+def test_lock_session_locks_like_select_for_update(scene):
+    """The lock is what serialises two phones writing to one table: the statement must
+    lock the row wherever the ORM's ``select_for_update()`` would (PostgreSQL), and run
+    without FOR UPDATE where the database has no row locks (SQLite)."""
+
+    def selects(work) -> list[str]:
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            work()
+        return [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("SELECT")]
+
+    pk = scene.home.pk
+    (raw,) = selects(lambda: ledger_sql.lock_session(pk))
+    (orm,) = selects(lambda: GameSession.objects.select_for_update().get(pk=pk))
+    locks = connection.features.has_select_for_update
+    assert ("FOR UPDATE" in raw.upper()) == ("FOR UPDATE" in orm.upper()) == locks
+
+
+def test_lock_session_of_a_missing_session_raises_does_not_exist(scene):
+    with pytest.raises(GameSession.DoesNotExist), transaction.atomic():
+        ledger_sql.lock_session(scene.missing_session)
+
+
+# -- ledger.sql.hand_lookup -----------------------------------------------------------------------
+
+
+def _orm_hand_lookup(session_id: int, key: str) -> tuple[int | None, int | None, int | None]:
+    hands = Hand.objects.filter(session_id=session_id)
+    last = hands.aggregate(m=Max("number"))["m"]
+    in_progress = hands.filter(status=Hand.Status.IN_PROGRESS).aggregate(m=Max("pk"))["m"]
+    existing = hands.filter(idempotency_key=key).aggregate(m=Max("pk"))["m"] if key else None
+    return last, in_progress, existing
+
+
+def test_hand_lookup_matches_the_orm(scene):
+    """Recording a hand numbers it, refuses it while a digital hand is in progress and
+    answers a retried idempotency key, all from this one statement. Checked for every
+    session with every key there is (other sessions' keys too), an unknown key and the
+    empty key, which must never match (the digital hand in progress has an empty key)."""
+    keys = {h.idempotency_key for h in Hand.objects.all()} | {"", "no-such-key"}
+    assert "" in {h.idempotency_key for h in Hand.objects.filter(session=scene.digital)}
+    seen = set()
+    for session in [*scene.sessions, SimpleNamespace(pk=scene.missing_session)]:
+        for key in sorted(keys):
+            raw = ledger_sql.hand_lookup(session.pk, key)
+            assert raw == _orm_hand_lookup(session.pk, key), (session.pk, key)
+            assert all(v is None or type(v) is int for v in raw), raw
+            seen.add(tuple(v is not None for v in raw))
+    # Each column was both found and not found somewhere.
+    assert {col for row in seen for col, v in enumerate(row) if v} == {0, 1, 2}
+    assert {col for row in seen for col, v in enumerate(row) if not v} == {0, 1, 2}
+
+
+def test_hand_lookup_named_cases(scene):
+    """The numbers the recording path relies on: a voided hand keeps its number (the
+    next is 4, not 3), a voided hand's key still finds it (a retry is answered, not
+    recorded again), another session's key finds nothing, a missing session nothing."""
+    voided = Hand.objects.get(session=scene.home, status=Hand.Status.VOIDED)
+    assert ledger_sql.hand_lookup(scene.home.pk, voided.idempotency_key) == (3, None, voided.pk)
+    assert ledger_sql.hand_lookup(scene.other.pk, scene.h1.idempotency_key) == (1, None, None)
+    assert ledger_sql.hand_lookup(scene.digital.pk, "")[1:] == (scene.playing.pk, None)
+    assert ledger_sql.hand_lookup(scene.missing_session, "x") == (None, None, None)
+
+
+# -- ledger.sql.seat_rows -------------------------------------------------------------------------
+
+
+def _orm_seat_rows(session_id: int) -> list[tuple[int, str, bool, bool, int | None]]:
+    seats = Seat.objects.filter(session_id=session_id).select_related("player")
+    return [
+        (s.player_id, s.player.name, s.active, s.eliminated_at is not None, s.account_id)
+        for s in seats.order_by("position", "id")
+    ]
+
+
+def test_seat_rows_match_the_orm(scene):
+    """Who is dealt in, in which order and which account pays: every recorded hand
+    reads the seats with this statement. Clockwise order (position, not id), inactive
+    and eliminated seats must come back exactly as the ORM sees them."""
+    for session in [*scene.sessions, SimpleNamespace(pk=scene.missing_session)]:
+        raw = ledger_sql.seat_rows(session.pk)
+        assert raw == _orm_seat_rows(session.pk), session.pk
+        for row in raw:
+            assert [type(v) for v in row] == [int, str, bool, bool, int]
+    home = ledger_sql.seat_rows(scene.home.pk)
+    assert [name for _, name, *_ in home] == ["ann", "eve", "ben", "cal", "dee"]
+    assert [(active, out) for _, name, active, out, _ in home if name == "dee"] == [(False, False)]
+    table = {name: (active, out) for _, name, active, out, _ in ledger_sql.seat_rows(scene.table.pk)}
+    assert table["ben"] == (False, True) and table["ann"] == (True, False)
+    assert ledger_sql.seat_rows(scene.missing_session) == []
+
+
+# -- games.sql.insert_rows ------------------------------------------------------------------------
+
+
+def _hand_actions(scene):
+    hand = scene.playing
+    after = HandAction.objects.filter(hand=hand).aggregate(m=Max("seq"))["m"] or 0
+    actions = [
+        {"type": "card", "player": "ann", "card": "10♥"},
+        {"type": "play", "player": "ben", "discard": ["2C", "3D"], "n": 1.5, "x": None},
+        {"type": "pass", "player": "cal", "note": "é'\"; -- %s %(x)s", "ok": True},
+    ]
+    rows = [(hand.pk, after + i + 1, a, w) for i, (a, w) in enumerate(zip(actions, [WHEN, LATER, WHEN]))]
+    return HandAction, ("hand", "seq", "action", "created_at"), rows
+
+
+def _seats(scene):
+    fields = (
+        "session",
+        "player",
+        "account",
+        "position",
+        "active",
+        "is_bot",
+        "secret",
+        "joined_at",
+        "left_at",
+        "eliminated_at",
+    )
+    newcomers = [PlayerFactory(club=scene.club, name=n) for n in ("fay", "gus")]
+    account = Account.objects.filter(kind=Account.Kind.PLAYER).values_list("pk", flat=True)[0]
+    rows = [
+        (scene.home.pk, newcomers[0].pk, None, 7, False, True, "s3cr3t-a", WHEN, None, LATER),
+        (scene.home.pk, newcomers[1].pk, account, 8, True, False, "s3cr3t-b", LATER, WHEN, None),
+    ]
+    return Seat, fields, rows
+
+
+def _postings_rows(scene):
+    original = Posting.objects.filter(hand=scene.h1).first()
+    alice = scene.users[0]
+    rows = [
+        (scene.club.pk, scene.home.pk, scene.h1.pk, "ante", "Hand 1 — ante ♥", None, alice.pk, WHEN),
+        (scene.club.pk, None, None, "carry_out", "", original.pk, None, LATER),
+    ]
+    return Posting, ledger_sql.POSTING_FIELDS, rows
+
+
+def _legs(scene):
+    posting = Posting.objects.filter(hand=scene.h1).first()
+    pot, player = scene.home.pot_account_id, Seat.objects.filter(session=scene.home)[0].account_id
+    rows = [(posting.pk, pot, 7), (posting.pk, player, -(7 + 2**40)), (posting.pk, pot, 2**40)]
+    return Leg, ("posting", "account", "amount"), rows
+
+
+CASES = {"hand_action": _hand_actions, "seat": _seats, "posting": _postings_rows, "leg": _legs}
+
+
+def _written(model, fields, rows, via: str) -> list[dict[str, object]]:
+    """Write ``rows`` with insert_rows ("sql") or bulk_create ("orm") in a savepoint
+    that is rolled back; return the rows as read back, every column but the id."""
+    names = [f.name for f in model._meta.concrete_fields if not f.primary_key]
+    meta = [model._meta.get_field(f) for f in fields]
+    with transaction.atomic():
+        before = set(model.objects.values_list("pk", flat=True))
+        if via == "sql":
+            assert games_sql.insert_rows(model, fields, rows) == []
+        else:
+            objs = [model(**{f.attname: v for f, v in zip(meta, row, strict=True)}) for row in rows]
+            model.objects.bulk_create(objs)
+        written = list(model.objects.exclude(pk__in=before).order_by("pk").values(*names))
+        transaction.set_rollback(True)
+    return written
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_insert_rows_writes_what_bulk_create_writes(scene, case):
+    """``insert_rows`` replaces ``bulk_create`` on the hottest writes (moves, postings,
+    legs): the rows it writes must be exactly those the ORM writes — JSON, aware
+    datetimes in another zone, booleans, null and non-null foreign keys, big integers,
+    quotes and placeholders in text — and read back as the values given."""
+    model, fields, rows = CASES[case](scene)
+    raw = _written(model, fields, rows, "sql")
+    orm = _written(model, fields, rows, "orm")
+    assert raw == orm
+    assert [tuple(r[f] for f in fields) for r in raw] == [tuple(row) for row in rows]
+    assert len(raw) == len(rows)
+
+
+def test_insert_rows_returns_the_new_ids_in_row_order(scene):
+    """``insert_postings`` pairs each posting with the id at its index, and the legs
+    are written against those ids: a wrong order would book legs on the wrong posting."""
+    model, fields, rows = _hand_actions(scene)
+    rows = [rows[2], rows[0], rows[1]]  # seqs out of order: the ids must follow the rows
+    with transaction.atomic():
+        ids = games_sql.insert_rows(model, fields, rows, returning=True)
+        assert len(set(ids)) == len(rows) and all(type(i) is int for i in ids)
+        seq = dict(HandAction.objects.filter(pk__in=ids).values_list("pk", "seq"))
+        assert [seq[i] for i in ids] == [row[1] for row in rows]
+        transaction.set_rollback(True)
+
+
+def test_insert_rows_of_nothing_runs_no_statement(scene):
+    """A bot-free move writes no bot moves: no rows must mean no statement (an INSERT
+    with no VALUES is a syntax error on both databases)."""
+    with CaptureQueriesContext(connection) as queries:
+        assert games_sql.insert_rows(HandAction, ("hand", "seq", "action"), []) == []
+        assert games_sql.insert_rows(HandAction, ("hand", "seq", "action"), [], True) == []
+    assert len(queries) == 0
+
+
+# -- ledger.sql.insert_postings and insert_legs -------------------------------------------------------
+
+
+def _unsaved_postings(scene) -> list[Posting]:
+    original = Posting.objects.filter(hand=scene.h1).first()
+    alice = scene.users[0]
+    return [
+        Posting(
+            club_id=scene.club.pk,
+            session=scene.home,
+            hand=scene.h1,
+            kind=Posting.Kind.ANTE,
+            memo="Hand 1 — ante ♥",
+            reverses=None,
+            created_by=alice,
+            created_at=WHEN,
+        ),
+        Posting(
+            club_id=scene.club.pk,
+            session=None,
+            hand=None,
+            kind=Posting.Kind.REVERSAL,
+            memo="",
+            reverses=original,
+            created_by=None,
+            created_at=LATER,
+        ),
+        # Defaults for the rest (memo, reverses, created_by); the time is set, to compare.
+        Posting(club_id=scene.club.pk, session=scene.home, kind=Posting.Kind.PAYOUT, created_at=WHEN),
+    ]
+
+
+def _posting_columns() -> list[str]:
+    return [f.name for f in Posting._meta.concrete_fields if not f.primary_key]
+
+
+def test_insert_postings_writes_and_marks_postings_like_bulk_create(scene):
+    """``insert_postings`` stands in for ``Posting.objects.bulk_create``: the same rows,
+    and the instances left as bulk_create leaves them (pk set, saved, bound to the
+    database) so the legs and later reads use them as ORM-saved postings."""
+    written = {}
+    for via in ("sql", "orm"):
+        with transaction.atomic():
+            objs = _unsaved_postings(scene)
+            if via == "sql":
+                assert ledger_sql.insert_postings(objs) is None
+            else:
+                Posting.objects.bulk_create(objs)
+            for p in objs:
+                assert type(p.pk) is int
+                assert (p._state.adding, p._state.db) == (False, connection.alias)
+                assert _values(Posting.objects.get(pk=p.pk)) == _values(p)
+            ids = [p.pk for p in objs]
+            assert len(set(ids)) == len(ids)
+            rows = Posting.objects.in_bulk(ids)
+            written[via] = [
+                {f: getattr(rows[i], Posting._meta.get_field(f).attname) for f in _posting_columns()}
+                for i in ids
+            ]
+            transaction.set_rollback(True)
+    assert written["sql"] == written["orm"]
+    postings.check_invariants(scene.home)  # rolled back: the books are as they were
+
+
+def test_insert_legs_writes_what_bulk_create_writes(scene):
+    """Legs carry the money: ``insert_legs`` must write exactly the legs
+    ``Leg.objects.bulk_create`` writes, each on the posting it names."""
+    posting = Posting.objects.filter(hand=scene.h1).first()
+    pot, player = scene.home.pot_account_id, Seat.objects.filter(session=scene.home)[0].account_id
+    legs = [(posting.pk, pot, 25), (posting.pk, player, -25)]
+    written = {}
+    for via in ("sql", "orm"):
+        with transaction.atomic():
+            before = set(Leg.objects.values_list("pk", flat=True))
+            if via == "sql":
+                assert ledger_sql.insert_legs(legs) is None
+            else:
+                Leg.objects.bulk_create(
+                    [Leg(posting_id=p, account_id=a, amount=x) for p, a, x in legs]
+                )
+            new = Leg.objects.exclude(pk__in=before).order_by("pk")
+            written[via] = list(new.values_list("posting", "account", "amount"))
+            transaction.set_rollback(True)
+    assert written["sql"] == written["orm"] == legs
+    postings.check_invariants(scene.home)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the ledger's triggers exist only on PostgreSQL"
+)
+def test_legs_written_by_plain_sql_are_checked_by_the_database(scene):
+    """Plain SQL bypasses the ORM but not the database: the deferred trigger of
+    ledger migration 0002 checks legs written by ``insert_legs`` like any others. Forced
+    to run now (SET CONSTRAINTS ALL IMMEDIATE) inside a rolled-back savepoint: balanced
+    legs pass, unbalanced ones are refused."""
+    pot, player = scene.home.pot_account_id, Seat.objects.filter(session=scene.home)[0].account_id
+
+    def write(amounts: list[int]) -> None:
+        with transaction.atomic():
+            (posting,) = objs = [Posting(club_id=scene.club.pk, kind=Posting.Kind.ANTE)]
+            ledger_sql.insert_postings(objs)
+            ledger_sql.insert_legs([(posting.pk, pot, amounts[0]), (posting.pk, player, amounts[1])])
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            transaction.set_rollback(True)
+
+    write([5, -5])
+    with pytest.raises(DatabaseError, match="unbalanced"):
+        write([5, -4])
+    postings.check_invariants(scene.home)
