@@ -3,10 +3,20 @@
 RULES.md is the rules reference and HAND_RECORD.md the JSON contract; rule numbers in
 names, messages and tests (``R21``) refer to RULES.md.
 
-- :class:`HandState` plays a digital hand: ``HandState.new(players, dealer, rules, rng)``,
-  ``apply(action)``, ``view_for(player)``, ``outcome()``, ``to_record()``; :func:`replay`
-  rebuilds one from its seed and action log.
-- :func:`verify` checks a reported hand record and settles it.
+- :class:`HandState` (``state.py``) plays a digital hand: ``HandState.new(players, dealer,
+  rules, rng)``, ``apply(action)``, ``view_for(player)``, ``outcome()``, ``to_record()``;
+  :func:`replay` rebuilds one from its seed and action log. Beside it: ``actions.py`` (the
+  phases, how declarations and the action log are stored, :class:`IllegalAction`),
+  ``deck.py`` (the shuffled deal and the draw, also used by :func:`verify`) and
+  ``hand_view.py`` (the seat and spectator views, the record and the verdict it gives out).
+- :func:`verify` (``verify.py``) checks a reported hand record and settles it; pass 1,
+  parsing the record's fields, is ``record_parse.py``; pass 2, the checks of passes,
+  discards, hands and card places, is ``record_checks.py``.
+- ``record.py`` names the two parts of a hand record: ``SESSION_KEYS`` (what the session
+  knows before the deal) and ``TABLE_KEYS`` (what happened at the table). Import it
+  directly (``games.engine.record``).
+- ``rulebook.py`` holds the rule wording, keyed by rule number: the engine's refusals,
+  the digital board's "why" sentences and which rule each error code breaks.
 - :func:`settle` is the payout arithmetic alone; :class:`Rules` the house-rule switches.
 - :class:`RandomBot` and :class:`HeuristicBot` act from a seat's view.
 - :class:`BourreError` (``errors.py``) is the one error base: every refusal (a bad
@@ -17,6 +27,7 @@ names, messages and tests (``R21``) refer to RULES.md.
   ``games.engine.tournament``.
 """
 
+from .actions import IllegalAction
 from .bots import HeuristicBot, RandomBot
 from .cards import (
     CARD_NAMES,
@@ -35,7 +46,7 @@ from .errors import BourreError
 from .legal import illegal_reasons, legal_mask, sure_tricks
 from .payout import settle
 from .rules import MAX_AMOUNT, RULE_FIELDS, RULE_HELP, RuleError, RuleField, Rules
-from .state import HandError, HandState, IllegalAction, replay
+from .state import HandError, HandState, replay
 from .verify import verify
 
 __all__ = [

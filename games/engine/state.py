@@ -12,6 +12,11 @@ same hand from the seed and the action log. Each seat's view (:meth:`HandState.v
 holds only what that seat may see; :meth:`HandState.to_record` produces a HAND_RECORD.md
 record that :func:`games.engine.verify` accepts with the same result.
 
+This module holds the rules of play: whose turn it is, what is legal, what each action
+does. ``actions.py`` holds its vocabulary (phases, stored declarations and actions,
+:class:`IllegalAction`, rule texts), ``deck.py`` the deal and the draw (shared with the
+verifier), ``hand_view.py`` all it shows outside: seat and spectator views, record, verdict.
+
 Choices where RULES.md is silent:
 
 - The draw is dealt seat by seat in declaration order (clockwise from the dealer's left,
@@ -32,39 +37,33 @@ Choices where RULES.md is silent:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from .cards import CARD_NAMES, SUIT_CHARS, CardError, card_names, cards_in, parse_card
+from . import hand_view
+from .actions import (
+    CARD_ACTION,
+    DECLARE,
+    DONE,
+    PASS_ACTION,
+    PASSED,
+    PLAY,
+    PLAY_ACTION,
+    RULE_TEXT,
+    IllegalAction,
+    action_dicts,
+)
+from .cards import CARD_NAMES, CardError, card_names, cards_in, parse_card
+from .deck import DECK, _top_of_shuffled_deck, run_draw
 from .errors import BourreError
 from .legal import TrickPlay
 from .payout import _settle
 from .rules import MAX_AMOUNT, Rules
 
-__all__ = ["HandError", "HandState", "IllegalAction", "replay", "run_draw"]
-
-DECLARE = "declare"
-PLAY = "play"
-DONE = "done"
-_DECK = range(52)
-_PASS_ACTION, _PLAY_ACTION, _CARD = 0, 1, 2  # kinds in HandState.log
-_PASS = -1  # in HandState.decl: passed; a mask (≥ 0) means "plays, discarding these"
-
-RULE_TEXT = {
-    "R9": "a player may discard at most max_discard cards",
-    "R12": "with an Ace up the dealer must play",
-    "R13": "the up-card may not be discarded",
-    "R16": "it is not your turn",
-    "R19": "follow suit",
-    "R20": "void in the led suit: play a trump",
-    "R21": "head the trick",
-    "R22": "void and unable to overtrump: you must still play a trump",
-    "R23": "any card",
-    "R26": "lead trump: every other player is known to hold none",
-    "R27": "you have a cinch: lead your highest trump",
-    "R29": "you have a cinch: play your highest trump",
-}
+# RULE_TEXT, IllegalAction (actions.py) and run_draw (deck.py) stay importable from here,
+# where they used to live: games.digital.views imports RULE_TEXT from this module.
+__all__ = ["RULE_TEXT", "HandError", "HandState", "IllegalAction", "replay", "run_draw"]
 
 
 class HandError(BourreError):
@@ -72,119 +71,6 @@ class HandError(BourreError):
 
     def __init__(self, message: str, code: str = "bad_setup") -> None:
         super().__init__(message, code=code)
-
-
-class IllegalAction(BourreError):
-    """An action that the rules (or the turn order) forbid.
-
-    ``code`` says what kind of problem it is (``out_of_turn``, ``illegal_card``,
-    ``card_not_in_hand``, ``dealer_must_play``, ...); ``rule`` the rule broken, like
-    ``"R21"``, or None; ``legal`` what the player may do instead (card names, or
-    action types during the declaration).
-    """
-
-    def __init__(
-        self, message: str, *, code: str, rule: str | None = None, legal: Iterable[str] = ()
-    ) -> None:
-        super().__init__(message, code=code)
-        self.rule = rule
-        self.legal = list(legal)
-
-
-def _display_order(mask: int, trump: int) -> list[str]:
-    """Cards grouped by suit (trump first), high to low: how a player sorts a hand."""
-    out = []
-    for s in (trump, *(x for x in range(4) if x != trump)):
-        for r in range(12, -1, -1):
-            c = s * 13 + r
-            if mask >> c & 1:
-                out.append(CARD_NAMES[c])
-    return out
-
-
-def run_draw(
-    order: Sequence[int],
-    wants: Mapping[int, int],
-    pile_cards: Mapping[int, Sequence[Any]],
-    stock: Sequence[Any],
-    folded: Sequence[Any],
-    mode: str,
-    shuffle: Callable[[list[Any]], None],
-) -> tuple[dict[int, list[Any]], dict[int, int]]:
-    """Serve the draw (R9, R15): each seat of ``order`` that ``wants`` k cards first puts
-    its ``pile_cards`` on the discard pile, then is dealt k cards from ``stock``; an empty
-    stock is refilled from the pile (or first from ``folded`` hands) per ``mode``.
-
-    Returns the cards each seat drew, and for every seat whose discards were reshuffled
-    into a new stock, the seat being served at that moment (those cards can reach that
-    seat and the ones served after it). The verifier runs this with placeholder cards
-    to learn the latter.
-    """
-    stock = list(stock)
-    folded = list(folded)
-    pos = 0
-    pile: list[tuple[int, Sequence[Any]]] = []
-    drawn: dict[int, list[Any]] = {}
-    reshuffled: dict[int, int] = {}
-    for seat in order:
-        k = wants.get(seat, 0)
-        if not k:
-            continue
-        pile.append((seat, pile_cards.get(seat, ())))
-        got: list[Any] = []
-        while len(got) < k:
-            if pos == len(stock):
-                if mode == "folded_then_discards" and folded:
-                    fresh, folded = folded, []
-                else:
-                    keep_own = mode != "discards_all"
-                    fresh, rest = [], []
-                    for owner, cards in pile:
-                        if owner == seat and keep_own:
-                            rest.append((owner, cards))
-                        else:
-                            fresh.extend(cards)
-                            if cards:
-                                reshuffled[owner] = seat
-                    pile = rest
-                if not fresh:
-                    # Cannot happen with 52 cards and at most 8 × 5 in hands, but never
-                    # loop forever on a broken invariant.
-                    raise RuntimeError("the stock and the discards are exhausted")
-                shuffle(fresh)
-                stock, pos = fresh, 0
-            take = min(k - len(got), len(stock) - pos)
-            got.extend(stock[pos : pos + take])
-            pos += take
-        drawn[seat] = got
-    return drawn, reshuffled
-
-
-def _top_of_shuffled_deck(rng: random.Random, k: int) -> list[int]:
-    """The first ``k`` cards of a uniformly shuffled deck.
-
-    One random number, drawn exactly uniformly below 52·51·…·(52-k+1) by rejection on
-    getrandbits, read as mixed-radix digits: each digit picks one of the cards still in
-    the deck. One rng call instead of k, and no float rounding anywhere.
-    """
-    span = _ORDERED_DEALS[k]
-    bits = span.bit_length()
-    r = rng.getrandbits(bits)
-    while r >= span:
-        r = rng.getrandbits(bits)
-    deck = list(_DECK)
-    out = []
-    for left in range(52, 52 - k, -1):
-        r, j = divmod(r, left)
-        out.append(deck.pop(j))
-    return out
-
-
-# _ORDERED_DEALS[k]: how many ordered sequences of k distinct cards a deck holds
-_ORDERED_DEALS = [1]
-for _i in range(52):
-    _ORDERED_DEALS.append(_ORDERED_DEALS[-1] * (52 - _i))
-del _i
 
 
 def _coerce_rules(rules: Rules | Mapping[str, Any] | None) -> Rules:
@@ -266,7 +152,7 @@ class HandState:
     trump: int
     upcard_dead: bool
     order: tuple[int, ...]  # declaration order, from the dealer's left
-    decl: list[int | None]  # by seat: None (not yet), _PASS, or the discard mask
+    decl: list[int | None]  # by seat: None (not yet), PASSED, or the discard mask
     decl_pos: int
     passes: int
     discards: list[int]
@@ -344,16 +230,7 @@ class HandState:
     @property
     def actions(self) -> list[dict[str, Any]]:
         """Every action applied so far, as normalised action dicts (for replay())."""
-        players = self.players
-        out: list[dict[str, Any]] = []
-        for kind, seat, value in self.log:
-            if kind == _CARD:
-                out.append({"type": "card", "player": players[seat], "card": CARD_NAMES[value]})
-            elif kind == _PASS_ACTION:
-                out.append({"type": "pass", "player": players[seat]})
-            else:
-                out.append({"type": "play", "player": players[seat], "discard": card_names(value)})
-        return out
+        return action_dicts(self.players, self.log)
 
     # -- whose turn ----------------------------------------------------------------------
 
@@ -496,7 +373,7 @@ class HandState:
         self._legal = -1
         seat = tp.to_act
         tp.play(card)
-        self.log.append((_CARD, seat, card))
+        self.log.append((CARD_ACTION, seat, card))
         if tp.trick_no == tp.hand_size:
             self._finish()
 
@@ -530,9 +407,9 @@ class HandState:
                 rule="R12",
                 legal=["play"],
             )
-        self.decl[seat] = _PASS
+        self.decl[seat] = PASSED
         self.passes += 1
-        self.log.append((_PASS_ACTION, seat, 0))
+        self.log.append((PASS_ACTION, seat, 0))
         self._after_declaration()
 
     def _play(self, seat: int, discard: object) -> None:
@@ -568,7 +445,7 @@ class HandState:
                 legal=card_names(self._discardable(seat)),
             )
         self.decl[seat] = mask
-        self.log.append((_PLAY_ACTION, seat, mask))
+        self.log.append((PLAY_ACTION, seat, mask))
         self._after_declaration()
 
     def _after_declaration(self) -> None:
@@ -579,10 +456,10 @@ class HandState:
         elif self.passes < n - 1 and self.decl_pos < n - 1:
             self.decl_pos += 1
             return
-        players_in = [s for s in self.order if self.decl[s] is not None and self.decl[s] != _PASS]
+        players_in = [s for s in self.order if self.decl[s] is not None and self.decl[s] != PASSED]
         if self.passes >= n - 1:
             # R14/R40: at most one player left: no draw, no play.
-            self.active = tuple(s for s in self.order if self.decl[s] != _PASS)
+            self.active = tuple(s for s in self.order if self.decl[s] != PASSED)
             if not self.active and self.ace_up:  # pragma: no cover - R12 prevents it
                 self.active = (self.dealer,)
             self._finish()
@@ -615,9 +492,9 @@ class HandState:
                 pile_cards[s] = list(cards_in(mask & ~up_bit))
         folded: list[int] = []
         for s in self.order:
-            if self.decl[s] == _PASS:
+            if self.decl[s] == PASSED:
                 folded.extend(cards_in(self.hands[s] & ~up_bit))
-        if self.decl[self.dealer] == _PASS or self.discards[self.dealer] & up_bit:
+        if self.decl[self.dealer] == PASSED or self.discards[self.dealer] & up_bit:
             # R13: set aside face up (or folded with the dealer's hand): dead to everyone.
             self.upcard_dead = True
             self.public_dead = up_bit
@@ -628,7 +505,7 @@ class HandState:
                 in_hands |= mask
             for mask in self.discards:
                 in_hands |= mask
-            stock = [c for c in _DECK if not in_hands >> c & 1]
+            stock = [c for c in DECK if not in_hands >> c & 1]
             self.rng.shuffle(stock)
         drawn, reshuffled = run_draw(
             self.order,
@@ -650,7 +527,7 @@ class HandState:
         if drawn_mask & folded_mask:
             # folded_then_discards made a stock of the passers' cards: they hold none now
             for s in self.order:
-                if self.decl[s] == _PASS:
+                if self.decl[s] == PASSED:
                     self.hands[s] = 0
         for s in self.active:
             if s not in reshuffled:
@@ -660,7 +537,7 @@ class HandState:
         tp = self.tp
         assert tp is not None
         if seat != tp.to_act:
-            if self.decl[seat] == _PASS:
+            if self.decl[seat] == PASSED:
                 raise IllegalAction(
                     f"{self.players[seat]} passed and is out of this hand (R10)",
                     code="passed_player_played",
@@ -694,7 +571,7 @@ class HandState:
             )
         self._legal = -1
         tp.play(card)
-        self.log.append((_CARD, seat, card))
+        self.log.append((CARD_ACTION, seat, card))
         if tp.trick_no >= self.rules.hand_size:
             self._finish()
 
@@ -709,7 +586,7 @@ class HandState:
             players[self.dealer],
             self.rules,
             tricks,
-            {players[s] for s in self.order if self.decl[s] == _PASS},
+            {players[s] for s in self.order if self.decl[s] == PASSED},
             self.carry,
             {players[s] for s in self.excused},
             [],
@@ -717,7 +594,7 @@ class HandState:
             self.ace_up,
         )
 
-    # -- results and records -------------------------------------------------------------
+    # -- results, views and records (the views and records are built in hand_view.py) ---
 
     def outcome(self) -> dict[str, Any] | None:
         """The verdict's ``result`` (HAND_RECORD.md) once the hand is over, else None."""
@@ -732,158 +609,24 @@ class HandState:
         return {}
 
     def passed(self) -> list[str]:
-        return [self.players[s] for s in self.order if self.decl[s] == _PASS]
-
-    def verdict(self) -> dict[str, Any]:
-        """The verdict verify() gives for :meth:`to_record` (no reneges are possible)."""
-        out: dict[str, Any] = {
-            "valid": True,
-            "errors": [],
-            "complete": self.phase == DONE,
-            "tricks": self.tricks(),
-            "reneges": [],
-            "next": None,
-            "result": self.result,
-        }
-        if self.phase == PLAY:
-            out["next"] = {"player": self.to_act, "legal": card_names(self.legal_mask())}
-        return out
-
-    def to_record(self) -> dict[str, Any]:
-        """This hand as a HAND_RECORD.md record (hands after the draw, full card log)."""
-        players = self.players
-        record: dict[str, Any] = {
-            "rules": self.rules.to_dict(),
-            "players": list(players),
-            "dealer": players[self.dealer],
-            "carry": self.carry,
-            "excused": [players[s] for s in sorted(self.excused)],
-            "up_card": CARD_NAMES[self.up_card],
-            "passed": self.passed(),
-        }
-        if self.tp is not None:
-            tp = self.tp
-            record["discards"] = {
-                players[s]: card_names(self.discards[s]) for s in self.active if self.discards[s]
-            }
-            record["hands"] = {players[s]: card_names(self.hands[s]) for s in self.active}
-            record["plays"] = [[players[s], CARD_NAMES[c]] for s, c in tp.plays]
-        return record
-
-    # -- views ---------------------------------------------------------------------------
-
-    def _revealed(self) -> bool:
-        """Are the declarations public yet? (Always, except mid-way simultaneous.)"""
-        return not (self.phase == DECLARE and self.simultaneous)
-
-    def _pot_so_far(self) -> int:
-        rules = self.rules
-        if self.result is not None:
-            pot: int = self.result["pot"]
-            return pot
-        if rules.dealer_antes_for_all or rules.double_ante:
-            pot = rules.ante * self.n  # nobody is excused under these switches
-        else:
-            pot = rules.ante * (self.n - len(self.excused))
-        if rules.double_ante and self._revealed():
-            pot += rules.ante * sum(1 for x in self.decl if x is not None and x != _PASS)
-        return self.carry + pot
+        return [self.players[s] for s in self.order if self.decl[s] == PASSED]
 
     def public_view(self) -> dict[str, Any]:
         """What a spectator may see: no hidden card at all."""
-        players = self.players
-        revealed = self._revealed()
-        declarations: dict[str, str] = {}
-        discard_counts: dict[str, int] = {}
-        if revealed:
-            for s in self.order:
-                x = self.decl[s]
-                if x is None:
-                    continue
-                declarations[players[s]] = "pass" if x == _PASS else "play"
-                if x != _PASS:
-                    discard_counts[players[s]] = x.bit_count()
-        view: dict[str, Any] = {
-            "players": list(players),
-            "dealer": players[self.dealer],
-            "phase": self.phase,
-            "to_act": self.to_act,
-            "awaiting": self.awaiting,
-            "up_card": CARD_NAMES[self.up_card],
-            "up_card_dead": self.upcard_dead,
-            "trump": SUIT_CHARS[self.trump],
-            "rules": self.rules.to_dict(),
-            "carry": self.carry,
-            "pot": self._pot_so_far(),
-            "excused": [players[s] for s in sorted(self.excused)],
-            "declared": [players[s] for s in self.order if self.decl[s] is not None],
-            "declarations": declarations,
-            "discard_counts": discard_counts,
-            "passed": self.passed() if revealed else [],
-            "active": [players[s] for s in self.active],
-        }
-        tp = self.tp
-        if tp is not None:
-            view["hand_counts"] = {players[s]: tp.hands[s].bit_count() for s in self.active}
-            view["trick_number"] = min(tp.trick_no + 1, self.rules.hand_size)
-            view["trick"] = [{"player": players[s], "card": CARD_NAMES[c]} for s, c in tp.trick]
-            view["trick_leader"] = players[tp.to_act if not tp.trick else tp.trick_leader]
-            view["tricks_played"] = [
-                {
-                    "leader": players[leader],
-                    "cards": [{"player": players[s], "card": CARD_NAMES[c]} for s, c in cards],
-                    "winner": players[winner],
-                }
-                for leader, cards, winner in tp.completed
-            ]
-        else:
-            count = self.rules.hand_size if self.phase == DECLARE else 0
-            view["hand_counts"] = {p: count for p in players} if count else {}
-            view["trick_number"] = 0
-            view["trick"] = []
-            view["trick_leader"] = None
-            view["tricks_played"] = []
-        view["tricks"] = self.tricks()
-        view["result"] = self.result
-        return view
+        return hand_view.public_view(self)
 
     def view_for(self, player: str) -> dict[str, Any]:
         """What ``player`` may see: the public view plus their own hand, discards and
         choices. Never another seat's hidden cards, never the stock."""
-        seat = self.seat_of.get(player) if type(player) is str else None
-        if seat is None:
-            raise IllegalAction(f"unknown player {player!r}", code="unknown_player")
-        view = self.public_view()
-        view["seat"] = player
-        trump = self.trump
-        tp = self.tp
-        hand = tp.hands[seat] if tp is not None else self.hands[seat]
-        view["hand"] = _display_order(hand, trump)
-        view["folded"] = self.decl[seat] == _PASS
-        declared = self.decl[seat]
-        if self.discards[seat]:
-            own = self.discards[seat]
-        elif self.phase == DECLARE and declared is not None and declared != _PASS:
-            own = declared  # named, not yet exchanged
-        else:
-            own = 0
-        view["own_discards"] = card_names(own)
-        view["legal"] = []
-        view["illegal"] = {}
-        view["declare"] = None
-        if self.phase == PLAY and tp is not None and tp.to_act == seat:
-            view["legal"] = _display_order(self.legal_mask(), trump)
-            view["illegal"] = self.illegal_reasons(player)
-        elif self.phase == DECLARE and player in self.awaiting:
-            view["declare"] = {
-                "can_pass": not self._must_play(seat),
-                "pass_rule": "R12" if self._must_play(seat) else None,
-                "max_discard": self.rules.discard_limit,
-                "keep": [CARD_NAMES[self.up_card]]
-                if seat == self.dealer and not self.rules.dealer_may_discard_upcard
-                else [],
-            }
-        return view
+        return hand_view.view_for(self, player)
+
+    def verdict(self) -> dict[str, Any]:
+        """The verdict verify() gives for :meth:`to_record` (no reneges are possible)."""
+        return hand_view.verdict(self)
+
+    def to_record(self) -> dict[str, Any]:
+        """This hand as a HAND_RECORD.md record (hands after the draw, full card log)."""
+        return hand_view.to_record(self)
 
 
 def _subsets(cards: list[int], limit: int) -> Iterable[tuple[int, ...]]:

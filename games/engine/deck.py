@@ -1,0 +1,104 @@
+"""The deck: the shuffled deal and the draw with its reshuffles (R2, R7, R9, R15).
+
+How cards leave the deck, whoever holds them: :func:`_top_of_shuffled_deck` gives the top
+of a uniformly shuffled deck from one random number, and :func:`run_draw` serves the draw,
+refilling an empty stock from the discards (or first the passers' folded hands) as the
+``stock_refill`` house rule says. It is separate from ``state.py`` because the verifier
+needs the draw as well: it replays it with placeholder cards to learn whose discards were
+reshuffled into a new stock (R15), and need not load the digital hand to do so.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+__all__ = ["DECK", "run_draw"]
+
+DECK = range(52)  # every card index, in a fixed order
+
+
+def run_draw(
+    order: Sequence[int],
+    wants: Mapping[int, int],
+    pile_cards: Mapping[int, Sequence[Any]],
+    stock: Sequence[Any],
+    folded: Sequence[Any],
+    mode: str,
+    shuffle: Callable[[list[Any]], None],
+) -> tuple[dict[int, list[Any]], dict[int, int]]:
+    """Serve the draw (R9, R15): each seat of ``order`` that ``wants`` k cards first puts
+    its ``pile_cards`` on the discard pile, then is dealt k cards from ``stock``; an empty
+    stock is refilled from the pile (or first from ``folded`` hands) per ``mode``.
+
+    Returns the cards each seat drew, and for every seat whose discards were reshuffled
+    into a new stock, the seat being served at that moment (those cards can reach that
+    seat and the ones served after it). The verifier runs this with placeholder cards
+    to learn the latter.
+    """
+    stock = list(stock)
+    folded = list(folded)
+    pos = 0
+    pile: list[tuple[int, Sequence[Any]]] = []
+    drawn: dict[int, list[Any]] = {}
+    reshuffled: dict[int, int] = {}
+    for seat in order:
+        k = wants.get(seat, 0)
+        if not k:
+            continue
+        pile.append((seat, pile_cards.get(seat, ())))
+        got: list[Any] = []
+        while len(got) < k:
+            if pos == len(stock):
+                if mode == "folded_then_discards" and folded:
+                    fresh, folded = folded, []
+                else:
+                    keep_own = mode != "discards_all"
+                    fresh, rest = [], []
+                    for owner, cards in pile:
+                        if owner == seat and keep_own:
+                            rest.append((owner, cards))
+                        else:
+                            fresh.extend(cards)
+                            if cards:
+                                reshuffled[owner] = seat
+                    pile = rest
+                if not fresh:
+                    # Cannot happen with 52 cards and at most 8 × 5 in hands, but never
+                    # loop forever on a broken invariant.
+                    raise RuntimeError("the stock and the discards are exhausted")
+                shuffle(fresh)
+                stock, pos = fresh, 0
+            take = min(k - len(got), len(stock) - pos)
+            got.extend(stock[pos : pos + take])
+            pos += take
+        drawn[seat] = got
+    return drawn, reshuffled
+
+
+def _top_of_shuffled_deck(rng: random.Random, k: int) -> list[int]:
+    """The first ``k`` cards of a uniformly shuffled deck.
+
+    One random number, drawn exactly uniformly below 52·51·…·(52-k+1) by rejection on
+    getrandbits, read as mixed-radix digits: each digit picks one of the cards still in
+    the deck. One rng call instead of k, and no float rounding anywhere.
+    """
+    span = _ORDERED_DEALS[k]
+    bits = span.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= span:
+        r = rng.getrandbits(bits)
+    deck = list(DECK)
+    out = []
+    for left in range(52, 52 - k, -1):
+        r, j = divmod(r, left)
+        out.append(deck.pop(j))
+    return out
+
+
+# _ORDERED_DEALS[k]: how many ordered sequences of k distinct cards a deck holds
+_ORDERED_DEALS = [1]
+for _i in range(52):
+    _ORDERED_DEALS.append(_ORDERED_DEALS[-1] * (52 - _i))
+del _i
