@@ -34,6 +34,7 @@ test: setup-test
 lint: setup-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 format: setup-test
 	$(PY) -m ruff format .

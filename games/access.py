@@ -46,6 +46,7 @@ def session_for(user, session_id: int, role: str = Role.MEMBER) -> tuple[GameSes
     session = sql.session_with_membership(user.pk, session_id)
     if session is None or session._membership_id is None:
         raise Http404("No such session")
+    assert session._role is not None  # read with the membership id (a NOT NULL column)
     membership = Membership(
         id=session._membership_id, club_id=session.club_id, user=user, role=session._role
     )

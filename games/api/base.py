@@ -23,7 +23,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
@@ -62,7 +62,7 @@ class ApiJSONParser(JSONParser):
             raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
 
 
-API_RENDERERS = [ApiJSONRenderer]
+API_RENDERERS: list[type[BaseRenderer]] = [ApiJSONRenderer]
 API_PARSERS = [ApiJSONParser]
 
 
@@ -186,6 +186,8 @@ class VerifyThrottle(ScopedRateThrottle):
     X-Forwarded-For and let anyone pick a fresh identity per request."""
 
     def get_rate(self):
+        # allow_request() asks for the rate only once it has set the view's throttle_scope.
+        assert self.scope is not None
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
     def get_ident(self, request):

@@ -254,10 +254,14 @@ def problem_exception_handler(exc, context):
     response = exc.as_response() if isinstance(exc, Problem) else _bourre_problem(exc)
     if response is None and isinstance(exc, exceptions.APIException):
         headers = {}
-        if getattr(exc, "auth_header", None):
-            headers["WWW-Authenticate"] = exc.auth_header
-        if getattr(exc, "wait", None):
-            headers["Retry-After"] = str(int(exc.wait))
+        # Not on every APIException: APIView.handle_exception sets auth_header on
+        # authentication failures; Throttled has wait.
+        auth_header = getattr(exc, "auth_header", None)
+        if auth_header:
+            headers["WWW-Authenticate"] = auth_header
+        wait = getattr(exc, "wait", None)
+        if wait:
+            headers["Retry-After"] = str(int(wait))
         if isinstance(exc, exceptions.ValidationError):
             response = problem_response(
                 exc.status_code,

@@ -58,7 +58,9 @@ class ProblemSerializer(serializers.Serializer):
     title = serializers.CharField()
     status = serializers.IntegerField()
     detail = serializers.CharField()
-    errors = ProblemErrorSerializer(many=True)
+    # The metaclass takes declared fields off the class, so this does not replace the
+    # Serializer.errors property at runtime; the stubs cannot see that.
+    errors = ProblemErrorSerializer(many=True)  # type: ignore[assignment]
 
 
 class StaleProblemSerializer(ProblemSerializer):
@@ -273,7 +275,9 @@ class VerdictSerializer(serializers.Serializer):
     """The verdict of HAND_RECORD.md."""
 
     valid = serializers.BooleanField()
-    errors = ProblemErrorSerializer(many=True)
+    # The metaclass takes declared fields off the class, so this does not replace the
+    # Serializer.errors property at runtime; the stubs cannot see that.
+    errors = ProblemErrorSerializer(many=True)  # type: ignore[assignment]
     complete = serializers.BooleanField(required=False)
     next = serializers.JSONField(required=False, allow_null=True)
     tricks = serializers.DictField(child=serializers.IntegerField(), required=False)

@@ -50,7 +50,6 @@ from games.engine import verify
 from games.models import GameSession, Hand, Membership, Player
 from ledger import postings
 
-
 _T = TypeVar("_T")
 
 

@@ -45,15 +45,23 @@ class PlayerForm(forms.ModelForm):
         return super().save(commit)
 
 
+class MemberChoiceField(forms.ModelChoiceField):
+    """A club membership, shown as its user's name."""
+
+    def label_from_instance(self, obj: Membership) -> str:
+        return obj.user.username
+
+
 class PlayerLinkForm(forms.Form):
-    member = forms.ModelChoiceField(
+    member = MemberChoiceField(
         queryset=Membership.objects.none(), required=False, empty_label="— not linked —"
     )
 
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["member"].queryset = club.memberships.select_related("user")
-        self.fields["member"].label_from_instance = lambda m: m.user.username
+        member = self.fields["member"]
+        assert isinstance(member, MemberChoiceField)  # declared above
+        member.queryset = club.memberships.select_related("user")
 
 
 class InviteForm(forms.Form):

@@ -3,11 +3,12 @@
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from games.http import AuthedHttpRequest
 from games.models import ApiToken
 
 # Enough for every script and spreadsheet a host might run; stops a runaway loop.
@@ -35,7 +36,7 @@ class TokenForm(forms.Form):
         return self.cleaned_data
 
 
-def _context(request: HttpRequest, form: TokenForm, **extra) -> dict:
+def _context(request: AuthedHttpRequest, form: TokenForm, **extra) -> dict:
     return {
         "form": form,
         "tokens": ApiToken.objects.filter(user=request.user),
@@ -44,7 +45,7 @@ def _context(request: HttpRequest, form: TokenForm, **extra) -> dict:
 
 
 @login_required
-def token_list(request: HttpRequest) -> HttpResponse:
+def token_list(request: AuthedHttpRequest) -> HttpResponse:
     """The user's tokens; POST creates one and shows its key, this once only."""
     form = TokenForm(request.POST or None, user=request.user)
     if request.method == "POST":
@@ -65,7 +66,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_revoke(request: AuthedHttpRequest, token_id: int) -> HttpResponse:
     # Someone else's token is 404, not 403: its existence is not revealed.
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
     if token.revoked_at is None:

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from games.access import club_for, player_for
 from games.clubs.forms import ClubForm, InviteForm, PlayerForm, PlayerLinkForm, RoleForm
+from games.http import AuthedHttpRequest
 from games.models import GameSession, Invite, Membership, Player, Role
 from games.models.club import hash_token
 
@@ -21,7 +22,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def club_create(request: HttpRequest) -> HttpResponse:
+def club_create(request: AuthedHttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
@@ -63,7 +64,7 @@ def club_edit(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @login_required
-def player_list(request: HttpRequest, club_id: int) -> HttpResponse:
+def player_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     """The roster; POST adds a player (scorekeepers and owners)."""
     club, membership = club_for(request.user, club_id)
     form = PlayerForm(club=club)

@@ -54,6 +54,23 @@ from ledger import postings
 log = logging.getLogger(__name__)
 
 
+# What kind of refusal each code is, as an HTTP status (400 unless named here).
+_STATUS = {
+    "not_found": 404,
+    "wrong_seat": 403,
+    "not_dealt_in": 403,
+    "stale": 409,
+    "hand_over": 409,
+    "hand_cancelled": 409,
+    "hand_in_progress": 409,
+    "session_closed": 409,
+    "out_of_turn": 409,
+    "already_declared": 409,
+    "wrong_phase": 409,
+    "settle_failed": 409,
+}
+
+
 class DigitalError(BourreError):
     """A move, deal or toggle that cannot be done; nothing was written (except that a
     hand the session changed under is cancelled: ``hand_cancelled``).
@@ -63,7 +80,7 @@ class DigitalError(BourreError):
     """
 
     def __init__(self, message: str, code: str, rule: str | None = None) -> None:
-        super().__init__(message, code=code)
+        super().__init__(message, code=code, status=_STATUS.get(code, 400))
         self.rule = rule
 
 

@@ -29,39 +29,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.access import hand_for, session_for
 from games.digital import service as digital
-from games.engine import CARD_NAMES, HandState, parse_card
+from games.engine import CARD_NAMES, HandState, parse_card, rulebook
 from games.engine.legal import trick_winner
-from games.engine.state import RULE_TEXT
+from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.models import GameSession, Hand, Role, Seat
 from games.polling import etag_matches, live
 from games.templatetags.bourre import RANKS, SUITS
-
-# Engine error codes → HTTP status of the refusal.
-STATUS = {
-    "not_found": 404,
-    "wrong_seat": 403,
-    "not_dealt_in": 403,
-    "stale": 409,
-    "hand_over": 409,
-    "hand_cancelled": 409,
-    "hand_in_progress": 409,
-    "session_closed": 409,
-    "out_of_turn": 409,
-    "already_declared": 409,
-    "wrong_phase": 409,
-    "settle_failed": 409,
-}
-
-# Why a card may not be played, in a player's words; {led}, {trump}, {win} filled in.
-WHY = {
-    "R19": "Follow suit (R19): {led} were led and you hold {led}.",
-    "R20": "Trump (R20): you hold no {led}, so you must play a trump ({trump}).",
-    "R21": "Head the trick (R21): you must beat {win} when you can.",
-    "R22": "Trump (R22): you hold no {led} and cannot overtrump, but must still play a trump.",
-    "R26": "Lead trump (R26): every other player is known to hold no trump.",
-    "R27": "Cinch (R27): you are sure of a majority of tricks, so lead your highest trump.",
-    "R29": "Cinch (R29): you are sure of a majority of tricks, so play your highest trump.",
-}
 
 # Time between two revealed moves is set in CSS (--dg-pace); the index is all we send.
 FEED_LENGTH = 8
@@ -276,8 +249,7 @@ def _reason(rule: str, view: dict[str, Any]) -> str:
         ]
         c = card(winner["card"])
         win = f"{c['rank']}{c['symbol']}"
-    template = WHY.get(rule, f"{rule}: {RULE_TEXT.get(rule, 'not allowed now')}.")
-    return template.format(led=led, trump=trump, win=win or "the winning card")
+    return rulebook.why(rule, led=led, trump=trump, win=win or "the winning card")
 
 
 def _me(state: HandState, view: dict[str, Any], viewer: str) -> dict[str, Any]:
@@ -287,7 +259,7 @@ def _me(state: HandState, view: dict[str, Any], viewer: str) -> dict[str, Any]:
     keep = set(declare["keep"]) if declare else set()
     cards = []
     for code in view["hand"]:
-        c = dict(card(code))
+        c: dict[str, Any] = dict(card(code))
         c["legal"] = code in legal
         c["reason"] = _reason(illegal[code], view) if code in illegal else None
         c["rule"] = illegal.get(code)
@@ -367,7 +339,7 @@ def _seat(secret: str, with_session: bool = True) -> Seat:
 
 
 @require_http_methods(["GET", "POST"])
-def seat_page(request: HttpRequest, secret: str) -> HttpResponse:
+def seat_page(request: HtmxHttpRequest, secret: str) -> HttpResponse:
     """One player's cards and choices; POST plays a move (form or the page's script)."""
     posted = request.method == "POST"
     seat = _seat(secret, with_session=not posted)
@@ -384,7 +356,7 @@ def seat_page(request: HttpRequest, secret: str) -> HttpResponse:
             )
         except digital.DigitalError as exc:
             error = {"message": str(exc), "code": exc.code, "rule": exc.rule}
-            status = STATUS.get(exc.code, 400)
+            status = exc.status
             table = digital.load_table(digital.latest_hand(seat.session_id))
         else:
             if not request.htmx:
@@ -395,7 +367,8 @@ def seat_page(request: HttpRequest, secret: str) -> HttpResponse:
                 )
         hand = table.hand
         if hand is not None:
-            hand.n_actions = table.seq
+            # The move count latest_hand() annotates (etag_for reads it), as of this move.
+            setattr(hand, "n_actions", table.seq)  # noqa: B010 (not a declared attribute)
         # The session as the move left it (read under the lock); after a refused move
         # the seat's, read now.
         session = table.session or seat.session
@@ -467,7 +440,7 @@ def seat_state(request: HttpRequest, secret: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def watch(request: HttpRequest, session_id: int) -> HttpResponse:
+def watch(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
     hand = digital.latest_hand(session.pk)
     etag = digital.etag_for(session, hand)
@@ -605,7 +578,9 @@ def _replay(request: HttpRequest, hand: Hand, seat: Seat | None) -> HttpResponse
     record = hand.record or {}
     if not record and hand.kind == Hand.Kind.DIGITAL and hand.seed:
         # A digital hand cancelled before the end: its log still tells what happened.
-        record = digital.load_table(hand).state.to_record()
+        state = digital.load_table(hand).state
+        assert state is not None  # load_table replays every hand it is given
+        record = state.to_record()
     context["replay"] = replay_context(record, hand)
     return render(request, "games/digital_replay.html", context)
 

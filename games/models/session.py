@@ -1,4 +1,5 @@
 import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -6,6 +7,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .club import Club, Player
+
+if TYPE_CHECKING:
+    from ledger.models import Posting
 
 
 class GameSession(models.Model):
@@ -73,6 +77,11 @@ class GameSession(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
+
+    # Not fields: extra columns on rows read by games.sql.session_with_membership only
+    # (the reader's membership of the club; both None for a non-member).
+    _membership_id: int | None
+    _role: str | None
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -166,6 +175,9 @@ class Hand(models.Model):
         blank=True,
         help_text="Chip-limited tables: {player: amount they could not pay}.",
     )
+
+    # Not a field: the hand's postings, set on the hands of the session history page.
+    posting_list: list["Posting"]
 
     class Meta:
         ordering = ["session", "number"]

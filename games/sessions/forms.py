@@ -19,6 +19,7 @@ from django.utils import dateformat, timezone
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
 from games.engine.record import SESSION_KEYS, TABLE_KEYS
+from games.engine.rulebook import CODE_RULES
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
 from games.models import Club, GameSession, Player
 
@@ -272,23 +273,6 @@ RENEGE_CHOICES = [
 # What a card log written as JSON may hold: the table's part of a hand record.
 ENTRY_KEYS = frozenset(TABLE_KEYS)
 
-# The rule an engine error is about, when its message does not name one.
-CODE_RULES = {
-    "bad_players": "R3",
-    "hand_size": "R7",
-    "tricks_total": "R7",
-    "tricks_mismatch": "R7",
-    "too_many_plays": "R7",
-    "too_many_discards": "R9",
-    "passed_player_played": "R10",
-    "dealer_must_play": "R12",
-    "up_card_misplaced": "R13",
-    "bad_passed": "R14",
-    "out_of_turn": "R17",
-    "trump_mismatch": "R2",
-    "missing_trump": "R2",
-    "duplicate_card": "R1",
-}
 RULE_IN_TEXT = re.compile(r"\(R\d{1,2}\)")
 ROW_PREFIXES = ("play_", "tricks_", "renege_")
 

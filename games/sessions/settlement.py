@@ -11,12 +11,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from games.access import session_for
+from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
 from games.sessions.selectors import settlement_rows
 from games.templatetags.bourre import format_money
@@ -26,7 +27,7 @@ from ledger.models import Leg, Posting
 
 
 @login_required
-def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
+def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
     rows, names = settlement_rows(session)
     balances = session.net_by_player()
@@ -55,7 +56,7 @@ def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def settlement_mark(request: HttpRequest, session_id: int) -> HttpResponse:
+def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """Tick or untick "paid" on one transfer (scorekeepers)."""
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
     rows, _ = settlement_rows(session)
@@ -112,7 +113,7 @@ def _csv_response(session: GameSession, what: str) -> tuple[HttpResponse, Any]:
 
 
 @login_required
-def settlement_csv(request: HttpRequest, session_id: int) -> HttpResponse:
+def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, _ = session_for(request.user, session_id)
     rows, _ = settlement_rows(session)
     response, writer = _csv_response(session, "settlement")
@@ -132,7 +133,7 @@ def settlement_csv(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
-def ledger_csv(request: HttpRequest, session_id: int) -> HttpResponse:
+def ledger_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """Every posting of the session with its legs: one row per leg."""
     session, _ = session_for(request.user, session_id)
     legs = (
@@ -167,7 +168,7 @@ def ledger_csv(request: HttpRequest, session_id: int) -> HttpResponse:
                 csv_cell(posting.memo),
                 posting.reverses_id or "",
                 account.kind,
-                csv_cell(account.player.name) if account.player_id else "",
+                csv_cell(account.player.name) if account.player_id and account.player else "",
                 leg.amount,
                 session.currency,
             ]

@@ -11,14 +11,16 @@ post/redirect/get.
 from __future__ import annotations
 
 import uuid
+from typing import cast
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -28,6 +30,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.access import club_for, hand_for, session_for
 from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
+from games.http import AuthedHttpRequest
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
 from games.polling import etag_matches, live, not_modified
 from games.sessions import selectors
@@ -43,7 +46,7 @@ HISTORY_PAGE = 50
 # --- helpers ------------------------------------------------------------------------------
 
 
-def _closed_response(request: HttpRequest, session: GameSession) -> HttpResponse:
+def _closed_response(request: AuthedHttpRequest, session: GameSession) -> HttpResponse:
     text = f"{session.name} is closed: nothing more can be recorded or changed."
     if request.htmx:
         return render(
@@ -56,7 +59,7 @@ def _closed_response(request: HttpRequest, session: GameSession) -> HttpResponse
     return redirect(session)
 
 
-def _next_url(request: HttpRequest, default: str) -> str:
+def _next_url(request: AuthedHttpRequest, default: str) -> str:
     url = request.POST.get("next") or request.GET.get("next") or ""
     if url and url_has_allowed_host_and_scheme(url, {request.get_host()}):
         return url
@@ -67,7 +70,7 @@ def _next_url(request: HttpRequest, default: str) -> str:
 
 
 @login_required
-def session_new(request: HttpRequest, club_id: int) -> HttpResponse:
+def session_new(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id, Role.SCOREKEEPER)
     form = SessionForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
@@ -110,7 +113,7 @@ def session_new(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @login_required
-def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """The screen left open on the table. htmx polls the `board` partial; an unchanged
     session answers 304 with no body (the ETag is the session's version)."""
     session, membership = session_for(request.user, session_id)
@@ -142,6 +145,11 @@ def _fresh_form(session: GameSession, prefill: dict | None = None) -> HandForm:
 
 
 def _record_context(session: GameSession, membership, form: HandForm, **extra) -> dict:
+    trump = form.fields["trump"]
+    assert isinstance(trump, forms.ChoiceField)  # HandForm.trump
+    # Read back, choices are normalised (value, label) pairs; the stubs give the getter
+    # the setter's wider input type.
+    suit_choices = cast("list[tuple[str, str]]", trump.choices)
     context = {
         "session": session,
         "membership": membership,
@@ -150,7 +158,7 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
         "slots": form.error_slots(),
         "counted": form.counted(),
         "hand_size": form.hand_size,
-        "suits": [(code, label, SUITS[code][0]) for code, label in form.fields["trump"].choices],
+        "suits": [(code, label, SUITS[code][0]) for code, label in suit_choices],
         "digital_busy": False,
     }
     context.update(extra)
@@ -163,7 +171,7 @@ def _entry_of(record: dict) -> dict:
 
 
 @login_required
-def hand_record(request: HttpRequest, session_id: int) -> HttpResponse:
+def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
     if not session.is_open:
         return _closed_response(request, session)
@@ -239,6 +247,7 @@ def result_context(
 
     ``created`` is True right after recording, False for a replayed submission (same
     idempotency key), None when the hand is simply being looked at."""
+    latest: int | None
     if created is True:  # just recorded: it is the latest hand
         latest = hand.pk
     else:
@@ -294,7 +303,7 @@ def _state_after(hand: Hand, session: GameSession) -> dict | None:
 
 
 @login_required
-def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
+def hand_detail(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     hand, membership = hand_for(request.user, hand_id)
     session = hand.session
     postings_qs = (
@@ -309,7 +318,7 @@ def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def hand_void(request: HttpRequest, hand_id: int) -> HttpResponse:
+def hand_void(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     """Undo: void the latest hand (reversing postings) and say exactly what changed."""
     hand, membership = hand_for(request.user, hand_id, Role.SCOREKEEPER)
     session = hand.session
@@ -333,7 +342,7 @@ def hand_void(request: HttpRequest, hand_id: int) -> HttpResponse:
     return redirect(_next_url(request, session.get_absolute_url()))
 
 
-def _void(request: HttpRequest, hand: Hand) -> tuple[bool, str, GameSession | None]:
+def _void(request: AuthedHttpRequest, hand: Hand) -> tuple[bool, str, GameSession | None]:
     """Undo ``hand``: (done, what to tell the user, the session as the void left it —
     None when nothing was undone)."""
     version = request.POST.get("version", "")
@@ -367,7 +376,7 @@ def _void(request: HttpRequest, hand: Hand) -> tuple[bool, str, GameSession | No
 
 @login_required
 @require_POST
-def hand_edit(request: HttpRequest, hand_id: int) -> HttpResponse:
+def hand_edit(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     """Edit = void the hand, then the record form filled in with what it said."""
     hand, membership = hand_for(request.user, hand_id, Role.SCOREKEEPER)
     session = hand.session
@@ -384,6 +393,7 @@ def hand_edit(request: HttpRequest, hand_id: int) -> HttpResponse:
             )
         messages.error(request, text)
         return redirect("hand_detail", hand.pk)
+    assert fresh is not None  # _void hands back the session when it undid the hand
     session = fresh
     text = f"{text} Correct it below and save it again."
     if request.htmx:
@@ -412,7 +422,7 @@ def _refuse_tournament_table(session: GameSession) -> None:
 
 
 @login_required
-def session_seats(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_seats(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """Between hands: add a seat, let a player leave or come back."""
     session, membership = session_for(request.user, session_id)
     if request.method == "POST":
@@ -446,7 +456,7 @@ def _seats_context(session: GameSession, membership) -> dict:
     }
 
 
-def _seat_action(request: HttpRequest, session: GameSession) -> tuple[bool, str]:
+def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool, str]:
     action = request.POST.get("action", "")
     try:
         if action == "add":
@@ -465,6 +475,7 @@ def _seat_action(request: HttpRequest, session: GameSession) -> tuple[bool, str]
                     player = session.club.players.filter(name__iexact=name).first()
                     if player is None:
                         player = Player.objects.create(club=session.club, name=name)
+                assert player is not None  # found or created above
                 postings.add_seat(session_id=session.pk, player=player, user=request.user)
             return True, f"{player.name} sits down and is dealt in from the next hand."
         if action in ("leave", "return"):
@@ -491,7 +502,7 @@ def _seat_action(request: HttpRequest, session: GameSession) -> tuple[bool, str]
 
 
 @login_required
-def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
     form = RulesForm(request.POST or None, rules=session.rules)
     if request.method == "POST":
@@ -550,7 +561,7 @@ def _rule_text(value) -> str:
 
 
 @login_required
-def session_close(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_close(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
     _refuse_tournament_table(session)
     if not session.is_open:
@@ -587,7 +598,7 @@ def session_close(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
-def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_history(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """Every hand with its record, verdict and postings; the net chart; other events."""
     session, membership = session_for(request.user, session_id)
     seats = list(session.seats.select_related("player").order_by("position", "id"))
@@ -599,7 +610,7 @@ def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
     page = Paginator(hands_qs, HISTORY_PAGE).get_page(request.GET.get("page"))
     legs = Prefetch("legs", queryset=Leg.objects.select_related("account__player"))
     hands = list(page.object_list)
-    by_hand: dict[int, list[Posting]] = {}
+    by_hand: dict[int | None, list[Posting]] = {}  # keyed by hand_id
     for posting in Posting.objects.filter(hand__in=hands).order_by("id").prefetch_related(legs):
         by_hand.setdefault(posting.hand_id, []).append(posting)
     for hand in hands:
@@ -644,7 +655,7 @@ STAT_COLUMNS = [
 
 
 @login_required
-def club_stats(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_stats(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
     rows = club_player_stats(club)
     return render(

@@ -4,6 +4,8 @@ Money is stored in integer minor units and only ever formatted here (DESIGN.md).
 shown as a coloured symbol plus words for screen readers, never colour alone (UX.md).
 """
 
+from typing import Any
+
 from django import template
 from django.utils.html import format_html
 
@@ -169,7 +171,7 @@ def hand_facts(hand) -> dict:
     top = max(tricks.values(), default=0)
     tied = [p for p, t in tricks.items() if t == top] if outcome in ("split", "ineligible") else []
     reneges = verdict.get("reneges") or []
-    reneged = []
+    reneged: list[dict[str, Any]] = []
     for r in reneges:
         if r.get("player") not in [x["player"] for x in reneged]:
             reneged.append(r)

@@ -4,7 +4,7 @@ the next step. Nothing here writes."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from django.db.models import Sum
@@ -40,7 +40,11 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
         still = [e for e in entries if e.status != Entry.Status.OUT]
         out = [e for e in entries if e.status == Entry.Status.OUT]
         still.sort(key=lambda e: (-live.get(e.player_id, 0), e.player.name.lower()))
-        ranked = logic.finishing_places([(e.player_id, tuple(e.out_key)) for e in out])
+        keys = []
+        for e in out:
+            assert e.out_key is not None  # set whenever an entry goes out (tables.py)
+            keys.append((e.player_id, tuple(e.out_key)))
+        ranked = logic.finishing_places(keys)
         by_id = {e.player_id: e for e in out}
         out = [by_id[p] for _, p in ranked]
         places = [None] * len(still) + [len(still) + place for place, _ in ranked]
@@ -113,7 +117,7 @@ def bracket(t: Tournament) -> dict[str, Any]:
     rounds = list(t.rounds.order_by("number"))
     tables = list(t.tables.select_related("session").order_by("round_id", "number"))
     names = dict(t.entries.values_list("player_id", "player__name"))
-    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    seats: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in (
         Seat.objects.filter(session__tournament_table__tournament=t)
         .order_by("session_id", "position", "id")

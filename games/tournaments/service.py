@@ -339,6 +339,7 @@ def draw_next_round(*, tournament_id: int, user, seed: str | None = None) -> Rou
         if not t.is_rounds:
             raise TournamentError("A freeze-out has a single round.", code="format")
         last = t.rounds.order_by("-number").first()
+        assert last is not None  # a running tournament has drawn its first round
         if last.status != Round.Status.FINISHED:
             raise TournamentError(f"Round {last.number} is still being played.", "playing")
         ranked = list(last.advanced)

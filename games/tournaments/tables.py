@@ -6,6 +6,7 @@ requests)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +36,7 @@ from ledger.models import Leg, PrizePosting
 class TableInfo:
     table: TournamentTable
     session: GameSession
-    seats: list[dict[str, Any]]  # seat order: player_id, name, active, eliminated_at
+    seats: list[Mapping[str, Any]]  # seat order: player_id, name, active, eliminated_at
     stacks: dict[int, int]
     in_progress: bool = False
     alive: list[int] = field(default_factory=list)
@@ -51,7 +52,7 @@ def table_infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
         return {}
     session_ids = [x.session_id for x in tables]
     sessions = GameSession.objects.in_bulk(session_ids)
-    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    seats: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in (
         Seat.objects.filter(session_id__in=session_ids)
         .order_by("session_id", "position", "id")
@@ -215,7 +216,7 @@ def _done_reason(t, rnd, info: TableInfo) -> str:
     return "hands"
 
 
-def _pots_won(session: GameSession, seats: list[dict[str, Any]]) -> dict[int, int]:
+def _pots_won(session: GameSession, seats: list[Mapping[str, Any]]) -> dict[int, int]:
     id_of = {r["player__name"]: r["player_id"] for r in seats}
     won: dict[int, int] = defaultdict(int)
     for winner in Hand.objects.filter(session=session, status=Hand.Status.RECORDED).values_list(
@@ -484,6 +485,8 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
 def _dealers_seat(session_id: int) -> int | None:
     """The position of the next dealer: a newcomer seated there sits on their right."""
     session = GameSession.objects.get(pk=session_id)
+    if session.next_dealer_id is None:
+        return None  # no seat matches no dealer
     return (
         Seat.objects.filter(session=session, player_id=session.next_dealer_id)
         .values_list("position", flat=True)

@@ -27,7 +27,8 @@ from django.views.decorators.http import require_POST
 from games.access import club_for, tournament_for
 from games.engine import tournament as logic
 from games.engine.tournament import TournamentError
-from games.models import Entry, GameSession, Role, Tournament
+from games.http import AuthedHttpRequest
+from games.models import Entry, GameSession, Player, Role, Tournament
 from games.polling import etag_matches, live, not_modified
 from games.tournaments import selectors
 from games.tournaments import service as svc
@@ -160,7 +161,7 @@ class TournamentForm(forms.ModelForm):
 
 class EntryForm(forms.Form):
     players = forms.ModelMultipleChoiceField(
-        queryset=None, widget=forms.CheckboxSelectMultiple, label="Enter players"
+        queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple, label="Enter players"
     )
     check_in = forms.BooleanField(required=False, label="Checked in and paid")
     bots = forms.BooleanField(required=False, label="Bots play for them (digital tables)")
@@ -168,7 +169,9 @@ class EntryForm(forms.Form):
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
         entered = tournament.entries.exclude(status=Entry.Status.WITHDRAWN).values("player_id")
-        self.fields["players"].queryset = tournament.club.players.exclude(pk__in=entered)
+        players = self.fields["players"]
+        assert isinstance(players, forms.ModelMultipleChoiceField)  # declared above
+        players.queryset = tournament.club.players.exclude(pk__in=entered)
 
 
 class StartForm(forms.Form):
@@ -283,7 +286,7 @@ def _detail_context(request, t: Tournament, membership) -> dict:
 
 
 # Registration lists who still has to check in first.
-_ENTRY_ORDER = {Entry.Status.REGISTERED: 0, Entry.Status.CHECKED_IN: 1}
+_ENTRY_ORDER: dict[str, int] = {Entry.Status.REGISTERED: 0, Entry.Status.CHECKED_IN: 1}
 _COUNTED = (Entry.Status.CHECKED_IN, Entry.Status.PLAYING, Entry.Status.OUT, Entry.Status.WINNER)
 
 
@@ -296,7 +299,7 @@ def _counts(entries) -> dict[str, int]:
 
 
 @login_required
-def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_detail(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     """Registration and check-in before the start; the director's dashboard after (its
     table cards poll themselves, answered 304 while nothing changed)."""
     t, membership = tournament_for(request.user, tournament_id)

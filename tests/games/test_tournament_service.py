@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from games.engine import tournament as logic
 from games.engine import HandState, HeuristicBot
+from games.engine import tournament as logic
 from games.engine.tournament import TournamentError
 from games.models import (
     Entry,
