@@ -11,6 +11,7 @@ never run at import time, so they cannot make an import cycle; they are left out
 from __future__ import annotations
 
 import ast
+import itertools
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -33,7 +34,7 @@ MAX_LINES = 800
 SIZE_EXEMPT_DIRS = {"migrations", "tests", "bench", "node_modules", "staticfiles", "__pycache__"}
 
 
-# -- reading the source -------------------------------------------------------------------------
+# -- reading the source ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -241,11 +242,11 @@ def _cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
 
 def _describe(cycle: list[str]) -> str:
     graph = _graph()
-    hops = [f"{a} -> {b} ({_where(a, graph[a][b])})" for a, b in zip(cycle, cycle[1:])]
+    hops = [f"{a} -> {b} ({_where(a, graph[a][b])})" for a, b in itertools.pairwise(cycle)]
     return "\n    ".join(hops)
 
 
-# -- a. no import cycles ------------------------------------------------------------------------
+# -- a. no import cycles -----------------------------------------------------------------------
 
 
 def test_the_graph_sees_the_imports() -> None:
@@ -280,7 +281,7 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert _cycles({"a": {"b": 1}, "b": {}}) == []
 
 
-# -- b. purity ----------------------------------------------------------------------------------
+# -- b. purity ---------------------------------------------------------------------------------
 
 PURE_MODULES = ("games.engine", "games.engine.tournament", "ledger.settlement")
 
@@ -354,7 +355,7 @@ def _is_html_view(module: str) -> bool:
 
 
 def _violations(source, target) -> list[str]:
-    """"file:line: a imports b" for every module-level edge a → b with source(a) and
+    """ "file:line: a imports b" for every module-level edge a → b with source(a) and
     target(a, b)."""
     graph = _graph()
     return [
@@ -392,7 +393,8 @@ def test_views_never_import_another_features_views() -> None:
     couples two pages' request handling and drags one feature's URLs, forms and
     templates into the other (and is the usual start of an import cycle)."""
     bad = _violations(
-        _is_view, lambda a, b: _is_view(b) and _feature(b) is not None and _feature(b) != _feature(a)
+        _is_view,
+        lambda a, b: _is_view(b) and _feature(b) is not None and _feature(b) != _feature(a),
     )
     assert not bad, "views importing another feature's views:\n  " + "\n  ".join(bad)
 
@@ -436,20 +438,20 @@ def test_the_ledger_never_imports_game_features() -> None:
     feature, the two would depend on each other (the tournament service is reached
     through the ``on_table_hand`` hook instead). The ledger may use ``games.models``,
     the pure ``games.engine`` and the plain-SQL helpers of ``games.sql``."""
-    bad = _violations(
-        lambda a: a.split(".")[0] == "ledger", lambda a, b: _feature(b) is not None
-    )
+    bad = _violations(lambda a: a.split(".")[0] == "ledger", lambda a, b: _feature(b) is not None)
     assert not bad, "ledger modules importing game features:\n  " + "\n  ".join(bad)
 
 
-# -- d. size -------------------------------------------------------------------------------------
+# -- d. size -----------------------------------------------------------------------------------
 
 
 def _long_modules() -> list[str]:
     out = []
     for path in sorted(ROOT.rglob("*.py")):
         parts = path.relative_to(ROOT).parts
-        if any(p in SIZE_EXEMPT_DIRS or p.startswith(".") or p.endswith(".egg-info") for p in parts):
+        if any(
+            p in SIZE_EXEMPT_DIRS or p.startswith(".") or p.endswith(".egg-info") for p in parts
+        ):
             continue
         lines = len(path.read_text(encoding="utf-8").splitlines())
         if lines > MAX_LINES:

@@ -7,8 +7,7 @@ asked through the Django ORM. A model change (a renamed column, a new field, a c
 type or converter) that the SQL does not follow fails here, on SQLite and PostgreSQL
 alike, instead of silently in production.
 
-Run on PostgreSQL with
-``DATABASE_URL=postgres://postgres@127.0.0.1:5432/bourre_helper pytest tests/test_sql_contracts.py``.
+Run on PostgreSQL with ``DATABASE_URL=postgres://USER@HOST:5432/NAME pytest ...``.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ WHEN = datetime(2024, 2, 29, 23, 59, 58, 123456, tzinfo=CHICAGO)
 LATER = datetime(2024, 3, 1, 6, 0, 0, 654321, tzinfo=UTC)
 
 
-# -- building the data with the project's own APIs -----------------------------------------------
+# -- building the data with the project's own APIs ---------------------------------------------
 
 
 def _start(club, seated, user, **kwargs):
@@ -160,7 +159,7 @@ def _assert_loaded_like_the_orm(raw, orm) -> None:
     assert (raw._state.adding, raw._state.db) == (False, orm._state.db)
 
 
-# -- games.sql.session_with_membership ------------------------------------------------------------
+# -- games.sql.session_with_membership ---------------------------------------------------------
 
 
 def test_session_with_membership_matches_the_orm_for_every_user_and_session(scene):
@@ -196,7 +195,7 @@ def test_session_with_membership_of_a_stranger_or_a_missing_session(scene):
         assert games_sql.session_with_membership(user.pk, scene.missing_session) is None
 
 
-# -- games.sql.digital_hand -----------------------------------------------------------------------
+# -- games.sql.digital_hand --------------------------------------------------------------------
 
 
 def test_digital_hand_matches_the_orm_for_every_session_and_hand(scene):
@@ -227,7 +226,7 @@ def test_digital_hand_refuses_reported_and_foreign_hands(scene):
     assert games_sql.digital_hand(scene.digital.pk, scene.playing.pk).pk == scene.playing.pk
 
 
-# -- ledger.sql.lock_session ----------------------------------------------------------------------
+# -- ledger.sql.lock_session -------------------------------------------------------------------
 
 
 def test_lock_session_loads_the_row_the_orm_loads(scene):
@@ -264,7 +263,7 @@ def test_lock_session_of_a_missing_session_raises_does_not_exist(scene):
         ledger_sql.lock_session(scene.missing_session)
 
 
-# -- ledger.sql.hand_lookup -----------------------------------------------------------------------
+# -- ledger.sql.hand_lookup --------------------------------------------------------------------
 
 
 def _orm_hand_lookup(session_id: int, key: str) -> tuple[int | None, int | None, int | None]:
@@ -305,7 +304,7 @@ def test_hand_lookup_named_cases(scene):
     assert ledger_sql.hand_lookup(scene.missing_session, "x") == (None, None, None)
 
 
-# -- ledger.sql.seat_rows -------------------------------------------------------------------------
+# -- ledger.sql.seat_rows ----------------------------------------------------------------------
 
 
 def _orm_seat_rows(session_id: int) -> list[tuple[int, str, bool, bool, int | None]]:
@@ -328,12 +327,14 @@ def test_seat_rows_match_the_orm(scene):
     home = ledger_sql.seat_rows(scene.home.pk)
     assert [name for _, name, *_ in home] == ["ann", "eve", "ben", "cal", "dee"]
     assert [(active, out) for _, name, active, out, _ in home if name == "dee"] == [(False, False)]
-    table = {name: (active, out) for _, name, active, out, _ in ledger_sql.seat_rows(scene.table.pk)}
+    table = {
+        name: (active, out) for _, name, active, out, _ in ledger_sql.seat_rows(scene.table.pk)
+    }
     assert table["ben"] == (False, True) and table["ann"] == (True, False)
     assert ledger_sql.seat_rows(scene.missing_session) == []
 
 
-# -- games.sql.insert_rows ------------------------------------------------------------------------
+# -- games.sql.insert_rows ---------------------------------------------------------------------
 
 
 def _hand_actions(scene):
@@ -344,7 +345,8 @@ def _hand_actions(scene):
         {"type": "play", "player": "ben", "discard": ["2C", "3D"], "n": 1.5, "x": None},
         {"type": "pass", "player": "cal", "note": "é'\"; -- %s %(x)s", "ok": True},
     ]
-    rows = [(hand.pk, after + i + 1, a, w) for i, (a, w) in enumerate(zip(actions, [WHEN, LATER, WHEN]))]
+    times = [WHEN, LATER, WHEN]
+    rows = [(hand.pk, after + i + 1, a, times[i]) for i, a in enumerate(actions)]
     return HandAction, ("hand", "seq", "action", "created_at"), rows
 
 
@@ -374,7 +376,16 @@ def _postings_rows(scene):
     original = Posting.objects.filter(hand=scene.h1).first()
     alice = scene.users[0]
     rows = [
-        (scene.club.pk, scene.home.pk, scene.h1.pk, "ante", "Hand 1 — ante ♥", None, alice.pk, WHEN),
+        (
+            scene.club.pk,
+            scene.home.pk,
+            scene.h1.pk,
+            "ante",
+            "Hand 1 — ante ♥",
+            None,
+            alice.pk,
+            WHEN,
+        ),
         (scene.club.pk, None, None, "carry_out", "", original.pk, None, LATER),
     ]
     return Posting, ledger_sql.POSTING_FIELDS, rows
@@ -419,6 +430,7 @@ def test_insert_rows_writes_what_bulk_create_writes(scene, case):
     assert raw == orm
     assert [tuple(r[f] for f in fields) for r in raw] == [tuple(row) for row in rows]
     assert len(raw) == len(rows)
+    postings.check_invariants(scene.home)  # rolled back: the books are as they were
 
 
 def test_insert_rows_returns_the_new_ids_in_row_order(scene):
@@ -443,7 +455,7 @@ def test_insert_rows_of_nothing_runs_no_statement(scene):
     assert len(queries) == 0
 
 
-# -- ledger.sql.insert_postings and insert_legs -------------------------------------------------------
+# -- ledger.sql.insert_postings and insert_legs ------------------------------------------------
 
 
 def _unsaved_postings(scene) -> list[Posting]:
@@ -471,7 +483,9 @@ def _unsaved_postings(scene) -> list[Posting]:
             created_at=LATER,
         ),
         # Defaults for the rest (memo, reverses, created_by); the time is set, to compare.
-        Posting(club_id=scene.club.pk, session=scene.home, kind=Posting.Kind.PAYOUT, created_at=WHEN),
+        Posting(
+            club_id=scene.club.pk, session=scene.home, kind=Posting.Kind.PAYOUT, created_at=WHEN
+        ),
     ]
 
 
@@ -499,7 +513,10 @@ def test_insert_postings_writes_and_marks_postings_like_bulk_create(scene):
             assert len(set(ids)) == len(ids)
             rows = Posting.objects.in_bulk(ids)
             written[via] = [
-                {f: getattr(rows[i], Posting._meta.get_field(f).attname) for f in _posting_columns()}
+                {
+                    f: getattr(rows[i], Posting._meta.get_field(f).attname)
+                    for f in _posting_columns()
+                }
                 for i in ids
             ]
             transaction.set_rollback(True)
@@ -545,7 +562,9 @@ def test_legs_written_by_plain_sql_are_checked_by_the_database(scene):
         with transaction.atomic():
             (posting,) = objs = [Posting(club_id=scene.club.pk, kind=Posting.Kind.ANTE)]
             ledger_sql.insert_postings(objs)
-            ledger_sql.insert_legs([(posting.pk, pot, amounts[0]), (posting.pk, player, amounts[1])])
+            ledger_sql.insert_legs(
+                [(posting.pk, pot, amounts[0]), (posting.pk, player, amounts[1])]
+            )
             with connection.cursor() as cursor:
                 cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             transaction.set_rollback(True)

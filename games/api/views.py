@@ -1,19 +1,8 @@
 """REST API v1 (mounted at /api/v1/): clubs, players, sessions, hands and the public verifier.
 
-Conventions (games.api.base, shared with games.api.ledger and games.api.tournaments):
-
-- Authentication: personal tokens (`Authorization: Bearer brt_…`, games.api.auth) or the
-  site's session login (REST_FRAMEWORK defaults). Every endpoint needs a user except
-  `POST hands/verify`.
-- Access goes through games.access (or `ClubRolePermission` / `for_member` below, which
-  use the same membership logic): another club's objects are 404; reading needs
-  membership (`Role.MEMBER`), writing needs `role_for(request)` (scorekeeper).
-- Errors are problem+json (games.api.errors); document them with `problems(...)`.
-- Long lists use `CursorPage` through `paginate(...)`, documented with `page_of(...)` and
-  `CURSOR_PARAMETERS`.
-- `API_RENDERERS` / `API_PARSERS`: JSON that never fails on odd input (deep nesting, lone
-  surrogates).
-- Money is never written here: views call ledger.postings, exactly as the web pages do.
+It follows the conventions of ``games.api.base`` (authentication, access, problem+json
+errors, cursor pages), shared with ``games.api.ledger`` and ``games.api.tournaments``.
+Money is never written here: views call ledger.postings, exactly as the web pages do.
 """
 
 import re

@@ -1,0 +1,97 @@
+"""Every URL name resolves to the path it always had.
+
+URLs are a public interface: phones bookmark pages, seat links and public brackets are
+shared, API clients are generated from the paths. Moving views between modules must not
+move a URL; this table is the contract (taken before the feature packages were made).
+"""
+
+import pytest
+from django.urls import resolve, reverse
+
+URLS = [
+    ("api_schema", (), "/api/v1/schema/"),
+    ("api_docs", (), "/api/v1/docs/"),
+    ("api_club_list", (), "/api/v1/clubs/"),
+    ("api_club_detail", (7,), "/api/v1/clubs/7/"),
+    ("api_player_list", (7,), "/api/v1/clubs/7/players/"),
+    ("api_player_detail", (7,), "/api/v1/players/7/"),
+    ("api_session_list", (7,), "/api/v1/clubs/7/sessions/"),
+    ("api_session_detail", (7,), "/api/v1/sessions/7/"),
+    ("api_hand_list", (7,), "/api/v1/sessions/7/hands/"),
+    ("api_hand_verify", (), "/api/v1/hands/verify"),
+    ("api_hand_detail", (7,), "/api/v1/hands/7/"),
+    ("api_posting_list", (7,), "/api/v1/clubs/7/postings/"),
+    ("api_club_balances", (7,), "/api/v1/clubs/7/balances/"),
+    ("api_club_stats", (7,), "/api/v1/clubs/7/stats/"),
+    ("api_session_balances", (7,), "/api/v1/sessions/7/balances/"),
+    ("api_session_settlement", (7,), "/api/v1/sessions/7/settlement/"),
+    ("api_tournament_list", (), "/api/v1/tournaments/"),
+    ("api_tournament_detail", (7,), "/api/v1/tournaments/7/"),
+    ("api_tournament_standings", (7,), "/api/v1/tournaments/7/standings/"),
+    ("api_tournament_prizes", (7,), "/api/v1/tournaments/7/prizes/"),
+    ("session_new", (7,), "/clubs/7/sessions/new/"),
+    ("club_stats", (7,), "/clubs/7/stats/"),
+    ("session_detail", (7,), "/sessions/7/"),
+    ("hand_record", (7,), "/sessions/7/record/"),
+    ("session_history", (7,), "/sessions/7/history/"),
+    ("session_seats", (7,), "/sessions/7/seats/"),
+    ("session_rules", (7,), "/sessions/7/rules/"),
+    ("session_close", (7,), "/sessions/7/close/"),
+    ("hand_detail", (7,), "/hands/7/"),
+    ("hand_void", (7,), "/hands/7/undo/"),
+    ("hand_edit", (7,), "/hands/7/edit/"),
+    ("digital_table", (7,), "/sessions/7/digital/"),
+    ("digital_deal", (7,), "/sessions/7/digital/deal/"),
+    ("digital_cancel", (7,), "/sessions/7/digital/cancel/"),
+    ("digital_seat_bot", (7, 7), "/sessions/7/digital/seats/7/bot/"),
+    ("digital_watch", (7,), "/sessions/7/digital/watch/"),
+    ("digital_seat", ("abc",), "/seat/abc/"),
+    ("digital_seat_state", ("abc",), "/seat/abc/state.json"),
+    ("digital_seat_replay", ("abc", 7), "/seat/abc/hands/7/replay/"),
+    ("hand_replay", (7,), "/hands/7/replay/"),
+    ("session_settlement", (7,), "/sessions/7/settlement/"),
+    ("settlement_mark", (7,), "/sessions/7/settlement/paid/"),
+    ("settlement_csv", (7,), "/sessions/7/settlement.csv"),
+    ("ledger_csv", (7,), "/sessions/7/ledger.csv"),
+    ("token_list", (), "/settings/tokens/"),
+    ("token_revoke", (7,), "/settings/tokens/7/revoke/"),
+    ("tournament_list", (7,), "/clubs/7/tournaments/"),
+    ("tournament_create", (7,), "/clubs/7/tournaments/new/"),
+    ("tournament_detail", (7,), "/tournaments/7/"),
+    ("tournament_edit", (7,), "/tournaments/7/edit/"),
+    ("tournament_entry_add", (7,), "/tournaments/7/entries/"),
+    ("tournament_checkin_all", (7,), "/tournaments/7/entries/check-in-all/"),
+    ("tournament_entry_action", (7, 7, "check-in"), "/tournaments/7/entries/7/check-in/"),
+    ("tournament_start", (7,), "/tournaments/7/start/"),
+    ("tournament_next_round", (7,), "/tournaments/7/next-round/"),
+    ("tournament_end_round", (7,), "/tournaments/7/end-round/"),
+    ("tournament_table_end", (7, 7), "/tournaments/7/tables/7/end/"),
+    ("tournament_table_autoplay", (7, 7), "/tournaments/7/tables/7/autoplay/"),
+    ("tournament_sync", (7,), "/tournaments/7/sync/"),
+    ("tournament_bracket", (7,), "/tournaments/7/bracket/"),
+    ("tournament_standings", (7,), "/tournaments/7/standings/"),
+    ("tournament_prizes", (7,), "/tournaments/7/prizes/"),
+    ("tournament_prizes_csv", (7,), "/tournaments/7/prizes.csv"),
+    ("tournament_public", ("abc",), "/t/abc/"),
+    ("home", (), "/"),
+    ("signup", (), "/accounts/signup/"),
+    ("login", (), "/accounts/login/"),
+    ("logout", (), "/accounts/logout/"),
+    ("password_change", (), "/accounts/password/"),
+    ("club_create", (), "/clubs/new/"),
+    ("club_detail", (7,), "/clubs/7/"),
+    ("club_edit", (7,), "/clubs/7/edit/"),
+    ("player_list", (7,), "/clubs/7/players/"),
+    ("player_edit", (7,), "/players/7/edit/"),
+    ("member_list", (7,), "/clubs/7/members/"),
+    ("invite_create", (7,), "/clubs/7/invites/"),
+    ("member_role", (7, 7), "/clubs/7/members/7/role/"),
+    ("member_remove", (7, 7), "/clubs/7/members/7/remove/"),
+    ("invite_accept", ("abc",), "/invite/abc/"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "path"), URLS, ids=[u[0] for u in URLS])
+def test_url_name_resolves_to_its_path(name, args, path):
+    assert reverse(name, args=args) == path
+    assert resolve(path).url_name == name
