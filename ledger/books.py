@@ -18,7 +18,10 @@ from ledger.models import (
     PrizePosting,
 )
 
-# -- reading ----------------------------------------------------------------------------------------
+# Postings that move chips between the table and the bank: part of a player's stack, not
+# of what they won or lost at the table.
+BANK_KINDS = (Posting.Kind.BUY_IN, Posting.Kind.CASH_OUT)
+TABLE_KINDS = tuple(k for k in Posting.Kind.values if k not in BANK_KINDS)
 
 
 def ledger_sums(session: GameSession, kinds: Iterable[str]) -> dict[int, int]:

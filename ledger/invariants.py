@@ -9,9 +9,15 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
 from games.models import GameSession, Hand, Seat, TournamentTable
-from ledger.books import kitty_balance, ledger_sums, pot_balance, prize_balances
+from ledger.books import (
+    BANK_KINDS,
+    TABLE_KINDS,
+    kitty_balance,
+    ledger_sums,
+    pot_balance,
+    prize_balances,
+)
 from ledger.models import Account, Leg, Posting, PrizePosting
-from ledger.postings._common import BANK_KINDS, TABLE_KINDS
 
 
 def check_invariants(session: GameSession) -> None:

@@ -16,8 +16,8 @@ from django.db.models.functions import Coalesce
 
 from games.models import Hand, Player
 
+from .books import TABLE_KINDS
 from .models import Account, Leg, Posting
-from .postings import TABLE_KINDS
 
 __all__ = ["club_player_stats"]
 

@@ -69,6 +69,7 @@ Decisions where the issue left room (each is tested):
 """
 
 from ledger.books import (
+    TABLE_KINDS,
     kitty_balance,
     ledger_sums,
     player_stacks,
@@ -80,7 +81,6 @@ from ledger.books import (
 from ledger.errors import HandRejected, SessionClosed, SetupError, StaleState, VoidRefused
 from ledger.invariants import check_invariants, check_prize_ledger
 from ledger.postings._common import (
-    TABLE_KINDS,
     actor,
     announce_table_hand,
     lock_session,

@@ -15,14 +15,11 @@ from django.db.models.functions import Coalesce
 from games.engine import Rules
 from games.models import GameSession, Hand, SessionEvent
 from ledger import sql
+from ledger.books import BANK_KINDS
 from ledger.errors import SessionClosed, SetupError
 from ledger.models import Account, Leg, Posting
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R3
-# Postings that move chips between the table and the bank: part of a player's stack, not
-# of what they won or lost at the table.
-BANK_KINDS = (Posting.Kind.BUY_IN, Posting.Kind.CASH_OUT)
-TABLE_KINDS = tuple(k for k in Posting.Kind.values if k not in BANK_KINDS)
 # The session's running totals of the ledger, saved with every write that posts.
 BOOK_FIELDS = ["nets", "stacks"]
 # What recording or voiding a hand changes on the session row.

@@ -151,3 +151,25 @@ def test_ids_beyond_any_row_are_404_not_a_database_overflow(api_carol, club, url
     response = api_carol.get(url.format(big=2**64 + 7))
     assert response.status_code == 404
     assert response["Content-Type"] == "application/problem+json"
+
+
+def test_any_bourre_error_is_a_problem_with_its_own_status(api_bob, game, monkeypatch):
+    """The API maps the whole error family in one place: a refusal that has no problem
+    type of its own still answers with its status, code and field, never a 500."""
+    from games.digital.service import DigitalError
+    from ledger import postings
+
+    def refused(**kwargs):
+        raise DigitalError("Another hand is being played at this table.", "hand_in_progress")
+
+    monkeypatch.setattr(postings, "record_hand", refused)
+    response = api_bob.post(
+        f"/api/v1/sessions/{game.pk}/hands/", FIRST_HAND, content_type="application/json"
+    )
+    assert response.status_code == 409
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["status"] == 409
+    assert body["errors"] == [
+        {"code": "hand_in_progress", "message": "Another hand is being played at this table."}
+    ]
