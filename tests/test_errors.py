@@ -3,6 +3,7 @@ and an HTTP status, so views and the API can map them in one place each."""
 
 import pytest
 
+from games.clubs.service import ClubError
 from games.digital.service import DigitalError
 from games.engine import CardError, HandError, IllegalAction, RuleError, parse_card
 from games.engine.errors import BourreError
@@ -23,6 +24,7 @@ FAMILY = [
     SessionClosed,
     SetupError,
     VoidRefused,
+    ClubError,
 ]
 
 
@@ -50,6 +52,7 @@ def test_every_refusal_is_a_bourre_error(cls):
         (DigitalError("bad card", "illegal_card", "R19"), "illegal_card", None, 400),
         (TournamentError("no", code="status"), "status", None, 400),
         (HandError("two dealers"), "bad_setup", None, 400),
+        (ClubError("last owner", code="last_owner"), "last_owner", None, 409),
     ],
 )
 def test_errors_carry_code_field_and_status(error, code, field, status):

@@ -1,6 +1,5 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -8,6 +7,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from games.access import club_for, player_for
+from games.clubs import service
 from games.clubs.forms import ClubForm, InviteForm, PlayerForm, PlayerLinkForm, RoleForm
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Invite, Membership, Player, Role
@@ -25,11 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def club_create(request: AuthedHttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            club = form.save(commit=False)
-            club.created_by = request.user
-            club.save()
-            Membership.objects.create(club=club, user=request.user, role=Role.OWNER)
+        club = service.create_club(form.save(commit=False), request.user)
         messages.success(request, f"{club.name} is ready. Add the players who sit at your table.")
         return redirect(club)
     return render(request, "games/club_form.html", {"form": form})
@@ -173,21 +169,12 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/invite_accept.html", {"invite": invite, "next": request.path})
     already = Membership.objects.filter(club=invite.club, user=request.user).exists()
     if request.method == "POST":
-        with transaction.atomic():
-            # Lock the invite so two people cannot both use a single-use link.
-            invite = Invite.objects.select_for_update().get(pk=invite.pk)
-            if not invite.is_usable:
-                return render(
-                    request,
-                    "games/invite_accept.html",
-                    {"invite": invite, "dead": True},
-                    status=410,
-                )
-            if not already:
-                Membership.objects.create(club=invite.club, user=request.user, role=invite.role)
-            invite.used_by = request.user
-            invite.used_at = timezone.now()
-            invite.save(update_fields=["used_by", "used_at"])
+        try:
+            invite = service.accept_invite(invite.pk, request.user)
+        except service.ClubError:
+            return render(
+                request, "games/invite_accept.html", {"invite": invite, "dead": True}, status=410
+            )
         messages.success(request, f"You joined {invite.club.name}.")
         return redirect(invite.club)
     return render(request, "games/invite_accept.html", {"invite": invite, "already": already})
@@ -202,12 +189,11 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
     if not form.is_valid():
         messages.error(request, "Unknown role.")
         return redirect("member_list", club.pk)
-    role = form.cleaned_data["role"]
-    if target.role == Role.OWNER and role != Role.OWNER and _owner_count(club) == 1:
-        messages.error(request, "A club needs at least one owner. Make someone else owner first.")
+    try:
+        service.change_role(target, form.cleaned_data["role"])
+    except service.ClubError as error:
+        messages.error(request, str(error))
         return redirect("member_list", club.pk)
-    target.role = role
-    target.save(update_fields=["role"])
     messages.success(request, f"{target.user.username} is now {target.get_role_display().lower()}.")
     return redirect("member_list", club.pk)
 
@@ -217,15 +203,12 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
 def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> HttpResponse:
     club, me = club_for(request.user, club_id, Role.OWNER)
     target = get_object_or_404(Membership, pk=membership_id, club=club)
-    if target.role == Role.OWNER and _owner_count(club) == 1:
-        messages.error(request, "The last owner cannot be removed.")
+    try:
+        service.remove_member(target)
+    except service.ClubError as error:
+        messages.error(request, str(error))
         return redirect("member_list", club.pk)
-    target.delete()
     messages.success(request, f"{target.user.username} was removed from {club.name}.")
     if target.user_id == request.user.id:
         return redirect("home")
     return redirect("member_list", club.pk)
-
-
-def _owner_count(club) -> int:
-    return club.memberships.filter(role=Role.OWNER).count()
