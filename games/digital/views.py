@@ -28,6 +28,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.access import hand_for, session_for
+from games.digital import selectors as digital_reads
 from games.digital import service as digital
 from games.engine import CARD_NAMES, HandState, parse_card, rulebook
 from games.engine.legal import trick_winner
@@ -76,7 +77,7 @@ def suit(letter: str) -> dict[str, str]:
 
 def board_context(
     session: GameSession,
-    table: digital.Table,
+    table: digital_reads.Table,
     viewer: str | None,
     seen: int | None,
     bots: set[str],
@@ -357,7 +358,7 @@ def seat_page(request: HtmxHttpRequest, secret: str) -> HttpResponse:
         except digital.DigitalError as exc:
             error = {"message": str(exc), "code": exc.code, "rule": exc.rule}
             status = exc.status
-            table = digital.load_table(digital.latest_hand(seat.session_id))
+            table = digital_reads.load_table(digital_reads.latest_hand(seat.session_id))
         else:
             if not request.htmx:
                 # Post/redirect/get: a reload does not resend the move.
@@ -372,15 +373,15 @@ def seat_page(request: HtmxHttpRequest, secret: str) -> HttpResponse:
         # The session as the move left it (read under the lock); after a refused move
         # the seat's, read now.
         session = table.session or seat.session
-        etag = digital.etag_for(session, hand)
+        etag = digital_reads.etag_for(session, hand)
     else:
         session = seat.session
-        hand = digital.latest_hand(session.pk)
-        etag = digital.etag_for(session, hand)
+        hand = digital_reads.latest_hand(session.pk)
+        etag = digital_reads.etag_for(session, hand)
         if etag_matches(request, etag):
             return _live(HttpResponseNotModified(), etag)
-        table = digital.load_table(hand)
-    bots = table.bots if table.bots is not None else digital.bot_names(session.pk)
+        table = digital_reads.load_table(hand)
+    bots = table.bots if table.bots is not None else digital_reads.bot_names(session.pk)
     board = board_context(session, table, seat.player.name, _seen(request, table.hand), bots)
     board["error"] = error
     board["etag"] = etag
@@ -418,11 +419,11 @@ def _posted_action(request: HttpRequest) -> dict[str, Any]:
 def seat_state(request: HttpRequest, secret: str) -> HttpResponse:
     """The seat's view as JSON (scripts, tests): exactly what the seat page shows."""
     seat = _seat(secret)
-    hand = digital.latest_hand(seat.session_id)
-    etag = digital.etag_for(seat.session, hand)
+    hand = digital_reads.latest_hand(seat.session_id)
+    etag = digital_reads.etag_for(seat.session, hand)
     if etag_matches(request, etag):
         return _live(HttpResponseNotModified(), etag)
-    table = digital.load_table(hand)
+    table = digital_reads.load_table(hand)
     name = seat.player.name
     data: dict[str, Any] = {"seat": name, "hand": None, "seq": table.seq, "status": "none"}
     if hand is not None and table.state is not None:
@@ -442,12 +443,14 @@ def seat_state(request: HttpRequest, secret: str) -> HttpResponse:
 @require_GET
 def watch(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
-    hand = digital.latest_hand(session.pk)
-    etag = digital.etag_for(session, hand)
+    hand = digital_reads.latest_hand(session.pk)
+    etag = digital_reads.etag_for(session, hand)
     if etag_matches(request, etag):
         return _live(HttpResponseNotModified(), etag)
-    table = digital.load_table(hand)
-    board = board_context(session, table, None, _seen(request, hand), digital.bot_names(session.pk))
+    table = digital_reads.load_table(hand)
+    board = board_context(
+        session, table, None, _seen(request, hand), digital_reads.bot_names(session.pk)
+    )
     board["etag"] = etag
     board["poll_url"] = reverse("digital_watch", args=[session.pk])
     if hand is not None:
@@ -477,8 +480,8 @@ def _qr(url: str) -> str:
 @require_GET
 def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
-    hand = digital.latest_hand(session.pk)
-    table = digital.load_table(hand)
+    hand = digital_reads.latest_hand(session.pk)
+    table = digital_reads.load_table(hand)
     seats = list(session.seats.select_related("player"))
     dealt = set(table.state.players) if table.state is not None and table.in_progress else set()
     rows = []
@@ -493,7 +496,7 @@ def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
             }
         )
     board = board_context(session, table, None, None, {s.player.name for s in seats if s.is_bot})
-    board["etag"] = digital.etag_for(session, hand)
+    board["etag"] = digital_reads.etag_for(session, hand)
     board["poll_url"] = reverse("digital_watch", args=[session.pk])
     if hand is not None:
         board["replay_url"] = reverse("hand_replay", args=[hand.pk])
@@ -578,7 +581,7 @@ def _replay(request: HttpRequest, hand: Hand, seat: Seat | None) -> HttpResponse
     record = hand.record or {}
     if not record and hand.kind == Hand.Kind.DIGITAL and hand.seed:
         # A digital hand cancelled before the end: its log still tells what happened.
-        state = digital.load_table(hand).state
+        state = digital_reads.load_table(hand).state
         assert state is not None  # load_table replays every hand it is given
         record = state.to_record()
     context["replay"] = replay_context(record, hand)

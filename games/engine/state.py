@@ -61,9 +61,7 @@ from .legal import TrickPlay
 from .payout import _settle
 from .rules import MAX_AMOUNT, Rules
 
-# RULE_TEXT, IllegalAction (actions.py) and run_draw (deck.py) stay importable from here,
-# where they used to live: games.digital.views imports RULE_TEXT from this module.
-__all__ = ["RULE_TEXT", "HandError", "HandState", "IllegalAction", "replay", "run_draw"]
+__all__ = ["HandError", "HandState", "replay"]
 
 
 class HandError(BourreError):

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import HandError, HandState, IllegalAction, Rules, replay, verify
 from games.engine.cards import CARD_NAMES, mask_of
-from games.engine.state import _top_of_shuffled_deck
+from games.engine.deck import _top_of_shuffled_deck
 
 from .helpers import NAMES, random_hand
 

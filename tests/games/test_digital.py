@@ -7,6 +7,7 @@ import random
 import pytest
 from django.test import Client
 
+from games.digital import selectors as digital_reads
 from games.digital import service as digital
 from games.engine import CARD_NAMES, HandState, replay, verify
 from games.models import Hand, HandAction, Seat
@@ -174,7 +175,7 @@ def _deal_until(session, seats, client, want, tries: int = 40):
     rng = random.Random(11)
     make_bots(session, "cal", "dee")
     for _ in range(tries):
-        hand = digital.hand_in_progress(session.pk) or deal(session)
+        hand = digital_reads.hand_in_progress(session.pk) or deal(session)
         while True:
             hand.refresh_from_db()
             if hand.status != Hand.Status.IN_PROGRESS:

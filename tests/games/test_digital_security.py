@@ -15,6 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.digital import selectors as digital_reads
 from games.digital import service as digital
 from games.engine import CARD_NAMES
 from games.models import Hand
@@ -49,7 +50,7 @@ def seats(session):
 def test_the_leak_check_can_fail(session, seats):
     """The detector itself: another seat's card in a body is caught in both spellings."""
     hand = deal(session)
-    state = digital.load_table(hand).state
+    state = digital_reads.load_table(hand).state
     ben_card = next(c for c in state.view_for("ben")["hand"] if c != state.public_view()["up_card"])
     hidden = set(CARD_NAMES) - visible_to(state, "ann")
     assert ben_card in hidden

@@ -15,6 +15,7 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
+from games.digital import selectors as digital_reads
 from games.digital import service as digital
 from games.engine import CARD_NAMES, HandState
 from games.models import GameSession, Hand, Seat
@@ -59,7 +60,7 @@ def state_url(seat: Seat) -> str:
 
 
 def current_state(hand: Hand) -> HandState:
-    return digital.load_table(Hand.objects.get(pk=hand.pk)).state
+    return digital_reads.load_table(Hand.objects.get(pk=hand.pk)).state
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -161,10 +162,10 @@ class Leakcheck:
     def _check(self, response):
         if response.status_code in (301, 302, 303, 304):
             return response
-        hand = digital.latest_hand(self.session.pk)
+        hand = digital_reads.latest_hand(self.session.pk)
         if hand is None:
             return response
-        state = digital.load_table(hand).state
+        state = digital_reads.load_table(hand).state
         hidden = set(CARD_NAMES) - visible_to(state, self.viewer)
         bad = leaked(response.content.decode(), hidden, self.secrets)
         assert not bad, f"{self.viewer or 'spectator'} was shown hidden cards {bad}"

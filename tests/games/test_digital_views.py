@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.digital import service as digital
+from games.digital import selectors as digital_reads
 from games.engine import HandState, HeuristicBot
 from games.models import Hand, HandAction, Seat
 from ledger import postings
@@ -138,7 +138,7 @@ def test_seat_page_before_any_hand(client, seats):
 
 def test_seat_page_shows_own_cards_and_the_choices_in_turn(client, session, seats):
     hand = deal(session)
-    state = digital.load_table(hand).state
+    state = digital_reads.load_table(hand).state
     first = state.awaiting[0]
     body = client.get(seat_url(seats[first])).content.decode()
     for code in state.view_for(first)["hand"]:
@@ -171,7 +171,7 @@ def test_poll_is_304_until_something_changes(client, session, seats, django_asse
     with django_assert_num_queries(2):
         again = client.get(url, headers={"HX-Request": "true", "If-None-Match": etag})
     assert again.status_code == 304
-    state = digital.load_table(hand).state
+    state = digital_reads.load_table(hand).state
     who = state.awaiting[0]
     client.post(
         seat_url(seats[who]),
@@ -207,7 +207,7 @@ def test_new_moves_are_revealed_one_by_one(client, session, seats):
 
 def test_plain_form_post_redirects_back_to_the_seat(client, session, seats):
     hand = deal(session)
-    state = digital.load_table(hand).state
+    state = digital_reads.load_table(hand).state
     who = state.awaiting[0]
     response = client.post(
         seat_url(seats[who]), {"hand": hand.pk, "seq": len(state.actions), "type": "play"}
@@ -221,7 +221,7 @@ def test_state_json_is_the_seats_own_view(client, session, seats):
     data = client.get(state_url(seats["ben"])).json()
     assert data["hand"] == hand.pk and data["seat"] == "ben"
     assert data["view"]["seat"] == "ben"
-    assert data["view"]["hand"] == digital.load_table(hand).state.view_for("ben")["hand"]
+    assert data["view"]["hand"] == digital_reads.load_table(hand).state.view_for("ben")["hand"]
 
 
 def test_seat_sitting_out_sees_the_public_board(client, session, seats):
@@ -245,7 +245,7 @@ def test_member_watches_the_public_board(carol_client, session, seats):
     body = response.content.decode()
     assert 'id="board"' in body
     assert 'name="discard"' not in body
-    state = digital.load_table(hand).state
+    state = digital_reads.load_table(hand).state
     for code in state.view_for("ann")["hand"]:
         if code != state.public_view()["up_card"]:
             assert f'data-card="{code}"' not in body
