@@ -19,29 +19,13 @@ from operator import or_
 from typing import Any, TypedDict, TypeGuard
 
 from .cards import CARD_LOOKUP, CARD_NAMES, CardError, card_or_none, parse_suit
+from .record import SESSION_KEYS, TABLE_KEYS
 from .rules import MAX_AMOUNT, RuleError, Rules, rule_errors
 
 __all__ = ["RecordParser"]
 
 
-_FIELDS = frozenset(
-    {
-        "rules",
-        "players",
-        "dealer",
-        "carry",
-        "excused",
-        "up_card",
-        "trump",
-        "passed",
-        "discards",
-        "hands",
-        "plays",
-        "tricks",
-        "reneges",
-        "forfeits",
-    }
-)
+_FIELDS = frozenset(SESSION_KEYS) | frozenset(TABLE_KEYS)
 _RENEGE_KEYS = frozenset({"player", "corrected", "trick", "card", "rule"})
 _RULE_RE = re.compile(r"R[0-9]{1,2}")
 _MAX_PLAYS = 8 * 5

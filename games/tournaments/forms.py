@@ -4,6 +4,7 @@ from django import forms
 
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Tournament
+from games.tournaments import service as svc
 
 
 def _int_list(text: str, label: str) -> list[int]:
@@ -53,22 +54,8 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = (
-            "name",
-            "format",
-            "buy_in",
-            "fee",
-            "starting_chips",
-            "hands_per_level",
-            "min_table",
-            "max_table",
-            "hands_per_round",
-            "final_hands",
-            "advance_per_table",
-            "tiebreak",
-            "carry_stacks",
-            "table_mode",
-        )
+        # Every setting of the service but the three written as text below.
+        fields = tuple(k for k in svc.SETTINGS if k not in ("antes", "payout_percentages", "rules"))
         labels = {
             "buy_in": "Buy-in",
             "fee": "Fee",
