@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
-from games.models import GameSession, Seat
+from games.models import GameSession, Seat, Tournament
 from ledger.models import (
     Account,
     Leg,
@@ -89,7 +89,7 @@ def kitty_balance(session: GameSession) -> int:
     )
 
 
-def prize_balances(t: Any) -> dict[str, Any]:
+def prize_balances(t: Tournament) -> dict[str, Any]:
     """{"pool", "house", "entrants": {player id: balance}} from the prize ledger, one query."""
     out: dict[str, Any] = {"pool": 0, "house": 0, "entrants": {}}
     rows = (
@@ -106,7 +106,7 @@ def prize_balances(t: Any) -> dict[str, Any]:
     return out
 
 
-def prize_postings(t: Any):
+def prize_postings(t: Tournament):
     """The prize ledger, oldest first, legs prefetched (two queries)."""
     legs = PrizeLeg.objects.select_related("account").order_by("id")
     return (

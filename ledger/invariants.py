@@ -3,12 +3,10 @@ after each step)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
-from games.models import GameSession, Hand, Seat, TournamentTable
+from games.models import GameSession, Hand, Seat, Tournament, TournamentTable
 from ledger.books import (
     BANK_KINDS,
     TABLE_KINDS,
@@ -128,7 +126,7 @@ def check_invariants(session: GameSession) -> None:
         check_prize_ledger(table.tournament)
 
 
-def check_prize_ledger(t: Any) -> None:
+def check_prize_ledger(t: Tournament) -> None:
     """Raise AssertionError unless the prize ledger balances: every posting's legs sum
     to zero, all balances sum to zero, the pool is never negative and is empty once the
     prizes are paid."""
@@ -146,5 +144,5 @@ def check_prize_ledger(t: Any) -> None:
         raise AssertionError(f"prize ledger sums to {total}")
     if balances["pool"] < 0:
         raise AssertionError(f"the pool is negative: {balances['pool']}")
-    if t.status == "finished" and balances["pool"] != 0:
+    if t.status == Tournament.Status.FINISHED and balances["pool"] != 0:
         raise AssertionError(f"{balances['pool']} left in the pool after the prizes")

@@ -13,7 +13,7 @@ from django.db.models import Sum
 from django.db.models.functions import Coalesce
 
 from games.engine import Rules
-from games.models import GameSession, Hand, SessionEvent
+from games.models import GameSession, Hand, Seat, SessionEvent
 from ledger import sql
 from ledger.books import BANK_KINDS
 from ledger.errors import SessionClosed, SetupError
@@ -250,6 +250,18 @@ def session_state(session: GameSession) -> dict[str, Any]:
     records cleanly as long as the version has not moved.
     """
     return _state(session, _seats(session))
+
+
+def _seat_account(session: GameSession, player_id: int) -> int:
+    """The ledger account of a seated player; SetupError if the player has no seat."""
+    account = (
+        Seat.objects.filter(session=session, player_id=player_id)
+        .values_list("account_id", flat=True)
+        .first()
+    )
+    if account is None:
+        raise SetupError("not_seated", "that player has no seat in this session", "player")
+    return account
 
 
 # -- tournament tables ------------------------------------------------------------------------

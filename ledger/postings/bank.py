@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.models import GameSession, Seat
 from ledger.errors import SetupError
 from ledger.models import Account, Posting
 from ledger.postings._common import (
@@ -14,22 +13,11 @@ from ledger.postings._common import (
     _event,
     _post,
     _require_open,
+    _seat_account,
     lock_session,
 )
 
 # -- buy-ins and cash-outs --------------------------------------------------------------------
-
-
-def _seat_account(session: GameSession, player_id: int) -> int:
-    """The ledger account of a seated player; SetupError if the player has no seat."""
-    account = (
-        Seat.objects.filter(session=session, player_id=player_id)
-        .values_list("account_id", flat=True)
-        .first()
-    )
-    if account is None:
-        raise SetupError("not_seated", "that player has no seat in this session", "player")
-    return account
 
 
 def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) -> Posting:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from games.models import Tournament
 from ledger.models import PrizeAccount, PrizeLeg, PrizePosting
 from ledger.postings._common import actor
 
 
-def prize_accounts(tournament: Any, player_ids: Iterable[int]) -> dict[Any, int]:
+def prize_accounts(tournament: Tournament, player_ids: Iterable[int]) -> dict[Any, int]:
     """{"pool": id, "house": id, player id: id, …}, creating what is missing."""
     ids = set(player_ids)
     PrizeAccount.objects.bulk_create(
@@ -36,7 +37,7 @@ def prize_accounts(tournament: Any, player_ids: Iterable[int]) -> dict[Any, int]
 
 
 def post_prize(
-    tournament: Any,
+    tournament: Tournament,
     kind: str,
     legs: Mapping[int, int],
     user: Any,

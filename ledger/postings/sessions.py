@@ -24,11 +24,11 @@ from ledger.postings._common import (
     _post,
     _require_open,
     _rules_dict,
+    _seat_account,
     _seats,
     actor,
     lock_session,
 )
-from ledger.postings.bank import _seat_account
 
 # -- starting a session -----------------------------------------------------------------------
 
