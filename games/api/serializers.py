@@ -265,7 +265,14 @@ class HandCreateInputSerializer(StrictInputSerializer):
     carry = serializers.IntegerField(required=False)
     excused = serializers.ListField(child=serializers.CharField(), required=False)
     rules = serializers.DictField(required=False)
-    forfeits = serializers.ListField(child=serializers.CharField(), required=False)
+    forfeits = serializers.ListField(
+        child=serializers.CharField(max_length=NAME_MAX),
+        required=False,
+        max_length=8,
+        help_text="Players who owe a forfeited deal: the session's pending ones (see "
+        "next_hand.forfeits) plus anyone whose declaration out of turn was called at this "
+        "hand (R16). A table can add a forfeit, never remove one (forfeit_removed).",
+    )
 
 
 # --- the verifier ------------------------------------------------------------------------

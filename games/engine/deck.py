@@ -14,9 +14,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["DECK", "run_draw"]
+__all__ = ["DECK", "FOLDED", "run_draw"]
 
 DECK = range(52)  # every card index, in a fixed order
+FOLDED = -1  # key of run_draw's reshuffled map: when the folded hands became the stock
 
 
 def run_draw(
@@ -53,6 +54,7 @@ def run_draw(
             if pos == len(stock):
                 if mode == "folded_then_discards" and folded:
                     fresh, folded = folded, []
+                    reshuffled[FOLDED] = seat
                 else:
                     keep_own = mode != "discards_all"
                     fresh, rest = [], []

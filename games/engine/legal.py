@@ -17,13 +17,18 @@ removed each card (for the UI and for renege reports). :func:`legal_mask` and
 Choices where RULES.md is silent:
 
 - "Last to play" (R29/R31) means the last of the active players in the trick.
-- R29 applies whenever the set left by R19–R23 still contains a trump, even when no
-  trump can win (void, trick overtrumped, ``undertrump_required`` off): the rule says
-  "may legally play a trump", and the highest-trump duty is read literally.
+- R29 (as RULES.md now words it) applies only when the highest trump left by R19–R23
+  would win the trick as it stands: with an Ace of trump led, or a trump above all of the
+  holder's already played, the holder keeps the top trump and plays any card R19–R23
+  allow. "Win as it stands" means beating the card winning now; a later player may still
+  overtrump, which the sure-trick count (R28) has already allowed for.
 - Dead cards (R28) also include the up-card when the dealer passed: it was seen face up
   and left the hand with the dealer's folded cards, and it is never dealt again.
 - A player's known trump-void status (R26) is inferred from the cards actually played,
-  reneges included: the table cannot know better at that moment.
+  reneges included: the table cannot know better at that moment. Two exceptions, where the
+  table does know better: a player who still visibly holds a trump (the dealer's up-card,
+  kept and not yet played: ``shown``) is never counted void, and a player counted void
+  who then plays a trump (possible only after a renege) is no longer counted void.
 """
 
 from __future__ import annotations
@@ -202,6 +207,7 @@ class TrickPlay:
         "next_seat",
         "private_dead",
         "public_dead",
+        "shown",
         "to_act",
         "trick",
         "trick_leader",
@@ -250,6 +256,8 @@ class TrickPlay:
         self.initial = reduce(or_, self.hands, 0)
         self.tricks_won = [0] * n_seats
         self.known_void = 0
+        # cards every player knows a seat holds (the dealer's kept up-card), by seat
+        self.shown = [0] * n_seats
         self.to_act = self.trick_leader = self.active[0]
         self.trick: list[tuple[int, int]] = []
         self.led = -1
@@ -402,6 +410,8 @@ class TrickPlay:
         allowed_trumps = allowed & self.trump_mask
         if not allowed_trumps:
             return allowed
+        if not self.beaters[self.win] >> (allowed_trumps.bit_length() - 1) & 1:
+            return allowed  # R29: no allowed trump can win the trick, so no duty
         known, void = self._known(p, hand)
         if self._has_cinch(p, hand & self.trump_mask, known, void):
             return _top_trumps(allowed_trumps, known, self.equiv)  # R29, R30
@@ -450,7 +460,14 @@ class TrickPlay:
                     allowed = trumps
                     stages.append(("R22", allowed))
         last = bool(self.trick) and len(self.trick) == self.n_active - 1
-        if self.cinch and allowed & tm and not last and self._has_cinch(p, trumps, known, void):
+        if (
+            self.cinch
+            and allowed & tm
+            and not last
+            # R29: only when the highest allowed trump would win the trick as it stands
+            and (not self.trick or self.beaters[self.win] >> ((allowed & tm).bit_length() - 1) & 1)
+            and self._has_cinch(p, trumps, known, void)
+        ):
             allowed = _top_trumps(allowed & tm, known, self.equiv)
             stages.append((cinch_rule, allowed))
         reasons: dict[int, str] = {}
@@ -470,6 +487,8 @@ class TrickPlay:
         p = self.to_act
         bit = 1 << card
         self.hands[p] ^= bit  # callers check the card is in the hand
+        if self.known_void and bit & self.trump_mask:
+            self.known_void &= ~(1 << p)  # void was wrong: only after a renege
         trick = self.trick
         if not trick:
             self.led = led = card // 13
@@ -482,9 +501,10 @@ class TrickPlay:
                 # R26 known voids: a non-trump to a trump lead, or neither suit where a
                 # trump would have been forced (always when undertrumping is required,
                 # otherwise only while the trick is still untrumped).
-                if self.led == self.trump or (
-                    not bit & self.trump_mask and (self.undertrump or not self.trumped)
-                ):
+                if (
+                    self.led == self.trump
+                    or (not bit & self.trump_mask and (self.undertrump or not self.trumped))
+                ) and not self.hands[p] & self.shown[p]:
                     self.known_void |= 1 << p
             elif card > self.high_led:
                 self.high_led = card

@@ -21,8 +21,11 @@ Choices where RULES.md is silent:
 - ``ineligible_winner: "carry"`` never divides a pot, even under ``split_pot: "divide"``.
 - A player who forfeits a deal (corrected renege, R16) skips the deal only when it comes
   to them; until then the forfeit stays pending and is reported in ``forfeits_next`` (an
-  addition to the verdict) for the caller to pass back as ``forfeits`` next hand. If
-  every player owes a forfeit, the deal passes normally.
+  addition to the verdict) for the caller to pass back as ``forfeits`` next hand.
+- When every seated player owes a forfeited deal, the forfeits cancel out: skipping
+  everybody once is the same as skipping nobody, so the deal passes to the next seat on
+  the left as usual and every forfeit is cleared (``forfeits_next`` is empty). Without
+  this nobody could ever clear one.
 """
 
 from __future__ import annotations
@@ -307,6 +310,5 @@ def _next_deal(players: Sequence[str], dealer: str, forfeit_set: set[str]) -> tu
             next_dealer = candidate
             break
         skipped.add(candidate)
-    else:
-        skipped = set()
+    # else: everybody owes one; they cancel out, the deal passes normally and all clear
     return next_dealer, [p for p in players if p in forfeit_set and p not in skipped]

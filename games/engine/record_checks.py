@@ -12,7 +12,7 @@ nothing wrong, so that one mistake is not reported again in the play's words.
 from __future__ import annotations
 
 from .cards import CARD_NAMES
-from .deck import run_draw
+from .deck import FOLDED, run_draw
 from .record_parse import RecordParser
 
 __all__ = ["RecordChecks"]
@@ -48,6 +48,9 @@ class RecordChecks(RecordParser):
     deemed: bool
     no_play: bool
     up_dead: bool  # set by the verifier once the discards are known (check())
+    # folded_then_discards with a passing dealer: the seat served when the folded hands,
+    # up-card included, became the stock (it may hold the up-card from then on), else None
+    up_back_at: int | None
 
     def seat_facts(self) -> None:
         """What every later step needs: who plays in which order, and the up-card."""
@@ -86,12 +89,51 @@ class RecordChecks(RecordParser):
                         " otherwise the dealer wins uncontested once the others pass (R14)",
                         field="passed",
                     )
-        elif self.dealer_seat in self.passed_set and self.ace_up:
+        elif self.dealer_seat in self.passed_set and self.ace_up and not self.dealer_folded():
             self.add(
                 "dealer_must_play",
-                f"with an Ace up the dealer {dealer_name} must play (R12)",
+                f"with an Ace up the dealer {dealer_name} must play (R12). If {dealer_name} "
+                "really folded, record it as their renege (rule R12, not corrected)",
                 player=dealer_name,
             )
+
+    def dealer_folded(self) -> bool:
+        """R38: the table records that the dealer really passed with an Ace up, as the
+        dealer's uncorrected R12 renege."""
+        dealer = self.dealer_seat
+        return any(
+            r["rule"] == "R12" and r["seat"] == dealer and not r["corrected"] for r in self.reneges
+        )
+
+    def check_r12_renege(self, seat: int, corrected: bool) -> None:
+        """An R12 renege (R38): the dealer, with an Ace up, passed (not corrected) or
+        passed and took it back, so played (corrected)."""
+        name = self.players[seat]
+        dealer_name = self.players[self.dealer_seat]
+        passed = seat in self.passed_set
+        if seat != self.dealer_seat:
+            problem = f"only the dealer ({dealer_name}) can break the Ace-up rule, not {name}"
+        elif not self.ace_up:
+            problem = "the dealer must play only when the up-card is an Ace" + (
+                f"; {self.up_name} is up" if self.up_bit else "; record the up-card"
+            )
+        elif passed and corrected:
+            problem = (
+                f"{name} is listed as passing, so the pass was not taken back: "
+                "record the renege as not corrected"
+            )
+        elif not passed and not corrected:
+            problem = (
+                f"{name} played this hand; a dealer who folded with an Ace up must be "
+                "listed among the players who passed"
+            )
+        elif not self.active:
+            if self.rules.declaration != "simultaneous":
+                return  # check_passed has said that everybody cannot pass
+            problem = "everybody passed, so the dealer is deemed to play and wins (R40)"
+        else:
+            return
+        self.add("bad_renege", problem, field="reneges", player=name)
 
     def check_discards(self) -> tuple[list[int], int]:
         """Discards by seat (masks) and all of them together: only by players who
@@ -227,7 +269,9 @@ class RecordChecks(RecordParser):
             )
         for r in self.reneges:
             name = players[r["seat"]]
-            if r["seat"] in passed:
+            if r["rule"] == "R12":
+                self.check_r12_renege(r["seat"], r["corrected"])
+            elif r["seat"] in passed:
                 add(
                     "bad_renege",
                     f"{name} passed, so cannot have reneged",
@@ -277,6 +321,7 @@ class RecordChecks(RecordParser):
         dealer = self.dealer_seat
         up_bit = self.up_bit
         up_dead = self.up_dead
+        position = {s: i for i, s in enumerate(self.order)}
         seen = 0
         for seat in self.active:
             mask = hand[seat]
@@ -291,6 +336,9 @@ class RecordChecks(RecordParser):
                     card=card,
                 )
             seen |= mask
+            back = self.up_back_at
+            if back is not None and position[back] <= position[seat]:
+                continue  # the up-card went back into the stock with the folded hands
             if mask & up_bit and (seat != dealer or up_dead):
                 add(
                     "up_card_misplaced",
@@ -323,7 +371,8 @@ class RecordChecks(RecordParser):
             order, wants, disc, self.passed_set, self.up_bit, self.dealer_seat
         )
         for seat in active:
-            overlap = hand[seat] & all_disc
+            # the dealer's discarded up-card in another hand is up_card_misplaced already
+            overlap = hand[seat] & all_disc & ~self.up_bit
             while overlap:
                 low = overlap & -overlap
                 overlap ^= low
@@ -338,6 +387,19 @@ class RecordChecks(RecordParser):
                         card=card,
                     )
         return reshuffled_at
+
+    def folded_back_at(self, disc: list[int]) -> int | None:
+        """Under ``folded_then_discards`` with a passing dealer: the seat being served
+        when the folded hands (the up-card among them) became the stock, or None."""
+        if self.dealer_seat not in self.passed_set or self.rules.stock_refill != (
+            "folded_then_discards"
+        ):
+            return None
+        wants = {s: disc[s].bit_count() for s in self.active if disc[s]}
+        at = self.reshuffles(
+            self.order, wants, disc, self.passed_set, self.up_bit, self.dealer_seat
+        )
+        return at.get(FOLDED)
 
     def reshuffles(
         self,
@@ -356,9 +418,11 @@ class RecordChecks(RecordParser):
         if sum(wants.values()) <= stock_size:
             return {}  # the common case: the stock suffices
         # Placeholders stand for the cards: only who discarded how many matters here.
-        # The up-card never goes back into a stock (R13), folded or discarded.
+        # A discarded up-card never goes back into a stock (R13); a passing dealer's goes
+        # back with the folded hands only under folded_then_discards (state.py).
         pile = {s: [s] * (disc[s] & ~up_bit).bit_count() for s in wants}
-        folded = [None] * (hs * len(passed) - (1 if dealer in passed else 0))
+        up_folded = dealer in passed and self.rules.stock_refill == "folded_then_discards"
+        folded = [None] * (hs * len(passed) - (1 if dealer in passed and not up_folded else 0))
         _, at = run_draw(
             order,
             wants,

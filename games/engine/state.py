@@ -22,9 +22,16 @@ Choices where RULES.md is silent:
 - The draw is dealt seat by seat in declaration order (clockwise from the dealer's left,
   also under simultaneous declaration), each player discarding just before being
   served, so the discard pile holds the discards of the players served so far (R15).
-  The up-card, once set aside (R13) or folded with a passing dealer's hand, never goes
-  back into a stock. ``folded_then_discards`` reshuffles the passers' hands first, then
-  the discards except those of the player being served.
+  The up-card, once set aside (R13), never goes back into a stock. Folded with a passing
+  dealer's hand it stays out too, except under ``folded_then_discards``: that house rule
+  reshuffles the passers' hands first (the passing dealer's up-card with them, as the
+  table gathers the folded cards), then the discards except those of the player being
+  served. Once reshuffled the up-card is an unseen card like any other: no longer dead
+  (R28), and it may be dealt to the player being served or a later one.
+- The dealer forced to play by an Ace up-card (R12) may still discard that Ace when
+  ``dealer_may_discard_upcard`` is on (the default): R12 obliges the dealer to play the
+  hand, not to keep the card; the Ace is set aside face up (R13) and trump stays.
+  With the switch off it may not be discarded, like any up-card.
 - A player's own discards stop being dead to them (R28) once they have been reshuffled
   into a new stock: from then on they may be in anyone's hand.
 - Under sequential declaration the hand ends uncontested the moment all but one have
@@ -55,7 +62,7 @@ from .actions import (
     action_dicts,
 )
 from .cards import CARD_NAMES, CardError, card_names, cards_in, parse_card
-from .deck import DECK, _top_of_shuffled_deck, run_draw
+from .deck import DECK, FOLDED, _top_of_shuffled_deck, run_draw
 from .errors import BourreError
 from .legal import TrickPlay
 from .payout import _settle
@@ -475,6 +482,9 @@ class HandState:
             self.private_dead,
             self.public_dead,
         )
+        if not self.upcard_dead and self.decl[self.dealer] != PASSED:
+            # R26: everyone sees the dealer still holds the up-card trump until it is played
+            self.tp.shown[self.dealer] = 1 << self.up_card
         self._legal = -1
 
     def _draw(self) -> None:
@@ -489,9 +499,12 @@ class HandState:
                 self.hands[s] &= ~mask
                 pile_cards[s] = list(cards_in(mask & ~up_bit))
         folded: list[int] = []
+        # the passing dealer's up-card is gathered with the folded hands only under
+        # folded_then_discards (see the module docstring)
+        keep_out = 0 if self.rules.stock_refill == "folded_then_discards" else up_bit
         for s in self.order:
             if self.decl[s] == PASSED:
-                folded.extend(cards_in(self.hands[s] & ~up_bit))
+                folded.extend(cards_in(self.hands[s] & ~keep_out))
         if self.decl[self.dealer] == PASSED or self.discards[self.dealer] & up_bit:
             # R13: set aside face up (or folded with the dealer's hand): dead to everyone.
             self.upcard_dead = True
@@ -514,19 +527,17 @@ class HandState:
             self.rules.stock_refill,
             self.rng.shuffle,
         )
-        drawn_mask = 0
         for s, cards in drawn.items():
             for c in cards:
                 self.hands[s] |= 1 << c
-                drawn_mask |= 1 << c
-        folded_mask = 0
-        for c in folded:
-            folded_mask |= 1 << c
-        if drawn_mask & folded_mask:
+        if FOLDED in reshuffled:
             # folded_then_discards made a stock of the passers' cards: they hold none now
             for s in self.order:
                 if self.decl[s] == PASSED:
                     self.hands[s] = 0
+            if self.decl[self.dealer] == PASSED:
+                self.upcard_dead = False  # back in the stock with the dealer's hand
+                self.public_dead = 0
         for s in self.active:
             if s not in reshuffled:
                 self.private_dead[s] = self.discards[s]

@@ -23,9 +23,16 @@ wrong JSON type), ``unknown_field``, ``bad_carry``, ``missing_trump``, ``bad_sui
 Choices where HAND_RECORD.md is silent:
 
 - Unknown top-level fields are errors (a typo such as ``"pased"`` must not silently
-  change the verdict). One field is added: ``forfeits``, players who owe a forfeited
-  deal (R16 out-of-turn declarations called by the table, or earlier hands); the result
-  then also says ``forfeits_next``.
+  change the verdict). ``forfeits`` lists players who owe a forfeited deal (R16
+  out-of-turn declarations called by the table at this hand, corrected reneges of earlier
+  hands); the result says ``forfeits_next``, what is still owed after this hand's deal
+  passes (see ``payout.py``).
+- A dealer's discarded up-card found in another player's hand is one mistake, reported
+  once as ``up_card_misplaced`` (not also as a ``duplicate_card`` discard).
+- Under ``folded_then_discards`` a passing dealer's up-card goes back into the stock with
+  the folded hands (``state.py``): from the player being served then, a hand may hold it.
+- A player known trump-void (R26) after a renege is not void while visibly holding the
+  up-card trump (the dealer who kept it), and stops being void by playing a trump.
 - ``null`` is the same as a missing optional field. A valid verdict always has every
   key: ``next`` is null once the hand is complete, ``result`` null until it is.
 - A passed player may have no discards, no hand, no plays and no reneges
@@ -34,8 +41,14 @@ Choices where HAND_RECORD.md is silent:
   passed the dealer wins uncontested (R14) and never declares. Such a record is an
   error (``dealer_must_play`` with an Ace up, else ``bad_passed``).
 - R12 is checked as a record error, not as a renege: a dealer listed in ``passed``
-  with an Ace up is ``dealer_must_play``, except when everybody passed under
-  simultaneous declaration, where R40 deems the dealer to play and win.
+  with an Ace up is ``dealer_must_play`` (a typo guard), except when everybody passed
+  under simultaneous declaration, where R40 deems the dealer to play and win, and except
+  when the record also lists the dealer's renege ``{"player": dealer, "rule": "R12",
+  "corrected": false}`` (R38): the table confirms the dealer really folded. The dealer
+  then pays like any uncorrected renege (R39) and is excused from the next ante. A
+  corrected R12 renege (the pass taken back, so the dealer played) costs the dealer the
+  pot and the next deal like any corrected renege. An R12 entry for anyone else, without
+  an Ace up, or contradicting ``passed`` is ``bad_renege``.
 - A passed player may appear in ``tricks`` only with 0 (forms send every row).
 - Uncontested and all-passed hands have no card log and no reneges; their ``tricks``,
   if given, must be all zero or give the winner every trick.
@@ -96,6 +109,7 @@ class _Verifier(RecordChecks):
         disc, all_disc = self.check_discards()
         dealer = self.dealer_seat
         self.up_dead = bool(dealer in self.passed_set or disc[dealer] & self.up_bit)
+        self.up_back_at = self.folded_back_at(disc) if all_disc and self.up_bit else None
         hand, known = self.check_hands()
         self.check_who_played()
         if self.errors:
@@ -138,8 +152,11 @@ class _Verifier(RecordChecks):
             trump,
             self.rules,
             private_dead,
-            self.up_bit if self.up_dead else 0,
+            self.up_bit if self.up_dead and self.up_back_at is None else 0,
         )
+        if not self.up_dead and self.up_bit:
+            # R26: the dealer visibly holds the up-card trump until playing it
+            tp.shown[self.dealer_seat] = self.up_bit
         reneges = self.replay(tp)
         if reneges is None:
             return _invalid(self.errors)
@@ -303,14 +320,16 @@ class _Verifier(RecordChecks):
             )
             return _invalid(self.errors)
         final = {players[winner]: hs} if winner is not None else {}
+        # only a dealer's R12 renege (R38) is possible without a card played
+        reneges = self.table_reneges([])
         return {
             "valid": True,
             "errors": [],
             "complete": True,
             "tricks": final,
-            "reneges": [],
+            "reneges": reneges,
             "next": None,
-            "result": self.settle(active, final, [], deemed=deemed),
+            "result": self.settle(active, final, reneges, deemed=deemed),
         }
 
     def settle(

@@ -19,7 +19,7 @@ from django.utils import dateformat, timezone
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
 from games.engine.record import SESSION_KEYS, TABLE_KEYS
-from games.engine.rulebook import CODE_RULES
+from games.engine.rulebook import CODE_RULES, SWITCHES
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
 from games.models import Club, GameSession, Player
 
@@ -74,6 +74,8 @@ RULE_GROUPS: list[tuple[str, list[str]]] = [
     ),
 ]
 RULE_KEYS = [spec.key for spec in RULE_FIELDS]
+# Switches where tables differ most: the start screen shows them open, every value explained.
+FEATURED_RULES = ("undertrump_required", "cinch")
 
 
 def _number_widget() -> forms.NumberInput:
@@ -133,6 +135,33 @@ class RulesForm(forms.Form):
         rest = [k for k in RULE_KEYS if k not in placed]
         if rest:
             groups.append(("Other", [self[k] for k in rest]))
+        return groups
+
+    def featured_rules(self) -> list[tuple[forms.BoundField, list[tuple[str, str]]]]:
+        """The switches tables disagree on, each with a one-line meaning per value
+        (``rulebook.SWITCHES``)."""
+        out = []
+        for key in FEATURED_RULES:
+            if key not in self.fields:
+                continue
+            labels = CHOICE_LABELS.get(key, {})
+            meanings = []
+            for choice in SWITCHES[key].choices:
+                if isinstance(choice.value, bool):
+                    label = "On" if choice.value else "Off"
+                else:
+                    label = labels.get(choice.value, str(choice.value))
+                meanings.append((label, choice.means))
+            out.append((self[key], meanings))
+        return out
+
+    def other_rule_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """:meth:`rule_groups` without the featured switches (shown on their own)."""
+        groups = []
+        for title, fields in self.rule_groups():
+            rest = [f for f in fields if f.name not in FEATURED_RULES]
+            if rest:
+                groups.append((title, rest))
         return groups
 
     def clean(self) -> dict[str, Any]:
@@ -429,6 +458,9 @@ class HandForm(forms.Form):
                 widget=forms.RadioSelect,
                 label=f"Did {name} renege?",
             )
+            self.fields[f"out_of_turn_{i}"] = forms.BooleanField(
+                required=False, label=f"{name} declared out of turn (forfeits the next deal)"
+            )
         if prefill:
             self._prefill(prefill)
         self.notice = ""
@@ -469,6 +501,10 @@ class HandForm(forms.Form):
                 self.initial[f"renege_{index[name]}"] = (
                     CORRECTED if renege.get("corrected") else UNCORRECTED
                 )
+        owed = set(self.state.get("forfeits") or [])
+        for name in entry.get("forfeits") or []:
+            if name in index and name not in owed:
+                self.initial[f"out_of_turn_{index[name]}"] = True
         extra = {k: entry[k] for k in ("hands", "discards") if entry.get(k)}
         if extra:
             if entry.get("plays"):
@@ -501,6 +537,7 @@ class HandForm(forms.Form):
                     "tricks": 0 if tricks in (None, "") else tricks,
                     "renege": renege,
                     "reneged": bool(renege),
+                    "out_of_turn": bool(self._value(f"out_of_turn_{i}")),
                     "renege_choices": RENEGE_CHOICES,
                     "errors": slots["rows"].get(i, []),
                 }
@@ -667,6 +704,12 @@ class HandForm(forms.Form):
         ]
         if reneges:
             entry["reneges"] = reneges
+        # R16: a declaration out of turn called at this hand adds a forfeit to the
+        # session's pending ones (the session refuses a list that drops one)
+        called = [self.players[i] for i in range(n) if cleaned.get(f"out_of_turn_{i}")]
+        if called:
+            owed = list(self.state.get("forfeits") or [])
+            entry["forfeits"] = owed + [p for p in called if p not in owed]
         entry.update(fragment)
         return entry
 

@@ -61,7 +61,9 @@ Decisions where the issue left room (each is tested):
   leaves chips, so that player stays.
 - Pending forfeits (R16, corrected reneges R39) are passed to the engine as
   ``forfeits``; its ``forfeits_next`` is kept. Forfeits of players not dealt in stay
-  pending until the deal reaches them.
+  pending until the deal reaches them. A recorded hand may add ``forfeits`` (a
+  declaration out of turn called at this hand, R16) but never drop a pending one
+  (``forfeit_removed``); when every dealt-in player owes one they cancel out and clear.
 - ``set_seat_active(active=False)`` refuses to leave fewer than two players at a home
   table (a chip-limited tournament table may be emptied by seat moves); seating a ninth
   active player is refused (R3).

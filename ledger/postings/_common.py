@@ -199,8 +199,10 @@ def _keep_dealer_valid(
     seats: list[_Seat], dealer_id: int | None, eligible: set[int], forfeits: list[int]
 ) -> tuple[int | None, list[int]]:
     """The dealer if still dealt in; otherwise the deal passes to the next eligible seat
-    on the dealer's left (R8), skipping — and so clearing — a pending forfeit (R16, R39)
-    unless every candidate owes one. Returns (dealer id, forfeits still pending)."""
+    on the dealer's left (R8), skipping — and so clearing — a pending forfeit (R16, R39).
+    When every candidate owes one the forfeits cancel out (as in the engine's
+    ``payout._next_deal``): the next candidate deals and theirs are all cleared.
+    Returns (dealer id, forfeits still pending)."""
     if dealer_id in eligible or not eligible:
         return dealer_id, forfeits
     order = [s.player_id for s in seats]
@@ -212,7 +214,8 @@ def _keep_dealer_valid(
         if pid not in pending:
             skipped = set(candidates[:i])
             return pid, [p for p in forfeits if p not in skipped]
-    return candidates[0], forfeits
+    everyone = set(candidates)
+    return candidates[0], [p for p in forfeits if p not in everyone]
 
 
 def _ids_to_names(ids: Iterable[int], seats: list[_Seat], among: set[str]) -> list[str]:

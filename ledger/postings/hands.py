@@ -52,8 +52,25 @@ def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
                 same = Rules.from_dict(given) == Rules.from_dict(ours)
             except (RuleError, TypeError):
                 same = False
-        elif key in ("excused", "forfeits"):
+        elif key == "excused":
             same = isinstance(given, list) and sorted(map(str, given)) == sorted(ours)
+        elif key == "forfeits":
+            # R16: the table may add a forfeit for a declaration out of turn called at this
+            # hand, never remove one the session holds
+            if not isinstance(given, list):
+                raise _reject(
+                    "bad_record", "forfeits must be a list of player names", field="forfeits"
+                )
+            kept = [p for p in ours if p not in set(map(str, given))]
+            if kept:
+                raise _reject(
+                    "forfeit_removed",
+                    f"{', '.join(kept)} still owe{'s' if len(kept) == 1 else ''} a forfeited "
+                    "deal from an earlier hand: a table can add a forfeit for a declaration "
+                    "out of turn, never remove one (R16)",
+                    field="forfeits",
+                )
+            same = True
         else:
             same = given == ours
         if not same:
@@ -64,7 +81,11 @@ def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
             )
     record = {k: v for k, v in entry.items() if k not in SESSION_KEYS}
     for key in SESSION_KEYS:
-        if key == "forfeits" and not state[key]:
+        if key == "forfeits":
+            added = entry.get("forfeits") or []
+            forfeits = list(state[key]) + [p for p in added if p not in state[key]]
+            if forfeits:
+                record[key] = forfeits  # the engine refuses a name not seated
             continue
         record[key] = state[key]
     return record

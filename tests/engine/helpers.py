@@ -93,3 +93,44 @@ def conserved(result: dict[str, Any], carry: int) -> bool:
         and all(v > 0 for v in result["payouts"].values())
         and all(v > 0 for v in result["penalties"].values())
     )
+
+
+class _RiggedRandom(random.Random):
+    """A Random whose first getrandbits() is a chosen number: HandState.new draws the
+    whole deal from that one number (deck._top_of_shuffled_deck); later draws (the stock)
+    come from an ordinary seeded generator."""
+
+    def __init__(self, first: int, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._first: int | None = first
+
+    def getrandbits(self, k: int) -> int:
+        if self._first is not None:
+            first, self._first = self._first, None
+            return first
+        return super().getrandbits(k)
+
+
+def rigged_deal(
+    players: tuple[str, ...] | list[str],
+    dealer: int,
+    hands: dict[str, str],
+    rules: Rules | None = None,
+    *,
+    seed: int = 0,
+    **kw: Any,
+) -> HandState:
+    """A digital hand dealt exactly ``hands`` (each player's cards in the order dealt;
+    the dealer's last card is the up-card, R2)."""
+    n = len(players)
+    per_seat = [cards(hands[p]) for p in players]
+    size = len(per_seat[0])
+    deck = [per_seat[(dealer + 1 + k) % n][k // n] for k in range(n * size)]
+    left = list(range(52))
+    r, scale = 0, 1
+    for i, card in enumerate(deck):
+        j = left.index(card)
+        left.pop(j)
+        r += j * scale
+        scale *= 52 - i
+    return HandState.new(players, dealer, rules or Rules(), _RiggedRandom(r, seed), **kw)

@@ -312,7 +312,8 @@ def test_R40_all_passed_with_an_ace_up_dealer_wins() -> None:
         pytest.param("A", ["B"], "C", [], id="R8-R16-skip-forfeiter"),
         pytest.param("A", ["B", "C"], "D", [], id="R8-skip-two"),
         pytest.param("A", ["D"], "B", ["D"], id="R8-forfeit-pending-until-their-turn"),
-        pytest.param("A", ["A", "B", "C", "D"], "B", ["A", "B", "C", "D"], id="R8-all-forfeit"),
+        # R16: every seated player owes one: they cancel out, the deal passes, all clear
+        pytest.param("A", ["A", "B", "C", "D"], "B", [], id="R8-R16-all-forfeit-cancel-out"),
     ],
 )
 def test_R8_next_dealer(

@@ -901,3 +901,39 @@ def test_a_reported_hand_is_refused_while_a_digital_hand_is_in_progress(start, a
     record(session, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0})
     assert session.hands.get(pk=table.hand.pk).status == "voided"
     assert session.hands.filter(status="recorded").count() == 1
+
+
+def test_R16_table_adds_a_forfeit_for_a_declaration_out_of_turn(start, players):
+    session = start(dealer=players[3])  # dee deals; ann would deal next
+    # ann declared out of turn at this hand: the table adds her forfeit (R16)
+    record(session, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0}, forfeits=["ann"])
+    s = state(session)
+    assert s["dealer"] == "ben" and s["forfeits"] == []  # skipped once, so cleared
+    # dee's call comes when dee's deal is not next: it stays pending until skipped (R8)
+    record(session, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0}, forfeits=["dee"])
+    assert state(session)["forfeits"] == ["dee"]
+
+
+def test_R16_a_table_cannot_remove_a_pending_forfeit(start, players):
+    session = start(dealer=players[3])
+    record(session, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0}, forfeits=["cal"])
+    assert state(session)["forfeits"] == ["cal"]
+    version = session.version
+    with pytest.raises(postings.HandRejected) as caught:
+        record(session, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0}, forfeits=["ben"])
+    assert caught.value.errors[0]["code"] == "forfeit_removed"
+    assert "cal still owes a forfeited deal" in caught.value.errors[0]["message"]
+    session.refresh_from_db()
+    assert session.version == version and state(session)["forfeits"] == ["cal"]
+    # repeating the pending one and adding another is fine
+    record(session, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0}, forfeits=["cal", "ben"])
+    assert state(session)["dealer"] == "dee"  # after ann: ben, cal skipped (R8)
+    assert state(session)["forfeits"] == []
+
+
+def test_R16_every_seated_player_owing_a_forfeit_cancels_out(start, players):
+    session = start(dealer=players[3])
+    everyone = ["ann", "ben", "cal", "dee"]
+    record(session, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0}, forfeits=everyone)
+    s = state(session)
+    assert s["dealer"] == "ann" and s["forfeits"] == []  # the deal passes as usual
