@@ -4,6 +4,8 @@
 when it is valid, 1 when not; usage errors and unreadable files exit 2.
 ``botmatch`` plays seeded hands with one HeuristicBot against RandomBots, then the same
 seeds with a RandomBot in that seat, and prints what the seat won per hand both ways.
+``botmatch --mode heuristic`` seats HeuristicBots everywhere and prints, by hand class as
+dealt, how often the bot plays and what it nets per hand (passing nets −1 ante).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .botmatch import table_match
 from .bots import HeuristicBot, RandomBot
 from .rules import Rules
 from .state import HandState
@@ -115,12 +118,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_match.add_argument("--players", type=int, default=4, choices=range(2, 9))
     p_match.add_argument("--seed", type=int, default=1)
     p_match.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p_match.add_argument(
+        "--mode",
+        choices=("random", "heuristic"),
+        default="random",
+        help="random: one HeuristicBot against RandomBots; heuristic: HeuristicBots "
+        "everywhere, net per hand by hand class",
+    )
     args = parser.parse_args(argv)
 
     if args.command == "verify":
         return _verify(args.file)
     if args.hands < 1:
         parser.error("--hands must be at least 1")
+    if args.mode == "heuristic":
+        return _class_table(args.hands, args.players, args.seed, args.json)
     result = botmatch(args.hands, args.players, args.seed, Rules())
     if args.json:
         print(json.dumps(result))
@@ -133,6 +145,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  HeuristicBot {h['mean']:+.3f} ± {h['stderr']:.3f}")
         print(f"  RandomBot    {r['mean']:+.3f} ± {r['stderr']:.3f}")
         print(f"  difference   {d['mean']:+.3f} ± {d['stderr']:.3f} per hand")
+    return 0
+
+
+def _class_table(hands: int, players: int, seed: int, as_json: bool) -> int:
+    figures = table_match(
+        hands, players, seed, Rules(), lambda key: HeuristicBot(random.Random(key))
+    )
+    if as_json:
+        print(json.dumps(figures))
+        return 0
+    print(
+        f"{hands} hands, {players} HeuristicBots, default rules, no carried pot; "
+        "net per hand by hand class as dealt (passing nets -1.00):"
+    )
+    print(f"  {'hand class':28} {'dealt':>7} {'played':>7} {'net if played':>14} {'bourré':>7}")
+    for row in figures["classes"]:
+        shown = row["net_played"]
+        net_text = f"{shown:+.2f}" if shown is not None else "-"
+        bourre = f"{row['bourre_rate']:.0%}" if row["bourre_rate"] is not None else "-"
+        print(
+            f"  {row['class']:28} {row['dealt']:>7} {row['play_rate']:>7.0%} "
+            f"{net_text:>14} {bourre:>7}"
+        )
     return 0
 
 

@@ -5,8 +5,9 @@ among ``view["awaiting"]``.
 
 - :class:`RandomBot` picks uniformly among the legal actions (every discard set counts
   as one action).
-- :class:`HeuristicBot` plays or passes on an estimate of its tricks (trumps, aces,
-  kings) against the number of opponents still in, discards what cannot take a trick,
+- :class:`HeuristicBot` plays or passes on an estimate of its tricks (trump length and
+  rank, aces, kings) against the opponents it expects (those in, a share of those still
+  to declare) and the pot, discards what cannot take a trick,
   and in play takes tricks with cards nobody can beat, cheaply when it can, and
   throws its lowest card otherwise; without a trick yet it fights for one (bourré).
 """
@@ -69,15 +70,31 @@ class RandomBot:
 
 
 # Rough chance that a trump of each rank (deuce .. ace) takes a trick, and an off-suit
-# ace or king. Tuned by `python -m games.engine botmatch`, not by theory.
+# ace or king. Tuned by `python -m games.engine botmatch --mode heuristic`, not by theory.
 _TRUMP_VALUE = (0.3, 0.3, 0.3, 0.32, 0.34, 0.36, 0.38, 0.42, 0.48, 0.55, 0.68, 0.82, 1.0)
 _SIDE_ACE = 0.6
 _SIDE_KING = 0.25
 _DRAW_GAIN = 0.12  # what a fresh card from the stock adds, on average
+# How likely a player still to declare is to play (the dealer with an Ace up always does).
+_PLAY_RATE = 0.45
+# Estimated tricks needed to play, by the number of opponents expected in the hand: a
+# player who plays wins the pot with most tricks and pays it when bourréd, so it plays
+# when winning is likelier than taking nothing — which takes more against more players.
+_BASE_NEED = 0.85
+_NEED_PER_OPPONENT = 0.3
+_LENGTH_BONUS = 0.2  # each trump beyond the second: length draws the others' trumps
 
 
 class HeuristicBot:
-    """Plays for the pot when its hand is worth it and never gives tricks away."""
+    """Plays for the pot when its hand is worth it and never gives tricks away.
+
+    Declaring (R9) weighs the hand — trump length and rank, side aces (worth less the
+    more opponents may trump them), what a draw adds — against the opponents it expects:
+    those already in plus a share of those still to declare (position: the dealer sees
+    every declaration, the first player none). A pot that a limit caps for bourrés but
+    not for the winner (R37) lowers the bar; a carried pot changes nothing, as winning
+    and bourré both scale with it.
+    """
 
     def __init__(self, rng: random.Random | None = None, boldness: float = 0.0) -> None:
         self.rng = rng if rng is not None else random.Random()
@@ -98,27 +115,71 @@ class HeuristicBot:
         hand = _mask(view["hand"])
         keep = _mask(view["declare"]["keep"])
         limit = view["declare"]["max_discard"]
-        tm = SUIT_MASKS[trump]
-        junk = [c for c in _cards(hand & ~tm & ~keep) if c % 13 != 12]
-        junk.sort(key=lambda c: c % 13)
-        discard = junk[:limit]
-        value = self.estimate(hand & ~_mask([CARD_NAMES[c] for c in discard]), trump)
+        expected = self.expected_opponents(view)
+        discard = self.discards(hand, trump, keep, limit, expected)
+        value = self.estimate(hand & ~_mask([CARD_NAMES[c] for c in discard]), trump, expected)
         value += _DRAW_GAIN * len(discard)
-        others_in = self.opponents(view)
-        threshold = 0.55 + 0.12 * max(others_in - 1, 0) - self.boldness
-        if view["declare"]["can_pass"] and value < threshold:
+        if view["declare"]["can_pass"] and value < self.need(view, expected):
             return {"type": "pass", "player": player}
         return {"type": "play", "player": player, "discard": [CARD_NAMES[c] for c in discard]}
 
     @staticmethod
-    def estimate(hand: int, trump: int) -> float:
+    def discards(hand: int, trump: int, keep: int, limit: int, expected: float) -> list[int]:
+        """Every side card but an ace (kings of a guarded suit too, heads-up), lowest
+        first, at most ``limit``."""
+        tm = SUIT_MASKS[trump]
+        junk = []
+        for c in _cards(hand & ~tm & ~keep):
+            rank = c % 13
+            if rank == 12:
+                continue
+            if rank == 11 and expected <= 1.0 and (hand & SUIT_MASKS[c // 13]).bit_count() > 1:
+                continue
+            junk.append(c)
+        junk.sort(key=lambda c: c % 13)
+        return junk[:limit]
+
+    def need(self, view: Mapping[str, Any], expected: float) -> float:
+        """Estimated tricks needed to play (see the class docstring)."""
+        need = _BASE_NEED + _NEED_PER_OPPONENT * expected - self.boldness
+        limit = (view.get("rules") or {}).get("pot_limit")
+        pot = view.get("pot", 0)
+        if limit and pot > limit:
+            need -= 0.15 * min(pot / limit - 1, 2)  # winning pays more than bourré costs
+        return need
+
+    @staticmethod
+    def expected_opponents(view: Mapping[str, Any]) -> float:
+        """Opponents already playing plus a share of those still to declare."""
+        me = view["seat"]
+        declarations = view.get("declarations") or {}
+        dealer = view.get("dealer")
+        ace_up = str(view.get("up_card", ""))[:1] == "A"
+        expected = 0.0
+        for p in view["players"]:
+            if p == me:
+                continue
+            said = declarations.get(p)
+            if said == "play":
+                expected += 1
+            elif said is None:
+                expected += 1.0 if p == dealer and ace_up else _PLAY_RATE
+        return expected
+
+    @staticmethod
+    def estimate(hand: int, trump: int, expected: float = 1.0) -> float:
+        """Tricks the hand may take: trumps by rank and length, side aces (less the more
+        opponents may trump them), guarded side kings."""
         tm = SUIT_MASKS[trump]
         value = 0.0
-        for c in _cards(hand & tm):
+        trumps = _cards(hand & tm)
+        for c in trumps:
             value += _TRUMP_VALUE[c % 13]
+        value += _LENGTH_BONUS * max(len(trumps) - 2, 0)
+        side_ace = _SIDE_ACE / (1 + 0.25 * max(expected - 1, 0))
         for c in _cards(hand & ~tm):
             if c % 13 == 12:
-                value += _SIDE_ACE
+                value += side_ace
             elif c % 13 == 11 and (hand & SUIT_MASKS[c // 13]).bit_count() > 1:
                 value += _SIDE_KING
         return value

@@ -1,0 +1,184 @@
+"""Bot matches for ``python -m games.engine botmatch`` and ``bench/bots.py``.
+
+:func:`table_match` seats the same bot everywhere (heuristic against heuristic) and
+reports, by :func:`hand_class` of the cards dealt, how often the bot plays and what a
+player nets per hand (passing nets −1 ante; a hand class the bot plays should net more).
+:func:`head_to_head` puts one bot kind in one seat among others on the same deals,
+seats rotated, and compares it with the baseline kind in that seat (common random
+numbers: the difference is the bot's doing alone).
+Every hand starts with an empty pot (no carry): the figures are per hand.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from .cards import SUIT_MASKS
+from .rules import Rules
+from .state import HandState
+
+__all__ = ["HAND_CLASSES", "hand_class", "head_to_head", "net", "table_match"]
+
+NAMES = ("ann", "ben", "cal", "dee", "eve", "fay", "gus", "hal")
+
+HAND_CLASSES = (
+    "no trump",
+    "no trump + side ace",
+    "one low trump (2-10)",
+    "one low trump + side ace",
+    "one high trump (J-K)",
+    "one high trump + side ace",
+    "trump ace alone",
+    "two low trumps",
+    "two trumps with A or K",
+    "three or more trumps",
+)
+
+
+class Bot(Protocol):
+    def act(self, view: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
+def hand_class(hand: int, trump: int) -> str:
+    """The class of a hand as dealt: trump length and rank, side aces."""
+    trumps = hand & SUIT_MASKS[trump]
+    count = trumps.bit_count()
+    side_ace = any(hand >> (s * 13 + 12) & 1 for s in range(4) if s != trump)
+    if count == 0:
+        return HAND_CLASSES[1] if side_ace else HAND_CLASSES[0]
+    top = (trumps.bit_length() - 1) % 13
+    if count == 1:
+        if top == 12:
+            return HAND_CLASSES[6]
+        if top >= 9:
+            return HAND_CLASSES[5] if side_ace else HAND_CLASSES[4]
+        return HAND_CLASSES[3] if side_ace else HAND_CLASSES[2]
+    if count == 2:
+        return HAND_CLASSES[8] if top >= 11 else HAND_CLASSES[7]
+    return HAND_CLASSES[9]
+
+
+def net(result: Mapping[str, Any], player: str) -> int:
+    """Chips a player gained in one hand: taken from the pot minus antes and penalties."""
+    gained: int = (
+        result["payouts"].get(player, 0)
+        - result["antes"].get(player, 0)
+        - result["penalties"].get(player, 0)
+    )
+    return gained
+
+
+def play_hand(
+    seed: int,
+    players: Sequence[str],
+    dealer: int,
+    bots: Mapping[str, Bot],
+    rules: Rules,
+    timings: list[float] | None = None,
+    timed: str | None = None,
+) -> tuple[HandState, dict[str, Any]]:
+    """One hand from ``seed``; ``timings`` collects the seconds ``timed``'s bot took."""
+    state = HandState.new(players, dealer, rules, random.Random(seed))
+    while state.phase != "done":
+        player = state.awaiting[0]
+        view = state.view_for(player)
+        if timings is not None and player == timed:
+            start = time.perf_counter()
+            action = bots[player].act(view)
+            timings.append(time.perf_counter() - start)
+        else:
+            action = bots[player].act(view)
+        state.apply(action)
+    result = state.outcome()
+    assert result is not None  # the hand is done
+    return state, result
+
+
+def table_match(
+    hands: int, n_players: int, seed: int, rules: Rules, make_bot: Callable[[str], Bot]
+) -> dict[str, Any]:
+    """Every seat plays ``make_bot(seed string)``; figures by hand class as dealt."""
+    players = NAMES[:n_players]
+    rows = {c: {"dealt": 0, "played": 0, "net_played": 0, "bourre": 0, "net_passed": 0}
+            for c in HAND_CLASSES}  # fmt: skip
+    for i in range(hands):
+        hand_seed = seed * 1_000_003 + i
+        bots = {p: make_bot(f"{hand_seed}:{p}") for p in players}
+        dealt = HandState.new(players, i % n_players, rules, random.Random(hand_seed))
+        classes = {p: hand_class(dealt.hands[s], dealt.trump) for s, p in enumerate(players)}
+        state, result = play_hand(hand_seed, players, i % n_players, bots, rules)
+        passed = set(state.passed())
+        for p in players:
+            row = rows[classes[p]]
+            row["dealt"] += 1
+            if p in passed:
+                row["net_passed"] += net(result, p)
+            else:
+                row["played"] += 1
+                row["net_played"] += net(result, p)
+                row["bourre"] += p in result["bourre"]
+    table = []
+    for name, row in rows.items():
+        played, dealt = row["played"], row["dealt"]
+        table.append(
+            {
+                "class": name,
+                "dealt": dealt,
+                "play_rate": played / dealt if dealt else 0.0,
+                "net_played": row["net_played"] / played if played else None,
+                "bourre_rate": row["bourre"] / played if played else None,
+                "net_passed": row["net_passed"] / (dealt - played) if dealt > played else None,
+            }
+        )
+    return {"hands": hands, "players": n_players, "classes": table}
+
+
+def _mean_err(values: Sequence[float]) -> dict[str, float]:
+    mean = sum(values) / len(values)
+    var = sum((v - mean) ** 2 for v in values) / max(len(values) - 1, 1)
+    return {"mean": mean, "stderr": math.sqrt(var / len(values))}
+
+
+def head_to_head(
+    hands: int,
+    n_players: int,
+    seed: int,
+    rules: Rules,
+    make_hero: Callable[[str], Bot],
+    make_field: Callable[[str], Bot],
+) -> dict[str, Any]:
+    """Deal k puts ``make_hero`` in seat k mod n (the others ``make_field``), then plays
+    the same deal with ``make_field`` in that seat too; same seeds for the others, so the
+    difference is the hero's alone. Also times the hero's decisions."""
+    players = NAMES[:n_players]
+    hero_nets: list[float] = []
+    base_nets: list[float] = []
+    timings: list[float] = []
+    for i in range(hands):
+        hand_seed = seed * 1_000_003 + i
+        hero = players[i % n_players]
+        dealer = (i // n_players) % n_players
+        for kind in ("hero", "base"):
+            bots = {p: make_field(f"{hand_seed}:{p}") for p in players}
+            if kind == "hero":
+                bots[hero] = make_hero(f"{hand_seed}:{hero}")
+            _, result = play_hand(
+                hand_seed, players, dealer, bots, rules, timings if kind == "hero" else None, hero
+            )
+            (hero_nets if kind == "hero" else base_nets).append(net(result, hero))
+    timings.sort()
+    p95 = timings[min(len(timings) - 1, int(0.95 * len(timings)))] if timings else 0.0
+    return {
+        "hands": hands,
+        "players": n_players,
+        "hero": _mean_err(hero_nets),
+        "base": _mean_err(base_nets),
+        "difference": _mean_err([h - b for h, b in zip(hero_nets, base_nets, strict=True)]),
+        "decisions": len(timings),
+        "p95_ms": p95 * 1000,
+        "mean_ms": sum(timings) / len(timings) * 1000 if timings else 0.0,
+    }
