@@ -83,6 +83,7 @@ _PLAY_RATE = 0.45
 _BASE_NEED = 0.85
 _NEED_PER_OPPONENT = 0.3
 _LENGTH_BONUS = 0.2  # each trump beyond the second: length draws the others' trumps
+_NO_TRUMP = 0.2
 
 
 class HeuristicBot:
@@ -176,7 +177,9 @@ class HeuristicBot:
         for c in trumps:
             value += _TRUMP_VALUE[c % 13]
         value += _LENGTH_BONUS * max(len(trumps) - 2, 0)
-        side_ace = _SIDE_ACE / (1 + 0.25 * max(expected - 1, 0))
+        if not trumps:
+            value -= _NO_TRUMP  # nothing to stop the others' trumps or to win a trick with
+        side_ace = _SIDE_ACE / (1 + 0.4 * max(expected - 1, 0))
         for c in _cards(hand & ~tm):
             if c % 13 == 12:
                 value += side_ace

@@ -303,6 +303,29 @@ class TrickPlay:
         tp.private_dead[k] = dead
         return tp
 
+    def copy(self) -> TrickPlay:
+        """An independent tracker in the same position (for search bots' playouts)."""
+        new = TrickPlay.__new__(TrickPlay)
+        for name in _SHARED:
+            setattr(new, name, getattr(self, name))
+        new.led = self.led
+        new.led_mask = self.led_mask
+        new.win = self.win
+        new.win_seat = self.win_seat
+        new.trumped = self.trumped
+        new.high_led = self.high_led
+        new.trick_no = self.trick_no
+        new.to_act = self.to_act
+        new.trick_leader = self.trick_leader
+        new.known_void = self.known_void
+        new.hands = list(self.hands)
+        new.tricks_won = list(self.tricks_won)
+        new.trick = list(self.trick)
+        new.completed = list(self.completed)
+        new.private_dead = list(self.private_dead)
+        new.shown = list(self.shown)
+        return new
+
     @property
     def done(self) -> bool:
         return self.trick_no >= self.hand_size
@@ -525,6 +548,18 @@ class TrickPlay:
         self.to_act = winner
         return winner
 
+
+# What copy() shares between trackers: set once in __init__, never changed by play().
+_SHARED = tuple(
+    name
+    for name in TrickPlay.__slots__
+    if name
+    not in {
+        "led", "led_mask", "win", "win_seat", "trumped", "high_led", "trick_no", "to_act",
+        "trick_leader", "known_void", "hands", "tricks_won", "trick", "completed",
+        "private_dead", "shown",
+    }
+)  # fmt: skip
 
 # _BEATERS[trump][c]: every card that beats c when it is winning a trick (R18).
 _BEATERS: tuple[tuple[int, ...], ...] = tuple(

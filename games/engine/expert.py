@@ -1,0 +1,480 @@
+"""The expert bot: determinized Monte Carlo search from one seat's view (PIMC).
+
+:class:`ExpertBot` acts, like every bot, on ``HandState.view_for(seat)`` alone, so it
+cannot peek. For each decision it samples *determinizations*: the cards it cannot see
+dealt to the other players consistently with what the seat knows —
+
+- its own hand and discards, every card played, an up-card set aside, and the up-card
+  still in the dealer's hand (everybody saw it);
+- voids shown in play: a player who did not follow suit holds none of the led suit; one
+  who neither followed nor trumped where a trump was forced holds no trump (R19–R22,
+  R26);
+- how many cards each player holds, and for players who already declared PLAY a hand
+  that the field's own declaring rule would play (a little rejection sampling).
+
+Each option is then played out in every sample with the engine's own legality
+(:class:`~games.engine.legal.TrickPlay`) and a fast playout policy for everyone, the same
+samples for every option (common random numbers); the option with the best mean gain
+over passing wins. While declaring, the options are PASS (gain 0) and PLAY with a few
+discard sets; the players still to declare follow the heuristic's rule, and the draw is
+dealt from the sampled stock. In trick play the options are the legal cards.
+
+Gain over passing, per playout: the pot when the seat takes most tricks alone (R33), a
+share of it under ``split_pot: "divide"``, minus what a bourré costs (R36, R37), minus a
+second ante under ``double_ante``. Sample counts are fixed, so the same view and seed give
+the same decision on any machine; they are sized for ≤ 50 ms per decision (bench/bots.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from .bots import (
+    _BASE_NEED,
+    _DRAW_GAIN,
+    _NEED_PER_OPPONENT,
+    _PLAY_RATE,
+    HeuristicBot,
+    _check_turn,
+)
+from .cards import ABOVE, CARD_LOOKUP, CARD_NAMES, SUIT_MASKS, parse_suit
+from .legal import TrickPlay
+from .rules import Rules
+
+__all__ = ["ExpertBot"]
+
+_FULL = (1 << 52) - 1
+
+
+def _mask(names: Sequence[str]) -> int:
+    mask = 0
+    for name in names:
+        mask |= 1 << CARD_LOOKUP[name]
+    return mask
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _cheapest(mask: int, trump_mask: int) -> int:
+    """The card we miss least: the lowest side card, else the lowest trump."""
+    side = mask & ~trump_mask or mask
+    return min(_bits(side), key=lambda c: c % 13)
+
+
+def _playout_card(tp: TrickPlay) -> int:
+    """The field's policy (HeuristicBot.choose_card) on masks, for every seat in a
+    playout, each knowing its own hand, its own discards and the cards played."""
+    legal = tp.legal()
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    p = tp.to_act
+    tm = tp.trump_mask
+    unknown = ~(tp.dead | tp.private_dead[p] | tp.hands[p])  # what this seat cannot see
+    if not tp.trick:
+        trumps = legal & tm
+        top = 0
+        for c in _bits(trumps):
+            if not ABOVE[c] & unknown:
+                top |= 1 << c
+        if top and trumps & (trumps - 1):
+            return top.bit_length() - 1
+        side_tops = [c for c in _bits(legal & ~tm) if not ABOVE[c] & unknown]
+        if side_tops:
+            return max(side_tops, key=lambda c: c % 13)
+        if top:
+            return top.bit_length() - 1
+        return _cheapest(legal, tm)
+    winners = legal & tp.beaters[tp.win]
+    if not winners:
+        return _cheapest(legal, tm)
+    if len(tp.trick) == tp.n_active - 1:
+        return _cheapest(winners, tm)
+    sure = 0
+    for c in _bits(winners):
+        threats = ABOVE[c] if (1 << c) & tm else ABOVE[c] | tm
+        if not threats & unknown:
+            sure |= 1 << c
+    if sure:
+        return _cheapest(sure, tm)
+    if not tp.tricks_won[p]:
+        trumps = winners & tm
+        if trumps:
+            return trumps.bit_length() - 1
+        return max(_bits(winners), key=lambda c: c % 13)
+    return _cheapest(winners, tm)
+
+
+def _finish(tp: TrickPlay) -> None:
+    while tp.trick_no < tp.hand_size:
+        tp.play(_playout_card(tp))
+
+
+class _Seat:
+    """What the seat knows, parsed once from its view."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.players: list[str] = list(view["players"])
+        self.n = len(self.players)
+        self.seat_of = {p: i for i, p in enumerate(self.players)}
+        self.me = self.seat_of[view["seat"]]
+        self.dealer = self.seat_of[view["dealer"]]
+        self.rules = Rules.from_dict(view.get("rules") or {})
+        self.trump = parse_suit(view["trump"])
+        self.tm = SUIT_MASKS[self.trump]
+        self.hand = _mask(view["hand"])
+        self.own_discards = _mask(view.get("own_discards") or [])
+        self.up = CARD_LOOKUP[view["up_card"]]
+        self.up_dead = bool(view.get("up_card_dead"))
+        self.pot = int(view.get("pot") or 0)
+        self.plays: list[tuple[int, int]] = []
+        for trick in view.get("tricks_played") or []:
+            self.plays.extend(
+                (self.seat_of[x["player"]], CARD_LOOKUP[x["card"]]) for x in trick["cards"]
+            )
+        self.plays.extend(
+            (self.seat_of[x["player"]], CARD_LOOKUP[x["card"]]) for x in view.get("trick") or []
+        )
+        self.played = 0
+        self.played_by = [0] * self.n
+        for s, card in self.plays:
+            self.played |= 1 << card
+            self.played_by[s] |= 1 << card
+        # what the field (HeuristicBot.discards) keeps: trumps and side aces
+        self.good = self.tm | sum(1 << (suit * 13 + 12) for suit in range(4))
+
+    def gain(self, tricks: Sequence[int], active: Sequence[int]) -> float:
+        """Gain over passing when the hand ends with ``tricks`` (by seat)."""
+        rules = self.rules
+        mine = tricks[self.me]
+        cost = self.pot if rules.pot_limit is None else min(self.pot, rules.pot_limit)
+        if not mine:
+            return -cost
+        best = max(tricks[s] for s in active)
+        if mine < best:
+            return 0.0
+        tied = sum(1 for s in active if tricks[s] == best)
+        take = cost if rules.limit_caps_winner else self.pot
+        if tied == 1:
+            return take
+        return take / tied if rules.split_pot == "divide" else 0.0
+
+    def voids(self, n_active: int) -> list[int]:
+        """Suits (bit per suit) each seat is known to hold none of, from the play."""
+        void = [0] * self.n
+        trump = self.trump
+        undertrump = self.rules.undertrump_required
+        i = 0
+        plays = self.plays
+        while i < len(plays):
+            trick = plays[i : i + n_active]
+            led = trick[0][1] // 13
+            trumped = False
+            for seat, card in trick[1:]:
+                suit = card // 13
+                if suit != led:
+                    void[seat] |= 1 << led
+                    if suit != trump and (led == trump or undertrump or not trumped):
+                        void[seat] |= 1 << trump
+                    if suit == trump:
+                        trumped = True
+            i += n_active
+        return void
+
+
+class _Want(NamedTuple):
+    """What a sampled hand must look like: ``count`` cards with ``fixed`` among them, none
+    of the ``void`` suits (bit per suit), ``n_good`` of them from ``good`` (the cards the
+    field keeps when it discards: trumps and side aces) and the rest from ``rest``."""
+
+    seat: int
+    count: int
+    fixed: int = 0
+    void: int = 0
+    good: int = 0
+    n_good: int = 0
+    rest: int = _FULL
+
+
+def _deal(rng: random.Random, pool: list[int], wants: Sequence[_Want]) -> dict[int, int] | None:
+    """Deal ``pool`` cards as ``wants`` say; None when this shuffle cannot meet them."""
+    total = sum(w.count - w.fixed.bit_count() for w in wants)
+    plain = all(not w.void and not w.n_good and w.rest == _FULL for w in wants)
+    # a random order of just enough cards (all of them when constraints may skip some)
+    order = rng.sample(pool, min(total, len(pool)) if plain else len(pool))
+    taken = 0
+    out: dict[int, int] = {}
+    for w in sorted(wants, key=lambda w: (-w.n_good, -w.void.bit_count())):
+        hand = w.fixed
+        left = w.count - w.fixed.bit_count()
+        for allowed, need in ((w.good, min(w.n_good, left)), (w.rest, None)):
+            if need is None:
+                need = w.count - hand.bit_count()
+            for card in order:
+                if need <= 0:
+                    break
+                bit = 1 << card
+                if taken & bit or not allowed & bit or w.void >> (card // 13) & 1:
+                    continue
+                hand |= bit
+                taken |= bit
+                need -= 1
+            if need > 0:
+                return None
+        out[w.seat] = hand
+    return out
+
+
+class ExpertBot:
+    """Determinized Monte Carlo search from the seat's view (see the module docstring).
+
+    ``samples`` scales the work: ``declare_samples`` determinizations per declaration,
+    ``play_samples`` playouts per decision spread over the legal cards.
+    """
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        *,
+        declare_samples: int = 48,
+        play_samples: int = 96,
+    ) -> None:
+        self.rng = rng if rng is not None else random.Random()
+        self.declare_samples = declare_samples
+        self.play_samples = play_samples
+        self.field = HeuristicBot(random.Random(0))
+
+    def act(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        _check_turn(view)
+        # the bot's own randomness, drawn afresh per decision from its rng
+        rng = random.Random(self.rng.getrandbits(64))
+        seat = _Seat(view)
+        if view["phase"] == "play":
+            card = self.choose_card(view, seat, rng)
+            return {"type": "card", "player": view["seat"], "card": CARD_NAMES[card]}
+        return self.declare(view, seat, rng)
+
+    # -- trick play ----------------------------------------------------------------------
+
+    def choose_card(self, view: Mapping[str, Any], seat: _Seat, rng: random.Random) -> int:
+        legal = _mask(view["legal"])
+        options = _bits(legal)
+        if len(options) == 1:
+            return options[0]
+        active = [seat.seat_of[p] for p in view["active"]]
+        counts = {seat.seat_of[p]: c for p, c in (view.get("hand_counts") or {}).items()}
+        voids = seat.voids(len(active))
+        dealer_holds_up = (
+            seat.dealer in active
+            and not seat.up_dead
+            and not seat.played >> seat.up & 1
+            and seat.dealer != seat.me
+        )
+        known = seat.hand | seat.own_discards | seat.played
+        if seat.up_dead or dealer_holds_up:
+            known |= 1 << seat.up
+        pool = _bits(_FULL & ~known)
+        discarded = {seat.seat_of[p]: k for p, k in (view.get("discard_counts") or {}).items()}
+        good = seat.good
+        hs = seat.rules.hand_size
+        wants = []
+        for s in active:
+            if s == seat.me:
+                continue
+            fixed = 1 << seat.up if s == seat.dealer and dealer_holds_up else 0
+            # the field keeps its trumps and side aces: what it did not discard was good
+            kept_good = hs - discarded.get(s, hs) - (seat.played_by[s] & good).bit_count()
+            wants.append(_Want(s, counts.get(s, 0), fixed, voids[s], good, max(kept_good, 0)))
+        private = [0] * seat.n
+        private[seat.me] = seat.own_discards
+        public = 1 << seat.up if seat.up_dead else 0
+        played_by = seat.played_by
+        rounds = max(self.play_samples // len(options), 8)
+        totals = dict.fromkeys(options, 0.0)
+        for _ in range(rounds):
+            hands = None
+            for _try in range(8):
+                hands = _deal(rng, pool, wants)
+                if hands is not None:
+                    break
+            if hands is None:  # the field's model does not fit: keep the hard facts only
+                hands = _deal(rng, pool, [_Want(w.seat, w.count, w.fixed, w.void) for w in wants])
+            if hands is None:
+                hands = _deal(rng, pool, [_Want(w.seat, w.count, w.fixed) for w in wants])
+                assert hands is not None  # enough unseen cards without voids
+            hands[seat.me] = seat.hand
+            start = [hands.get(s, 0) | played_by[s] for s in range(seat.n)]
+            tp = TrickPlay(seat.n, active, start, seat.trump, seat.rules, private, public)
+            if not seat.up_dead and seat.dealer in active:
+                tp.shown[seat.dealer] = 1 << seat.up
+            for _s, card in seat.plays:
+                tp.play(card)
+            for card in options:
+                branch = tp.copy()
+                branch.play(card)
+                _finish(branch)
+                totals[card] += seat.gain(branch.tricks_won, active)
+        return max(options, key=lambda c: (totals[c], -c))
+
+    # -- declaring -----------------------------------------------------------------------
+
+    def declare(self, view: Mapping[str, Any], seat: _Seat, rng: random.Random) -> dict[str, Any]:
+        player = view["seat"]
+        declare = view["declare"]
+        keep = _mask(declare["keep"])
+        limit = declare["max_discard"]
+        expected = HeuristicBot.expected_opponents(view)
+        hand = seat.hand
+        tm = seat.tm
+        candidates: list[list[int]] = []
+        for discard in (
+            HeuristicBot.discards(hand, seat.trump, keep, limit, expected),
+            [],
+            sorted(_bits(hand & ~tm & ~keep), key=lambda c: c % 13)[:limit],
+        ):
+            if discard not in candidates:
+                candidates.append(discard)
+        totals = [0.0] * len(candidates)
+        rounds = max(self.declare_samples // len(candidates), 8)
+        for _ in range(rounds):
+            world = self._world(view, seat, rng)
+            for i, discard in enumerate(candidates):
+                totals[i] += self._play_declared(view, seat, world, discard)
+        best = max(range(len(candidates)), key=lambda i: totals[i])
+        if declare["can_pass"] and totals[best] <= 0:
+            return {"type": "pass", "player": player}
+        return {
+            "type": "play",
+            "player": player,
+            "discard": [CARD_NAMES[c] for c in candidates[best]],
+        }
+
+    def _world(
+        self, view: Mapping[str, Any], seat: _Seat, rng: random.Random
+    ) -> tuple[dict[int, int], list[int]]:
+        """Sampled hands of the other players (as dealt) and the stock, in order."""
+        hs = seat.rules.hand_size
+        declarations = view.get("declarations") or {}
+        up_bit = 1 << seat.up
+        known = seat.hand | up_bit
+        pool = _bits(_FULL & ~known)
+        counts = view.get("discard_counts") or {}
+        good = seat.good
+        wants = []
+        for s in range(seat.n):
+            if s == seat.me:
+                continue
+            fixed = up_bit if s == seat.dealer else 0
+            name = seat.players[s]
+            if declarations.get(name) == "play" and name in counts:
+                # the field discarded exactly its side cards other than aces
+                k = counts[name]
+                wants.append(_Want(s, hs, fixed, 0, good, hs - k, ~good & _FULL | fixed))
+            else:
+                wants.append(_Want(s, hs, fixed))
+        dealt = None
+        for _try in range(6):
+            dealt = _deal(rng, pool, wants)
+            if dealt is not None:
+                break
+        if dealt is None:
+            dealt = _deal(rng, pool, [_Want(w.seat, w.count, w.fixed) for w in wants])
+            assert dealt is not None  # no constraints: always enough cards
+        hands = dealt
+        used = known
+        for mask in hands.values():
+            used |= mask
+        stock = _bits(_FULL & ~used)
+        # the top of the shuffled stock: at most every player's whole hand is drawn
+        return hands, rng.sample(stock, min(len(stock), hs * seat.n))
+
+    def _field_plays(self, hand: int, seat: _Seat, expected: float) -> bool:
+        discard = HeuristicBot.discards(hand, seat.trump, 0, seat.rules.discard_limit, expected)
+        rest = hand
+        for c in discard:
+            rest &= ~(1 << c)
+        value = HeuristicBot.estimate(rest, seat.trump, expected) + _DRAW_GAIN * len(discard)
+        return value >= _BASE_NEED + _NEED_PER_OPPONENT * expected
+
+    def _play_declared(
+        self,
+        view: Mapping[str, Any],
+        seat: _Seat,
+        world: tuple[dict[int, int], list[int]],
+        discard: list[int],
+    ) -> float:
+        """Gain over passing of PLAY with ``discard`` in one sampled world."""
+        hands0, stock0 = world
+        rules = seat.rules
+        declarations = view.get("declarations") or {}
+        order = [(seat.dealer + 1 + i) % seat.n for i in range(seat.n)]
+        ace_up = seat.up % 13 == 12
+        hands = dict(hands0)
+        hands[seat.me] = seat.hand
+        playing: list[int] = []
+        discards: dict[int, int] = {}
+        for pos, s in enumerate(order):
+            name = seat.players[s]
+            if s == seat.me:
+                playing.append(s)
+                discards[s] = _mask([CARD_NAMES[c] for c in discard])
+                continue
+            said = declarations.get(name)
+            if said == "pass":
+                continue
+            left = sum(1 for t in order[pos + 1 :] if seat.players[t] not in declarations)
+            expected = len(playing) + _PLAY_RATE * left
+            if said == "play" or (s == seat.dealer and ace_up):
+                plays = True
+            else:
+                plays = self._field_plays(hands[s], seat, expected)
+            if plays:
+                playing.append(s)
+                keep = (
+                    1 << seat.up if s == seat.dealer and not rules.dealer_may_discard_upcard else 0
+                )
+                cards = HeuristicBot.discards(
+                    hands[s], seat.trump, keep, rules.discard_limit, expected
+                )
+                discards[s] = _mask([CARD_NAMES[c] for c in cards])
+        if len(playing) == 1:
+            return self._uncontested(seat)
+        stock = list(stock0)
+        spare: list[int] = []
+        for s in playing:
+            d = discards[s]
+            k = d.bit_count()
+            hands[s] &= ~d
+            if len(stock) < k:
+                stock.extend(spare)
+                spare = []
+            drawn = stock[:k]
+            del stock[:k]
+            for c in drawn:
+                hands[s] |= 1 << c
+            spare.extend(_bits(d & ~(1 << seat.up)))
+        up_dead = seat.dealer not in playing or bool(discards.get(seat.dealer, 0) >> seat.up & 1)
+        private = [discards.get(s, 0) for s in range(seat.n)]
+        start = [hands.get(s, 0) if s in playing else 0 for s in range(seat.n)]
+        tp = TrickPlay(
+            seat.n, playing, start, seat.trump, rules, private, 1 << seat.up if up_dead else 0
+        )
+        if not up_dead:
+            tp.shown[seat.dealer] = 1 << seat.up
+        _finish(tp)
+        extra = rules.ante if rules.double_ante else 0
+        return seat.gain(tp.tricks_won, playing) - extra
+
+    @staticmethod
+    def _uncontested(seat: _Seat) -> float:
+        rules = seat.rules
+        cost = seat.pot if rules.pot_limit is None else min(seat.pot, rules.pot_limit)
+        return float(cost if rules.limit_caps_winner else seat.pot)
