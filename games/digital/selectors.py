@@ -110,8 +110,13 @@ def load_table(hand: Hand | None) -> Table:
 
 def bot_names(session_id: int) -> set[str]:
     """Names of the seats the bot plays."""
-    return set(
+    return set(bot_levels(session_id))
+
+
+def bot_levels(session_id: int) -> dict[str, str]:
+    """The seats the bot plays: name → level (easy, normal, expert)."""
+    return dict(
         Seat.objects.filter(session_id=session_id, is_bot=True)
         .order_by()
-        .values_list("player__name", flat=True)
+        .values_list("player__name", "bot_level")
     )

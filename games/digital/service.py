@@ -10,7 +10,8 @@ locking the session row, as every write path of the project does (``ledger.posti
 too, so the two never wait on each other in opposite orders); that lock also
 serializes concurrent taps on one hand.
 
-Bots (seats with ``is_bot``) act inside the same transaction, right after the action
+Bots (seats with ``is_bot``, at the seat's ``bot_level``: easy, normal or expert, see
+``games.engine.expert.make_bot``) act inside the same transaction, right after the action
 that gives them the turn: no worker process, no dependence on anybody polling, and a
 bot-only table plays a whole hand in the request that deals it. Pages reveal those
 moves one by one with a CSS delay (``games.digital.views._reveal_indexes``), so people
@@ -34,14 +35,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import sql
-from games.digital.selectors import Table, bot_names, hand_in_progress, load_actions, state_of
+from games.digital.selectors import Table, bot_levels, hand_in_progress, load_actions, state_of
 from games.engine import (
+    BOT_LEVELS,
     CARD_NAMES,
     BourreError,
     CardError,
     HandState,
-    HeuristicBot,
     IllegalAction,
+    make_bot,
     parse_card,
 )
 from games.engine.record import SESSION_KEYS, TABLE_KEYS
@@ -174,16 +176,27 @@ def apply_action(
     return table
 
 
-def set_bot(*, session_id: int, seat_id: int, is_bot: bool, user=None) -> Table:
-    """Hand a seat to the bot (or back to its player); a bot whose turn it is acts."""
+def set_bot(
+    *, session_id: int, seat_id: int, is_bot: bool, level: str | None = None, user=None
+) -> Table:
+    """Hand a seat to the bot (or back to its player), at ``level`` (easy, normal,
+    expert; None keeps the seat's); a bot whose turn it is acts."""
+    if level is not None and level not in BOT_LEVELS:
+        raise DigitalError("Choose how well the bot plays: easy, normal or expert.", "bad_level")
     with transaction.atomic():
         session = postings.lock_session(session_id)
         seat = Seat.objects.filter(pk=seat_id, session=session).first()
         if seat is None:
             raise DigitalError("There is no such seat at this table.", "not_found")
+        changed = []
         if seat.is_bot != is_bot:
             seat.is_bot = is_bot
-            seat.save(update_fields=["is_bot"])
+            changed.append("is_bot")
+        if level is not None and seat.bot_level != level:
+            seat.bot_level = level
+            changed.append("bot_level")
+        if changed:
+            seat.save(update_fields=changed)
         hand = hand_in_progress(session.pk)
         if hand is None:
             return Table(None, None, session=session)
@@ -238,13 +251,14 @@ def _advance(table: Table, user, acted: int = 0) -> None:
     """Let bots act while it is their turn, write the new moves, settle when over."""
     state, hand, session = table.state, table.hand, table.session
     assert state is not None and hand is not None and session is not None
-    table.bots = bots = bot_names(session.pk)
+    levels = bot_levels(session.pk)
+    table.bots = bots = set(levels)
     start = table.seq
     while state.phase != "done":
         waiting = [p for p in state.awaiting if p in bots]
         if not waiting:
             break
-        _bot_act(state, waiting[0], hand, start + acted)
+        _bot_act(state, waiting[0], hand, start + acted, levels[waiting[0]])
         acted += 1
     new = state.actions[start:]
     now = timezone.now()
@@ -259,9 +273,9 @@ def _advance(table: Table, user, acted: int = 0) -> None:
         table.hand = _settle(session, hand, state, user)
 
 
-def _bot_act(state: HandState, player: str, hand: Hand, seq: int) -> None:
+def _bot_act(state: HandState, player: str, hand: Hand, seq: int, level: str) -> None:
     # Seeded per hand and move, so a test (or a bug report) replays bot play exactly.
-    bot = HeuristicBot(random.Random(f"{hand.seed}:{seq}"))
+    bot = make_bot(level, random.Random(f"{hand.seed}:{seq}"))
     try:
         state.apply(bot.act(state.view_for(player)))
     except IllegalAction:

@@ -506,6 +506,7 @@ def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
         "board": board,
         "in_progress": table.in_progress,
         "active_count": sum(1 for s in seats if s.active),
+        "bot_levels": Seat.BotLevel.choices,
     }
     return render(request, "games/digital_table.html", context)
 
@@ -528,8 +529,11 @@ def deal(request: HttpRequest, session_id: int) -> HttpResponse:
 def seat_bot(request: HttpRequest, session_id: int, seat_id: int) -> HttpResponse:
     session, _ = session_for(request.user, session_id, Role.SCOREKEEPER)
     is_bot = request.POST.get("is_bot") == "1"
+    level = request.POST.get("level") or None
     try:
-        digital.set_bot(session_id=session.pk, seat_id=seat_id, is_bot=is_bot, user=request.user)
+        digital.set_bot(
+            session_id=session.pk, seat_id=seat_id, is_bot=is_bot, level=level, user=request.user
+        )
     except digital.DigitalError as exc:
         messages.error(request, str(exc))
     return redirect("digital_table", session.pk)

@@ -18,7 +18,10 @@ names, messages and tests (``R21``) refer to RULES.md.
 - ``rulebook.py`` holds the rule wording, keyed by rule number: the engine's refusals,
   the digital board's "why" sentences and which rule each error code breaks.
 - :func:`settle` is the payout arithmetic alone; :class:`Rules` the house-rule switches.
-- :class:`RandomBot` and :class:`HeuristicBot` act from a seat's view.
+- :class:`RandomBot` and :class:`HeuristicBot` act from a seat's view; so does
+  :class:`ExpertBot` (``expert.py``, a determinized Monte Carlo search), and
+  :func:`make_bot` picks one by seat level (easy, normal, expert). ``botmatch.py`` runs
+  the bot matches of ``python -m games.engine botmatch`` and ``bench/bots.py``.
 - :class:`BourreError` (``errors.py``) is the one error base: every refusal (a bad
   card, a rule value, an illegal action) carries a ``code``, a ``field`` and an HTTP
   ``status``.
@@ -43,6 +46,7 @@ from .cards import (
     parse_suit,
 )
 from .errors import BourreError
+from .expert import BOT_LEVELS, ExpertBot, make_bot
 from .legal import illegal_reasons, legal_mask, sure_tricks
 from .payout import settle
 from .rules import MAX_AMOUNT, RULE_FIELDS, RULE_HELP, RuleError, RuleField, Rules
@@ -50,6 +54,7 @@ from .state import HandError, HandState, replay
 from .verify import verify
 
 __all__ = [
+    "BOT_LEVELS",
     "BourreError",
     "CARD_NAMES",
     "MAX_AMOUNT",
@@ -57,6 +62,7 @@ __all__ = [
     "RULE_HELP",
     "Card",
     "CardError",
+    "ExpertBot",
     "HandError",
     "HandState",
     "HeuristicBot",
@@ -71,6 +77,7 @@ __all__ = [
     "card_names",
     "illegal_reasons",
     "legal_mask",
+    "make_bot",
     "mask_of",
     "parse_card",
     "parse_cards",

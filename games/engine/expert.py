@@ -43,7 +43,7 @@ from .cards import ABOVE, CARD_LOOKUP, CARD_NAMES, SUIT_MASKS, parse_suit
 from .legal import TrickPlay
 from .rules import Rules
 
-__all__ = ["ExpertBot"]
+__all__ = ["BOT_LEVELS", "ExpertBot", "make_bot"]
 
 _FULL = (1 << 52) - 1
 
@@ -67,7 +67,14 @@ def _bits(mask: int) -> list[int]:
 def _cheapest(mask: int, trump_mask: int) -> int:
     """The card we miss least: the lowest side card, else the lowest trump."""
     side = mask & ~trump_mask or mask
-    return min(_bits(side), key=lambda c: c % 13)
+    best, best_rank = -1, 13
+    for base in (0, 13, 26, 39):
+        suit = side >> base & 0x1FFF
+        if suit:
+            rank = (suit & -suit).bit_length() - 1
+            if rank < best_rank:
+                best, best_rank = base + rank, rank
+    return best
 
 
 def _playout_card(tp: TrickPlay) -> int:
@@ -244,8 +251,8 @@ class ExpertBot:
         self,
         rng: random.Random | None = None,
         *,
-        declare_samples: int = 48,
-        play_samples: int = 96,
+        declare_samples: int = 256,
+        play_samples: int = 512,
     ) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.declare_samples = declare_samples
@@ -296,7 +303,17 @@ class ExpertBot:
         private = [0] * seat.n
         private[seat.me] = seat.own_discards
         public = 1 << seat.up if seat.up_dead else 0
-        played_by = seat.played_by
+        # The play so far, replayed once: each sample copies this tracker and gives the
+        # players their sampled cards (what is dead, voids and tricks stay as they were).
+        up_held = seat.dealer in active and not seat.up_dead and not seat.played >> seat.up & 1
+        start = list(seat.played_by)
+        if up_held:
+            start[seat.dealer] |= 1 << seat.up
+        template = TrickPlay(seat.n, active, start, seat.trump, seat.rules, private, public)
+        if up_held:
+            template.shown[seat.dealer] = 1 << seat.up
+        for _s, card in seat.plays:
+            template.play(card)
         rounds = max(self.play_samples // len(options), 8)
         totals = dict.fromkeys(options, 0.0)
         for _ in range(rounds):
@@ -311,14 +328,10 @@ class ExpertBot:
                 hands = _deal(rng, pool, [_Want(w.seat, w.count, w.fixed) for w in wants])
                 assert hands is not None  # enough unseen cards without voids
             hands[seat.me] = seat.hand
-            start = [hands.get(s, 0) | played_by[s] for s in range(seat.n)]
-            tp = TrickPlay(seat.n, active, start, seat.trump, seat.rules, private, public)
-            if not seat.up_dead and seat.dealer in active:
-                tp.shown[seat.dealer] = 1 << seat.up
-            for _s, card in seat.plays:
-                tp.play(card)
+            now = [hands.get(s, 0) for s in range(seat.n)]
             for card in options:
-                branch = tp.copy()
+                branch = template.copy()
+                branch.hands = list(now)
                 branch.play(card)
                 _finish(branch)
                 totals[card] += seat.gain(branch.tricks_won, active)
@@ -478,3 +491,17 @@ class ExpertBot:
         rules = seat.rules
         cost = seat.pot if rules.pot_limit is None else min(seat.pot, rules.pot_limit)
         return float(cost if rules.limit_caps_winner else seat.pot)
+
+
+BOT_LEVELS = ("easy", "normal", "expert")
+
+
+def make_bot(level: str, rng: random.Random) -> HeuristicBot | ExpertBot:
+    """The bot of a seat's level: ``easy`` a bold HeuristicBot (plays too many hands, as a
+    beginner does), ``normal`` the HeuristicBot, ``expert`` the :class:`ExpertBot`.
+    An unknown level plays as ``normal``."""
+    if level == "expert":
+        return ExpertBot(rng)
+    if level == "easy":
+        return HeuristicBot(rng, boldness=0.45)
+    return HeuristicBot(rng)

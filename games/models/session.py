@@ -123,7 +123,18 @@ class Seat(models.Model):
     )
     position = models.PositiveSmallIntegerField(help_text="Clockwise order at the table.")
     active = models.BooleanField(default=True, help_text="Dealt into the next hand.")
+    class BotLevel(models.TextChoices):
+        EASY = "easy", "Easy"
+        NORMAL = "normal", "Normal"
+        EXPERT = "expert", "Expert"
+
     is_bot = models.BooleanField(default=False, help_text="A bot plays this seat in digital hands.")
+    bot_level = models.CharField(
+        max_length=8,
+        choices=BotLevel.choices,
+        default=BotLevel.NORMAL,
+        help_text="How well the bot plays this seat (games.engine.expert.make_bot).",
+    )
     # The private link of a digital seat: unguessable, valid for this seat only.
     secret = models.CharField(max_length=64, unique=True, default=new_seat_secret)
     joined_at = models.DateTimeField(default=timezone.now)

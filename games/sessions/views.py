@@ -197,6 +197,10 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     posted_state = {"rules": session.rules, "version": session.version}
     if "player_0" not in request.POST:
         posted_state = postings.session_state(session)
+    elif any(key.startswith("out_of_turn_") for key in request.POST):
+        # R16: a called declaration adds to the forfeits the session holds (the ledger
+        # refuses a list that drops one, and a stale version anyway)
+        posted_state["forfeits"] = postings.session_state(session)["forfeits"]
     form = HandForm(request.POST, state=posted_state)
     status = 422
     if form.is_valid():

@@ -148,6 +148,25 @@ def test_session_fields_that_disagree_are_rejected(api_bob, game):
     assert game.hands.count() == 0
 
 
+def test_a_table_adds_a_forfeit_for_a_declaration_out_of_turn_R16(api_bob, game):
+    # dee deals FIRST_HAND; ann, who would deal next, declared out of turn: skipped
+    response = post_hand(api_bob, game, {**FIRST_HAND, "forfeits": ["ann"]})
+    assert response.status_code == 201, response.content
+    result = response.json()["verdict"]["result"]
+    assert result["next_dealer"] == "ben" and result["forfeits_next"] == []
+    # ben deals; a call on ann (cal deals next) stays pending...
+    body = {"trump": "S", "tricks": {"ann": 1, "ben": 1, "cal": 1, "dee": 2}, "forfeits": ["ann"]}
+    assert post_hand(api_bob, game, body).status_code == 201
+    game.refresh_from_db()
+    assert postings.session_state(game)["forfeits"] == ["ann"]
+    # ...and a later record cannot drop it
+    response = post_hand(api_bob, game, {**SECOND_HAND, "forfeits": ["dee"]})
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["code"] == "forfeit_removed" and "ann still owes" in error["message"]
+    assert game.hands.count() == 2
+
+
 def test_unknown_fields_are_rejected_not_ignored(api_bob, game):
     response = post_hand(api_bob, game, {**FIRST_HAND, "pased": ["cal"]})
     assert response.status_code == 400

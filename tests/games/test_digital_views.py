@@ -363,3 +363,28 @@ def test_a_phone_still_showing_the_last_hand_sees_the_new_deal_unfold(client, se
     url = seat_url(seats["dee"]) + f"?seen=40&hand={first.pk}"
     body = client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert f"--dg-n: {n}" in body
+
+
+def test_host_picks_each_bot_seats_level_and_expert_bots_play_a_hand(bob_client, session, seats):
+    page = bob_client.get(reverse("digital_table", args=[session.pk])).content.decode()
+    assert 'name="level"' in page and ">Expert<" in page
+    for name, level in (("ann", "expert"), ("ben", "easy"), ("cal", "expert"), ("dee", "normal")):
+        url = reverse("digital_seat_bot", args=[session.pk, seats[name].pk])
+        assert bob_client.post(url, {"is_bot": "1", "level": level}).status_code == 302
+    levels = digital_reads.bot_levels(session.pk)
+    assert levels == {"ann": "expert", "ben": "easy", "cal": "expert", "dee": "normal"}
+    page = bob_client.get(reverse("digital_table", args=[session.pk])).content.decode()
+    assert "Played by a bot (expert)" in page
+    # a bot-only table plays the whole hand in the request that deals it
+    bob_client.post(reverse("digital_deal", args=[session.pk]))
+    hand = Hand.objects.get(session=session)
+    assert hand.status == Hand.Status.RECORDED
+    postings.check_invariants(session)
+
+
+def test_an_unknown_bot_level_is_refused_with_a_message(bob_client, session, seats):
+    url = reverse("digital_seat_bot", args=[session.pk, seats["ann"].pk])
+    response = bob_client.post(url, {"is_bot": "1", "level": "godlike"}, follow=True)
+    assert "easy, normal or expert" in response.content.decode()
+    seat = Seat.objects.get(pk=seats["ann"].pk)
+    assert not seat.is_bot and seat.bot_level == "normal"

@@ -274,6 +274,29 @@ def test_corrected_renege_costs_nothing_extra_R39(bob_client, table):
     assert "ben" not in hand.result["penalties"]
 
 
+def test_declaration_out_of_turn_adds_a_forfeit_R16(bob_client, table):
+    page = bob_client.get(reverse("hand_record", args=[table.pk])).content.decode()
+    assert 'name="out_of_turn_0"' in page and "Declared out of turn" in page
+    # dee deals, so ann would deal next; ann declared out of turn: the deal skips her
+    response = record(bob_client, table, tricks={"ann": 3, "ben": 1, "cal": 1}, out_of_turn_0="on")
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert hand.record["forfeits"] == ["ann"]
+    assert hand.result["next_dealer"] == "ben" and hand.result["forfeits_next"] == []
+    table.refresh_from_db()
+    assert postings.session_state(table)["dealer"] == "ben"
+
+
+def test_declaration_out_of_turn_keeps_pending_forfeits_R16(bob_client, table):
+    record(bob_client, table, tricks={"ann": 3, "ben": 1, "cal": 1}, out_of_turn_2="on")
+    table.refresh_from_db()
+    assert postings.session_state(table)["forfeits"] == ["cal"]  # cal deals later
+    # another call at the next hand adds to cal's pending forfeit, never replaces it
+    record(bob_client, table, tricks={"ann": 3, "ben": 1, "cal": 1}, out_of_turn_3="on")
+    hand = Hand.objects.order_by("-number").first()
+    assert sorted(hand.record["forfeits"]) == ["cal", "dee"]
+
+
 # -- card logs ---------------------------------------------------------------------------
 
 # dee deals, ann leads; hearts trump. ann wins 3 tricks, ben 2; cal and dee take none.

@@ -9,6 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.engine.rulebook import SWITCHES
 from games.engine.rules import RULE_FIELDS
 from games.models import GameSession, Hand, Player, Seat, SessionEvent
 from ledger import postings
@@ -117,6 +118,18 @@ def test_new_session_form_has_every_house_rule_with_help(bob_client, club, playe
     assert "In turn, from the dealer&#x27;s left" in html  # readable choice labels
     # A roster of four is seated in roster order by default.
     assert [form.fields[f"seat_{i}"].initial for i in range(1, 5)] == [p.pk for p in players]
+
+
+def test_new_session_shows_undertrump_and_cinch_with_each_choice_explained_R22_R29(
+    bob_client, club
+):
+    html = bob_client.get(reverse("session_new", args=[club.pk])).content.decode()
+    shown, house_rules = html.split('<details class="house-rules">')
+    for key in ("undertrump_required", "cinch"):
+        assert f'name="{key}"' in shown and f'name="{key}"' not in house_rules
+        for choice in SWITCHES[key].choices:
+            assert choice.means.replace("'", "&#x27;") in shown
+    assert 'name="cinch_equivalence"' in house_rules  # the rest stays folded away
 
 
 def test_start_session_stores_seats_dealer_rules_and_currency(bob_client, club, players, bob):

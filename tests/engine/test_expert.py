@@ -1,0 +1,136 @@
+"""ExpertBot: decides from the seat's view only (cannot peek), plays legal moves, and
+the seat levels (easy, normal, expert) of digital hands."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from games.engine import (
+    BOT_LEVELS,
+    ExpertBot,
+    HandState,
+    HeuristicBot,
+    Rules,
+    make_bot,
+    verify,
+)
+from games.engine.botmatch import HAND_CLASSES, hand_class, table_match
+
+from .helpers import NAMES, m, rigged_deal
+
+P4 = ("ann", "ben", "cal", "dee")
+ANN = "AH 9H KS 4D 7C"
+UP = "3H"  # dee deals; 3H is dee's last card
+
+
+def _deal(others: list[str]) -> HandState:
+    """ann holds ANN and dee the up-card 3H; ``others`` fill the hidden rest."""
+    hands = {"ann": ANN, "ben": others[0], "cal": others[1], "dee": others[2] + " " + UP}
+    return rigged_deal(P4, 3, hands, seed=5)
+
+
+WORLD_A = ["2S 3S 4S 5S 6S", "2D 3D 5D 6D 8D", "2C 3C 4C 5C"]
+WORLD_B = ["QH JH TH 8H 7H", "AS QS JS TS 9S", "AD KD QD JD"]
+
+
+def test_expert_cannot_peek_mid_hand() -> None:
+    # the same public play in two worlds whose hidden cards differ completely
+    worlds = (
+        ["2S 3S 4S 5S 6S", "2D 3D 5D 6D 8D", "2C 3C 4C 5C"],
+        ["2S AS QS JS TS", "2D AD KD QD JD", "2C 9S 8S 7S"],
+    )
+    seen = []
+    for world in worlds:
+        state = _deal(world)
+        for p in P4:
+            state.apply({"type": "play", "player": p, "discard": []})
+        for p, card in (("ann", "7C"), ("ben", "2S"), ("cal", "2D"), ("dee", "2C")):
+            state.apply({"type": "card", "player": p, "card": card})
+        assert state.to_act == "ann"  # the 7C won
+        view = state.view_for("ann")
+        seen.append((view, state.hands, ExpertBot(random.Random(8)).act(copy.deepcopy(view))))
+    (view_a, hands_a, act_a), (view_b, hands_b, act_b) = seen
+    assert view_a == view_b and hands_a != hands_b
+    assert act_a == act_b
+
+
+def test_expert_declaration_is_the_same_whatever_the_hidden_cards() -> None:
+    views = [_deal(w).view_for("ann") for w in (WORLD_A, WORLD_B)]
+    assert views[0] == views[1]
+    choices = [ExpertBot(random.Random(9)).act(copy.deepcopy(v)) for v in views]
+    assert choices[0] == choices[1]
+
+
+def test_expert_lead_is_the_same_whatever_the_hidden_cards() -> None:
+    leads = []
+    for world in (WORLD_A, WORLD_B):
+        state = _deal(world)
+        for p in P4:
+            state.apply({"type": "play", "player": p, "discard": []})
+        assert state.to_act == "ann"
+        view = state.view_for("ann")
+        leads.append((view, ExpertBot(random.Random(4)).act(copy.deepcopy(view))))
+    assert leads[0][0] == leads[1][0]
+    assert leads[0][1] == leads[1][1]
+    assert leads[0][1]["card"] in leads[0][0]["legal"]
+
+
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_expert_plays_whole_hands_legally_and_the_record_verifies(players: int) -> None:
+    for seed in range(3):
+        state = HandState.new(NAMES[:players], seed % players, Rules(), random.Random(seed))
+        bots = {p: ExpertBot(random.Random(f"{seed}{p}"), declare_samples=16, play_samples=24)
+                for p in NAMES[:players]}  # fmt: skip
+        while state.phase != "done":
+            who = state.awaiting[0]
+            state.apply(bots[who].act(state.view_for(who)))
+        assert verify(state.to_record())["valid"] if state.tp else state.outcome()
+
+
+def test_expert_passes_a_hopeless_hand_and_plays_a_strong_one() -> None:
+    weak = _deal(WORLD_A)
+    base = weak.view_for("ann")
+    # low side cards and no draw allowed: a sure bourré risk for nothing
+    weak_view = dict(
+        base,
+        hand=["2S", "3D", "4C", "5D", "7S"],
+        declare=dict(base["declare"], max_discard=0),
+    )
+    bot = ExpertBot(random.Random(1))
+    assert bot.act(weak_view)["type"] == "pass"
+    strong_view = dict(weak.view_for("ann"), hand=["AH", "KH", "QH", "JH", "AS"])
+    assert bot.act(strong_view)["type"] == "play"
+
+
+def test_make_bot_levels() -> None:
+    assert BOT_LEVELS == ("easy", "normal", "expert")
+    assert isinstance(make_bot("expert", random.Random(1)), ExpertBot)
+    normal = make_bot("normal", random.Random(1))
+    easy = make_bot("easy", random.Random(1))
+    assert isinstance(normal, HeuristicBot) and isinstance(easy, HeuristicBot)
+    assert easy.boldness > normal.boldness == 0
+    assert isinstance(make_bot("unknown", random.Random(1)), HeuristicBot)
+
+
+def test_hand_classes() -> None:
+    assert hand_class(m("2S 3S 4D 5C 9C"), 1) == "no trump"
+    assert hand_class(m("AS 3S 4D 5C 9C"), 1) == "no trump + side ace"
+    assert hand_class(m("7H 3S 4D 5C 9C"), 1) == "one low trump (2-10)"
+    assert hand_class(m("AH 3S 4D 5C 9C"), 1) == "trump ace alone"
+    assert hand_class(m("KH 2H 4D 5C 9C"), 1) == "two trumps with A or K"
+    assert hand_class(m("KH 2H 3H 5C 9C"), 1) == "three or more trumps"
+
+
+def test_table_match_heuristic_bots_play_no_class_below_passing() -> None:
+    # a small run of the botmatch --mode heuristic table: every class the bot plays
+    # often enough to count nets more than passing (-1 ante)
+    figures = table_match(300, 4, 2, Rules(), lambda key: HeuristicBot(random.Random(key)))
+    assert [row["class"] for row in figures["classes"]] == list(HAND_CLASSES)
+    assert sum(row["dealt"] for row in figures["classes"]) == 1200
+    strong = {row["class"]: row for row in figures["classes"]}["three or more trumps"]
+    assert strong["play_rate"] > 0.9 and strong["net_played"] > 0
+    hopeless = {row["class"]: row for row in figures["classes"]}["no trump"]
+    assert hopeless["play_rate"] < 0.05
