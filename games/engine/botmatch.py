@@ -111,8 +111,8 @@ def table_match(
     for i in range(hands):
         hand_seed = seed * 1_000_003 + i
         bots = {p: make_bot(f"{hand_seed}:{p}") for p in players}
-        dealt = HandState.new(players, i % n_players, rules, random.Random(hand_seed))
-        classes = {p: hand_class(dealt.hands[s], dealt.trump) for s, p in enumerate(players)}
+        deal = HandState.new(players, i % n_players, rules, random.Random(hand_seed))
+        classes = {p: hand_class(deal.hands[s], deal.trump) for s, p in enumerate(players)}
         state, result = play_hand(hand_seed, players, i % n_players, bots, rules)
         passed = set(state.passed())
         for p in players:

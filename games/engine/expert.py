@@ -198,12 +198,12 @@ class _Seat:
 
 
 class _Want(NamedTuple):
-    """What a sampled hand must look like: ``count`` cards with ``fixed`` among them, none
+    """What a sampled hand must look like: ``size`` cards with ``fixed`` among them, none
     of the ``void`` suits (bit per suit), ``n_good`` of them from ``good`` (the cards the
     field keeps when it discards: trumps and side aces) and the rest from ``rest``."""
 
     seat: int
-    count: int
+    size: int
     fixed: int = 0
     void: int = 0
     good: int = 0
@@ -213,7 +213,7 @@ class _Want(NamedTuple):
 
 def _deal(rng: random.Random, pool: list[int], wants: Sequence[_Want]) -> dict[int, int] | None:
     """Deal ``pool`` cards as ``wants`` say; None when this shuffle cannot meet them."""
-    total = sum(w.count - w.fixed.bit_count() for w in wants)
+    total = sum(w.size - w.fixed.bit_count() for w in wants)
     plain = all(not w.void and not w.n_good and w.rest == _FULL for w in wants)
     # a random order of just enough cards (all of them when constraints may skip some)
     order = rng.sample(pool, min(total, len(pool)) if plain else len(pool))
@@ -221,10 +221,10 @@ def _deal(rng: random.Random, pool: list[int], wants: Sequence[_Want]) -> dict[i
     out: dict[int, int] = {}
     for w in sorted(wants, key=lambda w: (-w.n_good, -w.void.bit_count())):
         hand = w.fixed
-        left = w.count - w.fixed.bit_count()
+        left = w.size - w.fixed.bit_count()
         for allowed, need in ((w.good, min(w.n_good, left)), (w.rest, None)):
             if need is None:
-                need = w.count - hand.bit_count()
+                need = w.size - hand.bit_count()
             for card in order:
                 if need <= 0:
                     break
@@ -323,9 +323,9 @@ class ExpertBot:
                 if hands is not None:
                     break
             if hands is None:  # the field's model does not fit: keep the hard facts only
-                hands = _deal(rng, pool, [_Want(w.seat, w.count, w.fixed, w.void) for w in wants])
+                hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed, w.void) for w in wants])
             if hands is None:
-                hands = _deal(rng, pool, [_Want(w.seat, w.count, w.fixed) for w in wants])
+                hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed) for w in wants])
                 assert hands is not None  # enough unseen cards without voids
             hands[seat.me] = seat.hand
             now = [hands.get(s, 0) for s in range(seat.n)]
@@ -399,7 +399,7 @@ class ExpertBot:
             if dealt is not None:
                 break
         if dealt is None:
-            dealt = _deal(rng, pool, [_Want(w.seat, w.count, w.fixed) for w in wants])
+            dealt = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed) for w in wants])
             assert dealt is not None  # no constraints: always enough cards
         hands = dealt
         used = known

@@ -123,6 +123,7 @@ class Seat(models.Model):
     )
     position = models.PositiveSmallIntegerField(help_text="Clockwise order at the table.")
     active = models.BooleanField(default=True, help_text="Dealt into the next hand.")
+
     class BotLevel(models.TextChoices):
         EASY = "easy", "Easy"
         NORMAL = "normal", "Normal"
