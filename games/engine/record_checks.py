@@ -321,7 +321,10 @@ class RecordChecks(RecordParser):
         dealer = self.dealer_seat
         up_bit = self.up_bit
         up_dead = self.up_dead
-        position = {s: i for i, s in enumerate(self.order)}
+        back = self.up_back_at
+        # from this position on, a hand may hold the up-card again (folded_then_discards)
+        back_from = self.order.index(back) if back is not None else len(self.order)
+        position = {s: i for i, s in enumerate(self.order)} if back is not None else {}
         seen = 0
         for seat in self.active:
             mask = hand[seat]
@@ -336,14 +339,20 @@ class RecordChecks(RecordParser):
                     card=card,
                 )
             seen |= mask
-            back = self.up_back_at
-            if back is not None and position[back] <= position[seat]:
+            if back is not None and back_from <= position[seat]:
                 continue  # the up-card went back into the stock with the folded hands
             if mask & up_bit and (seat != dealer or up_dead):
                 add(
                     "up_card_misplaced",
                     f"{name} cannot hold the up-card {self.up_name}: "
-                    + ("it was set aside (R13)" if up_dead else "it is in the dealer's hand"),
+                    + (
+                        "it went back into the stock with the folded hands only when "
+                        f"{players[back]} was served (R15)"
+                        if back is not None
+                        else "it was set aside (R13)"
+                        if up_dead
+                        else "it is in the dealer's hand"
+                    ),
                     player=name,
                     card=self.up_name,
                 )

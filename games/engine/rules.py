@@ -151,7 +151,8 @@ RULE_FIELDS: tuple[RuleField, ...] = (
         "choice",
         "sure_tricks",
         "Cinch",
-        "A player sure of a majority must lead or play the highest trump (R27–R31).",
+        "A player sure of a majority must lead the highest trump, and play it when it "
+        "would win the trick (R27–R31).",
         choices=("sure_tricks", "off"),
     ),
     RuleField(

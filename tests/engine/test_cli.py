@@ -90,3 +90,14 @@ def test_engine_imports_only_the_standard_library() -> None:
         [sys.executable, "-S", "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_botmatch_heuristic_mode_prints_net_by_hand_class() -> None:
+    done = run("botmatch", "--mode", "heuristic", "--hands", "60", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["hands"] == 60 and len(figures["classes"]) == 10
+    assert sum(row["dealt"] for row in figures["classes"]) == 240
+    done = run("botmatch", "--mode", "heuristic", "--hands", "20", "--players", "7")
+    assert done.returncode == 0 and "three or more trumps" in done.stdout
+    assert "passing nets -1.00" in done.stdout
