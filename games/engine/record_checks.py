@@ -69,6 +69,12 @@ class RecordChecks(RecordParser):
         self.active = [s for s in self.order if s not in self.passed_set]
         self.deemed = not self.active and self.ace_up  # R40: the dealer is deemed to play
         self.no_play = len(self.active) <= 1
+        if self.ace_up and dealer in self.passed_set:
+            # R38: an uncorrected renege of the dealer who passed with an Ace up can only
+            # be the R12 breach (a passer plays no card), so a form's plain renege says it
+            for r in self.reneges:
+                if r["seat"] == dealer and r["rule"] is None and not r["corrected"]:
+                    r["rule"] = "R12"
 
     def check_passed(self) -> None:
         """Who may pass: not the dealer with an Ace up (R12), and everybody only under
@@ -93,7 +99,7 @@ class RecordChecks(RecordParser):
             self.add(
                 "dealer_must_play",
                 f"with an Ace up the dealer {dealer_name} must play (R12). If {dealer_name} "
-                "really folded, record it as their renege (rule R12, not corrected)",
+                "really folded, record it as their renege, not corrected",
                 player=dealer_name,
             )
 

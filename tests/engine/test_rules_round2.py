@@ -130,7 +130,15 @@ def test_R38_dealer_passing_with_an_ace_up_is_refused_without_a_renege() -> None
     verdict = verify(ACE_UP)
     assert not verdict["valid"]
     assert [e["code"] for e in verdict["errors"]] == ["dealer_must_play"]
-    assert "record it as their renege" in verdict["errors"][0]["message"]
+    assert "record it as their renege, not corrected" in verdict["errors"][0]["message"]
+
+
+def test_R38_a_plain_uncorrected_renege_of_the_folding_dealer_is_the_R12_breach() -> None:
+    # what the record form sends for "dee: renege not corrected"
+    verdict = verify(dict(ACE_UP, reneges=[{"player": "dee", "corrected": False}]))
+    assert verdict["valid"], verdict["errors"]
+    assert verdict["reneges"][0]["rule"] == "R12"
+    assert verdict["result"]["penalties"] == {"dee": 4}
 
 
 def test_R38_R12_renege_records_a_dealer_who_really_folded() -> None:
