@@ -15,13 +15,12 @@ import json
 import math
 import random
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from .botmatch import table_match
+from .botmatch import net, play_hand, table_match
 from .bots import HeuristicBot, RandomBot
 from .rules import Rules
-from .state import HandState
 from .verify import verify
 
 NAMES = ("ann", "ben", "cal", "dee", "eve", "fay", "gus", "hal")
@@ -50,33 +49,6 @@ def _verify(path: str) -> int:
     return 0 if verdict["valid"] else 1
 
 
-def net(result: Mapping[str, Any], player: str) -> int:
-    """Chips a player gained in one hand: taken from the pot minus antes and penalties."""
-    gained: int = (
-        result["payouts"].get(player, 0)
-        - result["antes"].get(player, 0)
-        - result["penalties"].get(player, 0)
-    )
-    return gained
-
-
-def play_hand(
-    seed: int,
-    players: Sequence[str],
-    dealer: int,
-    bots: Mapping[str, RandomBot | HeuristicBot],
-    rules: Rules,
-) -> dict[str, Any]:
-    state = HandState.new(players, dealer, rules, random.Random(seed))
-    while state.phase != "done":
-        for player in state.awaiting:
-            state.apply(bots[player].act(state.view_for(player)))
-            break
-    result = state.outcome()
-    assert result is not None  # the hand is done
-    return result
-
-
 def botmatch(hands: int, n_players: int, seed: int, rules: Rules) -> dict[str, Any]:
     """Seat k (rotating) is the HeuristicBot, the others RandomBots; the same deal and
     the same random opponents (same rng seeds) are then replayed with a RandomBot in
@@ -95,7 +67,8 @@ def botmatch(hands: int, n_players: int, seed: int, rules: Rules) -> dict[str, A
             }
             if kind == "heuristic":
                 bots[hero] = HeuristicBot(random.Random(f"{hand_seed}:{hero}"))
-            totals[kind].append(net(play_hand(hand_seed, players, dealer, bots, rules), hero))
+            _, result = play_hand(hand_seed, players, dealer, bots, rules)
+            totals[kind].append(net(result, hero))
     out: dict[str, Any] = {"hands": hands, "players": n_players}
     for kind, values in totals.items():
         mean = sum(values) / len(values)

@@ -38,6 +38,10 @@ from .bots import (
     _PLAY_RATE,
     HeuristicBot,
     _check_turn,
+    _mask,
+)
+from .bots import (
+    _cards as _bits,
 )
 from .cards import ABOVE, CARD_LOOKUP, CARD_NAMES, SUIT_MASKS, parse_suit
 from .legal import TrickPlay
@@ -46,22 +50,6 @@ from .rules import Rules
 __all__ = ["BOT_LEVELS", "ExpertBot", "make_bot"]
 
 _FULL = (1 << 52) - 1
-
-
-def _mask(names: Sequence[str]) -> int:
-    mask = 0
-    for name in names:
-        mask |= 1 << CARD_LOOKUP[name]
-    return mask
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _cheapest(mask: int, trump_mask: int) -> int:
