@@ -286,7 +286,7 @@ class ExpertBot:
                 continue
             fixed = 1 << seat.up if s == seat.dealer and dealer_holds_up else 0
             # the field keeps its trumps and side aces: what it did not discard was good
-            kept_good = hs - discarded.get(s, hs) - (seat.played_by[s] & good).bit_count()
+            kept_good = hs - discarded.get(s, hs) - ((seat.played_by[s] | fixed) & good).bit_count()
             wants.append(_Want(s, counts.get(s, 0), fixed, voids[s], good, max(kept_good, 0)))
         private = [0] * seat.n
         private[seat.me] = seat.own_discards

@@ -359,6 +359,12 @@ def test_R12_R13_dealer_forced_to_play_may_discard_the_ace_by_default() -> None:
     state.apply({"type": "play", "player": "dee", "discard": [ace]})
     assert state.upcard_dead and state.phase == "play"
     assert state.trump == parse_card(ace) // 13  # trump does not change (R13)
+    while state.phase == "play":
+        state.apply(
+            {"type": "card", "player": state.to_act, "card": state.legal_cards(state.to_act)[0]}
+        )
+    verdict = verify(state.to_record())  # the reported hand agrees
+    assert verdict["valid"] and verdict["result"] == state.outcome()
 
 
 def test_R12_R13_dealer_may_not_discard_the_ace_when_the_switch_is_off() -> None:
