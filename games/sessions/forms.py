@@ -137,9 +137,11 @@ class RulesForm(forms.Form):
             groups.append(("Other", [self[k] for k in rest]))
         return groups
 
-    def featured_rules(self) -> list[tuple[forms.BoundField, list[tuple[str, str]]]]:
-        """The switches tables disagree on, each with a one-line meaning per value
-        (``rulebook.SWITCHES``)."""
+    def featured_rules(
+        self,
+    ) -> list[tuple[forms.BoundField, list[tuple[str, str]], list[tuple[str, str]]]]:
+        """The switches tables disagree on, each with a one-line meaning per value and
+        which sources say what (``rulebook.SWITCHES``)."""
         out = []
         for key in FEATURED_RULES:
             if key not in self.fields:
@@ -152,7 +154,8 @@ class RulesForm(forms.Form):
                 else:
                     label = labels.get(choice.value, str(choice.value))
                 meanings.append((label, choice.means))
-            out.append((self[key], meanings))
+            sources = [(src.name, src.says) for src in SWITCHES[key].sources]
+            out.append((self[key], meanings, sources))
         return out
 
     def other_rule_groups(self) -> list[tuple[str, list[forms.BoundField]]]:

@@ -130,6 +130,7 @@ def test_new_session_shows_undertrump_and_cinch_with_each_choice_explained_R22_R
         for choice in SWITCHES[key].choices:
             assert choice.means.replace("'", "&#x27;") in shown
     assert 'name="cinch_equivalence"' in house_rules  # the rest stays folded away
+    assert "English rules page: Optional" in shown  # which sources say what
 
 
 def test_start_session_stores_seats_dealer_rules_and_currency(bob_client, club, players, bob):
