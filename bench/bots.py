@@ -27,6 +27,16 @@ from games.engine import ExpertBot, HeuristicBot, Rules  # noqa: E402
 from games.engine.botmatch import head_to_head  # noqa: E402
 
 
+def _progress(figures: dict) -> None:
+    d = figures["difference"]
+    print(
+        f"  … {figures['hands']} deals: difference {d['mean']:+.3f} ± {d['stderr']:.3f}, "
+        f"p95 {figures['p95_ms']:.1f} ms",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10_000)
@@ -42,6 +52,7 @@ def main() -> None:
         Rules(),
         lambda key: ExpertBot(random.Random(key)),
         lambda key: HeuristicBot(random.Random(key)),
+        progress=None if args.json else _progress,
     )
     figures["seconds"] = time.perf_counter() - start
     if args.json:

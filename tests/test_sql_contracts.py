@@ -358,6 +358,7 @@ def _seats(scene):
         "position",
         "active",
         "is_bot",
+        "bot_level",
         "secret",
         "joined_at",
         "left_at",
@@ -366,9 +367,11 @@ def _seats(scene):
     newcomers = [PlayerFactory(club=scene.club, name=n) for n in ("fay", "gus")]
     account = Account.objects.filter(kind=Account.Kind.PLAYER).values_list("pk", flat=True)[0]
     rows = [
-        (scene.home.pk, newcomers[0].pk, None, 7, False, True, "s3cr3t-a", WHEN, None, LATER),
-        (scene.home.pk, newcomers[1].pk, account, 8, True, False, "s3cr3t-b", LATER, WHEN, None),
-    ]
+        (scene.home.pk, newcomers[0].pk, None, 7, False, True, "expert", "s3cr3t-a", WHEN, None,
+         LATER),
+        (scene.home.pk, newcomers[1].pk, account, 8, True, False, "normal", "s3cr3t-b", LATER,
+         WHEN, None),
+    ]  # fmt: skip
     return Seat, fields, rows
 
 

@@ -153,6 +153,8 @@ def head_to_head(
     rules: Rules,
     make_hero: Callable[[str], Bot],
     make_field: Callable[[str], Bot],
+    progress: Callable[[dict[str, Any]], None] | None = None,
+    every: int = 500,
 ) -> dict[str, Any]:
     """Deal k puts ``make_hero`` in seat k mod n (the others ``make_field``), then plays
     the same deal with ``make_field`` in that seat too; same seeds for the others, so the
@@ -173,7 +175,19 @@ def head_to_head(
                 hand_seed, players, dealer, bots, rules, timings if kind == "hero" else None, hero
             )
             (hero_nets if kind == "hero" else base_nets).append(net(result, hero))
-    timings.sort()
+        if progress is not None and (i + 1) % every == 0 and i + 1 < hands:
+            progress(_figures(i + 1, n_players, hero_nets, base_nets, timings))
+    return _figures(hands, n_players, hero_nets, base_nets, timings)
+
+
+def _figures(
+    hands: int,
+    n_players: int,
+    hero_nets: list[float],
+    base_nets: list[float],
+    timings: list[float],
+) -> dict[str, Any]:
+    timings = sorted(timings)
     p95 = timings[min(len(timings) - 1, int(0.95 * len(timings)))] if timings else 0.0
     return {
         "hands": hands,
