@@ -1,6 +1,8 @@
 """Settings for the Bourré site: one module, every deployment choice read from the environment.
 
-Development (`make run`) sets DJANGO_DEBUG=1. Production sets DJANGO_SECRET_KEY,
+Development (`make dev`) sets DJANGO_DEBUG=1. `make run` sets BOURRE_LAN=1 (the host's
+machine serving the phones on its Wi-Fi; see bourre_site/lan.py): DEBUG off, LAN hosts
+accepted, cookies over plain http, and a generated DJANGO_SECRET_KEY. Production sets DJANGO_SECRET_KEY,
 DJANGO_ALLOWED_HOSTS, DATABASE_URL (PostgreSQL), DJANGO_SECURE_SSL_REDIRECT=1 and
 DJANGO_STATIC_MANIFEST=1 (after `collectstatic`); then `manage.py check --deploy` is clean.
 """
@@ -24,7 +26,11 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", False)
+# `make run` (bourre_site/lan.py) serves the phones on the host's Wi-Fi: never DEBUG
+# there (other devices would see debug pages), hosts checked by address range instead of
+# a list (LanHostMiddleware), cookies sent over plain http.
+LAN_MODE = env_bool("BOURRE_LAN", False)
+DEBUG = env_bool("DJANGO_DEBUG", False) and not LAN_MODE
 
 _DEV_SECRET = "django-insecure-development-only-key-set-DJANGO_SECRET_KEY-in-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _DEV_SECRET
@@ -32,6 +38,12 @@ if SECRET_KEY == _DEV_SECRET and not DEBUG and env_bool("DJANGO_REQUIRE_SECRET_K
     raise RuntimeError("DJANGO_SECRET_KEY must be set in production")
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+# In LAN mode the listed hosts are still accepted, plus the machine's own addresses,
+# private-range addresses and .local names: bourre_site.lan.LanHostMiddleware checks them
+# (ALLOWED_HOSTS has no address ranges), first in MIDDLEWARE, before anything reads the host.
+LAN_LISTED_HOSTS = ALLOWED_HOSTS
+if LAN_MODE:
+    ALLOWED_HOSTS = ["*"]
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -62,6 +74,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+if LAN_MODE:
+    MIDDLEWARE.insert(0, "bourre_site.lan.LanHostMiddleware")
 
 ROOT_URLCONF = "bourre_site.urls"
 
@@ -157,8 +171,10 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "bourre@localho
 
 # Security: secure by default outside DEBUG; the redirect is opt-in because TLS usually
 # ends at a proxy (set DJANGO_SECURE_PROXY_SSL_HEADER=1 behind one).
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", not DEBUG)
-CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", not DEBUG)
+# LAN mode serves plain http on the home network: a Secure cookie would never come back,
+# so nobody could log in. Production (TLS, no BOURRE_LAN) keeps them Secure.
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", not DEBUG and not LAN_MODE)
+CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", not DEBUG and not LAN_MODE)
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
