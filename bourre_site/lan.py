@@ -177,7 +177,7 @@ def _serve(bind: str, port: int, on_ready: Callable[[], None]) -> None:
     from django.core.wsgi import get_wsgi_application
     from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
-    class Server(BaseApplication):  # type: ignore[misc]
+    class Server(BaseApplication):
         def load_config(self) -> None:
             options: dict[str, Any] = {
                 "bind": [f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"],

@@ -18,7 +18,7 @@ from ledger.books import BANK_KINDS
 from ledger.models import Account, Leg, Posting
 
 # What a posting kind means for the player whose leg it is, in the table's words.
-WORDS = {
+WORDS: dict[str, str] = {
     Posting.Kind.ANTE: "ante",
     Posting.Kind.PAYOUT: "won the pot",
     Posting.Kind.SPLIT: "share of a split pot",
