@@ -259,3 +259,29 @@ def test_a_client_without_cookies_can_follow(bob_client, table):
     fresh = Client(enforce_csrf_checks=True)
     assert fresh.get(url).status_code == 200
     assert "sessionid" not in fresh.cookies
+
+
+def test_share_board_costs_the_same_whatever_the_hands_and_a_304_one_query(
+    bob_client, client, club, players, bob, django_assert_num_queries
+):
+    from .test_session_views import _count_queries, _play
+
+    small = start_table(club, players, bob)
+    big = start_table(club, players, bob)
+    _play(small, 3)
+    _play(big, 30)
+    small_url, big_url = _link(bob_client, small), _link(bob_client, big)
+    for headers in ({}, HTMX):
+        expected = _count_queries(client, small_url, **headers)
+        with django_assert_num_queries(expected):
+            client.get(big_url, **headers)
+    etag = client.get(big_url, **HTMX)["ETag"]
+    with django_assert_num_queries(1):  # the link with its session, in one join
+        assert client.get(big_url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+
+
+def test_demo_data_prints_the_address_the_server_uses(db, capsys):
+    from django.core.management import call_command
+
+    call_command("seed_demo", url="http://10.0.0.2:8123/")
+    assert "log in at http://10.0.0.2:8123/accounts/login/" in capsys.readouterr().out
