@@ -9,7 +9,10 @@ once they are handed out (remembered in the host's Django session).
 
 from __future__ import annotations
 
+import functools
 import secrets
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -51,37 +54,34 @@ def _device_of(request: HttpRequest) -> tuple[str, bool]:
     return secrets.token_urlsafe(32), True
 
 
-def held_seat(
-    request: HttpRequest, secret: str, with_session: bool = True
-) -> tuple[Seat, str | None] | HttpResponse:
-    """The seat of this link if this phone holds it (the first phone to open the link
-    takes it) and the device value to set in a cookie, if new; else the page that says
-    another phone holds it."""
-    seat = seat_for(secret, with_session)
-    device, fresh = _device_of(request)
-    if not digital.claim_seat(seat, hash_token(device)):
-        response = render(
-            request,
-            "games/digital_claimed.html",
-            {"seat": seat, "session": seat.session},
-            status=403,
-        )
-        response["Cache-Control"] = "no-store, private"
+def holds_seat(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For the views of a seat link (``secret`` in the URL): call ``view`` with the seat
+    instead of the secret if this phone holds it (the first phone to open the link takes
+    it), and give a new phone its device cookie; another phone gets the page that says
+    the seat is taken (403). A move (POST) reads the session under its lock later."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, secret: str, **kwargs: Any) -> HttpResponse:
+        seat = seat_for(secret, with_session=request.method != "POST")
+        device, fresh = _device_of(request)
+        if not digital.claim_seat(seat, hash_token(device)):
+            context = {"seat": seat, "session": seat.session}
+            response = render(request, "games/digital_claimed.html", context, status=403)
+            response["Cache-Control"] = "no-store, private"
+            return response
+        response = view(request, seat, *args, **kwargs)
+        if fresh:
+            response.set_cookie(
+                DEVICE_COOKIE,
+                device,
+                max_age=DEVICE_MAX_AGE,
+                httponly=True,
+                samesite="Lax",
+                secure=settings.SESSION_COOKIE_SECURE,
+            )
         return response
-    return seat, device if fresh else None
 
-
-def keep_device(response: HttpResponse, device: str | None) -> HttpResponse:
-    if device:
-        response.set_cookie(
-            DEVICE_COOKIE,
-            device,
-            max_age=DEVICE_MAX_AGE,
-            httponly=True,
-            samesite="Lax",
-            secure=settings.SESSION_COOKIE_SECURE,
-        )
-    return response
+    return wrapped
 
 
 # Sessions (ids) whose seat links this browser's host chose to hide (Django session).

@@ -33,7 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.access import hand_for, session_for
 from games.digital import selectors as digital_reads
 from games.digital import service as digital
-from games.digital.link_views import HIDDEN_LINKS, held_seat, keep_device
+from games.digital.link_views import HIDDEN_LINKS, holds_seat
 from games.engine import CARD_NAMES, HandState, parse_card, rulebook
 from games.engine.legal import trick_winner
 from games.http import AuthedHttpRequest, HtmxHttpRequest
@@ -342,13 +342,11 @@ def _scores(session: GameSession, viewer: str) -> list[dict[str, Any]]:
 
 
 @require_http_methods(["GET", "POST"])
-def seat_page(request: HtmxHttpRequest, secret: str) -> HttpResponse:
+@holds_seat
+def seat_page(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
     """One player's cards and choices; POST plays a move (form or the page's script)."""
     posted = request.method == "POST"
-    held = held_seat(request, secret, with_session=not posted)
-    if isinstance(held, HttpResponse):
-        return held
-    seat, device = held
+    secret = seat.secret
     error = None
     status = 200
     if posted:
@@ -367,12 +365,9 @@ def seat_page(request: HtmxHttpRequest, secret: str) -> HttpResponse:
         else:
             if not request.htmx:
                 # Post/redirect/get: a reload does not resend the move.
-                return keep_device(
-                    redirect(
-                        reverse("digital_seat", args=[secret])
-                        + f"?seen={table.seq - len(table.written)}"
-                    ),
-                    device,
+                return redirect(
+                    reverse("digital_seat", args=[secret])
+                    + f"?seen={table.seq - len(table.written)}"
                 )
         hand = table.hand
         if hand is not None:
@@ -387,9 +382,9 @@ def seat_page(request: HtmxHttpRequest, secret: str) -> HttpResponse:
         hand = digital_reads.latest_hand(session.pk)
         etag = digital_reads.etag_for(session, hand)
         if etag_matches(request, etag):
-            return keep_device(_live(HttpResponseNotModified(), etag), device)
+            return _live(HttpResponseNotModified(), etag)
         table = digital_reads.load_table(hand)
-    return keep_device(_seat_board(request, seat, session, table, etag, error, status), device)
+    return _seat_board(request, seat, session, table, etag, error, status)
 
 
 def _seat_board(
@@ -425,12 +420,9 @@ def _seat_board(
 
 
 @require_POST
-def seat_deal(request: HtmxHttpRequest, secret: str) -> HttpResponse:
+@holds_seat
+def seat_deal(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
     """Deal the next digital hand from a seat (the seat's phone must hold the link)."""
-    held = held_seat(request, secret)
-    if isinstance(held, HttpResponse):
-        return held
-    seat, device = held
     error = None
     status = 200
     if not seat.active:
@@ -450,13 +442,12 @@ def seat_deal(request: HtmxHttpRequest, secret: str) -> HttpResponse:
             error = {"message": str(exc), "code": exc.code, "rule": exc.rule}
             status = exc.status
     if error is None and not request.htmx:
-        return keep_device(redirect("digital_seat", secret), device)
+        return redirect("digital_seat", seat.secret)
     session = GameSession.objects.get(pk=seat.session_id)
     hand = digital_reads.latest_hand(session.pk)
     table = digital_reads.load_table(hand)
     etag = digital_reads.etag_for(session, hand)
-    response = _seat_board(request, seat, session, table, etag, error, status)
-    return keep_device(response, device)
+    return _seat_board(request, seat, session, table, etag, error, status)
 
 
 def _int(raw: str | None, default: int = 0) -> int:
@@ -479,12 +470,9 @@ def _posted_action(request: HttpRequest) -> dict[str, Any]:
 
 
 @require_GET
-def seat_state(request: HttpRequest, secret: str) -> HttpResponse:
+@holds_seat
+def seat_state(request: HttpRequest, seat: Seat) -> HttpResponse:
     """The seat's view as JSON (scripts, tests): exactly what the seat page shows."""
-    held = held_seat(request, secret)
-    if isinstance(held, HttpResponse):
-        return held
-    seat, device = held
     hand = digital_reads.latest_hand(seat.session_id)
     etag = digital_reads.etag_for(seat.session, hand)
     if etag_matches(request, etag):
@@ -499,7 +487,7 @@ def seat_state(request: HttpRequest, secret: str) -> HttpResponse:
         data["view"] = state.view_for(name) if name in state.seat_of else state.public_view()
         if hand.status == Hand.Status.RECORDED:
             data["view"]["result"] = hand.verdict.get("result")
-    return keep_device(_live(JsonResponse(data), etag), device)
+    return _live(JsonResponse(data), etag)
 
 
 # -- watching: club members without a seat ---------------------------------------------------
@@ -629,18 +617,15 @@ def replay_page(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 
 @require_GET
-def seat_replay(request: HttpRequest, secret: str, hand_id: int) -> HttpResponse:
+@holds_seat
+def seat_replay(request: HttpRequest, seat: Seat, hand_id: int) -> HttpResponse:
     """The same replay for a seat link (players need no account), this session only."""
-    held = held_seat(request, secret)
-    if isinstance(held, HttpResponse):
-        return held
-    seat, device = held
     hand = Hand.objects.filter(pk=hand_id, session_id=seat.session_id).first()
     if hand is None:
         raise Http404("No such hand at this table")
     response = _replay(request, hand, seat)
     response["Cache-Control"] = "no-store, private"
-    return keep_device(response, device)
+    return response
 
 
 def _replay(request: HttpRequest, hand: Hand, seat: Seat | None) -> HttpResponse:
