@@ -11,6 +11,8 @@ session's version is unchanged.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -150,7 +152,8 @@ def session_me(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
             .first()
         )
         if mine:
-            return redirect(f"{reverse('session_me', args=[session.pk])}?name={mine}")
+            query = urlencode({"name": mine})
+            return redirect(f"{reverse('session_me', args=[session.pk])}?{query}")
     context = _statement_context(request, session)
     context |= {
         "pick_url": reverse("session_me", args=[session.pk]),
