@@ -87,7 +87,8 @@
   // Moves: post the form, show the answer (also a refusal, which explains itself).
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.matches("form[data-digital]")) return;
+    // Moves, and the next deal from a seat (a form of its own: it is no move).
+    if (!form.matches("form[data-digital], form[data-digital-deal]")) return;
     event.preventDefault();
     var data = new FormData(form, event.submitter);
     var by = event.submitter;

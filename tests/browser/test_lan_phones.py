@@ -47,7 +47,7 @@ def _play_until_the_hand_ends(seat, shots: Path) -> None:
     while time.monotonic() < deadline:
         if seat.locator(".dg-result").count():
             return
-        form = seat.locator("#board form[data-digital]:not(.dg-deal)")
+        form = seat.locator("#board form[data-digital]")
         if not form.count():
             seat.wait_for_timeout(300)
             continue
