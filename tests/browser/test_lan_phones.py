@@ -168,7 +168,7 @@ def test_host_watcher_and_player_follow_one_game_on_the_wifi(server, new_phone, 
     host.wait_for_load_state()
     assert host.get_by_label("Ann's seat link", exact=True).input_value() != seat_url
     # Ann's phone polls every second: the 404 makes it reload onto the plain 404 page.
-    seat.get_by_role("heading", name="Not Found").wait_for(timeout=15_000)
+    seat.locator("#board").wait_for(state="detached", timeout=15_000)
     assert seat.request.get(seat_url).status == 404
 
     # The host revokes the share link: the watcher's link answers 404.
