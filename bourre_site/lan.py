@@ -206,6 +206,15 @@ def main() -> None:
     if not os.environ.get("DJANGO_SECRET_KEY"):
         path = Path(os.environ.get("BOURRE_SECRET_FILE") or SECRET_FILE)
         os.environ["DJANGO_SECRET_KEY"] = secret_key(path)
+    if bind in ("0.0.0.0", "::"):
+        # 0.0.0.0 listens on IPv4 only; "::" on both (where the system allows dual stack).
+        urls = [url_of(a, port) for a in lan_addresses() if bind == "::" or ":" not in a]
+    else:
+        urls = [url_of(bind, port)]
+    if urls:
+        # The links handed to phones use it when the host's browser is on loopback
+        # (settings.PHONE_BASE_URL, games/qr.py).
+        os.environ["BOURRE_PHONE_URL"] = urls[0]
     os.environ["BOURRE_LAN"] = "1"
     os.environ["DJANGO_DEBUG"] = "0"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
@@ -218,11 +227,6 @@ def main() -> None:
     from django.db import connections
 
     django.setup()
-    if bind in ("0.0.0.0", "::"):
-        # 0.0.0.0 listens on IPv4 only; "::" on both (where the system allows dual stack).
-        urls = [url_of(a, port) for a in lan_addresses() if bind == "::" or ":" not in a]
-    else:
-        urls = [url_of(bind, port)]
     call_command("migrate", "--noinput", verbosity=0)
     call_command("seed_demo", url=(urls or [url_of("127.0.0.1", port)])[0])
     connections.close_all()  # the workers open their own after the fork

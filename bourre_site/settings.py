@@ -42,6 +42,9 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],test
 # private-range addresses and .local names: bourre_site.lan.LanHostMiddleware checks them
 # (ALLOWED_HOSTS has no address ranges), first in MIDDLEWARE, before anything reads the host.
 LAN_LISTED_HOSTS = ALLOWED_HOSTS
+# The first Wi-Fi address `make run` printed: the links handed to phones use it when the
+# host's own browser is on 127.0.0.1 (games/qr.py).
+PHONE_BASE_URL = os.environ.get("BOURRE_PHONE_URL", "")
 if LAN_MODE:
     ALLOWED_HOSTS = ["*"]
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

@@ -209,3 +209,16 @@ def test_server_cookies_work_over_plain_http(server):
     assert status == 200
     cookie = headers.get("Set-Cookie", "")
     assert "csrftoken=" in cookie and "Secure" not in cookie
+
+
+def test_links_for_phones_use_the_wifi_address_when_the_host_is_on_loopback(rf, settings):
+    from games.qr import phone_url
+
+    settings.PHONE_BASE_URL = "http://192.168.1.20:8000/"
+    settings.ALLOWED_HOSTS = ["*"]
+    on_laptop = rf.get("/", HTTP_HOST="127.0.0.1:8000")
+    assert phone_url(on_laptop, "/share/x/") == "http://192.168.1.20:8000/share/x/"
+    on_phone = rf.get("/", HTTP_HOST="10.0.0.9:8000")
+    assert phone_url(on_phone, "/share/x/") == "http://10.0.0.9:8000/share/x/"
+    settings.PHONE_BASE_URL = ""
+    assert phone_url(on_laptop, "/share/x/") == "http://127.0.0.1:8000/share/x/"

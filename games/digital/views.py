@@ -39,7 +39,7 @@ from games.engine.legal import trick_winner
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.models import GameSession, Hand, Role, Seat
 from games.polling import etag_matches, live
-from games.qr import qr_svg
+from games.qr import phone_url, qr_svg
 from games.templatetags.bourre import RANKS, SUITS
 
 # Time between two revealed moves is set in CSS (--dg-pace); the index is all we send.
@@ -434,7 +434,7 @@ def seat_deal(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
         status = 403
     else:
         try:
-            table = digital.start_hand(
+            digital.start_hand(
                 session_id=seat.session_id,
                 user=request.user if request.user.is_authenticated else None,
             )
@@ -536,7 +536,7 @@ def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
     hidden = session.pk in request.session.get(HIDDEN_LINKS, [])
     rows = []
     for s in seats:
-        link = request.build_absolute_uri(reverse("digital_seat", args=[s.secret]))
+        link = phone_url(request, reverse("digital_seat", args=[s.secret]))
         rows.append(
             {
                 "seat": s,

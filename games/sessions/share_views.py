@@ -25,7 +25,7 @@ from games.access import session_for
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.models import GameSession, Hand, Role, Seat, ShareLink
 from games.polling import etag_matches, live, not_modified
-from games.qr import qr_svg
+from games.qr import phone_url, qr_svg
 from games.sessions import selectors, share, statements
 
 HISTORY_PAGE = 50
@@ -84,7 +84,7 @@ def session_share(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
             messages.error(request, "Choose “New link” or “Revoke”.")
         return redirect("session_share", session.pk)
     link = share.current_link(session)
-    url = request.build_absolute_uri(reverse("share_board", args=[link.token])) if link else ""
+    url = phone_url(request, reverse("share_board", args=[link.token])) if link else ""
     context = {
         "session": session,
         "membership": membership,
