@@ -119,6 +119,11 @@ def test_host_watcher_and_player_follow_one_game_on_the_wifi(server, new_phone, 
     seat.get_by_role("button", name="Deal the next hand").click()
     _play_until_the_hand_ends(seat, shots)
     seat.locator("#board").click(position={"x": 5, "y": 5})  # a tap skips the reveal
+    assert seat.locator("#board.dg-skip").count()
+    assert (
+        seat.evaluate("getComputedStyle(document.querySelector('.dg-result')).animationName")
+        == "none"
+    )
     seat.locator(".dg-result").wait_for(state="visible", timeout=3_000)
     seat.screenshot(path=str(shots / "4-seat-result.png"), full_page=True)
     _fits(seat)
