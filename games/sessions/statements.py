@@ -31,6 +31,16 @@ WORDS: dict[str, str] = {
 }
 
 
+# The heading of a statement line that belongs to no hand.
+_OTHER = {
+    Posting.Kind.BUY_IN: "Chips",
+    Posting.Kind.CASH_OUT: "Chips",
+    Posting.Kind.LEFTOVER: "At the close",
+    Posting.Kind.CARRY_IN: "At the start",
+    Posting.Kind.CARRY_OUT: "At the close",
+}
+
+
 @dataclass
 class Line:
     """One step of a statement: a hand (or another event) and what it did to the net."""
@@ -88,7 +98,7 @@ def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
         key = (hand_id if hand_id is not None else f"{kind}", undone)
         if group != key or not lines:
             group = key
-            label = f"Hand {number}" if number is not None else "Session"
+            label = f"Hand {number}" if number is not None else _OTHER.get(kind, "Session")
             lines.append(Line(label=label + (" undone" if undone else ""), undone=undone))
         line = lines[-1]
         original = reversed_kind if undone else kind

@@ -285,3 +285,17 @@ def test_demo_data_prints_the_address_the_server_uses(db, capsys):
 
     call_command("seed_demo", url="http://10.0.0.2:8123/")
     assert "log in at http://10.0.0.2:8123/accounts/login/" in capsys.readouterr().out
+
+
+def test_a_shared_leftover_pot_is_a_line_at_the_close(table, bob, players):
+    record_direct(table, bob, tricks={"ann": 2, "ben": 2, "cal": 1, "dee": 0})  # pot carries
+    table.refresh_from_db()
+    assert table.carry > 0
+    postings.close_session(session_id=table.pk, user=bob, leftover_policy="share_equally")
+    table.refresh_from_db()
+    postings.check_invariants(table)
+    ann = players[0]
+    lines = statements.statement(table, ann.pk, "ann")
+    assert lines[-1].label == "At the close"
+    assert lines[-1].parts[0][0] == "share of the leftover pot"
+    assert lines[-1].net == table.net_by_player()[ann.pk]
