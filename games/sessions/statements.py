@@ -32,7 +32,7 @@ WORDS: dict[str, str] = {
 
 
 # The heading of a statement line that belongs to no hand.
-_OTHER = {
+_OTHER: dict[str, str] = {
     Posting.Kind.BUY_IN: "Chips",
     Posting.Kind.CASH_OUT: "Chips",
     Posting.Kind.LEFTOVER: "At the close",
