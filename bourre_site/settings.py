@@ -55,6 +55,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz answers before host checks and redirects (bourre_site/middleware.py).
+    "bourre_site.middleware.HealthCheckMiddleware",
+    # CSP, Permissions-Policy, Cache-Control of private pages, 503 while the database is away.
+    "bourre_site.middleware.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
