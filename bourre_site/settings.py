@@ -205,9 +205,16 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# DJANGO_LOG_FORMAT=json: one JSON object per line (bourre_site/jsonlog.py) for collectors.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "bourre_site.jsonlog.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if os.environ.get("DJANGO_LOG_FORMAT") == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

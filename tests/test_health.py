@@ -71,3 +71,16 @@ def test_database_outage_on_the_api_is_problem_json(client, monkeypatch):
     body = json.loads(response.content)
     assert body["status"] == 503 and body["errors"][0]["code"] == "unavailable"
     assert int(response["Retry-After"]) > 0
+
+
+def test_json_log_lines():
+    import logging
+
+    from bourre_site.jsonlog import JsonFormatter
+
+    record = logging.makeLogRecord(
+        {"name": "bourre", "levelname": "ERROR", "msg": "hand %s", "args": (7,), "status_code": 503}
+    )
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "hand 7" and line["level"] == "ERROR"
+    assert line["status_code"] == 503 and line["logger"] == "bourre"
