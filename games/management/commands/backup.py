@@ -34,9 +34,13 @@ def pg_env_and_args() -> tuple[dict[str, str], list[str]]:
     if db.get("PASSWORD"):
         env["PGPASSWORD"] = str(db["PASSWORD"])
     args = [f"--dbname={db['NAME']}"]
-    for flag, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
-        if db.get(key):
-            args.append(f"{flag}={db[key]}")
+    for flag, value in (
+        ("--host", db.get("HOST")),
+        ("--port", db.get("PORT")),
+        ("--username", db.get("USER")),
+    ):
+        if value:
+            args.append(f"{flag}={value}")
     return env, args
 
 
