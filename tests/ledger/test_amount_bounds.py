@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from games.engine import MAX_POT, MAX_STAKE, Rules, verify, worst_next_carry
 from games.engine.errors import BourreError
+from games.models import GameSession
 from ledger import postings
 from ledger.invariants import check_invariants
 from ledger.models import Leg
@@ -184,3 +185,54 @@ def test_a_digital_deal_that_could_pass_the_cap_asks_for_a_pot_limit(club, bob, 
         session_id=session.pk, rules={"ante": MAX_STAKE, "pot_limit": MAX_STAKE}, user=bob
     )
     assert start_hand(session_id=session.pk, user=bob).hand.pk
+
+
+def _near_the_cap(club, bob, players):
+    session = postings.start_session(
+        club=club,
+        name="Near the cap",
+        players=players,
+        dealer=players[-1],
+        rules={"ante": MAX_STAKE},
+        currency="$",
+        user=bob,
+    )
+    names = [p.name for p in players]
+    winner = 0
+    while True:  # all-bourré hands until the next one is refused
+        entry = {"trump": "S", "tricks": {p: (5 if p == names[winner] else 0) for p in names}}
+        try:
+            postings.record_hand(
+                session_id=session.pk,
+                entry=entry,
+                idempotency_key=uuid.uuid4().hex,
+                expected_version=None,
+                user=bob,
+            )
+        except postings.HandRejected:
+            session.refresh_from_db()
+            return session, entry
+        winner = (winner + 1) % len(names)
+
+
+@pytest.mark.django_db
+def test_the_refusal_on_the_record_page_and_the_api_is_a_clear_4xx(club, bob, bob_client, players):
+    from tests.api.conftest import token_client
+    from tests.games.test_session_views import hand_data
+
+    session, entry = _near_the_cap(club, bob, players)
+    url = f"/sessions/{session.pk}/record/"
+    response = bob_client.post(url, hand_data(session, trump="S", tricks=entry["tricks"]))
+    assert response.status_code == 422  # the form again, with the reason
+    page = response.content.decode()
+    assert "largest pot these books keep" in page and "pot limit" in page
+    assert session.hands_count == GameSession.objects.get(pk=session.pk).hands_count
+
+    api = token_client(bob)
+    response = api.post(
+        f"/api/v1/sessions/{session.pk}/hands/", entry, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"].startswith("application/problem+json")
+    errors = response.json()["errors"]
+    assert errors[0]["code"] == "pot_over_cap" and "next pot to" in errors[0]["message"]
