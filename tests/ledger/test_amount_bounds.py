@@ -90,10 +90,9 @@ def test_the_worst_case_bounds_every_accepted_hand(record):
         assert verdict["result"]["next_carry"] <= worst
 
 
-@pytest.mark.django_db
-def test_a_thousand_all_bourre_hands_at_the_largest_ante_never_wedge(club, bob):
-    players = [PlayerFactory(club=club, name=name) for name in NAMES]
-    session = postings.start_session(
+def _high_stakes(club, bob, players, **extra):
+    """A session at the largest ante, no pot limit; the last player deals first."""
+    return postings.start_session(
         club=club,
         name="High stakes",
         players=players,
@@ -101,19 +100,31 @@ def test_a_thousand_all_bourre_hands_at_the_largest_ante_never_wedge(club, bob):
         rules={"ante": MAX_STAKE},
         currency="$",
         user=bob,
+        **extra,
     )
+
+
+def _all_bourre(session, names, winner, user):
+    """One hand where ``winner`` takes every trick and everybody else is bourré (R36)."""
+    entry = {"trump": "S", "tricks": {p: (5 if p == winner else 0) for p in names}}
+    postings.record_hand(
+        session_id=session.pk,
+        entry=entry,
+        idempotency_key=uuid.uuid4().hex,
+        expected_version=None,
+        user=user,
+    )
+    return entry
+
+
+@pytest.mark.django_db
+def test_a_thousand_all_bourre_hands_at_the_largest_ante_never_wedge(club, bob):
+    players = [PlayerFactory(club=club, name=name) for name in NAMES]
+    session = _high_stakes(club, bob, players)
     recorded = refused = 0
     for i in range(1000):
-        winner = NAMES[i % 8]
-        entry = {"trump": "S", "tricks": {p: (5 if p == winner else 0) for p in NAMES}}
         try:
-            postings.record_hand(
-                session_id=session.pk,
-                entry=entry,
-                idempotency_key=uuid.uuid4().hex,
-                expected_version=None,
-                user=bob,
-            )
+            _all_bourre(session, NAMES, NAMES[i % 8], bob)
             recorded += 1
         except postings.HandRejected as rejected:
             # A clear refusal that names the pot and the way on, never a bare bad_carry.
@@ -159,25 +170,10 @@ def test_ante_and_pot_limit_beyond_the_bounds_are_refused_clearly(club, bob, pla
 def test_a_digital_deal_that_could_pass_the_cap_asks_for_a_pot_limit(club, bob, players):
     from games.digital.service import DigitalError, start_hand
 
-    session = postings.start_session(
-        club=club,
-        name="Digital high stakes",
-        players=players,
-        dealer=players[-1],
-        rules={"ante": MAX_STAKE},
-        currency="$",
-        user=bob,
-        mode="digital",
-    )
+    session = _high_stakes(club, bob, players, mode="digital")
     names = [p.name for p in players]
     for winner in names:  # all bourré: the pot triples and more each hand
-        postings.record_hand(
-            session_id=session.pk,
-            entry={"trump": "S", "tricks": {p: (5 if p == winner else 0) for p in names}},
-            idempotency_key=uuid.uuid4().hex,
-            expected_version=None,
-            user=bob,
-        )
+        _all_bourre(session, names, winner, bob)
     with pytest.raises(DigitalError) as refused:
         start_hand(session_id=session.pk, user=bob)
     assert refused.value.code == "pot_over_cap" and "pot limit" in str(refused.value)
@@ -188,31 +184,16 @@ def test_a_digital_deal_that_could_pass_the_cap_asks_for_a_pot_limit(club, bob, 
 
 
 def _near_the_cap(club, bob, players):
-    session = postings.start_session(
-        club=club,
-        name="Near the cap",
-        players=players,
-        dealer=players[-1],
-        rules={"ante": MAX_STAKE},
-        currency="$",
-        user=bob,
-    )
+    session = _high_stakes(club, bob, players)
     names = [p.name for p in players]
-    winner = 0
-    while True:  # all-bourré hands until the next one is refused
-        entry = {"trump": "S", "tricks": {p: (5 if p == names[winner] else 0) for p in names}}
+    for i in range(100):  # all-bourré hands until the next one is refused
         try:
-            postings.record_hand(
-                session_id=session.pk,
-                entry=entry,
-                idempotency_key=uuid.uuid4().hex,
-                expected_version=None,
-                user=bob,
-            )
+            _all_bourre(session, names, names[i % len(names)], bob)
         except postings.HandRejected:
             session.refresh_from_db()
-            return session, entry
-        winner = (winner + 1) % len(names)
+            winner = names[i % len(names)]
+            return session, {"trump": "S", "tricks": {p: (5 if p == winner else 0) for p in names}}
+    raise AssertionError("the pot never reached the cap")
 
 
 @pytest.mark.django_db
