@@ -23,24 +23,14 @@ from ledger.invariants import check_invariants, check_prize_ledger
 from ledger.models import Leg, PrizeLeg
 
 
+def _sums(legs) -> dict[str, int]:
+    by_account = legs.order_by().values("account_id").annotate(s=Sum("amount"))
+    return {str(a): int(s) for a, s in by_account.values_list("account_id", "s")}
+
+
 def balances() -> dict[str, dict[str, int]]:
     """Every account's balance (sum of its legs), session ledger and prize ledger."""
-    return {
-        "accounts": {
-            str(a): int(s)
-            for a, s in Leg.objects.order_by()
-            .values("account_id")
-            .annotate(s=Sum("amount"))
-            .values_list("account_id", "s")
-        },
-        "prize_accounts": {
-            str(a): int(s)
-            for a, s in PrizeLeg.objects.order_by()
-            .values("account_id")
-            .annotate(s=Sum("amount"))
-            .values_list("account_id", "s")
-        },
-    }
+    return {"accounts": _sums(Leg.objects), "prize_accounts": _sums(PrizeLeg.objects)}
 
 
 class Command(BaseCommand):
