@@ -137,3 +137,16 @@ def test_htmx_partials_carry_the_headers_too(world):
 )
 def test_no_template_has_inline_script_or_style(template):
     assert _inline((ROOT / template).read_text()) == []
+
+
+def test_api_answers_to_a_token_are_never_cached(world):
+    from tests.api.conftest import token_client
+
+    api = token_client(world["user"])
+    for path in ("/api/v1/clubs/", f"/api/v1/sessions/{world['session_id']}/"):
+        response = api.get(path)
+        assert response.status_code == 200
+        assert response["Cache-Control"] == "private, no-store", path
+    anonymous = Client().get("/api/v1/clubs/")
+    assert anonymous.status_code == 401
+    assert anonymous["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
