@@ -52,3 +52,7 @@ def test_pages_raise_no_csp_violation(live_server, phone, login):
     phone.wait_for_timeout(3500)
     assert 304 in statuses
     assert violations == []
+    # The policy is enforced (and this test would see a breach): an inline style refused.
+    phone.evaluate("document.body.insertAdjacentHTML('beforeend', '<p style=\"color:red\">x</p>')")
+    phone.wait_for_timeout(300)
+    assert violations and "style-src" in violations[0]
