@@ -174,7 +174,6 @@ def banner(urls: list[str]) -> str:
 
 
 def _serve(bind: str, port: int, on_ready: Callable[[], None]) -> None:
-    from django.core.wsgi import get_wsgi_application
     from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
     class Server(BaseApplication):
@@ -195,7 +194,9 @@ def _serve(bind: str, port: int, on_ready: Callable[[], None]) -> None:
                 self.cfg.set(key, value)
 
         def load(self) -> Any:
-            return get_wsgi_application()
+            from bourre_site.wsgi import application  # its start-up checks included
+
+            return application
 
     Server().run()
 

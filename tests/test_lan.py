@@ -99,7 +99,7 @@ def _settings(**env) -> dict[str, str]:
     code = (
         "from django.conf import settings as s\n"
         "print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.ALLOWED_HOSTS[0],"
-        " s.MIDDLEWARE[0])\n"
+        " ','.join(s.MIDDLEWARE))\n"
     )
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "BOURRE_"))}
     clean |= {"DJANGO_SETTINGS_MODULE": "bourre_site.settings", **env}
@@ -112,13 +112,13 @@ def _settings(**env) -> dict[str, str]:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    debug, session_secure, csrf_secure, host, first = done.stdout.split()
+    debug, session_secure, csrf_secure, host, middleware = done.stdout.split()
     return {
         "debug": debug,
         "session": session_secure,
         "csrf": csrf_secure,
         "host": host,
-        "first": first,
+        "middleware": middleware.split(","),
     }
 
 
@@ -126,14 +126,17 @@ def test_lan_mode_never_runs_debug_and_sends_cookies_over_plain_http():
     got = _settings(BOURRE_LAN="1", DJANGO_DEBUG="1", DJANGO_SECRET_KEY="k" * 60)
     assert got["debug"] == "False"
     assert got["session"] == got["csrf"] == "False"
-    assert got["host"] == "*" and got["first"] == "bourre_site.lan.LanHostMiddleware"
+    assert got["host"] == "*"
+    # The host is checked before any middleware or view reads it (only /healthz is before).
+    lan_check = got["middleware"].index("bourre_site.lan.LanHostMiddleware")
+    assert got["middleware"][:lan_check] == ["bourre_site.middleware.HealthCheckMiddleware"]
 
 
 def test_production_keeps_secure_cookies():
     got = _settings(DJANGO_SECRET_KEY="k" * 60)
     assert got["debug"] == "False"
     assert got["session"] == got["csrf"] == "True"
-    assert got["first"] != "bourre_site.lan.LanHostMiddleware"
+    assert "bourre_site.lan.LanHostMiddleware" not in got["middleware"]
 
 
 # -- a real server, started the way `make run` starts it ------------------------------------
