@@ -74,6 +74,17 @@ def _play_until_the_hand_ends(seat, shots: Path) -> None:
 
 def test_host_watcher_and_player_follow_one_game_on_the_wifi(server, new_phone, shots):
     base = server.url
+    violations: list[str] = []
+    opened = new_phone
+
+    def new_phone():  # every phone reports Content-Security-Policy violations
+        page = opened()
+        page.on(
+            "console",
+            lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+        return page
+
     session_path = re.search(r"at (/sessions/\d+/)", server.log()).group(1)
 
     # The host logs in on their phone and makes a share link from the scoreboard.
@@ -181,3 +192,4 @@ def test_host_watcher_and_player_follow_one_game_on_the_wifi(server, new_phone, 
     host.get_by_role("button", name="Revoke").click()
     host.get_by_text("The share link is revoked").wait_for()
     assert watcher.goto(share_url).status == 404
+    assert violations == []
