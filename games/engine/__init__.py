@@ -48,8 +48,18 @@ from .cards import (
 from .errors import BourreError
 from .expert import BOT_LEVELS, ExpertBot, make_bot
 from .legal import illegal_reasons, legal_mask, sure_tricks
-from .payout import settle
-from .rules import MAX_AMOUNT, RULE_FIELDS, RULE_HELP, RuleError, RuleField, Rules
+from .payout import settle, worst_next_carry
+from .rules import (
+    MAX_AMOUNT,
+    MAX_BALANCE,
+    MAX_POT,
+    MAX_STAKE,
+    RULE_FIELDS,
+    RULE_HELP,
+    RuleError,
+    RuleField,
+    Rules,
+)
 from .state import HandError, HandState, replay
 from .verify import verify
 
@@ -58,6 +68,9 @@ __all__ = [
     "BourreError",
     "CARD_NAMES",
     "MAX_AMOUNT",
+    "MAX_BALANCE",
+    "MAX_POT",
+    "MAX_STAKE",
     "RULE_FIELDS",
     "RULE_HELP",
     "Card",
@@ -85,5 +98,6 @@ __all__ = [
     "replay",
     "settle",
     "sure_tricks",
+    "worst_next_carry",
     "verify",
 ]
