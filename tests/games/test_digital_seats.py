@@ -152,7 +152,10 @@ def test_a_seated_player_deals_the_next_hand_from_their_seat(session, seats):
     # The hand is over: the next deal is one tap away again, without a form post.
     assert "Deal the next hand" in phone.get(seat_url(seats["ann"])).content.decode()
     assert phone.post(deal_url).status_code == 302  # plain form: post/redirect/get
-    assert digital_reads.hand_in_progress(session.pk) is not None
+    # a second hand was dealt: still in play, or over at once when the three bots before
+    # the dealer ann all passed (R14)
+    second = Hand.objects.filter(session=session).exclude(pk=finished.pk).get()
+    assert second.status in (Hand.Status.IN_PROGRESS, Hand.Status.RECORDED)
 
 
 def test_a_seat_sitting_out_cannot_deal(session, seats):
