@@ -7,7 +7,15 @@ from typing import Any
 
 from games.engine.errors import BourreError
 
-__all__ = ["HandRejected", "SessionClosed", "SetupError", "StaleState", "VoidRefused"]
+__all__ = [
+    "ChainBroken",
+    "CorrectionRefused",
+    "HandRejected",
+    "SessionClosed",
+    "SetupError",
+    "StaleState",
+    "VoidRefused",
+]
 
 
 class HandRejected(BourreError):
@@ -55,6 +63,30 @@ class SetupError(BourreError):
 
 class VoidRefused(BourreError):
     """The hand cannot be voided (already replaced, the session closed...)."""
+
+    status = 409
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message, code=code)
+
+
+class ChainBroken(HandRejected):
+    """Correcting an earlier hand makes a later one impossible (the dealer changed under
+    a card log, a player now owes a forfeited deal...). ``number`` is the later hand;
+    ``errors`` say why, in the table's words. Nothing was written: the host fixes that
+    hand too (``correct_hand(fixes={number: entry})``) and tries again."""
+
+    code = "later_hand_broken"
+    status = 409
+
+    def __init__(self, number: int, verdict: dict[str, Any], errors: list[dict[str, Any]]):
+        super().__init__(verdict, errors)
+        self.number = number
+        self.args = (f"hand {number} no longer stands: {self.errors[0]['message']}",)
+
+
+class CorrectionRefused(BourreError):
+    """This hand cannot be corrected (not recorded, a tournament table...)."""
 
     status = 409
 

@@ -124,10 +124,16 @@ def _money(result: dict[str, Any], carry: int, stacks: dict[str, int] | None) ->
     )
 
 
-def _verified(session: GameSession, seats: list[_Seat], entry: object) -> tuple[dict, dict]:
+def _verified(
+    session: GameSession, seats: list[_Seat], entry: object, rules: dict | None = None
+) -> tuple[dict, dict]:
     """The record built from the entry and the session, and the engine's verdict on it;
-    HandRejected unless it is valid and complete."""
-    record = _build_record(entry, _state(session, seats))
+    HandRejected unless it is valid and complete. ``rules`` replaces the session's (a
+    corrected hand is settled under the rules it was played by)."""
+    state = _state(session, seats)
+    if rules is not None:
+        state["rules"] = dict(rules)
+    record = _build_record(entry, state)
     verdict = verify(record)
     if not verdict.get("valid"):
         raise HandRejected(verdict)
@@ -185,6 +191,20 @@ def _post_hand_money(
     session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money, user
 ) -> None:
     """At most three postings, in this order: antes, the payout (or split), penalties."""
+    _post(
+        session,
+        session.club_id,
+        _hand_entries(session, seats, hand, result, money),
+        user,
+        hand=hand,
+        owners=_owners(seats),
+    )
+
+
+def _hand_entries(
+    session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money
+) -> list[tuple[str, dict[int, int], str]]:
+    """A hand's postings for ``_post``: antes, the payout (or split), penalties."""
     # open_session creates the pot with the session, and every seat is created with its
     # player's account (open_session, add_seat).
     pot = session.pot_account_id
@@ -195,39 +215,32 @@ def _post_hand_money(
         acct[s.name] = s.account_id
     label = f"Hand {hand.number}"
     split = result["outcome"] == "split"
-    _post(
-        session,
-        session.club_id,
-        [
-            (
-                Posting.Kind.ANTE,
-                {
-                    **{acct[p]: -x for p, x in money.antes.items()},
-                    pot: sum(money.antes.values()),
-                },
-                f"{label}: antes",
-            ),
-            (
-                Posting.Kind.SPLIT if split else Posting.Kind.PAYOUT,
-                {
-                    **{acct[p]: x for p, x in money.payouts.items()},
-                    pot: -sum(money.payouts.values()),
-                },
-                f"{label}: " + ("split pot divided" if split else "pot won"),
-            ),
-            (
-                Posting.Kind.PENALTY,
-                {
-                    **{acct[p]: -x for p, x in money.penalties.items()},
-                    pot: sum(money.penalties.values()),
-                },
-                f"{label}: bourré and renege penalties",
-            ),
-        ],
-        user,
-        hand=hand,
-        owners=_owners(seats),
-    )
+    return [
+        (
+            Posting.Kind.ANTE,
+            {
+                **{acct[p]: -x for p, x in money.antes.items()},
+                pot: sum(money.antes.values()),
+            },
+            f"{label}: antes",
+        ),
+        (
+            Posting.Kind.SPLIT if split else Posting.Kind.PAYOUT,
+            {
+                **{acct[p]: x for p, x in money.payouts.items()},
+                pot: -sum(money.payouts.values()),
+            },
+            f"{label}: " + ("split pot divided" if split else "pot won"),
+        ),
+        (
+            Posting.Kind.PENALTY,
+            {
+                **{acct[p]: -x for p, x in money.penalties.items()},
+                pot: sum(money.penalties.values()),
+            },
+            f"{label}: bourré and renege penalties",
+        ),
+    ]
 
 
 def _move_on(
@@ -238,7 +251,22 @@ def _move_on(
     before: dict[str, Any],
     after: dict[str, int],
 ) -> None:
-    """The session's state before the next hand: eliminations, dealer, excused, forfeits."""
+    """The session's state before the next hand, saved: see ``_advance``."""
+    _advance(session, seats, result, money, before, after)
+    session.bump()
+    session.save(update_fields=HAND_FIELDS)
+
+
+def _advance(
+    session: GameSession,
+    seats: list[_Seat],
+    result: dict,
+    money: _Money,
+    before: dict[str, Any],
+    after: dict[str, int],
+) -> None:
+    """The session's state before the next hand: eliminations, dealer, excused, forfeits
+    (set on ``session`` in memory; a correction replays many hands before it saves)."""
     by_name = {s.name: s for s in seats}
     eliminated = set(before["eliminated"])
     if eliminated:
@@ -265,8 +293,6 @@ def _move_on(
     ]
     session.forfeits = forfeits
     session.hands_count += 1
-    session.bump()
-    session.save(update_fields=HAND_FIELDS)
 
 
 def _settle(
