@@ -19,7 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Max, Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -160,6 +160,8 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
         "hand_size": form.hand_size,
         "suits": [(code, label, SUITS[code][0]) for code, label in suit_choices],
         "digital_busy": False,
+        # The number the next hand is saved under (undone hands keep theirs).
+        "next_number": (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1,
     }
     context.update(extra)
     return context
@@ -280,6 +282,11 @@ def result_context(
         "antes_next": antes_next,
         "can_score": selectors.can_score(session, membership),
         "can_undo": selectors.can_score(session, membership) and is_latest,
+        # Any recorded hand of an open home table can be corrected (games.sessions.correct).
+        "can_correct": selectors.can_score(session, membership)
+        and session.is_open
+        and not session.chip_limited
+        and hand.status == Hand.Status.RECORDED,
     }
 
 
@@ -377,35 +384,12 @@ def _void(request: AuthedHttpRequest, hand: Hand) -> tuple[bool, str, GameSessio
 @login_required
 @require_POST
 def hand_edit(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
-    """Edit = void the hand, then the record form filled in with what it said."""
-    hand, membership = hand_for(request.user, hand_id, Role.SCOREKEEPER)
-    session = hand.session
-    if not session.is_open:
-        return _closed_response(request, session)
-    done, text, fresh = _void(request, hand)
-    if not done:
-        if request.htmx:
-            return render(
-                request,
-                "games/hand_result.html#result",
-                result_context(session, membership, hand) | {"error": text},
-                status=409,
-            )
-        messages.error(request, text)
-        return redirect("hand_detail", hand.pk)
-    assert fresh is not None  # _void hands back the session when it undid the hand
-    session = fresh
-    text = f"{text} Correct it below and save it again."
+    """Edit = the correction page (the hand keeps its number; nothing is undone here)."""
+    hand, _ = hand_for(request.user, hand_id, Role.SCOREKEEPER)
+    url = reverse("hand_correct", args=[hand.pk])
     if request.htmx:
-        form = _fresh_form(session, _entry_of(hand.record))
-        form.notice = text
-        return render(
-            request,
-            "games/hand_record.html#record",
-            _record_context(session, membership, form, notice_ok=True),
-        )
-    messages.success(request, text)
-    return redirect(f"{reverse('hand_record', args=[session.pk])}?from={hand.pk}")
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 # --- seats, rules, closing ----------------------------------------------------------------

@@ -7,6 +7,7 @@ shown as a coloured symbol plus words for screen readers, never colour alone (UX
 from typing import Any
 
 from django import template
+from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html
 
 from games.engine.cards import CardError, parse_card, parse_suit
@@ -196,4 +197,40 @@ def hand_facts(hand) -> dict:
         "trump": (hand.record or {}).get("trump")
         or ((hand.record or {}).get("up_card") or "")[-1:],
         "up_card": (hand.record or {}).get("up_card"),
+        # Who owes a forfeited deal because of this hand (a corrected renege, R39).
+        "forfeits": [
+            p
+            for p in result.get("forfeits_next") or []
+            if p not in ((hand.record or {}).get("forfeits") or [])
+        ],
     }
+
+
+@register.simple_tag
+def result_line(result: dict, currency: str = "$") -> str:
+    """One hand's outcome in a few words (the correction's confirmation screen)."""
+    result = result or {}
+    outcome = result.get("outcome", "")
+    payouts = result.get("payouts") or {}
+    winner = result.get("winner")
+    if outcome in ("win", "uncontested") and winner:
+        text = f"{winner} wins {format_money(payouts.get(winner, 0), currency)}"
+    elif outcome == "split" and payouts:
+        text = "split: " + ", ".join(f"{p} {format_money(x, currency)}" for p, x in payouts.items())
+    elif outcome == "all_passed":
+        text = "everyone passed, the pot carries"
+    else:
+        text = "the pot carries"
+    bourre = result.get("bourre") or []
+    if bourre:
+        text += "; bourré: " + ", ".join(bourre)
+    return f"{text}; next pot {format_money(result.get('next_carry', 0), currency)}"
+
+
+@register.filter
+def iso_time(text: str):
+    """A stored ISO 8601 timestamp (JSON) as a datetime, for the ``date`` filter."""
+    try:
+        return parse_datetime(str(text or ""))
+    except ValueError:
+        return None

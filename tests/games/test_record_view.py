@@ -88,7 +88,7 @@ def test_valid_hand_plain_post_redirects_to_its_result(bob_client, table, bob):
     page = bob_client.get(response["Location"])
     html = page.content.decode()
     assert "Hand 1 saved" in html and "<strong>ann</strong> wins $4" in html
-    assert "Undo" in html and "Edit" in html
+    assert "Undo" in html and "Correct" in html
 
 
 def test_valid_hand_htmx_shows_result_replacing_form_R8_R36(bob_client, table):
@@ -380,7 +380,7 @@ def test_undo_against_a_stale_version_is_refused(bob_client, table):
     assert hand.status == Hand.Status.RECORDED
 
 
-def test_edit_voids_and_prefills_the_form(bob_client, table):
+def test_edit_opens_the_correction_keeping_the_hand(bob_client, table):
     entry = dict(
         up_card="QS",
         passed=["ben"],
@@ -389,19 +389,14 @@ def test_edit_voids_and_prefills_the_form(bob_client, table):
     )
     hand = record_direct(table, **entry)
     response = bob_client.post(reverse("hand_edit", args=[hand.pk]), **HTMX)
-    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("hand_correct", args=[hand.pk])
+    plain = bob_client.post(reverse("hand_edit", args=[hand.pk]))
+    assert plain.status_code == 302 and plain["Location"] == reverse("hand_correct", args=[hand.pk])
     hand.refresh_from_db()
-    assert hand.status == Hand.Status.VOIDED
-    html = response.content.decode()
-    assert "Hand 1 undone" in html and "Correct it below" in html
-    assert 'value="S" checked' in html and 'value="QS"' in html
-    # Plain HTML: void, then the record page filled in from the voided hand.
-    again = record_direct(table, **entry)
-    plain = bob_client.post(reverse("hand_edit", args=[again.pk]))
-    assert plain.status_code == 302 and f"?from={again.pk}" in plain["Location"]
-    again.refresh_from_db()
-    assert again.status == Hand.Status.VOIDED
-    form = bob_client.get(plain["Location"]).context["form"]
+    assert hand.status == Hand.Status.RECORDED  # nothing is undone: the number stays
+    page = bob_client.get(plain["Location"])
+    assert "Correct hand 1" in page.content.decode()
+    form = page.context["form"]
     assert form["trump"].value() == "S" and form["up_card"].value() == "QS"
     assert [form[f"play_{i}"].value() for i in range(4)] == ["play", "pass", "play", "play"]
     assert [form[f"tricks_{i}"].value() for i in range(4)] == [3, 0, 2, 0]

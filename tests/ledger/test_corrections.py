@@ -19,7 +19,7 @@ from ledger.models import Posting
 from ledger.postings.corrections import table_part
 from tests.factories import PlayerFactory
 
-from .conftest import new_key, nets, playout, record
+from .conftest import nets, new_key, playout, record
 from .test_property import summary_entry
 
 HANDS = 30
