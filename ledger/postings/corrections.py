@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand
+from ledger import sql
 from ledger.errors import ChainBroken, CorrectionRefused, HandRejected, StaleState
 from ledger.models import Posting
 from ledger.postings._common import (
@@ -313,6 +314,11 @@ def _write(
     now = timezone.now().isoformat()
     by = actor(user)
     why = (reason or "").strip()[:200]
+    rewritten = {
+        s.hand.pk
+        for s in steps
+        if s.hand.pk in changed or s.before != s.hand.before or s.record != s.hand.record
+    }
     for step in steps:
         hand = step.hand
         change = changed.get(hand.pk)
@@ -329,9 +335,8 @@ def _write(
                 },
             ]  # fmt: skip
         hand.record, hand.verdict, hand.before = step.record, step.verdict, step.before
-    Hand.objects.bulk_update(
-        [s.hand for s in steps], ["record", "verdict", "before", "corrections"], batch_size=200
-    )
+    # Hands whose stored state is unchanged (the chain has settled back) are not written.
+    sql.rewrite_hands([s.hand for s in steps if s.hand.pk in rewritten])
     session.bump()
     session.save(update_fields=HAND_FIELDS)
     _event(
