@@ -15,8 +15,10 @@ operation.
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 from django.db import connection
+from django.db.models import Field
 
 from games.models import GameSession, Hand, Player, Seat
 from games.sql import column as _column
@@ -123,10 +125,11 @@ def rewrite_hands(hands: list[Hand]) -> None:
     if not hands:
         return
     fields = [Hand._meta.get_field(f) for f in HAND_REWRITE_FIELDS]
+    assert all(isinstance(f, Field) for f in fields)  # plain columns, not relations
     assignments = ", ".join(f"{_column(Hand, f.name)} = %s" for f in fields)
     sql = f"UPDATE {_table(Hand)} SET {assignments} WHERE {_column(Hand, 'id')} = %s"
     rows = [
-        [f.get_db_prep_save(getattr(h, f.attname), connection) for f in fields] + [h.pk]
+        [cast(Field, f).get_db_prep_save(getattr(h, f.name), connection) for f in fields] + [h.pk]
         for h in hands
     ]
     with connection.cursor() as cursor:
