@@ -1,3 +1,6 @@
+import re
+from urllib.parse import quote
+
 import pytest
 from django.urls import reverse
 
@@ -169,6 +172,12 @@ def test_invite_anonymous_is_offered_signup(client, club, alice):
     response = client.get(reverse("invite_accept", args=[token]))
     assert response.status_code == 200
     assert b"Sign up" in response.content
+    # Every sign-up and log-in link on the page keeps the invitation, the header's too.
+    html = response.content.decode()
+    keep = "?next=" + quote(reverse("invite_accept", args=[token]))
+    for name in ("signup", "login"):
+        links = re.findall(rf'href="{reverse(name)}[^"]*"', html)
+        assert len(links) == 2 and all(keep in link for link in links), links
 
 
 def test_non_owner_cannot_invite(bob_client, club):
