@@ -621,19 +621,21 @@ def session_history(request: AuthedHttpRequest, session_id: int) -> HttpResponse
 
 # --- club statistics ----------------------------------------------------------------------
 
-# The columns of ledger.stats.club_player_stats, in order: (key, label, is money).
+# The columns of ledger.stats.club_player_stats, in order: (key, label, is money). Net
+# comes right after the name, so a phone shows it without scrolling the table sideways;
+# "dealt in" says what the count is (a player who passed was dealt in too).
 STAT_COLUMNS = [
     {"key": key, "label": label, "money": money, "name": key == "name"}
     for key, label, money in (
         ("name", "Name", False),
-        ("sessions", "Sessions", False),
-        ("hands_played", "Hands played", False),
-        ("hands_passed", "Hands passed", False),
+        ("net", "Net", True),
         ("pots_won", "Pots won", False),
+        ("hands_played", "Dealt in", False),
+        ("hands_passed", "Passed", False),
         ("bourres", "Bourrés", False),
         ("reneges", "Reneges", False),
-        ("net", "Net", True),
         ("biggest_pot", "Biggest pot", True),
+        ("sessions", "Sessions", False),
     )
 ]
 

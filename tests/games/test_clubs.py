@@ -249,3 +249,11 @@ def test_club_edit_owner_only(alice_client, bob_client, club):
 )
 def test_ids_past_64_bits_are_404_not_500(alice_client, club, path):
     assert alice_client.get(path).status_code == 404
+
+
+def test_role_change_needs_its_own_tap(alice_client, club):
+    """Choosing in the role list changes nothing by itself (no onchange submit): the
+    owner confirms with the "Change role" button (and no inline script, for the CSP)."""
+    html = alice_client.get(reverse("member_list", args=[club.pk])).content.decode()
+    assert "onchange" not in html and "style=" not in html
+    assert html.count(">Change role</button>") == 3  # alice, bob, carol

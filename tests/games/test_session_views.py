@@ -1,3 +1,5 @@
+import re
+
 """Session pages: start, scoreboard (full page, htmx partial, ETag/304), seats, rules,
 close, history and club statistics, with the forbidden cases of each (strangers 404,
 members 403 on writes, anonymous users sent to log in)."""
@@ -548,6 +550,10 @@ def test_club_stats(carol_client, club, table):
     assert "Player statistics" in html
     assert '<th scope="row">ann</th>' in html and "+$3" in html
     assert "Bourrés" in html
+    # Net right after the name (visible on a phone); "dealt in", not "played".
+    heads = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', html)
+    assert heads[:2] == ["Name", "Net"]
+    assert "Dealt in" in heads and "Passed" in heads and "Hands played" not in heads
 
 
 def test_club_stats_forbidden(mallory_client, client, club):
