@@ -1,9 +1,9 @@
-import re
 
 """Session pages: start, scoreboard (full page, htmx partial, ETag/304), seats, rules,
 close, history and club statistics, with the forbidden cases of each (strangers 404,
 members 403 on writes, anonymous users sent to log in)."""
 
+import re
 import uuid
 
 import pytest
