@@ -1,4 +1,3 @@
-
 """Session pages: start, scoreboard (full page, htmx partial, ETag/304), seats, rules,
 close, history and club statistics, with the forbidden cases of each (strangers 404,
 members 403 on writes, anonymous users sent to log in)."""
