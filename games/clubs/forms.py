@@ -2,21 +2,35 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+from games.formtext import own_messages
 from games.models import Club, Membership, Player, Role
 
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(required=False, help_text="Optional; for password resets later.")
 
+    error_messages = {
+        **UserCreationForm.error_messages,
+        "password_mismatch": "The two passwords are not the same: type the same one twice.",
+    }
+
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        own_messages(self)
 
 
 class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = ("name", "currency")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        own_messages(self)
 
 
 class PlayerForm(forms.ModelForm):
@@ -28,6 +42,7 @@ class PlayerForm(forms.ModelForm):
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
+        own_messages(self)
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())

@@ -8,6 +8,7 @@ from games.clubs import accounts, tokens, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules/", views.rule_book, name="rule_book"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.RateLimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

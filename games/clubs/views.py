@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from games.access import club_for, player_for
 from games.clubs import service
 from games.clubs.forms import ClubForm, InviteForm, PlayerForm, PlayerLinkForm, RoleForm
+from games.engine import rulebook
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Invite, Membership, Player, Role
 from games.models.club import hash_token
@@ -212,3 +213,27 @@ def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> Htt
     if target.user_id == request.user.id:
         return redirect("home")
     return redirect("member_list", club.pk)
+
+
+def rule_book(request: HttpRequest) -> HttpResponse:
+    """The numbered rules, in full, one anchor per rule (``/rules/#R29``): what every
+    "why?" beside a refusal links to. Public: a guest at the table may look a rule up."""
+    sections = [
+        {
+            "title": section.title,
+            "entries": [
+                {
+                    "number": e.number,
+                    "title": e.title,
+                    "text": e.text,
+                    # Sources are being added to the rule data (issue 15): shown when there.
+                    "sources": getattr(e, "sources", None)
+                    or getattr(rulebook.RULES.get(e.number), "sources", None)
+                    or (),
+                }
+                for e in section.entries
+            ],
+        }
+        for section in rulebook.BOOK
+    ]
+    return render(request, "games/rule_book.html", {"sections": sections})

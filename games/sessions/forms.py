@@ -21,6 +21,7 @@ from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
 from games.engine.record import SESSION_KEYS, TABLE_KEYS
 from games.engine.rulebook import CODE_RULES
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
+from games.formtext import own_messages
 from games.models import Club, GameSession, Player
 
 MAX_SEATS = 8
@@ -121,6 +122,7 @@ class RulesForm(forms.Form):
             field = rule_form_field(spec)
             field.initial = values.get(spec.key, spec.default)
             self.fields[spec.key] = field
+        own_messages(self)
 
     def rule_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         placed: set[str] = set()
@@ -208,6 +210,7 @@ class SessionForm(RulesForm):
         self.fields["currency"].initial = club.currency
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
         self._by_id = by_id
+        own_messages(self)
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
@@ -259,6 +262,10 @@ class CloseForm(forms.Form):
         widget=forms.RadioSelect,
         label="The pot left on the table",
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        own_messages(self)
 
 
 # --- recording a hand ---------------------------------------------------------------------
@@ -419,6 +426,11 @@ class HandForm(forms.Form):
                 required=False,
                 initial=0,
                 label=f"Tricks {name} took",
+                error_messages={
+                    "max_value": f"{name} cannot take more than {hs} tricks",
+                    "min_value": f"{name} cannot take fewer than 0 tricks",
+                    "invalid": f"Tricks for {name} are a whole number, like 2",
+                },
                 widget=forms.NumberInput(
                     attrs={"inputmode": "numeric", "class": "stepper-value", "min": 0, "max": hs}
                 ),
@@ -432,6 +444,7 @@ class HandForm(forms.Form):
         if prefill:
             self._prefill(prefill)
         self.notice = ""
+        own_messages(self)
 
     def _players(self, state: dict[str, Any]) -> list[str]:
         if self.is_bound:

@@ -4,11 +4,14 @@ Money is stored in integer minor units and only ever formatted here (DESIGN.md).
 shown as a coloured symbol plus words for screen readers, never colour alone (UX.md).
 """
 
+import re
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.dateparse import parse_datetime
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 
 from games.engine.cards import CardError, parse_card, parse_suit
 
@@ -234,3 +237,47 @@ def iso_time(text: str):
         return parse_datetime(str(text or ""))
     except ValueError:
         return None
+
+
+_RULE_REFS = re.compile(r"\s*\((R\d+)(?:[,/ ]+R\d+)*\)|^(R\d+): ")
+_RULE_WORDS = re.compile(r"\((R\d+):\s*([^)]+)\)")
+_CODE = re.compile(r"`([^`]+)`")
+
+
+@register.filter
+def why(message) -> str:
+    """A message in the table's words with its rule as a "why?" link to the rule book
+    instead of a bare number: "ben passed, so ben took no tricks (R10)." → "… tricks.
+    why?" (linking /rules/#R10); "R21: head the trick" → "Head the trick … why?"."""
+    text = str(message)
+    rules: list[str] = []
+
+    def drop(match: re.Match) -> str:
+        rules.append(match.group(1) or match.group(2))
+        return ""
+
+    def keep_words(match: re.Match) -> str:
+        rules.append(match.group(1))
+        return f"({match.group(2).strip()})"
+
+    text = _RULE_WORDS.sub(keep_words, text)
+    text = _RULE_REFS.sub(drop, text).strip()
+    if text[:1].islower():
+        text = text[0].upper() + text[1:]
+    if not rules:
+        return conditional_escape(text)
+    url = reverse("rule_book")
+    links = " ".join(
+        format_html('<a class="why" href="{}#{}" aria-label="Why? Rule {}">why?</a>', url, r, r)
+        for r in dict.fromkeys(rules)
+    )
+    return mark_safe(f"{conditional_escape(text)} {links}")  # noqa: S308 - parts escaped
+
+
+@register.filter
+def rule_text(text) -> str:
+    """A rule book entry: switch names in `backticks` as code, rule numbers as links."""
+    escaped = str(conditional_escape(text))
+    escaped = _CODE.sub(r"<code>\1</code>", escaped)
+    escaped = re.sub(r"\b(R\d+)\b", r'<a href="#\1">\1</a>', escaped)
+    return mark_safe(escaped)  # noqa: S308 - escaped above

@@ -151,7 +151,9 @@ def test_too_many_tricks_shown_on_the_row_R7(bob_client, table):
     assert response.status_code == 422
     assert books() == before
     html = response.content.decode()
-    assert "cal has no tricks left to give — 5 tricks are already counted (R7)." in html
+    # Words, and the rule as a "why?" link (the form error itself names R7).
+    assert "Cal has no tricks left to give — 5 tricks are already counted." in html
+    assert 'href="/rules/#R7"' in html
     plain = bob_client.post(url, data)
     assert plain.status_code == 422 and books() == before
     assert row_errors(plain, "cal") == [
@@ -216,7 +218,9 @@ def test_engine_error_beside_the_dealer_row_R12(bob_client, table):
     errors = row_errors(response, "dee")
     assert len(errors) == 1 and "must play (R12)" in errors[0]
     partial = record(bob_client, table, htmx=True, **kwargs)
-    assert partial.status_code == 422 and errors[0] in partial.content.decode()
+    assert partial.status_code == 422
+    assert "With an Ace up the dealer dee must play." in partial.content.decode()
+    assert 'href="/rules/#R12"' in partial.content.decode()
     assert books() == before
 
 

@@ -166,7 +166,8 @@ def test_start_session_needs_two_players_R3(bob_client, club, players):
         reverse("session_new", args=[club.pk]), new_session_data(players[:1])
     )
     assert response.status_code == 422
-    assert "2 to 8 players (R3)" in response.content.decode()
+    html = response.content.decode()
+    assert "2 to 8 players" in html and "(R3)" not in html and 'href="/rules/#R3"' in html
     assert not GameSession.objects.exists()
 
 
