@@ -11,6 +11,7 @@ __all__ = [
     "ChainBroken",
     "CorrectionRefused",
     "HandRejected",
+    "NeedsConfirmation",
     "SessionClosed",
     "SetupError",
     "StaleState",
@@ -92,3 +93,17 @@ class CorrectionRefused(BourreError):
 
     def __init__(self, code: str, message: str):
         super().__init__(message, code=code)
+
+
+class NeedsConfirmation(BourreError):
+    """The hand would charge three or more bourrés, or a penalty above ten antes: the
+    caller asked to be stopped before such a hand is saved (nothing was written).
+    ``verdict`` is the engine's verdict, so the table sees what it would cost whom."""
+
+    code = "needs_confirmation"
+    status = 409
+
+    def __init__(self, verdict: dict[str, Any], reasons: list[str]):
+        self.verdict = verdict
+        self.reasons = reasons
+        super().__init__("; ".join(reasons))

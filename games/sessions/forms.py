@@ -280,6 +280,8 @@ RENEGE_CHOICES = [
 # What a card log written as JSON may hold: the table's part of a hand record.
 ENTRY_KEYS = frozenset(TABLE_KEYS)
 
+RENEGE_KINDS = [(UNCORRECTED, "not corrected (pays)"), (CORRECTED, "caught in time")]
+
 RULE_IN_TEXT = re.compile(r"\(R\d{1,2}\)")
 ROW_PREFIXES = ("play_", "tricks_", "renege_")
 
@@ -414,9 +416,13 @@ class HandForm(forms.Form):
             self.fields[f"player_{i}"] = forms.CharField(
                 max_length=40, initial=name, widget=forms.HiddenInput
             )
+            # The phone sends "play" for a ticked name and nothing for the others; an
+            # explicit "pass" is accepted too. A name left unticked with tricks counted
+            # played (tapping a player's tricks is how most hands are entered).
             self.fields[f"play_{i}"] = forms.ChoiceField(
                 choices=[(PLAY, "Play"), (PASS, "Pass")],
-                initial=PLAY,
+                initial=PASS,
+                required=False,
                 widget=forms.RadioSelect,
                 label=f"{name} plays or passes",
             )
@@ -441,6 +447,16 @@ class HandForm(forms.Form):
                 widget=forms.RadioSelect,
                 label=f"Did {name} renege?",
             )
+        # One renege is entered with two taps under "More" (who, and whether it was
+        # caught in time); more than one goes in the card log or the per-seat fields.
+        self.fields["renege_who"] = forms.ChoiceField(
+            choices=[("", "nobody"), *[(n, n) for n in self.players]],
+            required=False,
+            label="Who reneged?",
+        )
+        self.fields["renege_kind"] = forms.ChoiceField(
+            choices=RENEGE_KINDS, required=False, initial=UNCORRECTED, label="The renege was"
+        )
         if prefill:
             self._prefill(prefill)
         self.notice = ""
@@ -479,9 +495,13 @@ class HandForm(forms.Form):
         for renege in entry.get("reneges") or []:
             name = renege.get("player") if isinstance(renege, dict) else None
             if name in index:
-                self.initial[f"renege_{index[name]}"] = (
-                    CORRECTED if renege.get("corrected") else UNCORRECTED
-                )
+                kind = CORRECTED if renege.get("corrected") else UNCORRECTED
+                self.initial[f"renege_{index[name]}"] = kind
+                if "renege_who" not in self.initial:
+                    self.initial["renege_who"], self.initial["renege_kind"] = name, kind
+        for i, name in enumerate(self.players):
+            if name not in (entry.get("passed") or []):
+                self.initial[f"play_{i}"] = PLAY
         extra = {k: entry[k] for k in ("hands", "discards") if entry.get(k)}
         if extra:
             if entry.get("plays"):
@@ -501,17 +521,21 @@ class HandForm(forms.Form):
         slots = self.error_slots()
         rows = []
         for i, name in enumerate(self.players):
-            play = self._value(f"play_{i}") or PLAY
             renege = self._value(f"renege_{i}") or NO_RENEGE
             tricks = self._value(f"tricks_{i}")
+            if self.is_bound:
+                tricks_set = self.data.get(f"tricks_{i}") not in (None, "")
+            else:
+                tricks_set = f"tricks_{i}" in self.initial
             rows.append(
                 {
                     "index": i,
                     "name": name,
                     "dealer": name == self.dealer,
                     "excused": name in self.excused,
-                    "passed": play == PASS,
+                    "passed": not self._played(i),
                     "tricks": 0 if tricks in (None, "") else tricks,
+                    "tricks_set": tricks_set,
                     "renege": renege,
                     "reneged": bool(renege),
                     "renege_choices": RENEGE_CHOICES,
@@ -519,6 +543,21 @@ class HandForm(forms.Form):
                 }
             )
         return rows
+
+    def _played(self, i: int) -> bool:
+        """Whether row ``i`` played: ticked ("play"), or not marked "pass" and given
+        tricks or named as the renege (what the phone sends when a host taps a tricks
+        count or a reneging player without ticking the name first)."""
+        value = self._value(f"play_{i}")
+        if value in (PLAY, PASS):
+            return value == PLAY
+        if not self.is_bound:
+            return False
+        try:
+            tricks = int(self.data.get(f"tricks_{i}") or 0)
+        except (TypeError, ValueError):
+            tricks = 0
+        return tricks > 0 or self.data.get("renege_who") == self.players[i]
 
     def set_table(self, state: dict[str, Any]) -> None:
         """Who deals and who is excused, for showing the form (a POST is parsed without
@@ -533,7 +572,7 @@ class HandForm(forms.Form):
     def counted(self) -> int:
         total = 0
         for i in range(len(self.players)):
-            if self._value(f"play_{i}") == PASS:
+            if not self._played(i):
                 continue
             with contextlib.suppress(TypeError, ValueError):
                 total += int(self._value(f"tricks_{i}") or 0)
@@ -568,6 +607,9 @@ class HandForm(forms.Form):
         cleaned = super().clean()
         assert cleaned is not None  # forms.Form.clean() returns cleaned_data
         n = len(self.players)
+        for i in range(n):
+            if cleaned.get(f"play_{i}") not in (PLAY, PASS) and f"play_{i}" not in self.errors:
+                cleaned[f"play_{i}"] = PLAY if self._played(i) else PASS
         fragment: dict[str, Any] = {}
         if "card_log" not in self.errors:
             try:
@@ -678,6 +720,10 @@ class HandForm(forms.Form):
             for i in range(n)
             if cleaned.get(f"renege_{i}") and cleaned.get(f"play_{i}") != PASS
         ]
+        who = cleaned.get("renege_who")
+        if who in self.players and who in active and who not in {r["player"] for r in reneges}:
+            corrected = cleaned.get("renege_kind") == CORRECTED
+            reneges.append({"player": who, "corrected": corrected})
         if reneges:
             entry["reneges"] = reneges
         entry.update(fragment)

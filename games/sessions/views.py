@@ -34,7 +34,14 @@ from games.http import AuthedHttpRequest
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
 from games.polling import etag_matches, live, not_modified
 from games.sessions import selectors
-from games.sessions.forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
+from games.sessions.forms import (
+    RENEGE_KINDS,
+    CloseForm,
+    HandForm,
+    RulesForm,
+    SessionForm,
+    current_rules,
+)
 from games.templatetags.bourre import SUITS, format_money
 from ledger import postings
 from ledger.models import Leg, Posting
@@ -162,9 +169,30 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
         "digital_busy": False,
         # The number the next hand is saved under (undone hands keep theirs).
         "next_number": (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1,
+        "trick_choices": list(range(form.hand_size + 1)),
+        "renege_kinds": RENEGE_KINDS,
+        "has_renege_errors": any(
+            f.startswith("renege") for f in (form.errors if form.is_bound else {})
+        ),
+        "last_played": _last_played(session),
     }
     context.update(extra)
     return context
+
+
+def _last_played(session: GameSession) -> list[str]:
+    """Who played the latest hand (the record form can start from them, the host's
+    choice, remembered by the phone)."""
+    record = (
+        session.hands.filter(status=Hand.Status.RECORDED)
+        .order_by("-number")
+        .values_list("record", flat=True)
+        .first()
+    )
+    if not record:
+        return []
+    passed = set(record.get("passed") or [])
+    return [p for p in record.get("players") or [] if p not in passed]
 
 
 def _entry_of(record: dict) -> dict:
@@ -209,6 +237,16 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
                 idempotency_key=form.cleaned_data["idempotency_key"],
                 expected_version=form.cleaned_data.get("version"),
                 user=request.user,
+                confirm_surprises=request.POST.get("confirmed") != "1",
+            )
+        except postings.NeedsConfirmation as costly:
+            status = 200
+            confirm = _charges(costly, session.currency)
+            return render(
+                request,
+                template,
+                _record_context(session, membership, form, confirm=confirm),
+                status=status,
             )
         except postings.StaleState:
             session.refresh_from_db()
@@ -240,6 +278,21 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     if form.is_bound:
         form.set_table(postings.session_state(session))
     return render(request, template, _record_context(session, membership, form), status=status)
+
+
+def _charges(costly: postings.NeedsConfirmation, currency: str) -> dict:
+    """What a costly hand charges whom, for the one confirmation tap before it is saved."""
+    result = costly.verdict.get("result") or {}
+    bourre = set(result.get("bourre") or [])
+    charges = [
+        {
+            "player": p,
+            "amount": format_money(x, currency),
+            "why": "bourré" if p in bourre else "renege",
+        }
+        for p, x in sorted((result.get("penalties") or {}).items(), key=lambda kv: -kv[1])
+    ]
+    return {"reasons": costly.reasons, "charges": charges}
 
 
 def result_context(

@@ -14,7 +14,7 @@ from games.engine import RuleError, Rules, verify
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
 from ledger import sql
-from ledger.errors import HandRejected, SetupError, StaleState, VoidRefused
+from ledger.errors import HandRejected, NeedsConfirmation, SetupError, StaleState, VoidRefused
 from ledger.models import Posting
 from ledger.postings._common import (
     HAND_FIELDS,
@@ -152,6 +152,27 @@ def _verified(
             ],
         )
     return record, verdict
+
+
+# A hand that costs this much is shown to the table before it is saved (issue 14).
+CONFIRM_BOURRES = 3
+CONFIRM_PENALTY_ANTES = 10
+
+
+def surprises(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
+    """Why this hand deserves a second look before it is saved: three or more bourrés,
+    or a penalty above ten antes. Empty when it is an ordinary hand."""
+    reasons = []
+    bourre = list(result.get("bourre") or [])
+    if len(bourre) >= CONFIRM_BOURRES:
+        reasons.append(f"{len(bourre)} players are bourré")
+    ante = Rules.from_dict(record.get("rules") or {}).ante
+    big = {
+        p: x for p, x in (result.get("penalties") or {}).items() if x > CONFIRM_PENALTY_ANTES * ante
+    }
+    if big:
+        reasons.append("a penalty above ten antes")
+    return reasons
 
 
 def _stacks_after(stacks: dict[str, int], money: _Money) -> dict[str, int]:
@@ -305,6 +326,7 @@ def _settle(
     seed: str,
     actions: list[dict] | None,
     user,
+    confirm_surprises: bool = False,
 ) -> Hand:
     """Verify the hand against the locked session, write it (or complete ``pending``),
     post its money and move the session on. The caller holds the session's row lock
@@ -312,6 +334,10 @@ def _settle(
     seats = _seats(session)
     record, verdict = _verified(session, seats, entry)
     result = verdict["result"]
+    if confirm_surprises:
+        reasons = surprises(record, result)
+        if reasons:
+            raise NeedsConfirmation(verdict, reasons)
     dealt = {s.name: s for s in _dealt_in(session, seats)}
     stacks = {n: s.stack for n, s in dealt.items()} if session.chip_limited else None
     money = _money(result, session.carry, stacks)
@@ -362,8 +388,13 @@ def record_hand(
     seed: str = "",
     actions: list[dict] | None = None,
     hand_id: int | None = None,
+    confirm_surprises: bool = False,
 ) -> tuple[Hand, bool]:
     """Verify and settle one hand; returns (hand, created).
+
+    With ``confirm_surprises`` a hand that charges three or more bourrés or a penalty
+    above ten antes raises ``NeedsConfirmation`` (nothing written); the caller shows what
+    it costs whom and submits again without the flag once the table agrees.
 
     ``entry`` is the table's part of a HAND_RECORD.md record; the session supplies
     ``players``, ``dealer``, ``carry``, ``excused``, ``rules`` (and pending ``forfeits``).
@@ -413,7 +444,9 @@ def record_hand(
             )
 
         number = (last or 0) + 1
-        hand = _settle(session, pending, number, entry, key, kind, seed, actions, user)
+        hand = _settle(
+            session, pending, number, entry, key, kind, seed, actions, user, confirm_surprises
+        )
     return hand, True
 
 

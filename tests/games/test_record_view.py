@@ -51,7 +51,10 @@ def test_record_form_has_key_version_rows_and_suits(bob_client, table):
         assert f'name="trump" value="{code}"' in html
     assert "0</span> of 5 tricks counted" in html
     assert 'name="idempotency_key"' in html and 'name="version"' in html
-    assert "renege?" in html and "Add card log" in html
+    assert "Who reneged?" in html and "More: renege, up-card, card log" in html
+    # Who played? starts from nobody; each seat offers its tricks 0..5 as one tap each.
+    assert 'name="play_0" value="play" data-played>' in html
+    assert all(f'name="tricks_0" value="{n}"' in html for n in range(6))
     # Every render gets a new key: a second form is a second hand.
     again = bob_client.get(reverse("hand_record", args=[table.pk])).context["form"]
     assert again["idempotency_key"].value() != key
@@ -444,3 +447,37 @@ def test_older_hand_shows_its_own_next_dealer_not_todays_R8(carol_client, table)
     html = carol_client.get(reverse("hand_detail", args=[first.pk])).content.decode()
     assert "Deals next</dt><dd>ann</dd>" in html
     assert "Antes next" not in html
+
+
+def test_three_bourres_ask_one_confirmation_showing_who_pays(bob_client, table):
+    """No money surprises (issue 14): a hand that charges three bourrés is shown before
+    it is saved; one more tap saves it."""
+    data = hand_data(table, tricks={"ann": 5, "ben": 0, "cal": 0, "dee": 0})
+    before = books()
+    asked = bob_client.post(reverse("hand_record", args=[table.pk]), data, **HTMX)
+    html = asked.content.decode()
+    assert asked.status_code == 200 and books() == before
+    assert "Check before saving" in html and "3 players are bourré" in html
+    for name in ("ben", "cal", "dee"):
+        assert f"<strong>{name}</strong> $4 (bourré)" in html
+    assert 'name="confirmed" value="1"' in html
+    saved = bob_client.post(
+        reverse("hand_record", args=[table.pk]), {**data, "confirmed": "1"}, **HTMX
+    )
+    assert saved.status_code == 200 and "Hand 1 saved" in saved.content.decode()
+    postings.check_invariants(table)
+
+
+def test_a_big_penalty_asks_too_but_an_ordinary_hand_does_not(bob_client, table):
+    record_direct(table, tricks={"ann": 2, "ben": 2, "cal": 1, "dee": 0})  # split: 4 carries
+    for _ in range(3):
+        record_direct(table, tricks={"ann": 2, "ben": 2, "cal": 1, "dee": 0})
+    table.refresh_from_db()
+    assert table.carry > 10  # a bourré now costs more than ten antes of 1
+    data = hand_data(table, tricks={"ann": 3, "ben": 2, "cal": 0}, passed=["dee"])
+    asked = bob_client.post(reverse("hand_record", args=[table.pk]), data, **HTMX)
+    assert "a penalty above ten antes" in asked.content.decode()
+    assert not Hand.objects.filter(session=table, number=5).exists()
+    ordinary = hand_data(table, tricks={"ann": 3, "ben": 2}, passed=["cal", "dee"])
+    saved = bob_client.post(reverse("hand_record", args=[table.pk]), ordinary, **HTMX)
+    assert "Hand 5 saved" in saved.content.decode()
