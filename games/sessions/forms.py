@@ -534,7 +534,7 @@ class HandForm(forms.Form):
                     "dealer": name == self.dealer,
                     "excused": name in self.excused,
                     "passed": not self._played(i),
-                    "tricks": 0 if tricks in (None, "") else tricks,
+                    "tricks": _as_int(tricks),
                     "tricks_set": tricks_set,
                     "renege": renege,
                     "reneged": bool(renege),
@@ -771,6 +771,16 @@ class HandForm(forms.Form):
 
     def _add_counter_error(self, message: str) -> None:
         self.add_error(None, forms.ValidationError(message, code="tricks_total"))
+
+
+def _as_int(value) -> int | str:
+    """A posted count as a number (so the page re-checks its button); text stays text."""
+    if value in (None, ""):
+        return 0
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def _incomplete_message(verdict: dict[str, Any]) -> str:
