@@ -72,7 +72,7 @@ def player_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
             player = form.save()
             if not request.htmx:
                 messages.success(request, f"{player.name} joined the roster.")
-                return redirect(reverse("player_list", args=[club.pk]))
+                return redirect(reverse("player_list", args=[club.pk]) + "?added=1")
             form = PlayerForm(club=club)
     template = "games/players.html"
     if request.htmx:
@@ -83,6 +83,9 @@ def player_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
         "players": club.players.select_related("user"),
         "player_form": form,
         "can_score": membership.has_role(Role.SCOREKEEPER),
+        # Right after an add (or a refused one) the name field keeps the focus, so the
+        # phone keyboard stays open for the next name.
+        "just_added": request.method == "POST" or request.GET.get("added") == "1",
     }
     return render(request, template, context, status=400 if form.errors else 200)
 

@@ -23,3 +23,10 @@
     navigator.share({ title: button.dataset.shareTitle || document.title, url: button.dataset.shareUrl });
   });
 })();
+
+// After a swap that asks for it (the roster after "Add player"), the typing goes on in
+// the same field: the phone keyboard stays open for the next name.
+document.addEventListener("htmx:afterSettle", function (event) {
+  var field = event.target.querySelector && event.target.querySelector("[data-keep-focus]");
+  if (field) field.focus();
+});

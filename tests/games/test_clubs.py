@@ -100,6 +100,22 @@ def test_add_player_htmx_returns_roster_partial(bob_client, club):
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="roster">')
     assert "Zed" in body and "<html" not in body
+    # The name field keeps the focus (the phone keyboard stays open), emptied.
+    assert re.search(
+        r'<input type="text" name="name"[^>]*value=""[^>]*autofocus data-keep-focus', body
+    )
+    assert "Start a session" not in body  # one player is not a table yet
+    second = bob_client.post(
+        reverse("player_list", args=[club.pk]), {"name": "Amy"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert f'href="{reverse("session_new", args=[club.pk])}">Start a session</a>' in second
+
+
+def test_the_roster_page_focuses_the_name_only_after_an_add(bob_client, club):
+    page = bob_client.get(reverse("player_list", args=[club.pk])).content.decode()
+    assert "autofocus" not in page
+    added = bob_client.post(reverse("player_list", args=[club.pk]), {"name": "Zed"}, follow=True)
+    assert "autofocus" in added.content.decode()
 
 
 def test_duplicate_player_name_rejected_case_insensitively(bob_client, club, players):
