@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.timezones.ResetTimeZoneMiddleware",
 ]
 
 ROOT_URLCONF = "bourre_site.urls"

@@ -82,6 +82,7 @@ class GameSession(models.Model):
     # (the reader's membership of the club; both None for a non-member).
     _membership_id: int | None
     _role: str | None
+    _time_zone: str | None
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -4,7 +4,7 @@ from urllib.parse import quote
 import pytest
 from django.urls import reverse
 
-from games.models import Club, Invite, Membership, Player, Role
+from games.models import Club, Hand, Invite, Membership, Player, Role
 
 pytestmark = pytest.mark.django_db
 
@@ -273,3 +273,42 @@ def test_role_change_needs_its_own_tap(alice_client, club):
     html = alice_client.get(reverse("member_list", args=[club.pk])).content.decode()
     assert "onchange" not in html and "style=" not in html
     assert html.count(">Change role</button>") == 3  # alice, bob, carol
+
+
+# -- a time zone per club (issue 14) --------------------------------------------------------
+
+
+def test_club_form_asks_the_zone_starting_from_the_browser(mallory_client, mallory):
+    page = mallory_client.get(reverse("club_create")).content.decode()
+    assert 'name="time_zone"' in page and "data-browser-tz" in page
+    assert '<option value="Europe/Paris">Europe / Paris</option>' in page
+    response = mallory_client.post(
+        reverse("club_create"),
+        {"name": "Paris table", "currency": "€", "time_zone": "Europe/Paris"},
+    )
+    assert response.status_code == 302
+    assert Club.objects.get(name="Paris table").time_zone == "Europe/Paris"
+
+
+def test_times_are_shown_in_the_clubs_zone_with_the_zone(bob_client, club, players, bob):
+    from datetime import UTC, datetime
+
+    from ledger import postings
+
+    club.time_zone = "Asia/Tokyo"
+    club.save()
+    session = postings.start_session(
+        club=club, name="Late", players=players, dealer=players[0], rules={}, currency="$", user=bob
+    )
+    hand, _ = postings.record_hand(
+        session_id=session.pk,
+        entry={"trump": "H", "tricks": {"ann": 5, "ben": 0}, "passed": ["cal", "dee"]},
+        idempotency_key="tz",
+        expected_version=None,
+        user=bob,
+    )
+    Hand.objects.filter(pk=hand.pk).update(created_at=datetime(2026, 1, 2, 23, 30, tzinfo=UTC))
+    html = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    assert "Jan 3, 08:30 JST" in html  # 23:30 UTC is 08:30 the next day in Tokyo
+    csv = bob_client.get(reverse("ledger_csv", args=[session.pk])).content.decode()
+    assert "+09:00" in csv.splitlines()[1]  # ISO 8601 with the club's offset
