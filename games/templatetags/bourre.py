@@ -200,12 +200,18 @@ def hand_facts(hand) -> dict:
         "trump": (hand.record or {}).get("trump")
         or ((hand.record or {}).get("up_card") or "")[-1:],
         "up_card": (hand.record or {}).get("up_card"),
-        # Who owes a forfeited deal because of this hand (a corrected renege, R39).
-        "forfeits": [
-            p
-            for p in result.get("forfeits_next") or []
-            if p not in ((hand.record or {}).get("forfeits") or [])
-        ],
+        # Who forfeits a deal because of this hand (a renege caught in time, R39): the
+        # deal skips them once, at once when they were next to deal.
+        "forfeits": list(
+            dict.fromkeys(
+                [r.get("player") for r in reneged if r.get("corrected")]
+                + [
+                    p
+                    for p in result.get("forfeits_next") or []
+                    if p not in ((hand.record or {}).get("forfeits") or [])
+                ]
+            )
+        ),
     }
 
 

@@ -481,3 +481,18 @@ def test_a_big_penalty_asks_too_but_an_ordinary_hand_does_not(bob_client, table)
     ordinary = hand_data(table, tricks={"ann": 3, "ben": 2}, passed=["cal", "dee"])
     saved = bob_client.post(reverse("hand_record", args=[table.pk]), ordinary, **HTMX)
     assert "Hand 5 saved" in saved.content.decode()
+
+
+def test_result_says_a_corrected_renege_costs_the_next_deal_R39(bob_client, table):
+    """FINDINGS: a corrected renege costs the player their next deal, and the result
+    screen says so (the table would otherwise wonder why the deal skipped them)."""
+    data = hand_data(table, tricks={"ann": 3, "ben": 2}, passed=["cal", "dee"])
+    data["renege_who"], data["renege_kind"] = "ann", "corrected"
+    response = bob_client.post(reverse("hand_record", args=[table.pk]), data, **HTMX)
+    html = response.content.decode()
+    assert "Hand 1 saved" in html
+    assert "Loses the deal" in html
+    assert "<strong>ann</strong> reneged and caught it in time, so the deal skips them once" in html
+    # ann was next to deal (dee dealt): the deal skipped her at once, ben deals.
+    hand = Hand.objects.get(session=table, number=1)
+    assert hand.result["next_dealer"] == "ben" and hand.result["forfeits_next"] == []
