@@ -6,6 +6,7 @@ from django.contrib.auth.forms import UserCreationForm
 from games import timezones
 from games.formtext import own_messages
 from games.models import Club, Membership, Player, Role
+from games.names import TITLE_MAX, clean_name
 
 
 class SignupForm(UserCreationForm):
@@ -48,6 +49,9 @@ class ClubForm(forms.ModelForm):
             zone.widget.attrs["data-browser-tz"] = "1"
         own_messages(self)
 
+    def clean_name(self) -> str:
+        return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="club name")
+
 
 class PlayerForm(forms.ModelForm):
     class Meta:
@@ -61,9 +65,7 @@ class PlayerForm(forms.ModelForm):
         own_messages(self)
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("A player needs a name.")
+        name = clean_name(self.cleaned_data["name"])
         clash = Player.objects.filter(club=self.club, name__iexact=name).exclude(
             pk=self.instance.pk
         )

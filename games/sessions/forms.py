@@ -15,14 +15,16 @@ import re
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils import dateformat, timezone
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
-from games.engine.record import SESSION_KEYS, TABLE_KEYS
 from games.engine.rulebook import CODE_RULES
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
 from games.formtext import own_messages
 from games.models import Club, GameSession, Player
+from games.names import TITLE_MAX, clean_name
+from games.sessions.card_log import parse_card_log, plays_text
 
 MAX_SEATS = 8
 SUITS = [("S", "Spades"), ("H", "Hearts"), ("D", "Diamonds"), ("C", "Clubs")]
@@ -212,6 +214,9 @@ class SessionForm(RulesForm):
         self._by_id = by_id
         own_messages(self)
 
+    def clean_name(self) -> str:
+        return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="session name")
+
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
 
@@ -231,11 +236,12 @@ class SessionForm(RulesForm):
             seating.append(player)
         roster_by_name = {p.name.lower(): p for p in self.roster}
         for raw in re.split(r"[,\n;]+", cleaned.get("new_players") or ""):
-            name = " ".join(raw.split())
-            if not name:
+            if not raw.strip():
                 continue
-            if len(name) > 40:
-                self.add_error("new_players", f"“{name[:40]}…” is too long for a name.")
+            try:
+                name = clean_name(raw)
+            except ValidationError as refused:
+                self.add_error("new_players", f"“{raw.strip()[:40]}”: {refused.messages[0]}")
                 continue
             key = name.lower()
             if key in seen:
@@ -277,8 +283,6 @@ RENEGE_CHOICES = [
     (CORRECTED, "Caught in time (card taken back)"),
     (UNCORRECTED, "Not corrected (pays the pot)"),
 ]
-# What a card log written as JSON may hold: the table's part of a hand record.
-ENTRY_KEYS = frozenset(TABLE_KEYS)
 
 RENEGE_KINDS = [(UNCORRECTED, "not corrected (pays)"), (CORRECTED, "caught in time")]
 
@@ -301,69 +305,6 @@ def with_rule(message: str, rule: str | None, capitalize: bool = False) -> str:
     if rule and not RULE_IN_TEXT.search(message):
         message = f"{message} ({rule})"
     return _sentence(message, capitalize)
-
-
-def parse_card_log(text: str, players: list[str]) -> dict[str, Any]:
-    """The optional card log: `ann AS, ben KS, …` or a JSON fragment of a hand record.
-
-    Raises `forms.ValidationError` in table words; returns the record fields it gives.
-    """
-    text = (text or "").strip()
-    if not text:
-        return {}
-    if text[0] in "{[":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(
-                f"The card log looks like JSON but does not read: {error.msg} "
-                f"(line {error.lineno}, column {error.colno})."
-            ) from None
-        if isinstance(data, list):
-            return {"plays": data}
-        if not isinstance(data, dict):
-            raise forms.ValidationError("A JSON card log must be an object or a list of plays.")
-        given_by_session = sorted(set(SESSION_KEYS) & data.keys())
-        if given_by_session:
-            raise forms.ValidationError(
-                f"The session supplies {', '.join(given_by_session)}; leave "
-                f"{'it' if len(given_by_session) == 1 else 'them'} out of the card log."
-            )
-        unknown = sorted(str(k) for k in data.keys() - ENTRY_KEYS)
-        if unknown:
-            raise forms.ValidationError(
-                f"The card log has fields a hand record does not know: {', '.join(unknown)}. "
-                f"Use {', '.join(sorted(ENTRY_KEYS))}."
-            )
-        return data
-    by_name = {p.lower(): p for p in players}
-    plays = []
-    for item in re.split(r"[,;\n]+", text):
-        parts = item.replace(":", " ").split()
-        if not parts:
-            continue
-        if len(parts) < 2:
-            raise forms.ValidationError(
-                f"“{item.strip()}” should be a player and a card, like “{players[0]} AS”."
-            )
-        name, card = " ".join(parts[:-1]), parts[-1]
-        player = by_name.get(name.lower())
-        if player is None:
-            raise forms.ValidationError(
-                f"“{name}” is not in this hand; the players are {', '.join(players)}."
-            )
-        try:
-            card_name = CARD_NAMES[parse_card(card)]
-        except CardError:
-            raise forms.ValidationError(
-                f"“{card}” ({player}) is not a card: write rank then suit, like QH, 10♥ or TS."
-            ) from None
-        plays.append([player, card_name])
-    return {"plays": plays}
-
-
-def plays_text(plays: list) -> str:
-    return ", ".join(f"{p} {c}" for p, c in plays)
 
 
 class HandForm(forms.Form):
