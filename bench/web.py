@@ -99,11 +99,33 @@ def main() -> None:
     print(f"(load average {os.getloadavg()[0]:.1f} at the end)")
 
 
+def new_table(username: str, club_name: str):
+    """A scorekeeper, a club with the five PLAYERS and an open session (ante 1, $)."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Club, Membership, Player, Role
+    from ledger import postings
+
+    user = get_user_model().objects.create_user(username, password="bench-password-1")
+    club = Club.objects.create(name=club_name, created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.SCOREKEEPER)
+    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
+    session = postings.start_session(
+        club=club,
+        name=f"{club_name} night",
+        players=players,
+        dealer=players[-1],
+        rules={},
+        currency="$",
+        user=user,
+    )
+    return user, session
+
+
 def run() -> None:
     import django
 
     django.setup()
-    from django.contrib.auth import get_user_model
     from django.core.cache import cache
     from django.core.management import call_command
     from django.db import connection
@@ -111,23 +133,10 @@ def run() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from games.models import Club, Membership, Player, Role
     from ledger import postings
 
     call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("bench", password="bench-password-1")
-    club = Club.objects.create(name="Bench club", created_by=user)
-    Membership.objects.create(club=club, user=user, role=Role.SCOREKEEPER)
-    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
-    session = postings.start_session(
-        club=club,
-        name="Bench night",
-        players=players,
-        dealer=players[-1],
-        rules={},
-        currency="$",
-        user=user,
-    )
+    user, session = new_table("bench", "Bench club")
     client = Client()
     client.force_login(user)
     record_url = reverse("hand_record", args=[session.pk])
@@ -258,27 +267,14 @@ def correction() -> None:
     import django
 
     django.setup()
-    from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.models import Club, Player
     from ledger import postings
 
     call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("bench-correction", password="bench-password-1")
-    club = Club.objects.create(name="Correction club", created_by=user)
-    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
-    session = postings.start_session(
-        club=club,
-        name="Correction night",
-        players=players,
-        dealer=players[-1],
-        rules={},
-        currency="$",
-        user=user,
-    )
+    user, session = new_table("bench-correction", "Correction club")
     rng = random.Random(14)
     for _ in range(CORRECTION_HANDS):
         hand = random_hand(rng, PLAYERS)

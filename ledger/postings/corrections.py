@@ -51,7 +51,14 @@ from ledger.postings._common import (
     actor,
     lock_session,
 )
-from ledger.postings.hands import _advance, _hand_entries, _Money, _money, _verified
+from ledger.postings.hands import (
+    _advance,
+    _hand_entries,
+    _Money,
+    _money,
+    _verified,
+    reverse_postings,
+)
 
 __all__ = ["Correction", "HandChange", "correct_hand", "table_part"]
 
@@ -287,21 +294,8 @@ def _write(
         .prefetch_related("legs")
     )
     by_id: dict[int | None, Hand] = {s.hand.pk: s.hand for s in steps}
-    _post(
-        session,
-        session.club_id,
-        [
-            (
-                Posting.Kind.REVERSAL,
-                {leg.account_id: -leg.amount for leg in p.legs.all()},
-                f"Hand {by_id[p.hand_id].number} corrected: reverses {p.get_kind_display().lower()}",
-            )
-            for p in originals
-        ],
-        user,
-        hands=[by_id[p.hand_id] for p in originals],
-        reverses=originals,
-        owners=owners,
+    reverse_postings(
+        session, originals, [by_id[p.hand_id] for p in originals], "corrected", user, seats
     )
     entries, hands = [], []
     for step in steps:

@@ -495,6 +495,34 @@ def complete_hand(*, session: GameSession, hand: Hand, entry: dict, user) -> Han
 # -- undo -------------------------------------------------------------------------------------------
 
 
+def reverse_postings(
+    session: GameSession,
+    originals: list[Posting],
+    hands: list[Hand],
+    why: str,
+    user,
+    seats: list[_Seat],
+) -> None:
+    """A ``REVERSAL`` of each posting, leg for leg, on the posting's own hand (``hands``,
+    in the same order): what an undo and a correction write."""
+    _post(
+        session,
+        session.club_id,
+        [
+            (
+                Posting.Kind.REVERSAL,
+                {leg.account_id: -leg.amount for leg in p.legs.all()},
+                f"Hand {h.number} {why}: reverses {p.get_kind_display().lower()}",
+            )
+            for p, h in zip(originals, hands, strict=True)
+        ],
+        user,
+        hands=hands,
+        reverses=originals,
+        owners=_owners(seats),
+    )
+
+
 def void_hand(
     *, session_id: int, hand_id: int, user, reason: str = "", expected_version: int | None = None
 ) -> Hand:
@@ -533,22 +561,7 @@ def void_hand(
             .prefetch_related("legs")
         )
         seats = _seats(session)
-        _post(
-            session,
-            session.club_id,
-            [
-                (
-                    Posting.Kind.REVERSAL,
-                    {leg.account_id: -leg.amount for leg in p.legs.all()},
-                    f"Hand {hand.number} voided: reverses {p.get_kind_display().lower()}",
-                )
-                for p in originals
-            ],
-            user,
-            hand=hand,
-            reverses=originals,
-            owners=_owners(seats),
-        )
+        reverse_postings(session, originals, [hand] * len(originals), "voided", user, seats)
         before = hand.before
         back = before.get("eliminated") or []
         if back:
