@@ -53,6 +53,7 @@ from ledger.postings._common import (
 )
 from ledger.postings.hands import (
     _advance,
+    _before,
     _hand_entries,
     _Money,
     _money,
@@ -163,15 +164,7 @@ def _replay(
             raise ChainBroken(int(hand.number or 0), rejected.verdict, errors) from rejected
         result = verdict["result"]
         money = _money(result, session.carry, None)
-        before = {
-            "carry": session.carry,
-            "next_dealer": session.next_dealer_id,
-            "excused": list(session.excused),
-            "forfeits": list(session.forfeits),
-            "hands_count": session.hands_count,
-            "seats": {s.name: s.player_id for s in _dealt_in(session, seats_then)},
-            "eliminated": [],
-        }
+        before = _before(session, {s.name: s for s in _dealt_in(session, seats_then)})
         steps.append(_Step(hand, record, verdict, before, money, seats_then))
         _advance(session, seats_then, result, money, before, {})
     return steps

@@ -193,6 +193,20 @@ def _require_room(session: GameSession, dealt: dict[str, _Seat], money: _Money) 
                 )
 
 
+def _before(session: GameSession, dealt: Mapping[str, _Seat]) -> dict[str, Any]:
+    """A hand's ``before``: the session's state before it (what an undo restores and a
+    correction replays from) and who was dealt in ({name: player id})."""
+    return {
+        "carry": session.carry,
+        "next_dealer": session.next_dealer_id,
+        "excused": list(session.excused),
+        "forfeits": list(session.forfeits),
+        "hands_count": session.hands_count,
+        "seats": {n: s.player_id for n, s in dealt.items()},
+        "eliminated": [],
+    }
+
+
 def _stacks_after(stacks: dict[str, int], money: _Money) -> dict[str, int]:
     """Each dealt-in player's chips once this hand's money has moved (chip-limited)."""
     after = dict(stacks)
@@ -361,15 +375,7 @@ def _settle(
     money = _money(result, session.carry, stacks)
     _require_room(session, dealt, money)
 
-    before = {
-        "carry": session.carry,
-        "next_dealer": session.next_dealer_id,
-        "excused": list(session.excused),
-        "forfeits": list(session.forfeits),
-        "hands_count": session.hands_count,
-        "seats": {n: s.player_id for n, s in dealt.items()},
-        "eliminated": [],
-    }
+    before = _before(session, dealt)
     after: dict[str, int] = {}
     if stacks is not None:
         after = _stacks_after(stacks, money)
