@@ -129,7 +129,7 @@ def bench_balancing_step() -> None:
     from ledger import postings
 
     user, t = entered(200, "freeze", format="freezeout", starting_chips=10, antes=[1])
-    svc.start(tournament_id=t.pk, user=user, seed="fz")
+    svc.start(tournament_id=t.pk, user=user)
     # Set the tables up without the after-hand hook, so the step is measured below.
     post_save.disconnect(sender=Hand, dispatch_uid="tournament_after_hand")
     # Two tables lose players: one falls below the minimum (breaks), one is short.
@@ -205,9 +205,9 @@ def bench_bracket(size: int) -> tuple[float, float, int]:
     from ledger import postings
 
     user, t = entered(size, f"bracket{size}", starting_chips=30, antes=[1, 2])
-    svc.start(tournament_id=t.pk, user=user, seed="b1")
+    svc.start(tournament_id=t.pk, user=user)
     svc.end_round(tournament_id=t.pk, user=user, now=True)
-    svc.draw_next_round(tournament_id=t.pk, user=user, seed="b2")
+    svc.draw_next_round(tournament_id=t.pk, user=user)
     for table in t.tables.filter(status="playing").select_related("session"):
         state = postings.session_state(table.session)
         players = state["players"]

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import ApiToken
 from games.tournaments import service as svc
+from tests.factories import seeded
 
 from .test_tournament_service import make_tournament, names, record, win
 
@@ -27,7 +28,7 @@ def token_client(user) -> Client:
 @pytest.fixture
 def cup(club, alice):
     t = make_tournament(club, alice, n=8, buy_in=20, fee=2, starting_chips=20, antes=[1])
-    svc.start(tournament_id=t.pk, user=alice, seed="api")
+    svc.start(tournament_id=seeded(t.pk, "api"), user=alice)
     t.refresh_from_db()
     return t
 
@@ -96,7 +97,7 @@ def test_detail_has_settings_rounds_tables_and_chips(cup, carol):
 
 def test_standings_and_prize_ledger_after_the_end(club, alice):
     t = make_tournament(club, alice, n=4, buy_in=25, starting_chips=2, antes=[1])
-    svc.start(tournament_id=t.pk, user=alice, seed="s")
+    svc.start(tournament_id=seeded(t.pk, "s"), user=alice)
     x = t.tables.get()
     a, b, c, d = names(x.session)
     record(x.session, {"trump": "S", "passed": [], "tricks": {a: 5, b: 0, c: 0, d: 0}})
