@@ -50,7 +50,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from . import tournament_levels, tournament_payouts
-from .errors import BourreError
+from .tournament_errors import TournamentError
 
 __all__ = [
     "DEFAULT_MAX_SIZE",
@@ -88,13 +88,6 @@ DEFAULT_MAX_SIZE = 7
 # Bourré is played by 2 to 8 players (R3).
 SMALLEST_TABLE = 2
 LARGEST_TABLE = 8
-
-
-class TournamentError(BourreError):
-    """A setting or request the tournament cannot honour; ``code`` names it."""
-
-    def __init__(self, message: str, code: str = "invalid") -> None:
-        super().__init__(message, code=code)
 
 
 # -- randomness ----------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import BourreError
+from .tournament_errors import TournamentError
 
 __all__ = [
     "PRESETS",
@@ -74,7 +74,7 @@ def ante_for(schedule: Sequence[int], level: int) -> int:
     """The ante at 0-based ``level``; past the end it keeps rising by half, rounded up
     (at least +1), so a freeze-out cannot stall on a last level."""
     if not schedule:
-        raise BourreError("The ante schedule is empty.", code="antes")
+        raise TournamentError("The ante schedule is empty.", code="antes")
     level = max(level, 0)
     if level < len(schedule):
         return schedule[level]
@@ -112,7 +112,7 @@ def clock_position(
     every ``break_every`` levels comes a break of ``break_minutes``. It never runs out:
     past the listed antes the levels go on (see ``ante_for``)."""
     if level_minutes <= 0:
-        raise BourreError("A timed structure needs minutes per level.", code="level_minutes")
+        raise TournamentError("A timed structure needs minutes per level.", code="level_minutes")
     elapsed = max(int(elapsed), 0)
     level_s = level_minutes * 60
     with_breaks = bool(break_every and break_minutes)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .errors import BourreError
+from .tournament_errors import TournamentError
 
 __all__ = [
     "DEAL_KINDS",
@@ -43,7 +43,7 @@ DEAL_KINDS = ("even", "chips", "custom")
 BASIS = 10_000
 
 
-class PayoutError(BourreError):
+class PayoutError(TournamentError):
     def __init__(self, message: str, code: str = "payouts") -> None:
         super().__init__(message, code=code)
 

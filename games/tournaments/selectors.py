@@ -130,8 +130,15 @@ def chip_report(t: Tournament) -> list[dict[str, int]]:
                 now += x.result.get("pot", 0)
             advanced = set(x.result.get("advanced", []))
             advancing += sum(row["chips"] for row in rows if row["player"] in advanced)
+        # Chips bought after the draw: late entries, re-entries, rebuys, add-ons.
+        added = sum((rnd.draw.get("added") or {}).values())
         report.append(
-            {"round": rnd.number, "start": sum(chips.values()), "now": now, "advancing": advancing}
+            {
+                "round": rnd.number,
+                "start": sum(chips.values()) + added,
+                "now": now,
+                "advancing": advancing,
+            }
         )
     return report
 
