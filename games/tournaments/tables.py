@@ -190,7 +190,7 @@ def _update_ante(t, rnd, info: TableInfo, user, trigger: int | None) -> bool:
     if not info.session.is_open or info.in_progress:
         return False
     if t.level_minutes > 0:
-        if trigger != info.session.pk and info.session.hands_count:
+        if trigger != info.session.pk:
             return False
     elif t.hands_per_level <= 0:
         return False
