@@ -423,9 +423,12 @@ def _bracket_response(request, t: Tournament, template: str, extra: dict) -> Htt
         if etag_matches(request, etag):
             return not_modified(etag)
         template += "#bracket"
+    data = selectors.bracket(t)
     context = {
         "tournament": t,
-        "rounds": selectors.bracket(t)["rounds"],
+        "rounds": data["rounds"],
+        "podium": data["podium"],
+        "deal": data["deal"],
         "etag": etag,
         "poll_headers": json.dumps({"If-None-Match": etag}),
         **extra,

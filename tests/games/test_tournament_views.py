@@ -40,6 +40,7 @@ def page_urls(t: Tournament) -> list[str]:
         reverse("tournament_standings", args=[t.pk]),
         reverse("tournament_prizes", args=[t.pk]),
         reverse("tournament_prizes_csv", args=[t.pk]),
+        reverse("tournament_standings_csv", args=[t.pk]),
     ]
 
 
@@ -56,6 +57,11 @@ def post_urls(t: Tournament) -> list[str]:
         reverse("tournament_end_round", args=[t.pk]),
         reverse("tournament_sync", args=[t.pk]),
         reverse("tournament_edit", args=[t.pk]),
+        reverse("tournament_clock", args=[t.pk]),
+        reverse("tournament_reseed", args=[t.pk]),
+        reverse("tournament_roster", args=[t.pk]),
+        reverse("tournament_deal", args=[t.pk]),
+        reverse("tournament_entry_action", args=[t.pk, entry.pk, "reenter"]),
     ]
     if x:
         urls += [
