@@ -50,14 +50,18 @@ def tv_context(t: Tournament) -> dict[str, Any]:
         "tables": TournamentTable.objects.filter(
             tournament=t, status=TournamentTable.Status.PLAYING
         ).count(),
-        "eliminations": [
-            {
-                "name": e.player.name,
-                "place": places.get(e.player_id),
-                "table": e.out_table.number if e.out_table else None,
-            }
-            for e in out[:6]
-        ],
+        # The latest out finish highest among the out: best place first.
+        "eliminations": sorted(
+            (
+                {
+                    "name": e.player.name,
+                    "place": places.get(e.player_id),
+                    "table": e.out_table.number if e.out_table else None,
+                }
+                for e in out
+            ),
+            key=lambda row: row["place"] or 0,
+        )[:6],
         "prize_rows": prize_rows,
         "pool": pool,
         "winner": standings[0] if t.status == Tournament.Status.FINISHED and standings else None,
