@@ -95,9 +95,7 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
 
 class TournamentCreatedOutputSerializer(TournamentOutputSerializer):
     seed_commitment = serializers.CharField(help_text="SHA-256 of the draw's seed (hex).")
-    seed = serializers.CharField(
-        source="revealed_seed", allow_null=True, help_text="Revealed at the first draw."
-    )
+    seed = serializers.CharField(allow_null=True, help_text="Revealed at the first draw.")
     level_minutes = serializers.IntegerField()
     break_every = serializers.IntegerField()
     break_minutes = serializers.IntegerField()
@@ -206,17 +204,37 @@ def _valid(serializer_class, data) -> dict:
 
 def _answer(request, t: Tournament, status: int = 200) -> Response:
     t.refresh_from_db()
-    t.revealed_seed = t.seed if t.seed_revealed_at else None
-    t.public_url = request.build_absolute_uri(reverse("tournament_public", args=[t.public_token]))
-    t.verify_url = request.build_absolute_uri(reverse("tournament_verify", args=[t.public_token]))
+    data = dict(TournamentOutputSerializer(t).data)
+    data.update(
+        {name: getattr(t, name) for name in CREATED_FIELDS},
+        seed_commitment=t.seed_commitment,
+        seed=t.seed if t.seed_revealed_at else None,
+        public_url=request.build_absolute_uri(reverse("tournament_public", args=[t.public_token])),
+        verify_url=request.build_absolute_uri(reverse("tournament_verify", args=[t.public_token])),
+    )
     return Response(
-        TournamentCreatedOutputSerializer(t).data,
+        data,
         status=status,
         headers={
             "ETag": selectors.etag(t),
             "Location": reverse("api_tournament_detail", args=[t.pk]),
         },
     )
+
+
+CREATED_FIELDS = (
+    "level_minutes",
+    "break_every",
+    "break_minutes",
+    "late_until_level",
+    "max_entries",
+    "max_reentries",
+    "max_rebuys",
+    "addon_chips",
+    "addon_price",
+    "payout_preset",
+    "payout_unit",
+)
 
 
 def _entry_rows(t: Tournament, entries) -> list[dict]:

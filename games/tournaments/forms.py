@@ -1,6 +1,7 @@
 """The tournament director's forms: settings, adding entrants, starting with a seed."""
 
 from django import forms
+from django.db import models
 
 from games.engine import tournament_levels as levels
 from games.engine import tournament_payouts as pay
@@ -157,7 +158,9 @@ class TournamentForm(forms.ModelForm):
         data = {k: self.cleaned_data[k] for k in self.Meta.fields}
         for name in OPTIONAL_NUMBERS:
             if data.get(name) is None:
-                data[name] = Tournament._meta.get_field(name).get_default()
+                field = Tournament._meta.get_field(name)
+                assert isinstance(field, models.Field)  # a plain column, never a relation
+                data[name] = field.get_default()
         data["antes"] = self.cleaned_data["antes_text"]
         data["payout_percentages"] = self.cleaned_data["payouts_text"]
         rules = dict(self.instance.rules or {})

@@ -55,7 +55,7 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
         table = entry.out_table
         key = entry.out_key or []
         # Knocked out (not ranked at a table's end): no chips to show.
-        out = entry.status == Entry.Status.OUT and (
+        busted = entry.status == Entry.Status.OUT and (
             (not t.is_rounds and key[:1] == [0]) or (t.is_rounds and key[1:2] == [0])
         )
         rows.append(
@@ -65,9 +65,9 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
                 "status": entry.status,
                 # Out: no chips (the column would show their stack before the hand that
                 # knocked them out, which reads as if they still had it).
-                "chips": None if out else live.get(entry.player_id, entry.out_chips or 0),
-                "out_chips": entry.out_chips if out else None,
-                "busted": out,
+                "chips": None if busted else live.get(entry.player_id, entry.out_chips or 0),
+                "out_chips": entry.out_chips if busted else None,
+                "busted": busted,
                 "out_round": entry.out_round,
                 "out_table": table.number if table else None,
                 "out_at": entry.out_at,

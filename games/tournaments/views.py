@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST
 
 from games.access import club_for, tournament_for
 from games.engine.tournament import TournamentError
-from games.http import AuthedHttpRequest
+from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.models import Entry, GameSession, Role, Tournament
 from games.polling import etag_matches, live, not_modified
 from games.tournaments import clock, deals, payouts, screens, selectors
@@ -524,7 +524,7 @@ def _by_token(token: str) -> Tournament:
     return t
 
 
-def tournament_tv(request: HttpRequest, token: str) -> HttpResponse:
+def tournament_tv(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The TV page (1920×1080, read across a room): its screen polls itself, answered
     304 while nothing changed; the clock ticks in static/js/clock.js."""
     t = _by_token(token)
