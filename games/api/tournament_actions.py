@@ -222,19 +222,7 @@ def _answer(request, t: Tournament, status: int = 200) -> Response:
     )
 
 
-CREATED_FIELDS = (
-    "level_minutes",
-    "break_every",
-    "break_minutes",
-    "late_until_level",
-    "max_entries",
-    "max_reentries",
-    "max_rebuys",
-    "addon_chips",
-    "addon_price",
-    "payout_preset",
-    "payout_unit",
-)
+CREATED_FIELDS = (*svc.OPTIONAL_NUMBERS, "payout_preset")
 
 
 def _entry_rows(t: Tournament, entries) -> list[dict]:

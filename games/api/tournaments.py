@@ -14,6 +14,7 @@ problem+json errors, cursor pagination for the list, explicit output serializers
 
 import csv
 import io
+from collections.abc import Iterable
 
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -257,32 +258,36 @@ class TournamentDetailApi(ApiView):
         return Response(out, headers={"ETag": selectors.etag(t)})
 
 
-class StandingsCSVRenderer(BaseRenderer):
+class _CSVRenderer(BaseRenderer):
+    """CSV of a JSON answer: ``columns`` then ``rows(data)``; an error is its detail."""
+
     media_type = "text/csv"
     format = "csv"
     charset = "utf-8"
+    columns: tuple[str, ...] = ()
+    key = ""
+
+    def rows(self, data) -> Iterable[list]:
+        raise NotImplementedError
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\r\n")
-        if "standings" not in (data or {}):  # an error answered as CSV: its detail
+        if self.key not in (data or {}):  # an error answered as CSV: its detail
             writer.writerow(["detail"])
             writer.writerow([csv_cell(str((data or {}).get("detail", "")))])
-            return out.getvalue().encode("utf-8")
-        writer.writerow(selectors.STANDINGS_CSV_COLUMNS)
-        for r in data["standings"]:
-            writer.writerow(
-                [
-                    r["place"] if r["place"] is not None else "",
-                    csv_cell(r["player"]["name"]),
-                    r["status"],
-                    r["chips"] if r["chips"] is not None else "",
-                    r["out_table"] or "",
-                    r["out_at"] or "",
-                    r["prize"],
-                ]
-            )
+        else:
+            writer.writerow(self.columns)
+            writer.writerows(self.rows(data))
         return out.getvalue().encode("utf-8", errors="backslashreplace")
+
+
+class StandingsCSVRenderer(_CSVRenderer):
+    columns = selectors.STANDINGS_CSV_COLUMNS
+    key = "standings"
+
+    def rows(self, data) -> Iterable[list]:
+        return selectors.standings_csv_rows(data["standings"])
 
 
 class TournamentStandingsApi(ApiView):
@@ -318,31 +323,24 @@ class TournamentStandingsApi(ApiView):
         return Response(StandingsOutputSerializer(data).data, headers=headers)
 
 
-class PrizeCSVRenderer(BaseRenderer):
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
+class PrizeCSVRenderer(_CSVRenderer):
+    columns = selectors.PRIZE_CSV_COLUMNS
+    key = "postings"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\r\n")
-        writer.writerow(selectors.PRIZE_CSV_COLUMNS)
-        for posting in data.get("postings", []):
+    def rows(self, data) -> Iterable[list]:
+        for posting in data["postings"]:
             owner = posting["player"]["name"] if posting["player"] else ""
             for leg in posting["legs"]:
-                writer.writerow(
-                    [
-                        posting["number"],
-                        posting["created_at"],
-                        posting["kind"],
-                        csv_cell(owner),
-                        csv_cell(leg["player"]["name"] if leg["player"] else leg["account"]),
-                        leg["amount"],
-                        csv_cell(data["currency"]),
-                        csv_cell(posting["memo"]),
-                    ]
-                )
-        return out.getvalue().encode("utf-8", errors="backslashreplace")
+                yield [
+                    posting["number"],
+                    posting["created_at"],
+                    posting["kind"],
+                    csv_cell(owner),
+                    csv_cell(leg["player"]["name"] if leg["player"] else leg["account"]),
+                    leg["amount"],
+                    csv_cell(data["currency"]),
+                    csv_cell(posting["memo"]),
+                ]
 
 
 class TournamentPrizesApi(ApiView):

@@ -32,7 +32,7 @@ from django.db import transaction
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Round, Seat, SeatMove, Tournament, TournamentTable
 from games.tournaments import clock
-from games.tournaments.locks import locked
+from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import _dealers_seat, seat_number, table_infos
 from ledger import postings
 from ledger.models import PrizePosting
@@ -124,28 +124,23 @@ def _pay(t: Tournament, entry: Entry, kind: str, price: int, fee: int, user, mem
     )
 
 
-def _entry(t: Tournament, entry_id: int) -> Entry:
-    entry = Entry.objects.select_related("player").filter(pk=entry_id, tournament=t).first()
-    if entry is None:
-        raise TournamentError("No such entry in this tournament.", code="not_found")
-    return entry
+def _within_limit(name: str, used: int, limit: int, what: str, code: str) -> None:
+    if used >= limit:
+        raise TournamentError(
+            f"{name} has used all {limit} {what}." if limit else f"This tournament has no {what}.",
+            code=code,
+        )
 
 
 def reenter(*, tournament_id: int, entry_id: int, user) -> SeatMove:
     with transaction.atomic():
         t = locked(tournament_id)
         _require_late(t, "Re-entry")
-        entry = _entry(t, entry_id)
+        entry = entry_of(t, entry_id)
         name = entry.player.name
         if entry.status != Entry.Status.OUT:
             raise TournamentError(f"{name} is still in: only a busted player re-enters.", "in")
-        if entry.reentries >= t.max_reentries:
-            raise TournamentError(
-                f"{name} has used all {t.max_reentries} re-entries."
-                if t.max_reentries
-                else "This tournament has no re-entries.",
-                code="reentry_limit",
-            )
+        _within_limit(name, entry.reentries, t.max_reentries, "re-entries", "reentry_limit")
         _pay(
             t,
             entry,
@@ -189,17 +184,11 @@ def rebuy(*, tournament_id: int, entry_id: int, user) -> Entry:
     with transaction.atomic():
         t = locked(tournament_id)
         _require_late(t, "Rebuying")
-        entry = _entry(t, entry_id)
+        entry = entry_of(t, entry_id)
         name = entry.player.name
         if entry.status != Entry.Status.PLAYING:
             raise TournamentError(f"{name} is not playing: a busted player re-enters.", "out")
-        if entry.rebuys >= t.max_rebuys:
-            raise TournamentError(
-                f"{name} has used all {t.max_rebuys} rebuys."
-                if t.max_rebuys
-                else "This tournament has no rebuys.",
-                code="rebuy_limit",
-            )
+        _within_limit(name, entry.rebuys, t.max_rebuys, "rebuys", "rebuy_limit")
         seat, info = _seat_of(t, entry)
         stack = info.stacks.get(entry.player_id, 0)
         if stack > t.starting_chips:
@@ -236,7 +225,7 @@ def addon(*, tournament_id: int, entry_id: int, user) -> Entry:
         if t.addon_chips <= 0:
             raise TournamentError("This tournament has no add-on.", code="no_addon")
         _require_late(t, "The add-on")
-        entry = _entry(t, entry_id)
+        entry = entry_of(t, entry_id)
         name = entry.player.name
         if entry.status != Entry.Status.PLAYING:
             raise TournamentError(f"{name} is not playing.", code="out")

@@ -18,18 +18,7 @@ def _int_list(text: str, label: str) -> list[int]:
     return values
 
 
-OPTIONAL_NUMBERS = (
-    "level_minutes",
-    "break_every",
-    "break_minutes",
-    "late_until_level",
-    "max_entries",
-    "max_reentries",
-    "max_rebuys",
-    "addon_chips",
-    "addon_price",
-    "payout_unit",
-)
+OPTIONAL_NUMBERS = svc.OPTIONAL_NUMBERS
 
 
 class TournamentForm(forms.ModelForm):

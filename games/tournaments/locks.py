@@ -1,6 +1,8 @@
-"""The tournament row lock every tournament write starts with (see ``service``)."""
+"""The tournament row lock every tournament write starts with (see ``service``), and
+the entry lookup the writes share."""
 
-from games.models import Tournament
+from games.engine.tournament import TournamentError
+from games.models import Entry, Tournament
 
 
 def locked(tournament_id: int) -> Tournament:
@@ -14,3 +16,10 @@ def locked(tournament_id: int) -> Tournament:
         .select_related("club")
         .get(pk=tournament_id)
     )
+
+
+def entry_of(t: Tournament, entry_id: int) -> Entry:
+    entry = Entry.objects.select_related("player").filter(pk=entry_id, tournament=t).first()
+    if entry is None:
+        raise TournamentError("No such entry in this tournament.", code="not_found")
+    return entry

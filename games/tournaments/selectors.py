@@ -81,7 +81,8 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
 STANDINGS_CSV_COLUMNS = ("place", "player", "status", "chips", "out_table", "out_at", "prize")
 
 
-def standings_csv_rows(rows: list[dict[str, Any]], currency: str) -> Iterator[list[Any]]:
+def standings_csv_rows(rows: Iterable[Mapping[str, Any]]) -> Iterator[list[Any]]:
+    """The standings as CSV rows (the page's and the API's; out_at as ISO 8601)."""
     for r in rows:
         yield [
             r["place"] if r["place"] is not None else "",
@@ -89,7 +90,7 @@ def standings_csv_rows(rows: list[dict[str, Any]], currency: str) -> Iterator[li
             r["status"],
             r["chips"] if r["chips"] is not None else "",
             r["out_table"] or "",
-            r["out_at"].isoformat() if r["out_at"] else "",
+            r["out_at"].isoformat() if hasattr(r["out_at"], "isoformat") else r["out_at"] or "",
             r["prize"],
         ]
 

@@ -78,7 +78,7 @@ from games.models import (
     TournamentTable,
 )
 from games.tournaments import entries as late
-from games.tournaments.locks import locked
+from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
 from ledger import postings
 from ledger.models import PrizePosting
@@ -129,6 +129,19 @@ SETTINGS = (
     "addon_price",
     "max_entries",
     "payout_preset",
+    "payout_unit",
+)
+# The round-2 numbers a form or an API client may leave out (their defaults: not used).
+OPTIONAL_NUMBERS = (
+    "level_minutes",
+    "break_every",
+    "break_minutes",
+    "late_until_level",
+    "max_entries",
+    "max_reentries",
+    "max_rebuys",
+    "addon_chips",
+    "addon_price",
     "payout_unit",
 )
 FREEZEOUT_HANDS_PER_LEVEL = 10
@@ -334,7 +347,7 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
         running = t.status == Tournament.Status.RUNNING and late.late_open(t)
         if not running:
             _require_status(t, Tournament.Status.REGISTRATION, "Check-in closed at the start.")
-        entry = _entry(t, entry_id)
+        entry = entry_of(t, entry_id)
         if entry.status in (Entry.Status.CHECKED_IN, Entry.Status.PLAYING):
             return entry  # a double tap
         if entry.status == Entry.Status.WAITING:
@@ -386,7 +399,7 @@ def withdraw(*, tournament_id: int, entry_id: int, user) -> Entry:
             Tournament.Status.REGISTRATION,
             "After the start nobody withdraws: a player is out when their chips are gone.",
         )
-        entry = _entry(t, entry_id)
+        entry = entry_of(t, entry_id)
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
         if entry.status == Entry.Status.CHECKED_IN:
@@ -688,10 +701,3 @@ def _locked(tournament_id: int) -> Tournament:
 def _require_status(t: Tournament, status: str, message: str) -> None:
     if t.status != status:
         raise TournamentError(message, code="status")
-
-
-def _entry(t: Tournament, entry_id: int) -> Entry:
-    entry = Entry.objects.select_related("player").filter(pk=entry_id, tournament=t).first()
-    if entry is None:
-        raise TournamentError("No such entry in this tournament.", code="not_found")
-    return entry

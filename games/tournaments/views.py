@@ -585,5 +585,5 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-standings.csv"'
     writer = csv.writer(response, lineterminator="\r\n")
     writer.writerow(selectors.STANDINGS_CSV_COLUMNS)
-    writer.writerows(selectors.standings_csv_rows(selectors.standings(t), t.currency))
+    writer.writerows(selectors.standings_csv_rows(selectors.standings(t)))
     return response
