@@ -31,7 +31,9 @@ Decisions where the issue left room (each is tested):
   close policies would send them to the club's cash carry (and from there into a cash
   game), and paying a pot out to a player needs a ledger function that does not exist.
 - A finished table's session is closed (its pot is empty): its last hands can no
-  longer be undone there.
+  longer be undone there. It is not re-opened (its result already moved the tournament
+  on: who advanced or went out, the next draw, places, prizes); the undo says so and
+  points to the tournament page (``games.sessions.views._closed_text``).
 - A moved player takes their stack (cash-out at one table, buy-in at the other) and sits
   on the new table's dealer's right, so they deal last there.
 - Withdrawals are possible until the first round starts (the buy-in is refunded); after

@@ -1,5 +1,8 @@
-"""Keeping a running tournament up with its tables: ante levels, who went out, tables
-that finish, rounds and the tournament that end, and freeze-out balancing. Called under
+"""Keeping a running tournament up with its tables: ante levels (a table takes the level
+in force when its own hand ends: ``clock``), who went out, tables that finish, rounds and
+the tournament that end (prizes by the payout table, after a deal: the rest), and
+freeze-out balancing (nobody moved by one balancing step is chosen by the next when
+someone else can go; each move records the new seat). Called under
 the tournament row lock by ``service`` (``sync``, ``after_hand``, the director's
 requests)."""
 

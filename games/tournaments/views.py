@@ -1,5 +1,7 @@
-"""Tournament pages: setup, registration and check-in, the director's dashboard, the
-bracket (also public through an unguessable link), standings and the prize ledger.
+"""Tournament pages: setup, registration and check-in (one by one or a pasted roster),
+the director's dashboard (the clock, late entries, re-entries, rebuys, add-ons, deals),
+the bracket (also public through an unguessable link, with the wall screen, the print
+view and the draw's verification page), standings (also CSV) and the prize ledger.
 
 Access goes through ``tournament_for`` (games.access style): strangers get 404, members
 read, the director — the club's owner or a scorekeeper — changes things. Every change is
