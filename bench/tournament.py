@@ -133,16 +133,16 @@ def entered(size: int, tag: str, **settings):
 
 
 def bench_balancing_step() -> None:
-    from django.db.models.signals import post_save
-
-    from games.models import GameSession, Hand, Seat, SeatMove
+    from games.models import GameSession, Seat, SeatMove
     from games.tournaments import service as svc
     from ledger import postings
+    from ledger.postings import _common
 
     user, t = entered(200, "freeze", format="freezeout", starting_chips=10, antes=[1])
     svc.start(tournament_id=t.pk, user=user)
     # Set the tables up without the after-hand hook, so the step is measured below.
-    post_save.disconnect(sender=Hand, dispatch_uid="tournament_after_hand")
+    listeners = list(_common._table_hand_listeners)
+    _common._table_hand_listeners.clear()
     # Two tables lose players: one falls below the minimum (breaks), one is short.
     tables = list(t.tables.select_related("session").order_by("number"))
     for table, losses in ((tables[-1], 3), (tables[0], 2)):
@@ -189,9 +189,7 @@ def bench_balancing_step() -> None:
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    from games.models.tournament import _hand_saved
-
-    post_save.connect(_hand_saved, sender=Hand, dispatch_uid="tournament_after_hand")
+    _common._table_hand_listeners.extend(listeners)
     reset_queries()
     start = time.perf_counter()
     with CaptureQueriesContext(connection) as ctx:

@@ -57,7 +57,8 @@ class TournamentForm(forms.ModelForm):
         label="Structure",
         required=False,
         choices=[("", "Custom (below)")] + [(k, p.label) for k, p in levels.PRESETS.items()],
-        help_text="A preset fills the antes, level length and breaks.",
+        help_text="A preset fills the antes, the breaks and the level length: in minutes when "
+        "minutes per level is above 0, else in hands.",
     )
     payout_preset = forms.ChoiceField(
         label="Payouts",

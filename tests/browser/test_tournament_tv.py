@@ -92,3 +92,36 @@ def test_the_print_view_prints_without_site_chrome(live_server, tv, club, alice,
     assert tv.get_by_role("heading", name="Places and prizes").is_visible()
     pdf = tv.pdf() if hasattr(tv, "pdf") else b""
     assert pdf[:4] in (b"%PDF", b"")
+
+
+def test_the_dashboard_fits_a_phone_with_clock_late_entries_and_a_deal(
+    live_server, phone, login, club, alice, password, tmp_path
+):
+    t = make_tournament(
+        club,
+        alice,
+        n=3,
+        name="Phone Cup",
+        format="freezeout",
+        buy_in=100,
+        starting_chips=30,
+        level_minutes=15,
+        late_until_level=2,
+        max_reentries=1,
+        max_rebuys=1,
+        addon_chips=10,
+        addon_price=20,
+    )
+    svc.start(tournament_id=t.pk, user=alice)
+    clock.clock_action(tournament_id=t.pk, action="start", user=alice)
+    login(phone, "alice", password)
+    phone.goto(f"{live_server.url}/tournaments/{t.pk}/")
+    phone.get_by_text("Make a deal").click()
+    phone.get_by_text("Late entries, re-entries, rebuys").click()
+    assert phone.locator("[data-clock]").is_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    for name in ("Pause", "Rebuy", "Record the deal and end the tournament"):
+        box = phone.get_by_role("button", name=name).first.bounding_box()
+        assert box and box["height"] >= 44, name
+    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    phone.screenshot(path=str(shots / "dashboard-390.png"), full_page=True)
