@@ -376,17 +376,10 @@ class EntryActionApi(ApiView):
 
 
 class TournamentActionApi(ApiView):
-    """start, next-round, balance, end-round."""
+    """start, next-round, balance, end-round: one subclass each (``action_view``)."""
 
     action = ""
 
-    @extend_schema(
-        operation_id="tournaments_action",
-        summary="start (draw round one, reveal the seed), next-round, balance, end-round",
-        request=EndRoundInputSerializer,
-        responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
-        tags=["tournaments"],
-    )
     def post(self, request, tournament_id: int):
         t = _director(request, tournament_id)
         if self.action == "start":
@@ -399,6 +392,35 @@ class TournamentActionApi(ApiView):
             data = _valid(EndRoundInputSerializer, request.data or {})
             svc.end_round(tournament_id=t.pk, user=request.user, now=data["now"])
         return _answer(request, t)
+
+
+ACTION_SUMMARIES = {
+    "start": "Close registration and draw round one from the committed seed (revealed now)",
+    "next-round": "Table rounds: draw the next round from those who advanced",
+    "balance": "Bring the tables up to date: eliminations, tables that end, balancing",
+    "end-round": "End the round at every table once its pot is won (now: at once)",
+}
+
+
+def action_view(action: str):
+    """The view of one director's action, with its own operation in the schema."""
+    body = EndRoundInputSerializer if action == "end-round" else None
+
+    @extend_schema(
+        operation_id=f"tournaments_{action.replace('-', '_')}",
+        summary=ACTION_SUMMARIES[action],
+        request=body,
+        responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
+        tags=["tournaments"],
+    )
+    def post(self, request, tournament_id: int):
+        return TournamentActionApi.post(self, request, tournament_id)
+
+    name = "".join(part.title() for part in action.split("-")) + "Api"
+    view: type[TournamentActionApi] = type(
+        name, (TournamentActionApi,), {"action": action, "post": post}
+    )
+    return view.as_view()
 
 
 class ClockApi(ApiView):
@@ -451,11 +473,19 @@ class TableHandApi(ApiView):
         return session_api.HandListApi().post(request, table.session_id)
 
 
+class DealTermsOutputSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="What the remaining places pay together.")
+    floor = serializers.IntegerField(help_text="The smallest of those prizes.")
+    chips = serializers.DictField(child=serializers.IntegerField(), help_text="id → chips")
+    even = serializers.DictField(child=serializers.IntegerField(), help_text="id → share")
+    chips_chop = serializers.DictField(child=serializers.IntegerField(), help_text="id → share")
+
+
 class DealApi(ApiView):
     @extend_schema(
         operation_id="tournaments_deal_terms",
         summary="What a final-table deal would share now",
-        responses={200: serializers.DictField(), **problems(*READ_PROBLEMS, 409)},
+        responses={200: DealTermsOutputSerializer, **problems(*READ_PROBLEMS, 409)},
         tags=["tournaments"],
     )
     def get(self, request, tournament_id: int):

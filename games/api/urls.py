@@ -56,7 +56,7 @@ urlpatterns = [
     *[
         path(
             f"tournaments/<id:tournament_id>/{action}/",
-            tactions.TournamentActionApi.as_view(action=action),
+            tactions.action_view(action),
             name=f"api_tournament_{action.replace('-', '_')}",
         )
         for action in ("start", "next-round", "balance", "end-round")

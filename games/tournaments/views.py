@@ -151,7 +151,8 @@ def tournament_detail(request: AuthedHttpRequest, tournament_id: int) -> HttpRes
     """Registration and check-in before the start; the director's dashboard after (its
     table cards poll themselves, answered 304 while nothing changed)."""
     t, membership = tournament_for(request.user, tournament_id)
-    etag = selectors.etag(t)[:-1] + f'-{membership.role}"'
+    # With the clock's level: the dashboard refreshes when a level ends.
+    etag = screens.tv_etag(t)[:-1] + f'-{membership.role}"'
     template = "games/tournament_detail.html"
     if request.htmx and request.GET.get("part") == "dashboard":
         if etag_matches(request, etag):
