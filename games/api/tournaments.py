@@ -12,7 +12,6 @@ problem+json errors, cursor pagination for the list, explicit output serializers
 - Writes (create, entries, start, tables, clock, deal, payouts): ``tournament_actions``.
 """
 
-import csv
 import io
 from collections.abc import Iterable
 
@@ -37,8 +36,7 @@ from games.api.serializers import MAX_ID
 from games.models import Tournament
 from games.tournaments import payouts, selectors
 from games.tournaments import service as svc
-from ledger import books
-from ledger.exports import csv_cell
+from ledger import books, exports
 from ledger.models import PrizeAccount
 
 # -- output serializers ---------------------------------------------------------------------
@@ -272,10 +270,10 @@ class _CSVRenderer(BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\r\n")
+        writer = exports.writer(out, lineterminator="\r\n")
         if self.key not in (data or {}):  # an error answered as CSV: its detail
             writer.writerow(["detail"])
-            writer.writerow([csv_cell(str((data or {}).get("detail", "")))])
+            writer.writerow([str((data or {}).get("detail", ""))])
         else:
             writer.writerow(self.columns)
             writer.writerows(self.rows(data))
@@ -335,11 +333,11 @@ class PrizeCSVRenderer(_CSVRenderer):
                     posting["number"],
                     posting["created_at"],
                     posting["kind"],
-                    csv_cell(owner),
-                    csv_cell(leg["player"]["name"] if leg["player"] else leg["account"]),
+                    owner,
+                    leg["player"]["name"] if leg["player"] else leg["account"],
                     leg["amount"],
-                    csv_cell(data["currency"]),
-                    csv_cell(posting["memo"]),
+                    data["currency"],
+                    posting["memo"],
                 ]
 
 

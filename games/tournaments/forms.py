@@ -7,6 +7,7 @@ from games.engine import tournament_levels as levels
 from games.engine import tournament_payouts as pay
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Tournament
+from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
 
 
@@ -137,6 +138,9 @@ class TournamentForm(forms.ModelForm):
         # The round-2 settings may be left out: their defaults mean "not used".
         for name in OPTIONAL_NUMBERS:
             self.fields[name].required = False
+
+    def clean_name(self) -> str:
+        return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="tournament name")
 
     def clean_antes_text(self) -> list[int]:
         return _int_list(self.cleaned_data["antes_text"], "antes")

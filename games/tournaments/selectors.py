@@ -20,7 +20,6 @@ from games.models import (
     TournamentTable,
 )
 from ledger import books
-from ledger.exports import csv_cell
 
 # -- reading --------------------------------------------------------------------------------
 
@@ -82,11 +81,12 @@ STANDINGS_CSV_COLUMNS = ("place", "player", "status", "chips", "out_table", "out
 
 
 def standings_csv_rows(rows: Iterable[Mapping[str, Any]]) -> Iterator[list[Any]]:
-    """The standings as CSV rows (the page's and the API's; out_at as ISO 8601)."""
+    """The standings as CSV rows (the page's and the API's; out_at as ISO 8601). Write
+    them with ``ledger.exports.writer``, which escapes every text cell."""
     for r in rows:
         yield [
             r["place"] if r["place"] is not None else "",
-            csv_cell(r["player"]["name"]),
+            r["player"]["name"],
             r["status"],
             r["chips"] if r["chips"] is not None else "",
             r["out_table"] or "",
@@ -322,9 +322,9 @@ def prize_csv_rows(t: Tournament) -> Iterator[list[Any]]:
                 posting.number,
                 posting.created_at.isoformat(),
                 posting.kind,
-                csv_cell(names.get(posting.player_id, "")),
-                csv_cell(names.get(account.player_id, "?") if account.player_id else account.kind),
+                names.get(posting.player_id, ""),
+                names.get(account.player_id, "?") if account.player_id else account.kind,
                 leg.amount,
-                csv_cell(t.currency),
-                csv_cell(posting.memo),
+                t.currency,
+                posting.memo,
             ]

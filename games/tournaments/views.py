@@ -9,7 +9,6 @@ a POST to a service function (games.tournaments.service) that works as a plain f
 and, under htmx, re-renders the part of the page it changed.
 """
 
-import csv
 import json
 
 import segno
@@ -34,7 +33,7 @@ from games.tournaments import clock, deals, payouts, screens, selectors
 from games.tournaments import entries as late
 from games.tournaments import service as svc
 from games.tournaments.forms import DealForm, EntryForm, RosterForm, TournamentForm
-from ledger import books
+from ledger import books, exports
 
 
 @login_required
@@ -511,7 +510,7 @@ def prizes_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-prizes.csv"'
-    writer = csv.writer(response, lineterminator="\r\n")
+    writer = exports.writer(response, lineterminator="\r\n")
     writer.writerow(selectors.PRIZE_CSV_COLUMNS)
     writer.writerows(selectors.prize_csv_rows(t))
     return response
@@ -586,7 +585,7 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-standings.csv"'
-    writer = csv.writer(response, lineterminator="\r\n")
+    writer = exports.writer(response, lineterminator="\r\n")
     writer.writerow(selectors.STANDINGS_CSV_COLUMNS)
     writer.writerows(selectors.standings_csv_rows(selectors.standings(t)))
     return response

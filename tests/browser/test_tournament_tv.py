@@ -53,6 +53,11 @@ def test_the_wall_screen_fits_1920x1080_and_ticks(live_server, tv, club, alice, 
     clock.clock_action(tournament_id=t.pk, action="adjust", seconds=15 * 60 - 3, user=alice)
     t = Tournament.objects.get(pk=t.pk)
 
+    violations: list[str] = []
+    tv.on(
+        "console",
+        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     tv.goto(f"{live_server.url}/t/{t.public_token}/tv/")
     timer = tv.locator("[data-clock]")
     timer.wait_for()
@@ -81,6 +86,12 @@ def test_the_wall_screen_fits_1920x1080_and_ticks(live_server, tv, club, alice, 
     # The clock ticks down, reaches 0:00, and the screen fetches level 2 by itself.
     tv.get_by_text("Level 2", exact=True).wait_for(timeout=15_000)
     assert tv.locator("[data-clock]").inner_text().startswith(("15:00", "14:5"))
+    # Under the Content-Security-Policy: htmx injected no <style>, nothing was refused.
+    assert tv.evaluate("document.querySelectorAll('style').length") == 0
+    for path in (f"/t/{t.public_token}/verify/", f"/t/{t.public_token}/print/"):
+        tv.goto(live_server.url + path)
+        tv.wait_for_load_state("load")
+    assert violations == []
 
 
 def test_the_print_view_prints_without_site_chrome(live_server, tv, club, alice, tmp_path):
@@ -114,6 +125,11 @@ def test_the_dashboard_fits_a_phone_with_clock_late_entries_and_a_deal(
     )
     svc.start(tournament_id=t.pk, user=alice)
     clock.clock_action(tournament_id=t.pk, action="start", user=alice)
+    violations: list[str] = []
+    phone.on(
+        "console",
+        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     login(phone, "alice", password)
     phone.goto(f"{live_server.url}/tournaments/{t.pk}/")
     phone.get_by_text("Make a deal").click()
@@ -125,3 +141,7 @@ def test_the_dashboard_fits_a_phone_with_clock_late_entries_and_a_deal(
         assert box and box["height"] >= 44, name
     shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
     phone.screenshot(path=str(shots / "dashboard-390.png"), full_page=True)
+    for path in (f"/tournaments/{t.pk}/standings/", f"/tournaments/{t.pk}/bracket/"):
+        phone.goto(live_server.url + path)
+        phone.wait_for_load_state("load")
+    assert violations == []
