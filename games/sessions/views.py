@@ -34,7 +34,7 @@ from games.http import AuthedHttpRequest
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
 from games.names import clean_name
 from games.polling import etag_matches, live, not_modified
-from games.sessions import selectors
+from games.sessions import selectors, statements
 from games.sessions.forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
 from games.templatetags.bourre import SUITS, format_money
 from ledger import postings
@@ -296,6 +296,8 @@ def result_context(
         "antes_next": antes_next,
         "can_score": selectors.can_score(session, membership),
         "can_undo": selectors.can_score(session, membership) and is_latest,
+        # Each player's change for the hand and the standings after it, from the ledger.
+        "deltas": statements.hand_deltas(session, hand, latest=is_latest),
     }
 
 
@@ -322,6 +324,11 @@ def _state_after(hand: Hand, session: GameSession) -> dict | None:
 def hand_detail(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     hand, membership = hand_for(request.user, hand_id)
     session = hand.session
+    if hand.status == Hand.Status.IN_PROGRESS:
+        # A digital hand gets its number, record and verdict when it ends: until then
+        # there is nothing to show here but the table itself.
+        messages.info(request, "This digital hand is still being played: here it is, live.")
+        return redirect("digital_watch", session.pk)
     postings_qs = (
         Posting.objects.filter(hand=hand)
         .order_by("id")

@@ -25,7 +25,7 @@ def seed_existing(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0006_prize_ledger"),
+        ("games", "0007_i12_share_links_seat_claims"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
