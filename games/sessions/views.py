@@ -54,8 +54,23 @@ HISTORY_PAGE = 50
 # --- helpers ------------------------------------------------------------------------------
 
 
+def _closed_text(session: GameSession) -> str:
+    table = TournamentTable.objects.filter(session=session).select_related("tournament").first()
+    if table is None:
+        return f"{session.name} is closed: nothing more can be recorded or changed."
+    # A finished tournament table is not re-opened: its result already moved the
+    # tournament on (who advanced or went out, the next round's draw, places, prizes).
+    t = table.tournament
+    return (
+        f"Table {table.number} of {t.name} has finished: its result is part of the "
+        "tournament (who went on, places and prizes), so its hands can no longer be undone. "
+        f"If a hand was recorded wrong, tell the director; the tournament page is "
+        f"{t.get_absolute_url()}"
+    )
+
+
 def _closed_response(request: AuthedHttpRequest, session: GameSession) -> HttpResponse:
-    text = f"{session.name} is closed: nothing more can be recorded or changed."
+    text = _closed_text(session)
     if request.htmx:
         return render(
             request,
