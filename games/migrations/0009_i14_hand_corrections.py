@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_i12_share_links_seat_claims"),
+        ("games", "0008_i18_tournament_round2"),
     ]
 
     operations = [

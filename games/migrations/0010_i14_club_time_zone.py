@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0008_i14_hand_corrections"),
+        ("games", "0009_i14_hand_corrections"),
     ]
 
     operations = [
