@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_i12_share_links_seat_claims"),
+        ("games", "0010_i14_club_time_zone"),
     ]
 
     operations = [
