@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from games.engine import HandState, HeuristicBot
+from games.engine import HandState, HeuristicBot, RandomBot
 from games.engine import tournament as logic
 from games.engine.tournament import TournamentError
 from games.models import (
@@ -53,8 +53,10 @@ def make_tournament(
     return t
 
 
-def bot_entry(state: dict, rng: random.Random) -> tuple[dict, HandState]:
-    """The table's part of an engine-played hand (HandState + HeuristicBot)."""
+def bot_entry(state: dict, rng: random.Random, loose: bool = False) -> tuple[dict, HandState]:
+    """The table's part of an engine-played hand (HandState + a bold HeuristicBot, which
+    plays most hands so that stacks move and players bust as these tests need; ``loose``:
+    a RandomBot, which plays nearly every hand)."""
     hand = HandState.new(
         state["players"],
         state["dealer"],
@@ -63,7 +65,7 @@ def bot_entry(state: dict, rng: random.Random) -> tuple[dict, HandState]:
         carry=state["carry"],
         excused=state["excused"],
     )
-    bot = HeuristicBot(rng)
+    bot = RandomBot(rng) if loose else HeuristicBot(rng, boldness=1.0)
     while hand.outcome() is None:
         actor = hand.to_act or hand.awaiting[0]
         hand.apply(bot.act(hand.view_for(actor)))
@@ -80,13 +82,15 @@ def record(session, entry: dict, user=None):
     return hand
 
 
-def play_bot_hand(table: TournamentTable, rng: random.Random, user=None) -> Hand | None:
+def play_bot_hand(
+    table: TournamentTable, rng: random.Random, user=None, loose: bool = False
+) -> Hand | None:
     session = table.session
     session.refresh_from_db()
     state = postings.session_state(session)
     if len(state["players"]) < 2 or not session.is_open:
         return None
-    entry, _ = bot_entry(state, rng)
+    entry, _ = bot_entry(state, rng, loose)
     return record(session, entry, user)
 
 
