@@ -1,5 +1,6 @@
-"""REST API v1, mounted at /api/v1/: clubs, players, sessions, hands, the ledger and
-tournaments (read-only)."""
+"""REST API v1, mounted at /api/v1/: onboarding (tokens), clubs, members and invites,
+players, sessions and their writes, hands, the ledger, webhooks, the club export, and
+tournaments (read-only here; their writes are games.api.tournaments')."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -7,10 +8,24 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from games.api import ledger as ledger_api
 from games.api import tournaments
 from games.api import views as api
+from games.api.base import undocumented
+from games.api.tokens import TokenDetailApi, TokenListApi
+
+
+class SchemaApi(SpectacularAPIView):
+    def _get_filename(self, request, version):
+        # An ASCII file name: the title has an "é", which a Content-Disposition
+        # filename="…" may not carry.
+        return f"bourre-api-v1.{self.perform_content_negotiation(request, force=True)[0].format}"
+
 
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
+    path("schema/", SchemaApi.as_view(), name="api_schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
+    path("auth/tokens/", TokenListApi.as_view(), name="api_token_list"),
+    # Without the slash too, as the onboarding docs first spelled it (same view).
+    path("auth/tokens", undocumented(TokenListApi), name="api_token_list_noslash"),
+    path("auth/tokens/<id:token_id>/", TokenDetailApi.as_view(), name="api_token_detail"),
     path("clubs/", api.ClubListApi.as_view(), name="api_club_list"),
     path("clubs/<id:club_id>/", api.ClubDetailApi.as_view(), name="api_club_detail"),
     path("clubs/<id:club_id>/players/", api.PlayerListApi.as_view(), name="api_player_list"),
@@ -18,7 +33,9 @@ urlpatterns = [
     path("clubs/<id:club_id>/sessions/", api.SessionListApi.as_view(), name="api_session_list"),
     path("sessions/<id:session_id>/", api.SessionDetailApi.as_view(), name="api_session_detail"),
     path("sessions/<id:session_id>/hands/", api.HandListApi.as_view(), name="api_hand_list"),
-    path("hands/verify", api.HandVerifyApi.as_view(), name="api_hand_verify"),
+    # The verifier's first path had no trailing slash; both work, the new one is documented.
+    path("hands/verify", undocumented(api.HandVerifyApi), name="api_hand_verify"),
+    path("hands/verify/", api.HandVerifyApi.as_view(), name="api_hand_verify_slash"),
     path("hands/<id:hand_id>/", api.HandDetailApi.as_view(), name="api_hand_detail"),
     path(
         "clubs/<id:club_id>/postings/",
@@ -40,6 +57,11 @@ urlpatterns = [
         "sessions/<id:session_id>/settlement/",
         ledger_api.SessionSettlementApi.as_view(),
         name="api_session_settlement",
+    ),
+    path(
+        "sessions/<id:session_id>/settlement/csv/",
+        ledger_api.SessionSettlementCsvApi.as_view(),
+        name="api_session_settlement_csv",
     ),
     path("tournaments/", tournaments.TournamentListApi.as_view(), name="api_tournament_list"),
     path(

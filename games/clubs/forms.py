@@ -1,3 +1,5 @@
+import re
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
@@ -11,6 +13,9 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+
+NUMERIC = re.compile(r"[+-]?(\d+[.,]?\d*|[.,]\d+)([eE][+-]?\d+)?")
 
 
 class ClubForm(forms.ModelForm):
@@ -37,7 +42,14 @@ class PlayerForm(forms.ModelForm):
             pk=self.instance.pk
         )
         if clash.exists():
-            raise forms.ValidationError(f"{name} is already on the roster.")
+            raise forms.ValidationError(f"{name} is already on the roster.", code="duplicate_name")
+        # A name that is only a number ("7", "-6.16e+277") is almost always a client
+        # mixing up an id or an amount with a name: refused, with a way on.
+        if NUMERIC.fullmatch(name):
+            raise forms.ValidationError(
+                "A name cannot be just a number; add a letter, e.g. “Player 7”.",
+                code="numeric_name",
+            )
         return name
 
     def save(self, commit: bool = True) -> Player:

@@ -1,3 +1,4 @@
+from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from .club import Club, Invite, Membership, Player, Role
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
 from .tokens import ApiToken
@@ -16,6 +17,7 @@ __all__ = [
     "GameSession",
     "Hand",
     "HandAction",
+    "IdempotencyRecord",
     "Invite",
     "Membership",
     "Player",
@@ -26,4 +28,7 @@ __all__ = [
     "SessionEvent",
     "Tournament",
     "TournamentTable",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "WebhookEvent",
 ]

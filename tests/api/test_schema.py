@@ -38,14 +38,14 @@ def test_the_schema_is_valid_openapi_3(db):
     assert schema["openapi"].startswith("3.")
     paths = set(schema["paths"])
     assert {
-        "/api/v1/hands/verify",
+        "/api/v1/hands/verify/",
         "/api/v1/sessions/{session_id}/hands/",
         "/api/v1/clubs/{club_id}/postings/",
         "/api/v1/sessions/{session_id}/settlement/",
     } <= paths
     assert schema["components"]["securitySchemes"]["tokenAuth"]["scheme"] == "bearer"
     # No security requirement: the verifier is public (and there is no global one).
-    assert "security" not in schema["paths"]["/api/v1/hands/verify"]["post"]
+    assert "security" not in schema["paths"]["/api/v1/hands/verify/"]["post"]
     assert "security" not in schema
 
 
