@@ -220,6 +220,12 @@ SPECTACULAR_SETTINGS = {
         "RoleEnum": "games.models.club.Role",
         "PostingKindEnum": "ledger.models.Posting.Kind",
         "WebhookDeliveryStatusEnum": "games.models.api.WebhookDelivery.Status",
+        "WebhookEventTypeEnum": "games.api.outbox.EVENT_TYPES",
+        "TokenStatusEnum": "games.api.tokens.TOKEN_STATUSES",
+        "TournamentStatusEnum": "games.models.tournament.Tournament.Status",
+        "EntryStatusEnum": "games.models.tournament.Entry.Status",
+        "RoundStatusEnum": "games.models.tournament.Round.Status",
+        "TableStatusEnum": "games.models.tournament.TournamentTable.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

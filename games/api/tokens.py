@@ -26,6 +26,9 @@ from games.clubs.tokens import MAX_ACTIVE_TOKENS
 from games.models import ApiToken
 
 
+TOKEN_STATUSES = ("active", "revoked", "expired", "password_changed")
+
+
 class TokenCreateInputSerializer(StrictInputSerializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, trim_whitespace=False)
@@ -44,7 +47,7 @@ class TokenOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
     hint = serializers.CharField(help_text="The key's first characters.")
     status = serializers.ChoiceField(
-        choices=["active", "revoked", "expired", "password_changed"],
+        choices=TOKEN_STATUSES,
         help_text="`password_changed`: the password changed after the token was made.",
     )
     created_at = serializers.DateTimeField()
@@ -184,7 +187,8 @@ class TokenListApi(ApiView):
         days = data.get("expires_in_days")
         expires = timezone.now() + timedelta(days=days) if days else None
         token, key = ApiToken.issue(user, data["name"], expires_at=expires)
-        body = TokenCreatedOutputSerializer(_out(token)).data | {"token": key}
+        token.token = key  # type: ignore[attr-defined]  # in this response only
+        body = TokenCreatedOutputSerializer(_out(token)).data
         response = Response(
             body,
             status=201,

@@ -6,9 +6,10 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.api import ledger as ledger_api
-from games.api import tournaments
+from games.api import members, tables, tournaments, webhooks
 from games.api import views as api
 from games.api.base import undocumented
+from games.api.export import ClubExportApi
 from games.api.tokens import TokenDetailApi, TokenListApi
 
 
@@ -28,11 +29,59 @@ urlpatterns = [
     path("auth/tokens/<id:token_id>/", TokenDetailApi.as_view(), name="api_token_detail"),
     path("clubs/", api.ClubListApi.as_view(), name="api_club_list"),
     path("clubs/<id:club_id>/", api.ClubDetailApi.as_view(), name="api_club_detail"),
+    path("clubs/<id:club_id>/export/", ClubExportApi.as_view(), name="api_club_export"),
+    path("clubs/<id:club_id>/members/", members.MemberListApi.as_view(), name="api_member_list"),
+    path(
+        "clubs/<id:club_id>/members/<id:membership_id>/",
+        members.MemberDetailApi.as_view(),
+        name="api_member_detail",
+    ),
+    path("clubs/<id:club_id>/invites/", members.InviteListApi.as_view(), name="api_invite_list"),
+    path("invites/accept/", members.InviteAcceptApi.as_view(), name="api_invite_accept"),
+    path(
+        "clubs/<id:club_id>/webhooks/",
+        webhooks.EndpointListApi.as_view(),
+        name="api_webhook_list",
+    ),
+    path(
+        "webhooks/<id:endpoint_id>/",
+        webhooks.EndpointDetailApi.as_view(),
+        name="api_webhook_detail",
+    ),
+    path(
+        "webhooks/<id:endpoint_id>/deliveries/",
+        webhooks.DeliveryListApi.as_view(),
+        name="api_webhook_deliveries",
+    ),
     path("clubs/<id:club_id>/players/", api.PlayerListApi.as_view(), name="api_player_list"),
     path("players/<id:player_id>/", api.PlayerDetailApi.as_view(), name="api_player_detail"),
     path("clubs/<id:club_id>/sessions/", api.SessionListApi.as_view(), name="api_session_list"),
     path("sessions/<id:session_id>/", api.SessionDetailApi.as_view(), name="api_session_detail"),
     path("sessions/<id:session_id>/hands/", api.HandListApi.as_view(), name="api_hand_list"),
+    path(
+        "sessions/<id:session_id>/rules/",
+        tables.SessionRulesApi.as_view(),
+        name="api_session_rules",
+    ),
+    path("sessions/<id:session_id>/seats/", tables.SeatListApi.as_view(), name="api_seat_list"),
+    path(
+        "sessions/<id:session_id>/seats/<id:player_id>/",
+        tables.SeatDetailApi.as_view(),
+        name="api_seat_detail",
+    ),
+    path("sessions/<id:session_id>/buy-ins/", tables.BuyInApi.as_view(), name="api_buy_in"),
+    path("sessions/<id:session_id>/cash-outs/", tables.CashOutApi.as_view(), name="api_cash_out"),
+    path(
+        "sessions/<id:session_id>/close/",
+        tables.SessionCloseApi.as_view(),
+        name="api_session_close",
+    ),
+    path(
+        "sessions/<id:session_id>/settlement/marks/",
+        tables.SettlementMarkApi.as_view(),
+        name="api_settlement_mark",
+    ),
+    path("hands/<id:hand_id>/void/", tables.HandVoidApi.as_view(), name="api_hand_void"),
     # The verifier's first path had no trailing slash; both work, the new one is documented.
     path("hands/verify", undocumented(api.HandVerifyApi), name="api_hand_verify"),
     path("hands/verify/", api.HandVerifyApi.as_view(), name="api_hand_verify_slash"),

@@ -281,7 +281,7 @@ class SessionListApi(ApiView):
             leftover_policy=data["leftover_policy"],
         )
         return Response(
-            _session_detail(session),
+            session_detail(session),
             status=201,
             headers={
                 "Location": absolute(request, "api_session_detail", session.pk),
@@ -316,7 +316,7 @@ class SessionDetailApi(ApiView):
         etag = _etag(session)
         if etag in _etags(request.headers.get("If-None-Match", "")):
             return Response(status=304, headers={"ETag": etag})
-        return Response(_session_detail(session), headers={"ETag": etag})
+        return Response(session_detail(session), headers={"ETag": etag})
 
 
 def _etags(header: str) -> set[str]:
@@ -328,7 +328,7 @@ def _etag(session: GameSession) -> str:
     return f'"{session.version}"'
 
 
-def _session_detail(session: GameSession) -> dict:
+def session_detail(session: GameSession) -> dict:
     session = GameSession.objects.select_related("next_dealer").get(pk=session.pk)
     seats = list(session.seats.select_related("player").order_by("position", "id"))
     players = {seat.player_id: seat.player for seat in seats}

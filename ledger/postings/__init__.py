@@ -82,8 +82,10 @@ from ledger.errors import HandRejected, SessionClosed, SetupError, StaleState, V
 from ledger.invariants import check_invariants, check_prize_ledger
 from ledger.postings._common import (
     actor,
+    announce_change,
     announce_table_hand,
     lock_session,
+    on_change,
     on_table_hand,
     session_state,
 )
@@ -108,6 +110,7 @@ __all__ = [
     "StaleState",
     "VoidRefused",
     "actor",
+    "announce_change",
     "announce_table_hand",
     "add_seat",
     "award_pot",
@@ -122,6 +125,7 @@ __all__ = [
     "ledger_sums",
     "lock_session",
     "mark_transfer_paid",
+    "on_change",
     "on_table_hand",
     "player_stacks",
     "pot_balance",
