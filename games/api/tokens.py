@@ -25,7 +25,6 @@ from games.api.serializers import StrictInputSerializer
 from games.clubs.tokens import MAX_ACTIVE_TOKENS
 from games.models import ApiToken
 
-
 TOKEN_STATUSES = ("active", "revoked", "expired", "password_changed")
 
 
