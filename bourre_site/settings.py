@@ -180,6 +180,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"verify": os.environ.get("BOURRE_VERIFY_RATE", "120/min")},
 }
 
+# Webhook endpoints must be https:// unless this is on (local receivers in development).
+WEBHOOK_ALLOW_HTTP = env_bool("BOURRE_WEBHOOK_ALLOW_HTTP", DEBUG)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bourré bookkeeping API",
     "DESCRIPTION": (

@@ -33,9 +33,9 @@ def _line(kind: str, data: dict) -> bytes:
     )
 
 
-def _batches(queryset, batch: int = BATCH) -> Iterator[list]:
-    """Rows of `queryset` by ascending id, `batch` at a time (keyset: no OFFSET)."""
-    last = 0
+def _batches(queryset) -> Iterator[list]:
+    """Rows of `queryset` by ascending id, BATCH at a time (keyset: no OFFSET)."""
+    last, batch = 0, BATCH
     while True:
         rows = list(queryset.filter(pk__gt=last).order_by("pk")[:batch])
         if not rows:
