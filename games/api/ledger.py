@@ -342,9 +342,9 @@ class SessionSettlementCsvApi(ApiView):
         summary="The settlement as a CSV file",
         description="Columns: payer,payee,amount,currency,paid,explanation (RFC 4180, UTF-8).",
         responses={
+            # A string, not format "binary": generators read text/* bodies as text.
             (200, "text/csv"): OpenApiResponse(
-                response={"type": "string", "format": "binary"},
-                description="The CSV file.",
+                response={"type": "string"}, description="The CSV file."
             ),
             **problems(401, 403, 404),
         },

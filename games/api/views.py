@@ -9,7 +9,6 @@ import re
 from typing import TypeVar
 
 from django.db import IntegrityError, transaction
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
@@ -38,6 +37,7 @@ from games.api.errors import (
     invalid,
 )
 from games.api.idempotency import check_key
+from games.api.schema import ref
 from games.clubs.forms import ClubForm, PlayerForm
 from games.clubs.service import create_club
 from games.engine import verify
@@ -486,7 +486,7 @@ class HandVerifyApi(ApiView):
             "needed; requests are rate limited per client. Nothing is stored."
         ),
         auth=[],
-        request=OpenApiTypes.OBJECT,
+        request={"application/json": ref("HandRecord")},
         responses={
             200: s.VerdictSerializer,
             (400, PROBLEM_MEDIA_TYPE): s.InvalidRecordProblemSerializer,
