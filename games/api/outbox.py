@@ -166,17 +166,37 @@ def _due(now, limit: int) -> list[WebhookDelivery]:
 
 
 def deliver_due(send: Sender = http_post, limit: int = 100) -> int:
-    """Attempt every due delivery once; returns how many were attempted."""
+    """Attempt due deliveries, at most `limit`; returns how many were attempted.
+
+    Per endpoint: its first pending delivery, then (while they succeed and are due) the
+    ones after it, in order; a failure leaves the rest of that endpoint for later."""
     attempted = 0
+    now = timezone.now()
     with transaction.atomic():
-        batch = _due(timezone.now(), limit)
-        for delivery in batch:
-            _attempt(delivery, send)
+        for first in _due(now, limit):
+            if attempted >= limit:
+                break
             attempted += 1
+            if not _attempt(first, send):
+                continue
+            following = (
+                WebhookDelivery.objects.filter(
+                    endpoint_id=first.endpoint_id,
+                    status=WebhookDelivery.Status.PENDING,
+                    pk__gt=first.pk,
+                    next_attempt_at__lte=now,
+                )
+                .select_related("endpoint", "event")
+                .order_by("id")
+            )
+            for delivery in following[: limit - attempted]:
+                attempted += 1
+                if not _attempt(delivery, send):
+                    break
     return attempted
 
 
-def _attempt(delivery: WebhookDelivery, send: Sender) -> None:
+def _attempt(delivery: WebhookDelivery, send: Sender) -> bool:
     event, endpoint = delivery.event, delivery.endpoint
     body = body_of(event)
     headers = {
@@ -212,6 +232,7 @@ def _attempt(delivery: WebhookDelivery, send: Sender) -> None:
             "next_attempt_at",
         ]
     )
+    return not error
 
 
 def backoff(attempts: int) -> timedelta:

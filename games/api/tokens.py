@@ -22,7 +22,6 @@ from games import ratelimit
 from games.api.base import READ_PROBLEMS, ApiView, absolute, problems, valid
 from games.api.errors import Problem
 from games.api.serializers import StrictInputSerializer
-from games.clubs.tokens import MAX_ACTIVE_TOKENS
 from games.models import ApiToken
 
 TOKEN_STATUSES = ("active", "revoked", "expired", "password_changed")
@@ -120,7 +119,7 @@ class TokenListApi(ApiView):
             f"after {settings.LOGIN_RATE_LIMIT} in {settings.LOGIN_RATE_WINDOW} s (per "
             "client address and per username) the answer is 429 with Retry-After, even "
             "with the right password. At most "
-            f"{MAX_ACTIVE_TOKENS} active tokens per user (409 `too_many_tokens`)."
+            f"{ApiToken.MAX_ACTIVE} active tokens per user (409 `too_many_tokens`)."
         ),
         auth=[],
         request=TokenCreateInputSerializer,
@@ -177,7 +176,7 @@ class TokenListApi(ApiView):
                 headers={"WWW-Authenticate": 'Bearer realm="api"'},
             )
         active = ApiToken.objects.filter(user=user, revoked_at__isnull=True).count()
-        if active >= MAX_ACTIVE_TOKENS:
+        if active >= ApiToken.MAX_ACTIVE:
             raise Problem(
                 409,
                 f"You have {active} active tokens; revoke one you no longer use first.",

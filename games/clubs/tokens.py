@@ -15,8 +15,7 @@ from django.views.decorators.http import require_POST
 from games.http import AuthedHttpRequest
 from games.models import ApiToken
 
-# Enough for every script and spreadsheet a host might run; stops a runaway loop.
-MAX_ACTIVE_TOKENS = 20
+MAX_ACTIVE_TOKENS = ApiToken.MAX_ACTIVE
 
 
 class TokenForm(forms.Form):

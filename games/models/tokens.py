@@ -12,6 +12,8 @@ class ApiToken(models.Model):
     """A personal API token. Shown once on creation; only its hash is kept."""
 
     PREFIX = "brt_"
+    # Enough for every script and spreadsheet a host might run; stops a runaway loop.
+    MAX_ACTIVE = 20
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
