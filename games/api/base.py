@@ -203,7 +203,10 @@ def absolute(request, name: str, *args) -> str:
 
 def undocumented(view_class: type[APIView]):
     """`view_class` served at one more path (an old spelling) left out of the schema."""
-    return type(f"Undocumented{view_class.__name__}", (view_class,), {"schema": None}).as_view()
+    hidden: type[APIView] = type(
+        f"Undocumented{view_class.__name__}", (view_class,), {"schema": None}
+    )
+    return hidden.as_view()
 
 
 def role_for(request, write_role: str = Role.SCOREKEEPER) -> str:

@@ -21,7 +21,11 @@ from games.models import GameSession, Hand, Player, Role
 from games.sessions.selectors import settlement_rows
 from ledger import postings
 
-_ID = {"min_value": 1, "max_value": MAX_ID}
+
+def _id(help_text: str = "") -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text=help_text)
+
+
 _CONFLICTS = (*WRITE_PROBLEMS, 409)
 
 
@@ -30,7 +34,7 @@ class RulesInputSerializer(StrictInputSerializer):
 
 
 class SeatAddInputSerializer(StrictInputSerializer):
-    player = serializers.IntegerField(**_ID, help_text="A player of the club.")
+    player = _id("A player of the club.")
     position = serializers.IntegerField(
         required=False, min_value=0, max_value=7, help_text="Seat index; default: the end."
     )
@@ -47,7 +51,7 @@ class SeatStateOutputSerializer(serializers.Serializer):
 
 
 class BankMoveInputSerializer(StrictInputSerializer):
-    player = serializers.IntegerField(**_ID)
+    player = _id()
     amount = s.StrictIntegerField(
         code="bad_amount", min_value=1, max_value=10**15, help_text="Minor units, > 0."
     )
@@ -74,8 +78,8 @@ class VoidInputSerializer(StrictInputSerializer):
 
 
 class MarkInputSerializer(StrictInputSerializer):
-    payer = serializers.IntegerField(**_ID, help_text="The paying player's id.")
-    payee = serializers.IntegerField(**_ID, help_text="The receiving player's id.")
+    payer = _id("The paying player's id.")
+    payee = _id("The receiving player's id.")
     paid = serializers.BooleanField(default=True)
 
 
