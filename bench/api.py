@@ -155,22 +155,14 @@ def run() -> None:
         f"p95 {ms(pct(posts, 95))}, max {ms(max(posts))}"
     )
 
-    started = time.perf_counter()
-    for _ in range(HANDS_IN_SESSION - HANDS_VIA_API):
-        postings.record_hand(
-            session_id=session.pk,
-            entry=random_entry(rng, PLAYERS),
-            idempotency_key=uuid.uuid4().hex,
-            expected_version=None,
-            user=user,
-        )
+    grown = _record(postings, session, rng, user, HANDS_IN_SESSION - HANDS_VIA_API)
     session.refresh_from_db()
     assert session.hands_count == HANDS_IN_SESSION, session.hands_count
     postings.check_invariants(session)
     total = Posting.objects.filter(session=session).count()
     print(
         f"   (grew the session to {HANDS_IN_SESSION} hands through record_hand in "
-        f"{time.perf_counter() - started:.1f} s: {total} postings)"
+        f"{grown:.1f} s: {total} postings)"
     )
 
     # 2. The ledger export, page by page.

@@ -184,6 +184,17 @@ def valid(serializer_class, data) -> dict:
     return serializer.validated_data
 
 
+def attachment_header(filename: str) -> OpenApiParameter:
+    """The documented Content-Disposition of a 200 that is a file to save."""
+    return OpenApiParameter(
+        "Content-Disposition",
+        str,
+        OpenApiParameter.HEADER,
+        response=[200],
+        description=f'attachment; filename="{filename}"',
+    )
+
+
 def form_errors(form) -> list[dict]:
     """A Django form's errors as problem errors (`__all__` has no field)."""
     out = []

@@ -12,12 +12,12 @@ from collections.abc import Iterator
 
 from django.http import StreamingHttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.renderers import BaseRenderer
 
 from games.access import club_for
 from games.api import serializers as s
-from games.api.base import API_RENDERERS, READ_PROBLEMS, ApiView, problems
+from games.api.base import API_RENDERERS, READ_PROBLEMS, ApiView, attachment_header, problems
 from games.api.ledger import posting_rows
 from games.models import Club, GameSession, Hand, Seat
 from ledger.models import Posting
@@ -109,15 +109,7 @@ class ClubExportApi(ApiView):
             ),
             **problems(*READ_PROBLEMS),
         },
-        parameters=[
-            OpenApiParameter(
-                "Content-Disposition",
-                str,
-                OpenApiParameter.HEADER,
-                response=[200],
-                description='attachment; filename="club-<id>.jsonl"',
-            )
-        ],
+        parameters=[attachment_header("club-<id>.jsonl")],
         tags=["clubs"],
     )
     def get(self, request, club_id: int):

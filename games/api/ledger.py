@@ -21,6 +21,7 @@ from games.api.base import (
     READ_PROBLEMS,
     ApiView,
     CursorPage,
+    attachment_header,
     page_of,
     problems,
 )
@@ -348,15 +349,7 @@ class SessionSettlementCsvApi(ApiView):
             ),
             **problems(401, 403, 404),
         },
-        parameters=[
-            OpenApiParameter(
-                "Content-Disposition",
-                str,
-                OpenApiParameter.HEADER,
-                response=[200],
-                description='attachment; filename="settlement-session-<id>.csv"',
-            )
-        ],
+        parameters=[attachment_header("settlement-session-<id>.csv")],
         tags=["ledger"],
     )
     def get(self, request, session_id: int):
