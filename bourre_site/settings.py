@@ -222,6 +222,7 @@ SPECTACULAR_SETTINGS = {
         "HandKindEnum": "games.models.session.Hand.Kind",
         "RoleEnum": "games.models.club.Role",
         "PostingKindEnum": "ledger.models.Posting.Kind",
+        "AccountKindEnum": "ledger.models.Account.Kind",
         "WebhookDeliveryStatusEnum": "games.models.api.WebhookDelivery.Status",
         "WebhookEventTypeEnum": "games.api.outbox.EVENT_TYPES",
         "TokenStatusEnum": "games.api.tokens.TOKEN_STATUSES",

@@ -103,6 +103,22 @@ _RETRY_AFTER = OpenApiParameter(
 )
 
 
+RATE_LIMIT_HEADERS = [
+    OpenApiParameter(
+        name,
+        int,
+        OpenApiParameter.HEADER,
+        response=[200, 400, 429],
+        description=text,
+    )
+    for name, text in (
+        ("RateLimit-Limit", "Requests allowed in the window."),
+        ("RateLimit-Remaining", "Requests left in the window."),
+        ("RateLimit-Reset", "Seconds until the window frees a request."),
+    )
+]
+
+
 class ApiAutoSchema(AutoSchema):
     """What every write shares, documented once: the Idempotency-Key header, the
     Idempotent-Replayed response header, 413 and 422 problems, Retry-After."""
@@ -145,6 +161,12 @@ class ApiView(APIView):
         # render DateTimeFields in the current time zone.
         with timezone.override(datetime.UTC):
             return super().dispatch(request, *args, **kwargs)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        for name, value in getattr(request, "rate_limit_headers", {}).items():
+            response[name] = value
+        return response
 
     def initial(self, request, *args, **kwargs):
         # Before anything reads the body: a huge one is refused, not parsed.
@@ -356,6 +378,19 @@ class VerifyThrottle(ScopedRateThrottle):
 
     def get_ident(self, request):
         return client_ip(request)
+
+    def allow_request(self, request, view):
+        allowed = super().allow_request(request, view)
+        if self.rate is not None:
+            # The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): how many
+            # in the window, how many are left, seconds until the oldest one expires.
+            oldest = self.history[-1] if self.history else self.now
+            request.rate_limit_headers = {
+                "RateLimit-Limit": str(self.num_requests),
+                "RateLimit-Remaining": str(max(self.num_requests - len(self.history), 0)),
+                "RateLimit-Reset": str(max(int(self.duration - (self.now - oldest)), 0)),
+            }
+        return allowed
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

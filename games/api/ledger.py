@@ -38,7 +38,9 @@ from ledger.stats import club_player_stats
 
 class LegOutputSerializer(serializers.Serializer):
     account = serializers.IntegerField(source="account_id")
-    kind = serializers.CharField(source="account.kind", help_text="player, pot, bank or carry.")
+    kind = serializers.ChoiceField(
+        choices=Account.Kind.choices, source="account.kind", help_text="The account's kind."
+    )
     player = PlayerRefSerializer(source="account.player", allow_null=True)
     session = serializers.IntegerField(source="account.session_id", allow_null=True)
     amount = serializers.IntegerField(help_text="Minor units; + into the account, − out of it.")
@@ -46,7 +48,7 @@ class LegOutputSerializer(serializers.Serializer):
 
 class PostingOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Posting.Kind.choices)
     memo = serializers.CharField(allow_blank=True)
     session = serializers.IntegerField(source="session_id", allow_null=True)
     hand = serializers.IntegerField(source="hand_id", allow_null=True)

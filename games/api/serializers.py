@@ -85,6 +85,16 @@ LOCATION_HEADER = OpenApiParameter(
 )
 
 
+def etag_header(*codes: int) -> OpenApiParameter:
+    return OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=list(codes),
+        description='The session\'s version, e.g. "12": send it as If-None-Match or If-Match.',
+    )
+
+
 # --- problems (documentation of games.api_errors) -----------------------------------------
 
 

@@ -18,6 +18,7 @@ from games.access import club_for, hand_for, player_for, session_for
 from games.api import serializers as s
 from games.api.base import (
     CURSOR_PARAMETERS,
+    RATE_LIMIT_HEADERS,
     READ_PROBLEMS,
     WRITE_PROBLEMS,
     ApiView,
@@ -155,6 +156,8 @@ class PlayerListApi(ApiView):
         summary="Add a player to the roster (scorekeeper)",
         request=s.PlayerCreateInputSerializer,
         responses={201: s.PlayerOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        parameters=[s.LOCATION_HEADER],
+        examples=[OpenApiExample("A new player", value={"name": "Ann"}, request_only=True)],
         tags=["players"],
     )
     def post(self, request, club_id: int):
@@ -243,6 +246,20 @@ class SessionListApi(ApiView):
         summary="Start a session (scorekeeper)",
         request=s.SessionCreateInputSerializer,
         responses={201: s.SessionDetailOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        parameters=[s.LOCATION_HEADER, s.etag_header(201)],
+        examples=[
+            OpenApiExample(
+                "Four players, the last one deals, ante 2",
+                value={
+                    "name": "Thursday night",
+                    "players": [12, 13, 14, 15],
+                    "dealer": 15,
+                    "rules": {"ante": 2},
+                    "leftover_policy": "carry_to_club",
+                },
+                request_only=True,
+            )
+        ],
         tags=["sessions"],
     )
     def post(self, request, club_id: int):
@@ -302,7 +319,8 @@ class SessionDetailApi(ApiView):
         parameters=[
             OpenApiParameter(
                 "If-None-Match", str, OpenApiParameter.HEADER, description="A previous ETag."
-            )
+            ),
+            s.etag_header(200, 304),
         ],
         responses={
             200: s.SessionDetailOutputSerializer,
@@ -486,6 +504,7 @@ class HandVerifyApi(ApiView):
             "needed; requests are rate limited per client. Nothing is stored."
         ),
         auth=[],
+        parameters=RATE_LIMIT_HEADERS,
         request={"application/json": ref("HandRecord")},
         responses={
             200: s.VerdictSerializer,

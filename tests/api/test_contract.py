@@ -187,3 +187,17 @@ def test_a_name_that_is_only_a_number_is_refused(api_bob, club, name):
 def test_names_with_letters_are_fine(api_bob, club, name):
     response = _post(api_bob, f"/api/v1/clubs/{club.pk}/players/", {"name": name})
     assert response.status_code == 201, response.content
+
+
+def test_the_verifier_says_how_much_of_its_rate_is_left(api_anon, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"verify": "3/min"},
+    }
+    record = {"players": ["ann", "ben"], "dealer": "ann", "trump": "S"}
+    seen = [_post(api_anon, "/api/v1/hands/verify/", record) for _ in range(4)]
+    assert [r["RateLimit-Remaining"] for r in seen[:3]] == ["2", "1", "0"]
+    assert {r["RateLimit-Limit"] for r in seen} == {"3"}
+    assert seen[3].status_code == 429
+    assert 0 < int(seen[3]["Retry-After"]) <= 60
+    assert 0 <= int(seen[0]["RateLimit-Reset"]) <= 60
