@@ -358,9 +358,8 @@ def bench_export(user, rng: random.Random, hands_per_session: int = 20) -> None:
 
     from django.test import Client
 
-    from games.models import ApiToken
-
     from games.api import export
+    from games.models import ApiToken
 
     # Rows are read BATCH at a time; with 100 both clubs span several batches, so what
     # the ratio shows is whether memory follows the batch (flat) or the club (10x).
