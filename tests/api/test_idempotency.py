@@ -1,10 +1,14 @@
 """Idempotency-Key on every write, like Stripe's (games.api.idempotency)."""
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
+import pytest
+from django.db import connection
 from django.utils import timezone
 
-from games.models import GameSession, IdempotencyRecord, Player
+from games.models import GameSession, Hand, IdempotencyRecord, Player
+from ledger import postings
 
 from .conftest import FIRST_HAND, SECOND_HAND, token_client
 
@@ -101,3 +105,32 @@ def test_a_session_created_twice_with_one_key_is_one_session(api_bob, club, play
     a, b = _post(api_bob, url, body, "s"), _post(api_bob, url, body, "s")
     assert a.json()["id"] == b.json()["id"]
     assert GameSession.objects.filter(club=club).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="concurrent requests need PostgreSQL; SQLite serialises writers anyway",
+)
+@pytest.mark.django_db(transaction=True)
+def test_one_token_sending_one_key_twice_at_once_records_once(club, players, alice, bob):
+    session = postings.start_session(
+        club=club, name="Race", players=players, dealer=players[-1], rules={}, currency="$",
+        user=alice,
+    )  # fmt: skip
+    client = token_client(bob)
+
+    def submit(_):
+        try:
+            return _post(client, f"/api/v1/sessions/{session.pk}/hands/", FIRST_HAND, "once")
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        responses = list(pool.map(submit, range(3)))
+    statuses = sorted(r.status_code for r in responses)
+    # The first records; the others replay it or are told to retry (still in flight).
+    assert statuses[0] == 201 and set(statuses) <= {201, 409}
+    assert sum(1 for r in responses if r.status_code == 201 and "Idempotent-Replayed" not in r) == 1
+    assert Hand.objects.filter(session=session).count() == 1
+    postings.check_invariants(session)
