@@ -22,12 +22,14 @@ import datetime
 import json
 
 from django.db.models import QuerySet
+from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, serializers
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -145,6 +147,20 @@ class ApiAutoSchema(AutoSchema):
         return responses
 
 
+class ApiContentNegotiation(DefaultContentNegotiation):
+    """An unknown `?format=` is 406 naming the formats there are (DRF's default answers
+    404, which reads as "no such object")."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        try:
+            return super().select_renderer(request, renderers, format_suffix)
+        except Http404:
+            formats = ", ".join(sorted({r.format for r in renderers}))
+            raise exceptions.NotAcceptable(
+                f"Unknown format; this endpoint answers in: {formats}."
+            ) from None
+
+
 # The largest request body the API reads (documented in the schema's description).
 MAX_BODY_BYTES = 1024 * 1024
 
@@ -154,6 +170,7 @@ class ApiView(APIView):
     # docstring: the schema would show a base class docstring as every view's description.)
     renderer_classes = API_RENDERERS
     parser_classes = API_PARSERS
+    content_negotiation_class = ApiContentNegotiation
     schema = ApiAutoSchema()
 
     def dispatch(self, request, *args, **kwargs):

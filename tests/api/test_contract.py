@@ -201,3 +201,12 @@ def test_the_verifier_says_how_much_of_its_rate_is_left(api_anon, settings):
     assert seen[3].status_code == 429
     assert 0 < int(seen[3]["Retry-After"]) <= 60
     assert 0 <= int(seen[0]["RateLimit-Reset"]) <= 60
+
+
+def test_an_unknown_format_is_406_naming_the_formats_there_are(api_carol, played):
+    response = api_carol.get(f"/api/v1/clubs/{played.club_id}/postings/?format=csv")
+    assert response.status_code == 406
+    assert response.json()["detail"] == "Unknown format; this endpoint answers in: json."
+    settlement = api_carol.get(f"/api/v1/sessions/{played.pk}/settlement/?format=xml")
+    assert settlement.status_code == 406
+    assert "csv, json" in settlement.json()["detail"]
