@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: setup setup-test run test lint format bench clean
+.PHONY: setup setup-test run test lint format bench clean backup restore check-books
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,20 @@ run: setup
 
 test: setup-test
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Backups of the configured database (SQLite file or PostgreSQL via pg_dump/pg_restore);
+# see games/management/commands/backup.py and restore.py.
+backup: setup
+	$(PY) manage.py backup $(if $(FILE),--output $(FILE))
+
+restore: setup
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=backups/bourre-....sqlite3|.pgdump"; exit 2; }
+	$(PY) manage.py restore $(FILE)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py check_books
+
+check-books: setup
+	$(PY) manage.py check_books
 
 lint: setup-test
 	$(PY) -m ruff check .

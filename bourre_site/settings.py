@@ -26,10 +26,13 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 
+# Outside DEBUG the key must come from DJANGO_SECRET_KEY: serving (wsgi, asgi, runserver)
+# and every management command's system checks refuse to start without it
+# (bourre_site/startup.py). Only tools that never serve (pytest, mypy) get this far without
+# one, and they sign nothing a stranger could reuse.
 _DEV_SECRET = "django-insecure-development-only-key-set-DJANGO_SECRET_KEY-in-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _DEV_SECRET
-if SECRET_KEY == _DEV_SECRET and not DEBUG and env_bool("DJANGO_REQUIRE_SECRET_KEY", False):
-    raise RuntimeError("DJANGO_SECRET_KEY must be set in production")
+SECRET_KEY_MISSING = not DEBUG and not os.environ.get("DJANGO_SECRET_KEY")
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
@@ -52,6 +55,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz answers before host checks and redirects (bourre_site/middleware.py).
+    "bourre_site.middleware.HealthCheckMiddleware",
+    # CSP, Permissions-Policy, Cache-Control of private pages, 503 while the database is away.
+    "bourre_site.middleware.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -97,6 +104,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
 
+# Behind PgBouncer in transaction pooling: no server-side cursors (they outlive a
+# transaction) and no persistent connections of our own (the pooler keeps them).
+if env_bool("DJANGO_PGBOUNCER", False):
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
@@ -124,9 +137,17 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed logins allowed per window, counted separately per client IP and per username.
-LOGIN_RATE_LIMIT = int(os.environ.get("DJANGO_LOGIN_RATE_LIMIT", "10"))
+# Login throttle (games/ratelimit.py): failed logins allowed per (client IP, username) and
+# per client IP before each further failure makes that pair or address wait, 1 s, 2 s, 4 s...
+# up to LOGIN_RATE_WINDOW seconds (also how long a failure is remembered).
+LOGIN_RATE_LIMIT = int(os.environ.get("DJANGO_LOGIN_RATE_LIMIT", "5"))
+LOGIN_IP_RATE_LIMIT = int(os.environ.get("DJANGO_LOGIN_IP_RATE_LIMIT", "30"))
 LOGIN_RATE_WINDOW = int(os.environ.get("DJANGO_LOGIN_RATE_WINDOW", "300"))
+
+# Proxies whose X-Forwarded-For is believed (comma-separated networks, e.g.
+# "127.0.0.1/32,10.0.0.0/8"): the client address every limiter counts is the first hop,
+# read right to left, that is not one of them. Empty: REMOTE_ADDR, the header ignored.
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Chicago")
@@ -237,9 +258,16 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# DJANGO_LOG_FORMAT=json: one JSON object per line (bourre_site/jsonlog.py) for collectors.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "bourre_site.jsonlog.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if os.environ.get("DJANGO_LOG_FORMAT") == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

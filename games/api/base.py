@@ -396,6 +396,10 @@ class VerifyThrottle(ScopedRateThrottle):
     def get_ident(self, request):
         return client_ip(request)
 
+    # Set by SimpleRateThrottle.allow_request from the rate (the stubs leave them out).
+    num_requests: int
+    duration: int
+
     def allow_request(self, request, view):
         allowed = super().allow_request(request, view)
         if self.rate is not None:

@@ -4,7 +4,6 @@ Read-only: money is only ever written by ledger.postings. Conventions (auth, acc
 problems, cursor pages) come from games.api.
 """
 
-import csv
 import io
 from collections import defaultdict
 
@@ -28,8 +27,7 @@ from games.api.base import (
 from games.api.serializers import MAX_ID, PlayerRefSerializer
 from games.models import GameSession, Player
 from games.sessions.selectors import KITTY, settlement_rows
-from ledger import postings
-from ledger.exports import csv_cell
+from ledger import exports, postings
 from ledger.models import Account, Leg, Posting
 from ledger.stats import club_player_stats
 
@@ -145,17 +143,17 @@ class SettlementCSVRenderer(BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\r\n")
+        writer = exports.writer(out, lineterminator="\r\n")
         writer.writerow(self.COLUMNS)
         for t in data.get("transfers", []):
             writer.writerow(
                 [
-                    csv_cell(t["payer"]["name"]),
-                    csv_cell(t["payee"]["name"]),
+                    t["payer"]["name"],
+                    t["payee"]["name"],
                     t["amount"],
-                    csv_cell(data["currency"]),
+                    data["currency"],
                     "yes" if t["paid"] else "no",
-                    csv_cell(t["explanation"]),
+                    t["explanation"],
                 ]
             )
         return out.getvalue().encode("utf-8", errors="backslashreplace")

@@ -2,15 +2,15 @@
 
 `POST /api/v1/auth/tokens/` is how a program starts without a browser: it sends the
 user's username and password (sign-up itself stays on the web site) and gets a named
-token, shown this once. Failed attempts count against the same limits as the login form
-(`games.ratelimit`, scopes `login-ip` and `login-user`), so the API is no way around them.
+token, shown this once. Attempts go through the login form's own throttle
+(`games.ratelimit.login_wait` / `login_failed` / `login_succeeded`), so the API is no way
+around it.
 A token may expire (`expires_in_days`); it stops working when revoked and when its
 user's password changes (games.api.auth).
 """
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.contrib.auth import authenticate
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -73,20 +73,6 @@ def _out(token: ApiToken) -> ApiToken:
     return token
 
 
-def _limited(ip: str, username: str) -> bool:
-    window, limit = settings.LOGIN_RATE_WINDOW, settings.LOGIN_RATE_LIMIT
-    return (
-        ratelimit.count("login-ip", ip, window) >= limit
-        or ratelimit.count("login-user", username, window) >= limit
-    )
-
-
-def _failed(ip: str, username: str) -> None:
-    ratelimit.hit("login-ip", ip, settings.LOGIN_RATE_WINDOW)
-    if username:
-        ratelimit.hit("login-user", username, settings.LOGIN_RATE_WINDOW)
-
-
 class TokenListApi(ApiView):
     def get_authenticators(self):
         # Creating a token is the way in: it authenticates by the body's password, and
@@ -115,10 +101,10 @@ class TokenListApi(ApiView):
         summary="Get a token with a username and password (no token needed)",
         description=(
             "Sign-up is web-only; a user who has an account gets a named token here. "
-            "The key is in this response only. Failed attempts count like failed logins: "
-            f"after {settings.LOGIN_RATE_LIMIT} in {settings.LOGIN_RATE_WINDOW} s (per "
-            "client address and per username) the answer is 429 with Retry-After, even "
-            "with the right password. At most "
+            "The key is in this response only. Failed attempts count like failed logins "
+            "on the web site (per client address and username, and per address, with "
+            "delays that double): while a wait runs the answer is 429 with Retry-After, "
+            "even with the right password. At most "
             f"{ApiToken.MAX_ACTIVE} active tokens per user (409 `too_many_tokens`)."
         ),
         auth=[],
@@ -157,24 +143,27 @@ class TokenListApi(ApiView):
         data = valid(TokenCreateInputSerializer, request.data)
         ip = ratelimit.client_ip(request)
         username = data["username"].strip().lower()
-        if _limited(ip, username):
-            window = settings.LOGIN_RATE_WINDOW
+        # The login form's own throttle (games.ratelimit): the API is no way around it.
+        wait = ratelimit.login_wait(ip, username)
+        if wait:
             raise Problem(
                 429,
-                f"Too many failed logins. Try again in {max(window // 60, 1)} minutes.",
+                f"Too many failed logins from here. Try again in {wait} second"
+                f"{'' if wait == 1 else 's'}.",
                 type="urn:bourre:problem:throttled",
                 errors=[{"code": "throttled", "message": "Too many failed logins."}],
-                headers={"Retry-After": str(window)},
+                headers={"Retry-After": str(wait)},
             )
         user = authenticate(request, username=data["username"], password=data["password"])
         if user is None:
-            _failed(ip, username)
+            ratelimit.login_failed(ip, username)
             raise Problem(
                 401,
                 "Wrong username or password.",
                 errors=[{"code": "invalid_credentials", "message": "Wrong username or password."}],
                 headers={"WWW-Authenticate": 'Bearer realm="api"'},
             )
+        ratelimit.login_succeeded(ip, username)
         active = ApiToken.objects.filter(user=user, revoked_at__isnull=True).count()
         if active >= ApiToken.MAX_ACTIVE:
             raise Problem(

@@ -10,7 +10,6 @@ problem+json errors, cursor pagination for the list, explicit output serializers
   has about two postings per entrant.
 """
 
-import csv
 import io
 
 from django.urls import reverse
@@ -34,8 +33,7 @@ from games.api.serializers import MAX_ID
 from games.models import Tournament
 from games.tournaments import selectors
 from games.tournaments import service as svc
-from ledger import books
-from ledger.exports import csv_cell
+from ledger import books, exports
 from ledger.models import PrizeAccount
 
 # -- output serializers ---------------------------------------------------------------------
@@ -279,7 +277,7 @@ class PrizeCSVRenderer(BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\r\n")
+        writer = exports.writer(out, lineterminator="\r\n")
         writer.writerow(selectors.PRIZE_CSV_COLUMNS)
         for posting in data.get("postings", []):
             owner = posting["player"]["name"] if posting["player"] else ""
@@ -289,11 +287,11 @@ class PrizeCSVRenderer(BaseRenderer):
                         posting["id"],
                         posting["created_at"],
                         posting["kind"],
-                        csv_cell(owner),
-                        csv_cell(leg["player"]["name"] if leg["player"] else leg["account"]),
+                        owner,
+                        leg["player"]["name"] if leg["player"] else leg["account"],
                         leg["amount"],
-                        csv_cell(data["currency"]),
-                        csv_cell(posting["memo"]),
+                        data["currency"],
+                        posting["memo"],
                     ]
                 )
         return out.getvalue().encode("utf-8", errors="backslashreplace")

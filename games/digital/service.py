@@ -37,12 +37,14 @@ from games import sql
 from games.digital.selectors import Table, bot_names, hand_in_progress, load_actions, state_of
 from games.engine import (
     CARD_NAMES,
+    MAX_POT,
     BourreError,
     CardError,
     HandState,
     HeuristicBot,
     IllegalAction,
     parse_card,
+    worst_next_carry,
 )
 from games.engine.record import SESSION_KEYS, TABLE_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
@@ -122,10 +124,26 @@ def start_hand(*, session_id: int, user=None) -> Table:
             state = state_of(hand, [])
         except BourreError as exc:
             raise DigitalError(f"This table cannot deal a hand: {exc}", "bad_setup") from None
+        _require_pot_headroom(session, state)
         hand.save()
         table = Table(hand, state, 0, session=session)
         _advance(table, user)
     return table
+
+
+def _require_pot_headroom(session: GameSession, state: HandState) -> None:
+    """Refuse a deal whose worst case could pass the largest pot the books keep: once
+    played, a digital hand cannot be re-entered, so it must be settleable whatever
+    happens (engine.rules: every bound on an amount)."""
+    worst = worst_next_carry(session.carry, state.rules, len(state.players))
+    if worst > MAX_POT:
+        raise DigitalError(
+            "The pot is so large that with bourrés this hand could bring it past the "
+            "largest pot these books keep. Set a pot limit in the session's rules (R37), "
+            "or record the next hand as a reported hand.",
+            "pot_over_cap",
+            "R37",
+        )
 
 
 def apply_action(

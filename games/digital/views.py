@@ -37,7 +37,10 @@ from games.models import GameSession, Hand, Role, Seat
 from games.polling import etag_matches, live
 from games.templatetags.bourre import RANKS, SUITS
 
-# Time between two revealed moves is set in CSS (--dg-pace); the index is all we send.
+# Time between two revealed moves is set in CSS (--dg-pace); the index is all we send, as a
+# class (dg-i-N, dg-n-N: no inline style under the Content-Security-Policy), so it stops at
+# the last step static/css/app.css defines.
+REVEAL_STEPS = 64
 FEED_LENGTH = 8
 
 
@@ -103,7 +106,7 @@ def board_context(
         board["not_dealt_in"] = True
     view = state.view_for(viewer) if viewer else state.public_view()
     seqs = _reveal_indexes(state, table.seq, seen)
-    board["reveal"] = sum(1 for i in seqs.values() if i is not None)
+    board["reveal"] = min(sum(1 for i in seqs.values() if i is not None), REVEAL_STEPS - 1)
     card_seqs = [i + 1 for i, a in enumerate(state.actions) if a["type"] == "card"]
 
     trump = view["trump"]
@@ -158,7 +161,7 @@ def _reveal_indexes(state: HandState, seq: int, seen: int | None) -> dict[int, i
     k = 0
     for i in range(1, seq + 1):
         if seen is not None and 0 <= seen < i:
-            out[i] = k
+            out[i] = min(k, REVEAL_STEPS - 1)
             k += 1
         else:
             out[i] = None
@@ -567,7 +570,7 @@ def seat_replay(request: HttpRequest, secret: str, hand_id: int) -> HttpResponse
     if hand is None:
         raise Http404("No such hand at this table")
     response = _replay(request, hand, seat)
-    response["Cache-Control"] = "no-store, private"
+    response["Cache-Control"] = "private, no-store"
     return response
 
 

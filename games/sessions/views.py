@@ -16,7 +16,7 @@ from typing import cast
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Prefetch
@@ -32,6 +32,7 @@ from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
+from games.names import clean_name
 from games.polling import etag_matches, live, not_modified
 from games.sessions import selectors
 from games.sessions.forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
@@ -460,8 +461,14 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
     action = request.POST.get("action", "")
     try:
         if action == "add":
-            name = " ".join(request.POST.get("name", "").split())[:40]
             player_id = request.POST.get("player", "")
+            raw_name = request.POST.get("name", "")
+            name = ""
+            if not player_id.isdigit() and raw_name.strip():
+                try:
+                    name = clean_name(raw_name)
+                except ValidationError as refused:
+                    return False, refused.messages[0]
             if player_id.isdigit():
                 player = session.club.players.filter(pk=int(player_id)).first()
                 if player is None:

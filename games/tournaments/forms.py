@@ -4,6 +4,7 @@ from django import forms
 
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Tournament
+from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
 
 
@@ -87,6 +88,9 @@ class TournamentForm(forms.ModelForm):
             self.fields["pot_limit"].initial = (t.rules or {}).get("pot_limit")
         for name in ("buy_in", "fee", "starting_chips"):
             self.fields[name].widget.attrs.update(inputmode="numeric", min=0)
+
+    def clean_name(self) -> str:
+        return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="tournament name")
 
     def clean_antes_text(self) -> list[int]:
         return _int_list(self.cleaned_data["antes_text"], "antes")

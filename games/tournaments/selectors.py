@@ -19,7 +19,6 @@ from games.models import (
     TournamentTable,
 )
 from ledger import books
-from ledger.exports import csv_cell
 
 # -- reading --------------------------------------------------------------------------------
 
@@ -272,9 +271,9 @@ def prize_csv_rows(t: Tournament) -> Iterator[list[Any]]:
                 posting.pk,
                 posting.created_at.isoformat(),
                 posting.kind,
-                csv_cell(names.get(posting.player_id, "")),
-                csv_cell(names.get(account.player_id, "?") if account.player_id else account.kind),
+                names.get(posting.player_id, ""),
+                names.get(account.player_id, "?") if account.player_id else account.kind,
                 leg.amount,
-                csv_cell(t.currency),
-                csv_cell(posting.memo),
+                t.currency,
+                posting.memo,
             ]

@@ -116,7 +116,7 @@ IN_EVENT = ("playing", "out", "winner")
 
 def validate(t: Tournament) -> None:
     """Raise TournamentError unless the settings make a playable event."""
-    from games.engine import RuleError, Rules
+    from games.engine import MAX_STAKE, RuleError, Rules
 
     logic.check_limits(t.min_table, t.max_table)
     if t.format not in Tournament.Format.values:
@@ -125,15 +125,23 @@ def validate(t: Tournament) -> None:
         raise TournamentError(f"Unknown table mode {t.table_mode!r}.", code="table_mode")
     if t.tiebreak not in Tournament.Tiebreak.values:
         raise TournamentError(f"Unknown tie-break {t.tiebreak!r}.", code="tiebreak")
+    # Amounts stay within engine.rules' bounds (MAX_STAKE), so no level, prize or stack
+    # can push a table's books past a 64-bit column or the verifier's caps.
     for name in ("buy_in", "fee"):
         value = getattr(t, name)
-        if type(value) is not int or value < 0:
-            raise TournamentError(f"{name} must be a whole amount ≥ 0.", code=name)
-    if type(t.starting_chips) is not int or t.starting_chips <= 0:
-        raise TournamentError("Starting chips must be above 0.", code="starting_chips")
+        if type(value) is not int or not 0 <= value <= MAX_STAKE:
+            raise TournamentError(
+                f"{name} must be a whole amount from 0 to {MAX_STAKE}.", code=name
+            )
+    if type(t.starting_chips) is not int or not 0 < t.starting_chips <= MAX_STAKE:
+        raise TournamentError(
+            f"Starting chips must be above 0 and at most {MAX_STAKE}.", code="starting_chips"
+        )
     antes = t.antes
     if not isinstance(antes, list) or not antes or any(type(a) is not int or a <= 0 for a in antes):
         raise TournamentError("The ante schedule needs whole antes above 0.", code="antes")
+    if any(a > MAX_STAKE for a in antes):
+        raise TournamentError(f"An ante can be at most {MAX_STAKE}.", code="antes")
     if any(a > b for a, b in zip(antes, antes[1:], strict=False)):
         raise TournamentError("Antes cannot go down from one level to the next.", code="antes")
     if t.is_rounds:

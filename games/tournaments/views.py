@@ -7,7 +7,6 @@ a POST to a service function (games.tournaments.service) that works as a plain f
 and, under htmx, re-renders the part of the page it changed.
 """
 
-import csv
 import json
 
 import segno
@@ -32,7 +31,7 @@ from games.polling import etag_matches, live, not_modified
 from games.tournaments import selectors
 from games.tournaments import service as svc
 from games.tournaments.forms import EntryForm, StartForm, TournamentForm
-from ledger import books
+from ledger import books, exports
 
 
 @login_required
@@ -404,7 +403,7 @@ def prizes_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-prizes.csv"'
-    writer = csv.writer(response, lineterminator="\r\n")
+    writer = exports.writer(response, lineterminator="\r\n")
     writer.writerow(selectors.PRIZE_CSV_COLUMNS)
     writer.writerows(selectors.prize_csv_rows(t))
     return response

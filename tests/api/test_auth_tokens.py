@@ -45,24 +45,43 @@ def test_the_path_without_a_slash_works_too(api_anon, bob, password):
     assert response.status_code == 201
 
 
-def test_a_wrong_password_is_401_and_counts_like_a_failed_login(api_anon, bob, settings):
-    settings.LOGIN_RATE_LIMIT = 3
+@pytest.fixture
+def frozen_clock(monkeypatch):
+    """The login throttle's clock stands still: its waits are seconds long."""
+    from types import SimpleNamespace
+
+    from games import ratelimit
+
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_000_000.0))
+
+
+def test_a_wrong_password_is_401_and_slows_down_like_the_login_form(
+    api_anon, client, bob, password, settings, frozen_clock
+):
+    settings.LOGIN_RATE_LIMIT = 2  # free failures per (address, username)
     for _ in range(3):
         response = _create(api_anon, "bob", "wrong")
         assert response.status_code == 401
         assert response.json()["errors"][0]["code"] == "invalid_credentials"
-    # Past the limit: refused even with the right password.
-    response = _create(api_anon, "bob", "the right one does not matter now")
+        assert response["WWW-Authenticate"] == 'Bearer realm="api"'
+    # The third failure started a wait: refused even with the right password...
+    response = _create(api_anon, "bob", password)
     assert response.status_code == 429
-    assert int(response["Retry-After"]) == settings.LOGIN_RATE_WINDOW
+    assert response["Retry-After"] == "1"
+    # ...and the web login form shares the same throttle.
+    login = client.post("/accounts/login/", {"username": "bob", "password": password})
+    assert login.status_code == 429
 
 
-def test_failed_api_attempts_also_lock_the_login_form(api_anon, client, bob, password, settings):
+def test_a_success_clears_the_pair(api_anon, bob, password, settings, frozen_clock):
     settings.LOGIN_RATE_LIMIT = 2
-    for _ in range(2):
-        _create(api_anon, "bob", "wrong")
-    response = client.post("/accounts/login/", {"username": "bob", "password": password})
-    assert response.status_code == 429
+    _create(api_anon, "bob", "wrong")
+    _create(api_anon, "bob", "wrong")
+    assert _create(api_anon, "bob", password).status_code == 201
+    # Two more failures are free again.
+    assert _create(api_anon, "bob", "wrong").status_code == 401
+    assert _create(api_anon, "bob", "wrong").status_code == 401
+    assert _create(api_anon, "bob", password).status_code == 201
 
 
 def test_an_expiring_token_stops_at_its_time(api_anon, bob, club, password):

@@ -288,7 +288,7 @@ def test_bracket_page_and_partial(running, carol_client):
     assert 'class="bracket"' in html and "Round 1" in html and "view-seed" in html
     for name in Player.objects.filter(entries__tournament=running).values_list("name", flat=True):
         assert name in html
-    assert page["Cache-Control"] == "no-store, private"
+    assert page["Cache-Control"] == "private, no-store"
     partial = carol_client.get(url, headers=HTMX)
     assert partial.content.decode().lstrip().startswith('<section id="bracket"')
     assert partial["ETag"] == page["ETag"]
