@@ -1,11 +1,14 @@
-# `make run`: set up, migrate the embedded SQLite database, load demo data, serve on :8000.
+# `make run`: set up, migrate the embedded SQLite database, load demo data, and serve the
+#   phones on this Wi-Fi (all interfaces, PORT=8000, no DEBUG; bourre_site/lan.py).
+# `make dev`: the developer's runserver with DEBUG on 127.0.0.1:8000 (HOST=...).
 # `make test`: set up and run the whole suite (DATABASE_URL selects PostgreSQL).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
+PORT ?= 8000
 
-.PHONY: setup setup-test run test lint format bench clean backup restore check-books
+.PHONY: setup setup-test run dev test lint format bench clean backup restore check-books
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +27,11 @@ setup: $(VENV)/.installed
 setup-test: $(VENV)/.installed-test
 
 run: setup
+	PORT=$(PORT) $(PY) -m bourre_site.lan
+
+dev: setup
 	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
-	DJANGO_DEBUG=1 $(PY) manage.py seed_demo
+	DJANGO_DEBUG=1 $(PY) manage.py seed_demo --url http://$(HOST)/
 	DJANGO_DEBUG=1 $(PY) manage.py runserver $(HOST)
 
 test: setup-test

@@ -1,7 +1,9 @@
 """Settings for the Bourré site: one module, every deployment choice read from the environment.
 
-Development (`make run`) sets DJANGO_DEBUG=1. Production sets DJANGO_SECRET_KEY,
-DJANGO_ALLOWED_HOSTS, DATABASE_URL (PostgreSQL), DJANGO_SECURE_SSL_REDIRECT=1 and
+Development (`make dev`) sets DJANGO_DEBUG=1. `make run` sets BOURRE_LAN=1 (the host's
+machine serving the phones on its Wi-Fi; see bourre_site/lan.py): DEBUG off, LAN hosts
+accepted, cookies over plain http, and a generated DJANGO_SECRET_KEY. Production sets
+DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL (PostgreSQL), DJANGO_SECURE_SSL_REDIRECT=1 and
 DJANGO_STATIC_MANIFEST=1 (after `collectstatic`); then `manage.py check --deploy` is clean.
 """
 
@@ -24,7 +26,11 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", False)
+# `make run` (bourre_site/lan.py) serves the phones on the host's Wi-Fi: never DEBUG
+# there (other devices would see debug pages), hosts checked by address range instead of
+# a list (LanHostMiddleware), cookies sent over plain http.
+LAN_MODE = env_bool("BOURRE_LAN", False)
+DEBUG = env_bool("DJANGO_DEBUG", False) and not LAN_MODE
 
 # Outside DEBUG the key must come from DJANGO_SECRET_KEY: serving (wsgi, asgi, runserver)
 # and every management command's system checks refuse to start without it
@@ -35,6 +41,15 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _DEV_SECRET
 SECRET_KEY_MISSING = not DEBUG and not os.environ.get("DJANGO_SECRET_KEY")
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+# In LAN mode the listed hosts are still accepted, plus the machine's own addresses,
+# private-range addresses and .local names: bourre_site.lan.LanHostMiddleware checks them
+# (ALLOWED_HOSTS has no address ranges), early in MIDDLEWARE, before anything reads the host.
+LAN_LISTED_HOSTS = ALLOWED_HOSTS
+# The first Wi-Fi address `make run` printed: the links handed to phones use it when the
+# host's own browser is on 127.0.0.1 (games/qr.py).
+PHONE_BASE_URL = os.environ.get("BOURRE_PHONE_URL", "")
+if LAN_MODE:
+    ALLOWED_HOSTS = ["*"]
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -69,6 +84,12 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+if LAN_MODE:
+    # Right after /healthz (which answers whatever the host), before anything reads it.
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("bourre_site.middleware.HealthCheckMiddleware") + 1,
+        "bourre_site.lan.LanHostMiddleware",
+    )
 
 ROOT_URLCONF = "bourre_site.urls"
 
@@ -178,10 +199,14 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "bourre@localho
 
 # Security: secure by default outside DEBUG; the redirect is opt-in because TLS usually
 # ends at a proxy (set DJANGO_SECURE_PROXY_SSL_HEADER=1 behind one).
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", not DEBUG)
-CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", not DEBUG)
+# LAN mode serves plain http on the home network: a Secure cookie would never come back,
+# so nobody could log in. Production (TLS, no BOURRE_LAN) keeps them Secure.
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", not DEBUG and not LAN_MODE)
+CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", not DEBUG and not LAN_MODE)
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("DJANGO_HSTS_SECONDS", "0" if DEBUG or LAN_MODE else "31536000")
+)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True

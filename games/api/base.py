@@ -79,7 +79,7 @@ API_RENDERERS: list[type[BaseRenderer]] = [ApiJSONRenderer]
 API_PARSERS = [ApiJSONParser]
 
 
-_IDEMPOTENCY_KEY = OpenApiParameter(
+IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
     idempotency.HEADER,
     str,
     OpenApiParameter.HEADER,
@@ -131,7 +131,7 @@ class ApiAutoSchema(AutoSchema):
     def get_override_parameters(self):
         params = list(super().get_override_parameters())
         if self._is_write() and self.get_auth():
-            params += [_IDEMPOTENCY_KEY, _REPLAYED]
+            params += [IDEMPOTENCY_KEY_PARAMETER, _REPLAYED]
         return [*params, _RETRY_AFTER]
 
     def _get_response_bodies(self, direction="response"):

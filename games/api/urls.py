@@ -1,12 +1,13 @@
 """REST API v1, mounted at /api/v1/: onboarding (tokens), clubs, members and invites,
 players, sessions and their writes, hands, the ledger, webhooks, the club export, and
-tournaments (read-only here; their writes are games.api.tournaments')."""
+tournaments (games.api.tournament_actions for the director's writes)."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games.api import ledger as ledger_api
 from games.api import members, tables, tournaments, webhooks
+from games.api import tournament_actions as tactions
 from games.api import views as api
 from games.api.base import undocumented
 from games.api.export import ClubExportApi
@@ -113,7 +114,45 @@ urlpatterns = [
         ledger_api.SessionSettlementCsvApi.as_view(),
         name="api_session_settlement_csv",
     ),
-    path("tournaments/", tournaments.TournamentListApi.as_view(), name="api_tournament_list"),
+    path("tournaments/", tactions.TournamentListCreateApi.as_view(), name="api_tournament_list"),
+    path(
+        "tournaments/<id:tournament_id>/entries/",
+        tactions.EntryListApi.as_view(),
+        name="api_tournament_entries",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/entries/<id:entry_id>/<str:action>/",
+        tactions.EntryActionApi.as_view(),
+        name="api_tournament_entry_action",
+    ),
+    *[
+        path(
+            f"tournaments/<id:tournament_id>/{action}/",
+            tactions.action_view(action),
+            name=f"api_tournament_{action.replace('-', '_')}",
+        )
+        for action in ("start", "next-round", "balance", "end-round")
+    ],
+    path(
+        "tournaments/<id:tournament_id>/clock/",
+        tactions.ClockApi.as_view(),
+        name="api_tournament_clock",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/tables/<int:number>/hands/",
+        tactions.TableHandApi.as_view(),
+        name="api_tournament_table_hands",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/deal/",
+        tactions.DealApi.as_view(),
+        name="api_tournament_deal",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/payouts/",
+        tactions.PayoutsApi.as_view(),
+        name="api_tournament_payouts",
+    ),
     path(
         "tournaments/<id:tournament_id>/",
         tournaments.TournamentDetailApi.as_view(),

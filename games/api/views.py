@@ -18,6 +18,7 @@ from games.access import club_for, hand_for, player_for, session_for
 from games.api import serializers as s
 from games.api.base import (
     CURSOR_PARAMETERS,
+    IDEMPOTENCY_KEY_PARAMETER,
     RATE_LIMIT_HEADERS,
     READ_PROBLEMS,
     WRITE_PROBLEMS,
@@ -386,6 +387,9 @@ def session_detail(session: GameSession) -> dict:
 
 _ETAG_RE = re.compile(r'(?:W/)?"?(\d{1,19})"?')
 
+# Every write documents Idempotency-Key already (games.api.base.ApiAutoSchema); this name
+# stays for modules that list it explicitly (games.api.tournament_actions).
+IDEMPOTENCY_PARAMETER = IDEMPOTENCY_KEY_PARAMETER
 IF_MATCH_PARAMETER = OpenApiParameter(
     "If-Match",
     str,

@@ -1,6 +1,7 @@
 from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from .club import Club, Invite, Membership, Player, Role
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
+from .share import ShareLink
 from .tokens import ApiToken
 from .tournament import (
     Entry,
@@ -26,6 +27,7 @@ __all__ = [
     "Seat",
     "SeatMove",
     "SessionEvent",
+    "ShareLink",
     "Tournament",
     "TournamentTable",
     "WebhookDelivery",

@@ -20,7 +20,7 @@ def fingerprint_existing_tokens(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0006_prize_ledger"),
+        ("games", "0008_i18_tournament_round2"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
