@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
+from games import timezones
 from games.access import session_for
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
@@ -160,7 +161,7 @@ def ledger_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         writer.writerow(
             [
                 posting.pk,
-                posting.created_at.isoformat(),
+                timezones.iso(posting.created_at),
                 posting.kind,
                 posting.hand.number if posting.hand_id and posting.hand else "",
                 posting.memo,

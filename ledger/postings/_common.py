@@ -99,8 +99,12 @@ def _post(
     hand: Hand | None = None,
     reverses: list[Posting] | None = None,
     owners: Mapping[int, int] | None = None,
+    hands: list[Hand] | None = None,
 ) -> list[Posting]:
     """Write postings given as (kind, {account id: amount}, memo); two queries in all.
+
+    ``hand`` is every posting's hand; ``hands`` instead gives each entry its own (a
+    correction re-settles many hands in one call).
 
     Zero legs are dropped and a posting left without legs is not written. Legs must sum
     to zero: checked here, and on PostgreSQL again by the database at commit.
@@ -121,7 +125,7 @@ def _post(
             Posting(
                 club_id=club_id,
                 session=session,
-                hand=hand,
+                hand=hands[i] if hands else hand,
                 kind=kind,
                 memo=memo[:200],
                 reverses=reverses[i] if reverses else None,
