@@ -110,6 +110,7 @@ URLS = [
     ("api_settlement_mark", (7,), "/api/v1/sessions/7/settlement/marks/"),
     ("api_session_settlement_csv", (7,), "/api/v1/sessions/7/settlement/csv/"),
     ("api_hand_void", (7,), "/api/v1/hands/7/void/"),
+    ("api_hand_correct", (7,), "/api/v1/hands/7/correct/"),
     ("club_webhooks", (7,), "/clubs/7/webhooks/"),
 ]
 

@@ -46,6 +46,7 @@ TYPE_SESSION_CLOSED = "urn:bourre:problem:session-closed"
 TYPE_VOID_REFUSED = "urn:bourre:problem:void-refused"
 TYPE_THROTTLED = "urn:bourre:problem:throttled"
 TYPE_TOO_LARGE = "urn:bourre:problem:too-large"
+TYPE_CHAIN_BROKEN = "urn:bourre:problem:chain-broken"
 TYPE_INTERNAL = "urn:bourre:problem:internal"
 TYPE_UNAVAILABLE = "urn:bourre:problem:unavailable"
 RETRY_AFTER_SECONDS = 15
@@ -201,6 +202,17 @@ def _bourre_problem(exc: Exception) -> Response | None:
     with their own problem types, any other by its ``status``, ``code`` and ``field``."""
     if not isinstance(exc, BourreError):
         return None
+    if isinstance(exc, postings.ChainBroken):
+        # Before HandRejected (its base): a later hand the correction would break.
+        return problem_response(
+            409,
+            str(exc),
+            title="A later hand no longer stands",
+            type=TYPE_CHAIN_BROKEN,
+            errors=list(exc.errors or []),
+            number=exc.number,
+            verdict=getattr(exc, "verdict", None),
+        )
     if isinstance(exc, postings.HandRejected):
         errors = list(getattr(exc, "errors", None) or [])
         return problem_response(

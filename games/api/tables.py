@@ -251,10 +251,89 @@ class HandVoidApi(ApiView):
         return Response(s.HandDetailOutputSerializer(hand).data)
 
 
-# Correcting an earlier hand ("correct hand N": void it and record the fixed record in
-# its place, later hands re-settled) comes with the record-flow issue's service; its
-# endpoint belongs here as `HandCorrectApi` (`POST /api/v1/hands/<id>/correct/`) calling
-# that service, like HandVoidApi calls postings.void_hand.
+class CorrectInputSerializer(s.HandCreateInputSerializer):
+    """The hand's corrected table record, plus fixes for later hands it would break."""
+
+    fixes = serializers.DictField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Later hand number → its corrected table record (after a 409 "
+        "`chain-broken` named that hand).",
+    )
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    dry_run = serializers.BooleanField(
+        default=False, help_text="Only say what would change; write nothing."
+    )
+
+
+class HandChangeSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    hand = serializers.IntegerField(source="hand_id")
+    corrected = serializers.BooleanField(help_text="false: re-settled by the chain.")
+    money_changed = serializers.BooleanField()
+    old_result = s.HandResultField()
+    new_result = s.HandResultField()
+
+
+class CorrectionOutputSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    applied = serializers.BooleanField(help_text="false for a dry run.")
+    version = serializers.IntegerField(
+        help_text="The session version the correction was checked against: send it as "
+        "`session_version` to apply a dry run only if nothing changed since."
+    )
+    changes = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Player → change of net."
+    )
+    nets_after = serializers.DictField(child=serializers.IntegerField())
+    hands = HandChangeSerializer(many=True)
+
+
+class HandCorrectApi(ApiView):
+    @extend_schema(
+        operation_id="hands_correct",
+        summary="Correct any recorded hand; the later hands are re-settled (scorekeeper)",
+        description=(
+            "The body is the hand's corrected table record (as for recording). Every "
+            "later hand is replayed on top; money that changes is reversed and posted "
+            "again, in one transaction (ledger.postings.correct_hand, as the web page). "
+            "409 `chain-broken` names a later hand the correction makes impossible: send "
+            "its own corrected record in `fixes` and try again. `dry_run` answers what "
+            "would change and writes nothing."
+        ),
+        request=CorrectInputSerializer,
+        responses={200: CorrectionOutputSerializer, **problems(*_CONFLICTS)},
+        examples=[
+            OpenApiExample(
+                "ann, not cal, took the third trick",
+                value={
+                    "up_card": "QH",
+                    "passed": ["ben"],
+                    "tricks": {"ann": 3, "cal": 2, "dee": 0},
+                    "reason": "tricks miscounted",
+                },
+                request_only=True,
+            )
+        ],
+        tags=["hands"],
+    )
+    def post(self, request, hand_id: int):
+        hand, _ = hand_for(request.user, hand_id, Role.SCOREKEEPER)
+        entry = dict(valid(CorrectInputSerializer, request.data))
+        fixes = {int(n): e for n, e in entry.pop("fixes", {}).items() if str(n).isdigit()}
+        correction = postings.correct_hand(
+            session_id=hand.session_id,
+            number=int(hand.number or 0),
+            entry={
+                k: v for k, v in entry.items() if k not in ("reason", "dry_run", "session_version")
+            },
+            fixes=fixes,
+            expected_version=entry.get("session_version"),
+            user=request.user,
+            apply=not entry.get("dry_run"),
+            reason=entry.get("reason", ""),
+        )
+        return Response(CorrectionOutputSerializer(correction).data)
 
 
 class SettlementMarkApi(ApiView):

@@ -84,6 +84,7 @@ urlpatterns = [
         name="api_settlement_mark",
     ),
     path("hands/<id:hand_id>/void/", tables.HandVoidApi.as_view(), name="api_hand_void"),
+    path("hands/<id:hand_id>/correct/", tables.HandCorrectApi.as_view(), name="api_hand_correct"),
     # The verifier's first path had no trailing slash; both work, the new one is documented.
     path("hands/verify", undocumented(api.HandVerifyApi), name="api_hand_verify"),
     path("hands/verify/", api.HandVerifyApi.as_view(), name="api_hand_verify_slash"),

@@ -164,3 +164,34 @@ def test_marking_a_transfer_paid(api_bob, played, bob):
 def test_strangers_get_404_on_every_write(api_mallory, played, method, path, body):
     url = path.format(s=played.pk, h=played.hands.first().pk)
     assert _send(api_mallory, method, url, body).status_code == 404
+
+
+def test_correcting_an_earlier_hand_resettles_the_later_ones(api_bob, api_carol, game, bob):
+    first = record(game, FIRST_HAND, bob)
+    record(game, SECOND_HAND, bob)
+    url = f"/api/v1/hands/{first.pk}/correct/"
+    # cal, not ann, took three tricks: cal wins the first pot.
+    fixed = {"up_card": "QH", "passed": ["ben"], "tricks": {"ann": 2, "cal": 3, "dee": 0}}
+    assert _send(api_carol, "post", url, fixed).status_code == 403
+    preview = _send(api_bob, "post", url, {**fixed, "dry_run": True})
+    assert preview.status_code == 200, preview.content
+    assert preview.json()["applied"] is False
+    assert preview.json()["changes"]["cal"] > 0 > preview.json()["changes"]["ann"]
+    game.refresh_from_db()
+    version = game.version
+    done = _send(api_bob, "post", url, {**fixed, "reason": "miscounted"})
+    assert done.status_code == 200
+    body = done.json()
+    assert body["applied"] is True and body["number"] == 1
+    assert body["changes"] == preview.json()["changes"]
+    game.refresh_from_db()
+    assert game.version > version  # phones watching the table see the change
+    postings.check_invariants(game)
+    stale = _send(api_bob, "post", url, {**fixed, "session_version": version})
+    assert stale.status_code == 409
+    assert stale.json()["type"] == "urn:bourre:problem:stale-state"
+
+
+def test_strangers_cannot_correct(api_mallory, played):
+    url = f"/api/v1/hands/{played.hands.first().pk}/correct/"
+    assert _send(api_mallory, "post", url, FIRST_HAND).status_code == 404

@@ -20,7 +20,7 @@ def fingerprint_existing_tokens(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0008_i18_tournament_round2"),
+        ("games", "0010_i14_club_time_zone"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
