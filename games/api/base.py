@@ -161,6 +161,17 @@ class ApiContentNegotiation(DefaultContentNegotiation):
             ) from None
 
 
+def _utc(field) -> datetime.tzinfo:
+    return datetime.UTC
+
+
+# Every timestamp the API reads or writes is UTC, whatever zone is active: the access
+# helpers activate the club's time zone for its pages (games.timezones) in the middle of
+# an API view too. DRF's DateTimeField asks default_timezone() for the zone to render in
+# (and to read naive input in); this project uses DRF for the API only.
+setattr(serializers.DateTimeField, "default_timezone", _utc)  # noqa: B010
+
+
 # The largest request body the API reads (documented in the schema's description).
 MAX_BODY_BYTES = 1024 * 1024
 
