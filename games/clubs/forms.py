@@ -1,3 +1,5 @@
+import re
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -24,6 +26,9 @@ class SignupForm(UserCreationForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         own_messages(self)
+
+
+NUMERIC = re.compile(r"[+-]?(\d+[.,]?\d*|[.,]\d+)([eE][+-]?\d+)?")
 
 
 class ClubForm(forms.ModelForm):
@@ -70,7 +75,14 @@ class PlayerForm(forms.ModelForm):
             pk=self.instance.pk
         )
         if clash.exists():
-            raise forms.ValidationError(f"{name} is already on the roster.")
+            raise forms.ValidationError(f"{name} is already on the roster.", code="duplicate_name")
+        # A name that is only a number ("7", "-6.16e+277") is almost always a client
+        # mixing up an id or an amount with a name: refused, with a way on.
+        if NUMERIC.fullmatch(name):
+            raise forms.ValidationError(
+                "A name cannot be just a number; add a letter, e.g. “Player 7”.",
+                code="numeric_name",
+            )
         return name
 
     def save(self, commit: bool = True) -> Player:

@@ -4,7 +4,7 @@ invites and personal API tokens."""
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.clubs import accounts, tokens, views
+from games.clubs import accounts, tokens, views, webhooks
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -46,6 +46,7 @@ urlpatterns = [
         views.member_remove,
         name="member_remove",
     ),
+    path("clubs/<id:club_id>/webhooks/", webhooks.webhook_log, name="club_webhooks"),
     path("invite/<str:token>/", views.invite_accept, name="invite_accept"),
     path("settings/tokens/", tokens.token_list, name="token_list"),
     path("settings/tokens/<id:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),

@@ -98,8 +98,10 @@ from ledger.errors import (
 from ledger.invariants import check_invariants, check_prize_ledger
 from ledger.postings._common import (
     actor,
+    announce_change,
     announce_table_hand,
     lock_session,
+    on_change,
     on_table_hand,
     session_state,
 )
@@ -130,6 +132,7 @@ __all__ = [
     "StaleState",
     "VoidRefused",
     "actor",
+    "announce_change",
     "announce_table_hand",
     "add_seat",
     "award_pot",
@@ -145,6 +148,7 @@ __all__ = [
     "ledger_sums",
     "lock_session",
     "mark_transfer_paid",
+    "on_change",
     "on_table_hand",
     "player_stacks",
     "pot_balance",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from ledger.postings._common import (
     _seats,
     _state,
     actor,
+    announce_change,
     announce_table_hand,
     lock_session,
 )
@@ -38,6 +40,10 @@ from ledger.postings._common import (
 def _reject(code: str, message: str, **extra: Any) -> HandRejected:
     error = {"code": code, "message": message, **extra}
     return HandRejected({"valid": False, "errors": [error]}, [error])
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
 def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +82,9 @@ def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
         if not same:
             raise _reject(
                 "session_mismatch",
-                f"{key} is {ours!r} in this session, not {given!r}: the session supplies it",
+                # JSON, not Python's repr: the message goes out in JSON bodies.
+                f"{key} is {_json(ours)} in this session, not {_json(given)}: "
+                "the session supplies it",
                 field=key,
             )
     record = {k: v for k, v in entry.items() if k not in SESSION_KEYS}
@@ -418,6 +426,7 @@ def _settle(
     _post_hand_money(session, seats, hand, result, money, user)
     _move_on(session, seats, result, money, before, after)
     announce_table_hand(session)
+    announce_change(session, "hand_recorded", {"hand": hand})
     # The session as this hand left it (callers need not read it again).
     hand.session = session
     return hand

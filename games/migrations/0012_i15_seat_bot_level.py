@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0010_i14_club_time_zone"),
+        ("games", "0011_i16_api"),
     ]
 
     operations = [
