@@ -45,17 +45,17 @@ def lock_session(session_id: int) -> GameSession:
 
 @cache
 def _hands_sql() -> str:
+    # Three scalar subqueries, each answered by an index, instead of one MAX over CASE
+    # expressions that read every hand of the session (5–8 ms at 5,000 hands; now flat):
+    # the last number by (session, number) read backwards, the hand in progress by the
+    # partial index of hands in progress, the key by (session, idempotency_key).
+    hand, session = _table(Hand), _column(Hand, "session")
     number, status = _column(Hand, "number"), _column(Hand, "status")
-    key, pk, session = (
-        _column(Hand, "idempotency_key"),
-        _column(Hand, "id"),
-        _column(Hand, "session"),
-    )
+    key, pk = _column(Hand, "idempotency_key"), _column(Hand, "id")
     return (
-        f"SELECT MAX({number}), "
-        f"MAX(CASE WHEN {status} = %s THEN {pk} END), "
-        f"MAX(CASE WHEN {key} = %s THEN {pk} END) "
-        f"FROM {_table(Hand)} WHERE {session} = %s"
+        f"SELECT (SELECT MAX({number}) FROM {hand} WHERE {session} = %s), "
+        f"(SELECT MAX({pk}) FROM {hand} WHERE {session} = %s AND {status} = %s), "
+        f"(SELECT MAX({pk}) FROM {hand} WHERE {session} = %s AND {key} = %s AND {key} <> '')"
     )
 
 
@@ -63,7 +63,10 @@ def hand_lookup(session_id: int, key: str) -> tuple[int | None, int | None, int 
     """(the session's last hand number, the id of its hand in progress, the id of its
     hand with this idempotency key — None for an empty key), in one statement."""
     with connection.cursor() as cursor:
-        cursor.execute(_hands_sql(), [Hand.Status.IN_PROGRESS, key or None, session_id])
+        cursor.execute(
+            _hands_sql(),
+            [session_id, session_id, Hand.Status.IN_PROGRESS, session_id, key or ""],
+        )
         last, in_progress, existing = cursor.fetchone()
     return last, in_progress, existing
 

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Max
 from django.test.utils import CaptureQueriesContext
@@ -573,3 +574,42 @@ def test_legs_written_by_plain_sql_are_checked_by_the_database(scene):
     with pytest.raises(DatabaseError, match="unbalanced"):
         write([5, -4])
     postings.check_invariants(scene.home)
+
+
+# -- games.sql.board_poll and session_version (issue #20) ----------------------------------------
+
+
+def test_board_poll_matches_the_orm_for_every_user_and_session(scene):
+    """The scoreboard poll's fast path answers 304 from this row alone, so it must be the
+    ORM's answer exactly: the version, the role in the session's own club (None → no row:
+    a stranger, a missing user or session falls through to the full view), and the user's
+    password hash and active flag (what Django's login check reads)."""
+    User = get_user_model()
+    missing_user = max(u.pk for u in scene.users) + 1000
+    seen = set()
+    for user_id in [*(u.pk for u in scene.users), missing_user]:
+        for session_id in [*(s.pk for s in scene.sessions), scene.missing_session]:
+            raw = games_sql.board_poll(user_id, session_id)
+            orm = GameSession.objects.filter(pk=session_id).first()
+            member = (
+                Membership.objects.filter(club_id=orm.club_id, user_id=user_id).first()
+                if orm
+                else None
+            )
+            if member is None:
+                assert raw is None, (user_id, session_id)
+                seen.add(None)
+                continue
+            user = User.objects.get(pk=user_id)
+            assert raw == (orm.version, member.role, user.password, user.is_active)
+            assert type(raw[0]) is int and type(raw[3]) is bool
+            seen.add(member.role)
+    assert seen == {Role.OWNER, Role.SCOREKEEPER, Role.MEMBER, None}
+
+
+def test_session_version_matches_the_orm(scene):
+    for session in scene.sessions:
+        assert (
+            games_sql.session_version(session.pk) == GameSession.objects.get(pk=session.pk).version
+        )
+    assert games_sql.session_version(scene.missing_session) is None

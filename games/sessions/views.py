@@ -32,7 +32,7 @@ from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
-from games.polling import etag_matches, live, not_modified
+from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors
 from games.sessions.forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
 from games.templatetags.bourre import SUITS, format_money
@@ -112,10 +112,19 @@ def session_new(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
 # --- the scoreboard -----------------------------------------------------------------------
 
 
-@login_required
 def session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """The screen left open on the table. htmx polls the `board` partial; an unchanged
-    session answers 304 with no body (the ETag is the session's version)."""
+    session answers 304 with no body (the ETag is the session's version), for a member
+    without loading the user or the session row (``games.polling``)."""
+    if request.htmx:
+        unchanged = member_board_unchanged(request, session_id)
+        if unchanged is not None:
+            return unchanged
+    return _session_detail(request, session_id)
+
+
+@login_required
+def _session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
     etag = selectors.board_etag(session, membership)
     if request.htmx:
