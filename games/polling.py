@@ -32,8 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.auth import get_user_model
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.crypto import constant_time_compare

@@ -6,10 +6,11 @@ compiling these few statements than the database spent running them (bench/web.p
 bench/digital.py), so they are written out here once, portable between PostgreSQL and
 SQLite (3.35+, for RETURNING), with table and column names taken from the models.
 
-Only ``ledger.postings`` calls this module. What it writes is checked like everything
-else the ledger writes: legs must balance (in ``_post`` and, on PostgreSQL, by the
-deferred trigger of migration 0002) and the tests run ``check_invariants`` after every
-operation.
+Only ``ledger.postings`` calls this module (``add_player_totals`` keeps the club
+statistics' running totals: one upsert per hand instead of a read and a write per
+player). What it writes is checked like everything else the ledger writes: legs must
+balance (in ``_post`` and, on PostgreSQL, by the deferred trigger of migration 0002) and
+the tests run ``check_invariants`` after every operation.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from games.sql import column as _column
 from games.sql import insert_rows
 from games.sql import table as _table
 
-from .models import Leg, Posting
+from .models import Leg, PlayerTotals, Posting
 
 
 @cache
@@ -85,6 +86,37 @@ def _seats_sql() -> str:
     )
 
 
+@cache
+def _seats_and_hands_sql() -> str:
+    # The lookups ride along as uncorrelated scalar subqueries (computed once, not per
+    # seat): recording a hand then costs one statement for both (issue #20 keeps the
+    # record path's statement count while adding the club totals' upsert).
+    lookups = _hands_sql().removeprefix("SELECT ")
+    select, rest = _seats_sql().split(" FROM ", 1)
+    return f"{select}, {lookups} FROM {rest}"
+
+
+def seats_and_hand_lookup(
+    session_id: int, key: str
+) -> tuple[
+    list[tuple[int, str, bool, bool, int | None]], tuple[int | None, int | None, int | None]
+]:
+    """``seat_rows`` and ``hand_lookup`` in one statement (a session always has seats;
+    without any, the lookup is asked on its own)."""
+    params = [session_id, session_id, Hand.Status.IN_PROGRESS, session_id, key or "", session_id]
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_and_hands_sql(), params)
+        rows = cursor.fetchall()
+    if not rows:
+        return [], hand_lookup(session_id, key)
+    seats = [
+        (player_id, name, bool(active), eliminated_at is not None, account_id)
+        for player_id, active, eliminated_at, account_id, name, *_ in rows
+    ]
+    last, in_progress, existing = rows[0][5:]
+    return seats, (last, in_progress, existing)
+
+
 def seat_rows(session_id: int) -> list[tuple[int, str, bool, bool, int | None]]:
     """The session's seats in clockwise order: (player id, name, active, eliminated,
     account id)."""
@@ -114,3 +146,40 @@ def insert_postings(postings: list[Posting]) -> None:
 def insert_legs(legs: list[tuple[int, int, int]]) -> None:
     """Insert legs given as (posting id, account id, amount)."""
     insert_rows(Leg, ("posting", "account", "amount"), legs)
+
+
+@cache
+def _totals_sql(rows: int) -> str:
+    table, fields = _table(PlayerTotals), ("player", "club", *PlayerTotals.COUNTERS)
+    names = [_column(PlayerTotals, f) for f in fields]
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    biggest = _column(PlayerTotals, "biggest_pot")
+    sets = [
+        f"{c} = {table}.{c} + EXCLUDED.{c}"
+        for f, c in zip(fields[2:], names[2:], strict=True)
+        if f != "biggest_pot"
+    ]
+    # The largest of two values, written the same on both databases.
+    sets.append(
+        f"{biggest} = CASE WHEN EXCLUDED.{biggest} > {table}.{biggest} "
+        f"THEN EXCLUDED.{biggest} ELSE {table}.{biggest} END"
+    )
+    return (
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES {', '.join([one] * rows)} "
+        f"ON CONFLICT ({names[0]}) DO UPDATE SET {', '.join(sets)}"
+    )
+
+
+def add_player_totals(club_id: int, deltas: dict[int, list[int]]) -> None:
+    """Add ``deltas`` (player id → one number per ``PlayerTotals.COUNTERS``; for
+    ``biggest_pot`` a candidate, kept if larger) to the players' running totals, creating
+    missing rows: one statement for the whole hand instead of a read and a write per
+    player. Rows go in player order, so two sessions sharing players lock them in the
+    same order."""
+    if not deltas:
+        return
+    params: list[int] = []
+    for player_id in sorted(deltas):
+        params += [player_id, club_id, *deltas[player_id]]
+    with connection.cursor() as cursor:
+        cursor.execute(_totals_sql(len(deltas)), params)

@@ -613,3 +613,71 @@ def test_session_version_matches_the_orm(scene):
             games_sql.session_version(session.pk) == GameSession.objects.get(pk=session.pk).version
         )
     assert games_sql.session_version(scene.missing_session) is None
+
+
+# -- ledger.sql.seats_and_hand_lookup and add_player_totals (issue #20) ---------------------------
+
+
+def test_seats_and_hand_lookup_is_both_statements(scene):
+    """Recording a hand reads the seats and the hand lookup in one statement: it must be
+    exactly the two statements (each held to its ORM twin above), for every session and
+    key, and a missing session still answers the lookup."""
+    keys = {h.idempotency_key for h in Hand.objects.all()} | {"", "no-such-key"}
+    for session_id in [*(s.pk for s in scene.sessions), scene.missing_session]:
+        for key in sorted(keys):
+            seats, lookup = ledger_sql.seats_and_hand_lookup(session_id, key)
+            assert seats == ledger_sql.seat_rows(session_id)
+            assert lookup == _orm_hand_lookup(session_id, key), (session_id, key)
+
+
+def _orm_add_player_totals(club_id: int, deltas: dict[int, list[int]]) -> None:
+    from django.db.models import F
+    from django.db.models.functions import Greatest
+
+    from ledger.models import PlayerTotals
+
+    for player_id, values in deltas.items():
+        PlayerTotals.objects.get_or_create(player_id=player_id, defaults={"club_id": club_id})
+        changes = dict(zip(PlayerTotals.COUNTERS, values, strict=True))
+        biggest = changes.pop("biggest_pot")
+        PlayerTotals.objects.filter(player_id=player_id).update(
+            biggest_pot=Greatest(F("biggest_pot"), biggest),
+            **{c: F(c) + v for c, v in changes.items()},
+        )
+
+
+def test_add_player_totals_matches_the_orm(scene):
+    """The club totals' upsert adds every counter, keeps the larger biggest pot, and
+    creates the rows of players who had none, exactly like get_or_create + F()."""
+    from ledger.models import PlayerTotals
+
+    class Rollback(Exception):
+        pass
+
+    ann, ben, cal, _ = scene.players
+    fresh = PlayerFactory(club=scene.club, name="newcomer")
+    deltas = {
+        ann.pk: [5, 1, 2, 1, 0, 1, 0, 0],  # a smaller biggest pot than ann's: kept
+        ben.pk: [-3, -1, 999, 0, 1, 0, 1, 1],  # a larger one: taken
+        cal.pk: [0, 0, 0, -1, 0, 0, 0, 0],
+        fresh.pk: [7, 1, 7, 1, 0, 0, 0, 1],
+    }
+    assert not PlayerTotals.objects.filter(player=fresh).exists()
+
+    def rows():
+        return sorted(
+            PlayerTotals.objects.values_list("player_id", "club_id", *PlayerTotals.COUNTERS)
+        )
+
+    before = rows()
+    try:
+        with transaction.atomic():
+            _orm_add_player_totals(scene.club.pk, deltas)
+            orm = rows()
+            raise Rollback
+    except Rollback:
+        pass
+    assert rows() == before
+    ledger_sql.add_player_totals(scene.club.pk, deltas)
+    assert rows() == orm != before
+    assert PlayerTotals.objects.get(player=ben).biggest_pot == 999
