@@ -40,7 +40,7 @@ from ledger import postings
 from ledger.models import Leg, Posting
 from ledger.stats import club_player_stats
 
-HISTORY_PAGE = 50
+HISTORY_PAGE = 20  # hands per history page (issue #20: render less per page)
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -608,7 +608,10 @@ def session_close(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 def session_history(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    """Every hand with its record, verdict and postings; the net chart; other events."""
+    """The hands, newest first, a page at a time, with their record, verdict and
+    postings; other money and events. The net chart, which sums the whole session, loads
+    on its own request (``session_history_chart``), so the page costs the same at hand
+    100 and hand 20,000."""
     session, membership = session_for(request.user, session_id)
     seats = list(session.seats.select_related("player").order_by("position", "id"))
     hands_qs = (
@@ -636,12 +639,26 @@ def session_history(request: AuthedHttpRequest, session_id: int) -> HttpResponse
         "hands": hands,
         "events": list(session.events.select_related("created_by").order_by("created_at", "id")),
         "other_postings": other_postings,
-        "chart": selectors.by_version(
-            session, "chart", lambda: str(selectors.net_chart_for(session, seats))
-        ),
         "player_names": {s.player_id: s.player.name for s in seats},
     }
     return render(request, "games/session_history.html", context)
+
+
+@login_required
+def session_history_chart(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
+    """The net chart of the whole session: the history page loads it with htmx (the
+    partial); without JavaScript its link opens it as a page. Drawn once per version of
+    the session (``selectors.by_version``)."""
+    session, membership = session_for(request.user, session_id)
+    seats = list(session.seats.select_related("player").order_by("position", "id"))
+    chart = selectors.by_version(
+        session, "chart", lambda: str(selectors.net_chart_for(session, seats))
+    )
+    template = "games/session_history_chart.html"
+    if request.htmx:
+        template += "#chart"
+    context = {"session": session, "membership": membership, "chart": chart}
+    return render(request, template, context)
 
 
 # --- club statistics ----------------------------------------------------------------------

@@ -514,7 +514,13 @@ def test_history_shows_hands_postings_chart_and_undone_hands(carol_client, table
     response = carol_client.get(reverse("session_history", args=[table.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert '<svg class="net-chart"' in html and '<title id="chart-title">' in html
+    chart_url = reverse("session_history_chart", args=[table.pk])
+    assert f'hx-get="{chart_url}"' in html and f'href="{chart_url}"' in html
+    # The chart loads on its own: an htmx partial, or a page without JavaScript.
+    partial = carol_client.get(chart_url, **HTMX).content.decode()
+    assert partial.lstrip().startswith('<svg class="net-chart"') and "<html" not in partial
+    page = carol_client.get(chart_url).content.decode()
+    assert '<svg class="net-chart"' in page and '<title id="chart-title">' in page
     for name in ("ann", "ben", "cal", "dee"):
         assert name in html
     assert "undone</span>" in html  # the voided hand is listed, marked
@@ -535,9 +541,24 @@ def test_history_chart_leaves_out_voided_hands(table, bob):
 
 
 def test_history_forbidden(mallory_client, client, table):
+    for name in ("session_history", "session_history_chart"):
+        url = reverse(name, args=[table.pk])
+        assert mallory_client.get(url).status_code == 404
+        assert client.get(url).status_code == 302
+
+
+def test_history_pages_render_a_fixed_number_of_hands(carol_client, table, bob):
+    from games.sessions.views import HISTORY_PAGE
+
+    for _ in range(HISTORY_PAGE + 1):
+        record_direct(table, **WIN_ANN)
     url = reverse("session_history", args=[table.pk])
-    assert mallory_client.get(url).status_code == 404
-    assert client.get(url).status_code == 302
+    first = carol_client.get(url)
+    assert len(first.context["hands"]) == HISTORY_PAGE
+    assert first.context["hands"][0].number == HISTORY_PAGE + 1
+    older = carol_client.get(url + "?page=2")
+    assert [h.number for h in older.context["hands"]] == [1]
+    assert "Older hands" in first.content.decode()
 
 
 def test_club_stats(carol_client, club, table):
