@@ -101,7 +101,7 @@ def _login_user_id(request: HttpRequest) -> int | None:
     if backend != MODEL_BACKEND or backend not in settings.AUTHENTICATION_BACKENDS:
         return None
     try:
-        return int(get_user_model()._meta.pk.to_python(raw))  # type: ignore[union-attr]
+        return int(get_user_model()._meta.pk.to_python(raw))
     except (TypeError, ValueError):
         return None
 

@@ -103,7 +103,8 @@ def seats_and_hand_lookup(
 ]:
     """``seat_rows`` and ``hand_lookup`` in one statement (a session always has seats;
     without any, the lookup is asked on its own)."""
-    params = [session_id, session_id, Hand.Status.IN_PROGRESS, session_id, key or "", session_id]
+    status = str(Hand.Status.IN_PROGRESS)
+    params: list[int | str] = [session_id, session_id, status, session_id, key or "", session_id]
     with connection.cursor() as cursor:
         cursor.execute(_seats_and_hands_sql(), params)
         rows = cursor.fetchall()
