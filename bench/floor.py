@@ -219,6 +219,17 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
               f"legs/s; Python memory peak {peak / 2**20:.1f} MiB for {size / 2**20:.1f} MiB "
               f"of CSV (streamed: {response.streaming})")  # fmt: skip
 
+    # The paginated JSON export, for comparison (pages of 500 postings).
+    t0 = time.perf_counter()
+    url, exported = f"/api/v1/clubs/{club.pk}/postings/?session={session.pk}&page_size=500", 0
+    while url:
+        page = client.get(url).json()
+        exported += sum(len(p["legs"]) for p in page["results"])
+        url = page["next"]
+    elapsed = time.perf_counter() - t0
+    print(f"== API postings JSON pages: {exported} legs in {elapsed:.2f} s = "
+          f"{exported / elapsed:,.0f} legs/s")  # fmt: skip
+
     t0 = time.perf_counter()
     for i in range(CLOSED):
         s = start(f"Closed {i}")
