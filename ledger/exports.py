@@ -1,10 +1,9 @@
 """Shared pieces of the CSV exports (pages and API alike).
 
 The ledger exports (a session's ``ledger.csv`` page, the API's ``postings/?format=csv``)
-stream one row per leg from plain column values (``values_list`` through a chunked
-cursor — a server-side cursor on PostgreSQL): no model instance, no posting's hand with
-its JSON fields decoded, and memory flat however long the ledger (issue #20; 3.6 s for a
-5,000-hand session before, bench/exports.py).
+stream one row per leg from plain column values (``values_list`` through chunked cursors
+— server-side cursors on PostgreSQL): no model instance, no posting's hand with its JSON
+fields decoded, and memory flat however long the ledger (issue #20; bench/floor.py).
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from django.db.models import QuerySet
 
-from ledger.models import Leg
+from ledger.models import Account, Leg, Posting
 
 # The session page's ledger.csv, one row per leg.
 LEDGER_COLUMNS = (
@@ -33,15 +32,6 @@ LEDGER_COLUMNS = (
 # The club's ledger through the API: the same, with the posting's session.
 CLUB_LEDGER_COLUMNS = (*LEDGER_COLUMNS[:3], "session", *LEDGER_COLUMNS[3:])
 
-_POSTING = (
-    "posting_id",
-    "posting__created_at",
-    "posting__kind",
-    "posting__hand__number",
-    "posting__memo",
-    "posting__reverses_id",
-)
-_LEG = ("account__kind", "account__player__name", "amount")
 CHUNK = 2000  # rows per database fetch and per piece of the response
 
 
@@ -52,54 +42,62 @@ def csv_cell(text: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def session_ledger_rows(session_id: int, currency: str) -> Iterator[tuple]:
+def session_ledger_rows(session_id: int, club_id: int, currency: str) -> Iterator[tuple]:
     """Every leg of the session's postings, oldest first, as ``LEDGER_COLUMNS``."""
-    legs = Leg.objects.filter(posting__session_id=session_id).order_by("posting_id", "id")
-    for *posting, kind, name, amount in _legs(legs.values_list(*_POSTING, *_LEG)):
-        yield (*posting, kind, name, amount, currency)
+    return _rows(club_id, Posting.objects.filter(session_id=session_id), currency, False)
 
 
-def club_ledger_rows(legs: QuerySet[Leg], club_currency: str) -> Iterator[tuple]:
-    """The legs (already filtered, any order) as ``CLUB_LEDGER_COLUMNS``; a session's
-    legs in its currency, the others (tournament and bank moves) in the club's."""
-    values = legs.values_list(*_POSTING, *_LEG, "posting__session_id", "posting__session__currency")
-    for row in _legs(values):
-        pid, created, kind, hand, memo, reverses, account, name, amount, session, cur = row
-        yield (
-            pid,
-            created,
-            kind,
-            session or "",
-            hand,
-            memo,
-            reverses,
-            account,
-            name,
-            amount,
-            cur or club_currency,
+def club_ledger_rows(club_id: int, postings: QuerySet[Posting], currency: str) -> Iterator[tuple]:
+    """The legs of these postings (already filtered), oldest first, as
+    ``CLUB_LEDGER_COLUMNS``; a session's legs in its currency, the others (bank moves of
+    no session) in the club's (``currency``)."""
+    return _rows(club_id, postings, currency, True)
+
+
+def _rows(
+    club_id: int, postings: QuerySet[Posting], currency: str, with_session: bool
+) -> Iterator[tuple]:
+    """One row per leg of the postings, oldest posting first.
+
+    Three plain reads instead of one wide join: the club's accounts once (one per player,
+    one per session's pot, the bank and the carry), the postings (their cells made once,
+    not once per leg: a date is the costliest value to read and format) and their legs
+    (three integers each), both through chunked cursors and merged on the posting id."""
+    accounts = {
+        pk: (kind, "" if name is None else csv_cell(name))
+        for pk, kind, name in Account.objects.filter(club_id=club_id).values_list(
+            "pk", "kind", "player__name"
         )
-
-
-def _legs(values: QuerySet) -> Iterator[list]:
-    """Rows of ``_POSTING + _LEG (+ more)`` made ready for CSV: the posting's cells are
-    worked out once per posting (its legs come together), names and memos escaped."""
-    last = None
-    head: list = []
-    for row in values.iterator(chunk_size=CHUNK):
-        pid = row[0]
-        if pid != last:
-            last = pid
-            created, kind, hand, memo, reverses = row[1:6]
-            head = [
-                pid,
-                created.isoformat(),
-                kind,
-                "" if hand is None else hand,
-                csv_cell(memo),
-                reverses or "",
-            ]
-        name = row[7]
-        yield [*head, row[6], "" if name is None else csv_cell(name), *row[8:]]
+    }
+    extra = ("session_id", "session__currency") if with_session else ()
+    heads = (
+        postings.order_by("id")
+        .values_list("id", "created_at", "kind", "hand__number", "memo", "reverses_id", *extra)
+        .iterator(chunk_size=CHUNK)
+    )
+    legs = (
+        Leg.objects.filter(posting__in=postings.values("id"))
+        .order_by("posting_id", "id")
+        .values_list("posting_id", "account_id", "amount")
+        .iterator(chunk_size=CHUNK)
+    )
+    head: tuple = ()
+    cur = currency
+    current = None
+    for posting_id, account_id, amount in legs:
+        # Postings written after the legs were read have no legs here: skipped.
+        while posting_id != current:
+            pid, created, kind, number, memo, reverses, *more = next(heads)
+            current = pid
+            hand = "" if number is None else number
+            if more:
+                session, session_currency = more
+                head = (pid, created.isoformat(), kind, session or "", hand, csv_cell(memo),
+                        reverses or "")  # fmt: skip
+                cur = session_currency or currency
+            else:
+                head = (pid, created.isoformat(), kind, hand, csv_cell(memo), reverses or "")
+        yield (*head, *accounts[account_id], amount, cur)
 
 
 def stream_csv(header: Sequence[str], rows: Iterable[Sequence]) -> Iterator[str]:

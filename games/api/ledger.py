@@ -248,9 +248,8 @@ class PostingListApi(ApiView):
 
 def _ledger_export(club, postings_qs) -> StreamingHttpResponse:
     """The filtered ledger as one streamed CSV, one row per leg (``ledger.exports``)."""
-    legs = Leg.objects.filter(posting__in=postings_qs).order_by("posting_id", "id")
     response = StreamingHttpResponse(
-        stream_csv(CLUB_LEDGER_COLUMNS, club_ledger_rows(legs, club.currency)),
+        stream_csv(CLUB_LEDGER_COLUMNS, club_ledger_rows(club.pk, postings_qs, club.currency)),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="ledger-club-{club.pk}.csv"'

@@ -138,7 +138,9 @@ def ledger_csv(request: AuthedHttpRequest, session_id: int) -> StreamingHttpResp
     session, _ = session_for(request.user, session_id)
     filename = f"{slugify(session.name) or 'session'}-{session.pk}-ledger.csv"
     response = StreamingHttpResponse(
-        stream_csv(LEDGER_COLUMNS, session_ledger_rows(session.pk, session.currency)),
+        stream_csv(
+            LEDGER_COLUMNS, session_ledger_rows(session.pk, session.club_id, session.currency)
+        ),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
