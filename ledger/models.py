@@ -99,7 +99,16 @@ class Posting(models.Model):
 
     class Meta:
         ordering = ["id"]
-        indexes = [models.Index(fields=["session", "id"])]
+        indexes = [
+            models.Index(fields=["session", "id"]),
+            # A session's money outside hands (carry-ins, buy-ins, leftovers) is a handful
+            # of postings among thousands: the history page finds them without a scan.
+            models.Index(
+                fields=["session"],
+                condition=models.Q(hand__isnull=True),
+                name="posting_outside_hands",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk}"

@@ -73,4 +73,12 @@ class Migration(migrations.Migration):
             ],
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop),
+        migrations.AddIndex(
+            model_name="posting",
+            index=models.Index(
+                condition=models.Q(("hand__isnull", True)),
+                fields=["session"],
+                name="posting_outside_hands",
+            ),
+        ),
     ]

@@ -559,6 +559,19 @@ def test_history_pages_render_a_fixed_number_of_hands(carol_client, table, bob):
     older = carol_client.get(url + "?page=2")
     assert [h.number for h in older.context["hands"]] == [1]
     assert "Older hands" in first.content.decode()
+    # An undone hand keeps its number and its place; the page costs the same queries.
+    with CaptureQueriesContext(connection) as before:
+        carol_client.get(url)
+    latest = table.hands.order_by("-number").first()
+    postings.void_hand(session_id=table.pk, hand_id=latest.pk, user=bob)
+    for _ in range(HISTORY_PAGE):
+        record_direct(table, **WIN_ANN)
+    with CaptureQueriesContext(connection) as after:
+        again = carol_client.get(url + "?page=2")
+    assert len(after.captured_queries) == len(before.captured_queries)
+    numbers = [h.number for h in again.context["hands"]]
+    assert numbers == list(range(HISTORY_PAGE + 1, 1, -1))
+    assert again.context["hands"][0].status == Hand.Status.VOIDED
 
 
 def test_club_stats(carol_client, club, table):
