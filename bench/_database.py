@@ -24,6 +24,18 @@ def sqlite_file(name: str) -> Path:
     return Path(tempfile.gettempdir()) / f"{name}.sqlite3"
 
 
+def code_root(bench_file: str) -> Path:
+    """The checkout whose code a benchmark runs: ``BENCH_ROOT`` (e.g. a worktree of main,
+    to compare in the same hour) or the one the benchmark lives in; put on ``sys.path``."""
+    import sys
+    import warnings
+
+    root = Path(os.environ.get("BENCH_ROOT") or Path(bench_file).resolve().parent.parent)
+    sys.path.insert(0, str(root))
+    warnings.filterwarnings("ignore", message="No directory at")  # no collectstatic here
+    return root
+
+
 def configure(name: str, postgres: bool = True, server: str = SERVER) -> None:
     """Point Django at the benchmark's own database; call before ``django.setup()``."""
     os.environ["DATABASE_URL"] = (

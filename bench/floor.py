@@ -24,22 +24,16 @@ import os
 import random
 import re
 import statistics
-import sys
 import time
 import tracemalloc
-import types
 import uuid
-import warnings
-from pathlib import Path
 from urllib.parse import urlencode
 
 import _database
 
-ROOT = Path(os.environ.get("BENCH_ROOT") or Path(__file__).resolve().parent.parent)
-sys.path.insert(0, str(ROOT))
+ROOT = _database.code_root(__file__)
 DB_NAME = os.environ.get("BENCH_DB", "bench_floor")
 _database.configure(DB_NAME)
-warnings.filterwarnings("ignore", message="No directory at")
 
 HANDS = int(os.environ.get("BENCH_HANDS", "5000"))
 CLOSED = int(os.environ.get("BENCH_CLOSED", "1000"))
@@ -84,22 +78,9 @@ def main() -> None:
 
 
 def run() -> None:  # noqa: C901, PLR0915 (one straight script)
-    import django
-    from django.http import HttpResponse
-    from django.urls import include, path
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
-    django.setup()
-    # The app's URLs plus a bare view, for the floor every figure is compared with.
-    urls = types.ModuleType("bench_floor_urls")
-    urls.urlpatterns = [  # type: ignore[attr-defined]
-        path("bench/ok/", lambda request: HttpResponse("ok")),
-        path("", include("bourre_site.urls")),
-    ]
-    sys.modules["bench_floor_urls"] = urls
-    from django.conf import settings
-
-    settings.ROOT_URLCONF = "bench_floor_urls"
+    # The app's URLs plus a bare view, for the floor every figure is compared with (the
+    # same application bench/load.py serves with gunicorn).
+    import _serve  # noqa: F401
     from django.contrib.auth import get_user_model
     from django.core.cache import cache
     from django.core.management import call_command

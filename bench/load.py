@@ -26,18 +26,15 @@ import subprocess
 import sys
 import threading
 import time
-import warnings
 from pathlib import Path
 from urllib.parse import urlencode
 
 import _database
 
 BENCH = Path(__file__).resolve().parent
-ROOT = Path(os.environ.get("BENCH_ROOT") or BENCH.parent)
-sys.path.insert(0, str(ROOT))
+ROOT = _database.code_root(__file__)
 DB_NAME = os.environ.get("BENCH_DB", "bench_load")
 _database.configure(DB_NAME)
-warnings.filterwarnings("ignore", message="No directory at")
 
 PORT = int(os.environ.get("BENCH_PORT", "8120"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "30"))

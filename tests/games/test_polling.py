@@ -10,24 +10,15 @@ from django.urls import reverse
 
 from games import polling
 from games.models import Membership, Role
-from ledger import postings
 
-from .test_session_views import HTMX, WIN_ANN, record_direct
+from .test_session_views import HTMX, WIN_ANN, record_direct, start_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table(club, players, bob):
-    return postings.start_session(
-        club=club,
-        name="Friday",
-        players=players,
-        dealer=players[3],
-        rules={},
-        currency="$",
-        user=bob,
-    )
+    return start_table(club, players, bob)
 
 
 def _url(session) -> str:
