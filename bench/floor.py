@@ -170,8 +170,13 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
         cache.clear()
         assert client.get(history).status_code == 200
 
+    c0 = time.process_time()
     times = timed(cold_history, 10)
-    print(f"== history page at {HANDS} hands, cold: p50 {ms(p50(times))}")
+    cpu = (time.process_time() - c0) / 10
+    with CaptureQueriesContext(connection) as ctx:
+        cold_history()
+    print(f"== history page at {HANDS} hands, cold: p50 {ms(p50(times))} (CPU of this "
+          f"process {ms(cpu)} a page), {len(ctx.captured_queries)} statements")  # fmt: skip
 
     from ledger.models import Leg
 
