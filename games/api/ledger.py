@@ -1,7 +1,9 @@
 """REST API v1, ledger part: postings with their legs, balances, settlement, statistics.
 
 Read-only: money is only ever written by ledger.postings. Conventions (auth, access,
-problems, cursor pages) come from games.api.
+problems, cursor pages) come from games.api. The postings list also streams the whole
+filtered ledger as CSV (``?format=csv``), one row per leg from plain column values
+(``ledger.exports``), for exports of any size.
 """
 
 import csv
