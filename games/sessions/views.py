@@ -20,7 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Max, Prefetch
+from django.db.models import Max, Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -648,16 +648,14 @@ def session_history(request: AuthedHttpRequest, session_id: int) -> HttpResponse
     page = Paginator(_NumberedHands(session), HISTORY_PAGE).get_page(request.GET.get("page"))
     legs = Prefetch("legs", queryset=Leg.objects.select_related("account__player"))
     hands = list(page.object_list)
-    by_hand: dict[int | None, list[Posting]] = {}  # keyed by hand_id
-    for posting in Posting.objects.filter(hand__in=hands).order_by("id").prefetch_related(legs):
+    # The page's hands' postings and the money outside hands in one read (two indexes).
+    by_hand: dict[int | None, list[Posting]] = {}  # keyed by hand_id; None: outside hands
+    shown = Q(hand__in=hands) | Q(session=session, hand__isnull=True)
+    for posting in Posting.objects.filter(shown).order_by("id").prefetch_related(legs):
         by_hand.setdefault(posting.hand_id, []).append(posting)
     for hand in hands:
         hand.posting_list = by_hand.get(hand.pk, [])
-    other_postings = list(
-        Posting.objects.filter(session=session, hand__isnull=True)
-        .order_by("id")
-        .prefetch_related(legs)
-    )
+    other_postings = by_hand.get(None, [])
     context = {
         "session": session,
         "membership": membership,

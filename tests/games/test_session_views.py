@@ -511,9 +511,15 @@ def test_history_shows_hands_postings_chart_and_undone_hands(carol_client, table
     record_direct(table, **WIN_ANN)
     second = record_direct(table, tricks={"ann": 2, "ben": 2, "cal": 1})
     postings.void_hand(session_id=table.pk, hand_id=second.pk, user=bob)
+    ann = table.seats.get(player__name="ann").player_id
+    postings.buy_in(session_id=table.pk, player_id=ann, amount=20, user=bob)
     response = carol_client.get(reverse("session_history", args=[table.pk]))
     assert response.status_code == 200
     html = response.content.decode()
+    # Money outside hands has its own list; the hands keep only their own postings.
+    assert [p.kind for p in response.context["other_postings"]] == ["buy_in"]
+    assert all(p.hand_id == h.pk for h in response.context["hands"] for p in h.posting_list)
+    assert "Other money" in html
     chart_url = reverse("session_history_chart", args=[table.pk])
     assert f'hx-get="{chart_url}"' in html and f'href="{chart_url}"' in html
     # The chart loads on its own: an htmx partial, or a page without JavaScript.
