@@ -1,11 +1,14 @@
-# `make run`: set up, migrate the embedded SQLite database, load demo data, serve on :8000.
+# `make run`: set up, migrate the embedded SQLite database, load demo data, and serve the
+#   phones on this Wi-Fi (all interfaces, PORT=8000, no DEBUG; bourre_site/lan.py).
+# `make dev`: the developer's runserver with DEBUG on 127.0.0.1:8000 (HOST=...).
 # `make test`: set up and run the whole suite (DATABASE_URL selects PostgreSQL).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
+PORT ?= 8000
 
-.PHONY: setup setup-test run test lint format bench clean
+.PHONY: setup setup-test run dev test lint format bench clean backup restore check-books
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,12 +27,29 @@ setup: $(VENV)/.installed
 setup-test: $(VENV)/.installed-test
 
 run: setup
+	PORT=$(PORT) $(PY) -m bourre_site.lan
+
+dev: setup
 	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
-	DJANGO_DEBUG=1 $(PY) manage.py seed_demo
+	DJANGO_DEBUG=1 $(PY) manage.py seed_demo --url http://$(HOST)/
 	DJANGO_DEBUG=1 $(PY) manage.py runserver $(HOST)
 
 test: setup-test
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Backups of the configured database (SQLite file or PostgreSQL via pg_dump/pg_restore);
+# see games/management/commands/backup.py and restore.py.
+backup: setup
+	$(PY) manage.py backup $(if $(FILE),--output $(FILE))
+
+restore: setup
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=backups/bourre-....sqlite3|.pgdump"; exit 2; }
+	$(PY) manage.py restore $(FILE)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py check_books
+
+check-books: setup
+	$(PY) manage.py check_books
 
 lint: setup-test
 	$(PY) -m ruff check .

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,6 +43,9 @@ def configure(name: str, postgres: bool = True, server: str = SERVER) -> None:
         f"{server.rstrip('/')}/{name}" if postgres else f"sqlite:///{sqlite_file(name)}"
     )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
+    # Benchmarks run without DEBUG (as production does), which needs a key of one's own;
+    # a server a benchmark starts inherits it, so its login sessions stay valid there.
+    os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
 
 
 def _reset(name: str, postgres: bool, server: str, create: bool) -> None:

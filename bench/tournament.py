@@ -9,9 +9,20 @@
    rounds tournament with round one played out and round two drawn, for 50 and for 200
    entrants: time (best and median of 20) and query count — the same count for both.
 
+4. 200 freeze-outs of 20–100 bot entrants (issue #18), played to one winner: the engine's
+   HandState and HeuristicBot deal and play every hand, the ledger's chip-limited
+   arithmetic (``ledger.postings.hands._money``: short antes, penalties capped by the
+   stack) moves the chips, tables break and balance by ``plan_balance`` between hands
+   with an empty pot, and the ante rises every 6 hands at each table along the default
+   schedule and then keeps rising (``ante_for``). Every one must finish; the script
+   prints the distribution of hands to a winner (all tables' hands, and the hands the
+   busiest table played: a proxy for the time it takes).
+
 Target (issue #6): draw under 1 s; bracket query count independent of entrants.
+Target (issue #18): every freeze-out finishes.
 
     .venv/bin/python bench/tournament.py                 # a throwaway SQLite file
+    .venv/bin/python bench/tournament.py --freezeouts N  # only part 4, N tournaments
     .venv/bin/python bench/tournament.py --postgres      # database bench_tournament on
                                                          # 127.0.0.1:5432 (BENCH_PG=...),
                                                          # created and dropped
@@ -122,16 +133,16 @@ def entered(size: int, tag: str, **settings):
 
 
 def bench_balancing_step() -> None:
-    from django.db.models.signals import post_save
-
-    from games.models import GameSession, Hand, Seat, SeatMove
+    from games.models import GameSession, Seat, SeatMove
     from games.tournaments import service as svc
     from ledger import postings
+    from ledger.postings import _common
 
     user, t = entered(200, "freeze", format="freezeout", starting_chips=10, antes=[1])
-    svc.start(tournament_id=t.pk, user=user, seed="fz")
+    svc.start(tournament_id=t.pk, user=user)
     # Set the tables up without the after-hand hook, so the step is measured below.
-    post_save.disconnect(sender=Hand, dispatch_uid="tournament_after_hand")
+    listeners = list(_common._table_hand_listeners)
+    _common._table_hand_listeners.clear()
     # Two tables lose players: one falls below the minimum (breaks), one is short.
     tables = list(t.tables.select_related("session").order_by("number"))
     for table, losses in ((tables[-1], 3), (tables[0], 2)):
@@ -178,9 +189,7 @@ def bench_balancing_step() -> None:
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    from games.models.tournament import _hand_saved
-
-    post_save.connect(_hand_saved, sender=Hand, dispatch_uid="tournament_after_hand")
+    _common._table_hand_listeners.extend(listeners)
     reset_queries()
     start = time.perf_counter()
     with CaptureQueriesContext(connection) as ctx:
@@ -205,9 +214,9 @@ def bench_bracket(size: int) -> tuple[float, float, int]:
     from ledger import postings
 
     user, t = entered(size, f"bracket{size}", starting_chips=30, antes=[1, 2])
-    svc.start(tournament_id=t.pk, user=user, seed="b1")
+    svc.start(tournament_id=t.pk, user=user)
     svc.end_round(tournament_id=t.pk, user=user, now=True)
-    svc.draw_next_round(tournament_id=t.pk, user=user, seed="b2")
+    svc.draw_next_round(tournament_id=t.pk, user=user)
     for table in t.tables.filter(status="playing").select_related("session"):
         state = postings.session_state(table.session)
         players = state["players"]
@@ -236,8 +245,142 @@ def bench_bracket(size: int) -> tuple[float, float, int]:
     return best, median, queries
 
 
+# -- 4: freeze-outs to the end ---------------------------------------------------------------
+
+HAND_CAP = 50_000  # a tournament still running after this many hands counts as stalled
+
+
+def simulate_freezeout(entrants: int, seed: str, chips: int = 20, hands_per_level: int = 6):
+    """One freeze-out to a single winner (see the module docstring). Returns (all hands,
+    the busiest table's hands, tables at the start)."""
+    from games.engine import HandState, HeuristicBot, verify
+    from games.engine import tournament as logic
+    from games.tournaments.service import DEFAULT_ANTES
+    from ledger.postings.hands import _money
+
+    rng = random.Random(seed)
+    bot = HeuristicBot(rng)
+    players = list(range(1, entrants + 1))
+    drawn = logic.draw_tables(players, seed, logic.table_sizes(entrants, 4, 7), salt=1)
+    seats = {n: list(t) for n, t in enumerate(drawn, start=1)}
+    stack = dict.fromkeys(players, chips)
+    state = {n: {"dealer": t[0], "carry": 0, "excused": [], "hands": 0} for n, t in seats.items()}
+    total = busiest = 0
+    step = 0
+    while sum(1 for p in players if stack[p] > 0) > 1:
+        if total > HAND_CAP:
+            raise RuntimeError(f"stalled: {entrants} entrants, seed {seed}")
+        for n in list(seats):
+            alive = [p for p in seats[n] if stack[p] > 0]
+            seats[n] = alive
+            st = state[n]
+            if len(alive) < 2:
+                if alive and st["carry"]:  # alone at the table: the pot is theirs
+                    stack[alive[0]] += st["carry"]
+                    st["carry"] = 0
+                continue
+            if st["dealer"] not in alive:
+                st["dealer"] = alive[0]
+            ante = logic.ante_for(DEFAULT_ANTES, st["hands"] // hands_per_level)
+            names = [str(p) for p in alive]
+            hand = HandState.new(
+                names,
+                str(st["dealer"]),
+                {"ante": ante},
+                rng,
+                carry=st["carry"],
+                excused=[str(p) for p in st["excused"] if p in alive],
+            )
+            while hand.outcome() is None:
+                hand.apply(bot.act(hand.view_for(hand.to_act or hand.awaiting[0])))
+            result = verify(hand.to_record())["result"]
+            money = _money(result, st["carry"], {str(p): stack[p] for p in alive})
+            for name, x in money.antes.items():
+                stack[int(name)] -= x
+            for name, x in money.payouts.items():
+                stack[int(name)] += x
+            for name, x in money.penalties.items():
+                stack[int(name)] -= x
+            st["carry"] = money.next_carry
+            st["excused"] = [int(x) for x in result["excused_next"]]
+            nxt = int(result["next_dealer"])
+            still = [p for p in alive if stack[p] > 0]
+            if nxt not in still and still:
+                later = alive[alive.index(nxt) :] + alive[: alive.index(nxt)]
+                nxt = next(p for p in later if p in still)
+            st["dealer"] = nxt
+            st["hands"] += 1
+            total += 1
+            busiest = max(busiest, st["hands"])
+        live = {n: [p for p in ps if stack[p] > 0] for n, ps in seats.items()}
+        live = {n: ps for n, ps in live.items() if ps}
+        if len(live) > 1:
+            step += 1
+            held = {n for n in live if state[n]["carry"] and len(live[n]) > 1}
+            plan = logic.plan_balance(live, 4, 7, logic.rng_for(seed, "balance", step), held=held)
+            for move in plan.moves:
+                source = state[move.source]
+                if move.source in plan.broken and source["carry"]:
+                    stack[move.player] += source["carry"]
+                    source["carry"] = 0
+            seats = {n: list(ps) for n, ps in plan.tables.items()}
+        else:
+            seats = live
+    return total, busiest, len(drawn)
+
+
+def percentile(values: list[int], q: int) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, len(ordered) * q // 100)]
+
+
+def bench_freezeouts(runs: int) -> None:
+    rng = random.Random(18)
+    results = []
+    start = time.perf_counter()
+    stalled = []
+    for i in range(runs):
+        entrants = rng.randint(20, 100)
+        try:
+            total, busiest, _ = simulate_freezeout(entrants, f"fz{i}")
+        except RuntimeError as exc:
+            stalled.append(str(exc))
+            continue
+        results.append((entrants, total, busiest))
+    elapsed = time.perf_counter() - start
+    totals = [r[1] for r in results]
+    busiest = [r[2] for r in results]
+    print(
+        f"{runs} freeze-outs of 20–100 bot entrants: {len(results)} finished, "
+        f"{len(stalled)} stalled ({elapsed:.0f} s)" + "".join(f"\n  {s}" for s in stalled)
+    )
+    for label, values in (("all tables' hands", totals), ("busiest table's hands", busiest)):
+        print(
+            f"  hands to a winner, {label}: min {min(values)}, p10 {percentile(values, 10)}, "
+            f"median {statistics.median(values):.0f}, p90 {percentile(values, 90)}, "
+            f"max {max(values)}"
+        )
+    print("  by field size (entrants: runs, median all hands, median busiest table):")
+    for lo in range(20, 101, 20):
+        group = [r for r in results if lo <= r[0] < lo + 20 or (lo == 100 and r[0] == 100)]
+        if group:
+            label = "100" if lo == 100 else f"{lo}–{lo + 19}"
+            print(
+                f"    {label}: {len(group)}, "
+                f"{statistics.median(r[1] for r in group):.0f}, "
+                f"{statistics.median(r[2] for r in group):.0f}"
+            )
+
+
 def main() -> None:
     print(f"database: {'PostgreSQL ' + DB_NAME if POSTGRES else 'SQLite ' + str(SQLITE_FILE)}")
+    if "--freezeouts" in sys.argv:
+        runs = int(sys.argv[sys.argv.index("--freezeouts") + 1])
+        import django
+
+        django.setup()
+        bench_freezeouts(runs)
+        return
     bench_pure()
     with _database.scratch(DB_NAME, postgres=POSTGRES):
         import django
@@ -246,6 +389,7 @@ def main() -> None:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
+        bench_freezeouts(200)
         bench_balancing_step()
         counts = [bench_bracket(size)[2] for size in (50, 200)]
         print(f"bracket query count for 50 and 200 entrants: {counts[0]} and {counts[1]}")

@@ -8,9 +8,18 @@ Creates a dedicated database `bench_web` (dropped again at the end), migrates it
 2. grows the session to 2,000 hands and renders its scoreboard (full page, the htmx
    partial, and a 304 poll), printing the time and query count of each.
 
+3. (issue 12) starts the server the way `make run` does (gunicorn, LAN mode) on loopback
+   port 8212, and has 50 share-link watchers poll the scoreboard every 3 s (as the page
+   does: htmx, If-None-Match) while a host records hands over HTTP back to back; prints
+   the poll p95 (304s and 200s) and the record p95 under that load, beside the record
+   p95 of the same server with nobody watching (a ratio from the same run). Bounded:
+   BENCH_WATCH_SECONDS (default 20) for each of three parts (idle, back to back, one hand
+   every 5 s).
+
 Targets (issue #4): recording p95 under 50 ms, session page under 100 ms.
 
     .venv/bin/python bench/web.py            # PostgreSQL at 127.0.0.1:5432, user postgres
+    .venv/bin/python bench/web.py --watchers-only
     BENCH_PG=postgres://user@host:5432 .venv/bin/python bench/web.py
 """
 
@@ -27,6 +36,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import _database
+import _watchers as watchers
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -40,6 +50,7 @@ HANDS_IN_SESSION = 2000
 PAGE_RUNS = 30
 PLAYERS = ["ann", "ben", "cal", "dee", "eve"]
 FORM = "application/x-www-form-urlencoded"
+WATCH_SECONDS = float(os.environ.get("BENCH_WATCH_SECONDS", "20"))
 
 
 def random_hand(rng: random.Random, players: list[str], hand_size: int = 5) -> dict:
@@ -92,6 +103,20 @@ def main() -> None:
 
 
 def run() -> None:
+    if "--watchers-only" in sys.argv:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        watchers.run(WATCH_SECONDS, random_hand, form_post_data, pct)
+        return
+    _pages()
+    watchers.run(WATCH_SECONDS, random_hand, form_post_data, pct)
+
+
+def _pages() -> None:
     import django
 
     django.setup()

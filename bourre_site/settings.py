@@ -1,7 +1,9 @@
 """Settings for the Bourré site: one module, every deployment choice read from the environment.
 
-Development (`make run`) sets DJANGO_DEBUG=1. Production sets DJANGO_SECRET_KEY,
-DJANGO_ALLOWED_HOSTS, DATABASE_URL (PostgreSQL), DJANGO_SECURE_SSL_REDIRECT=1 and
+Development (`make dev`) sets DJANGO_DEBUG=1. `make run` sets BOURRE_LAN=1 (the host's
+machine serving the phones on its Wi-Fi; see bourre_site/lan.py): DEBUG off, LAN hosts
+accepted, cookies over plain http, and a generated DJANGO_SECRET_KEY. Production sets
+DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL (PostgreSQL), DJANGO_SECURE_SSL_REDIRECT=1 and
 DJANGO_STATIC_MANIFEST=1 (after `collectstatic`); then `manage.py check --deploy` is clean.
 """
 
@@ -24,14 +26,30 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", False)
+# `make run` (bourre_site/lan.py) serves the phones on the host's Wi-Fi: never DEBUG
+# there (other devices would see debug pages), hosts checked by address range instead of
+# a list (LanHostMiddleware), cookies sent over plain http.
+LAN_MODE = env_bool("BOURRE_LAN", False)
+DEBUG = env_bool("DJANGO_DEBUG", False) and not LAN_MODE
 
+# Outside DEBUG the key must come from DJANGO_SECRET_KEY: serving (wsgi, asgi, runserver)
+# and every management command's system checks refuse to start without it
+# (bourre_site/startup.py). Only tools that never serve (pytest, mypy) get this far without
+# one, and they sign nothing a stranger could reuse.
 _DEV_SECRET = "django-insecure-development-only-key-set-DJANGO_SECRET_KEY-in-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _DEV_SECRET
-if SECRET_KEY == _DEV_SECRET and not DEBUG and env_bool("DJANGO_REQUIRE_SECRET_KEY", False):
-    raise RuntimeError("DJANGO_SECRET_KEY must be set in production")
+SECRET_KEY_MISSING = not DEBUG and not os.environ.get("DJANGO_SECRET_KEY")
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+# In LAN mode the listed hosts are still accepted, plus the machine's own addresses,
+# private-range addresses and .local names: bourre_site.lan.LanHostMiddleware checks them
+# (ALLOWED_HOSTS has no address ranges), early in MIDDLEWARE, before anything reads the host.
+LAN_LISTED_HOSTS = ALLOWED_HOSTS
+# The first Wi-Fi address `make run` printed: the links handed to phones use it when the
+# host's own browser is on 127.0.0.1 (games/qr.py).
+PHONE_BASE_URL = os.environ.get("BOURRE_PHONE_URL", "")
+if LAN_MODE:
+    ALLOWED_HOSTS = ["*"]
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -52,6 +70,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz answers before host checks and redirects (bourre_site/middleware.py).
+    "bourre_site.middleware.HealthCheckMiddleware",
+    # CSP, Permissions-Policy, Cache-Control of private pages, 503 while the database is away.
+    "bourre_site.middleware.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -62,6 +84,12 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+if LAN_MODE:
+    # Right after /healthz (which answers whatever the host), before anything reads it.
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("bourre_site.middleware.HealthCheckMiddleware") + 1,
+        "bourre_site.lan.LanHostMiddleware",
+    )
 
 ROOT_URLCONF = "bourre_site.urls"
 
@@ -97,6 +125,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
 
+# Behind PgBouncer in transaction pooling: no server-side cursors (they outlive a
+# transaction) and no persistent connections of our own (the pooler keeps them).
+if env_bool("DJANGO_PGBOUNCER", False):
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
@@ -124,9 +158,17 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed logins allowed per window, counted separately per client IP and per username.
-LOGIN_RATE_LIMIT = int(os.environ.get("DJANGO_LOGIN_RATE_LIMIT", "10"))
+# Login throttle (games/ratelimit.py): failed logins allowed per (client IP, username) and
+# per client IP before each further failure makes that pair or address wait, 1 s, 2 s, 4 s...
+# up to LOGIN_RATE_WINDOW seconds (also how long a failure is remembered).
+LOGIN_RATE_LIMIT = int(os.environ.get("DJANGO_LOGIN_RATE_LIMIT", "5"))
+LOGIN_IP_RATE_LIMIT = int(os.environ.get("DJANGO_LOGIN_IP_RATE_LIMIT", "30"))
 LOGIN_RATE_WINDOW = int(os.environ.get("DJANGO_LOGIN_RATE_WINDOW", "300"))
+
+# Proxies whose X-Forwarded-For is believed (comma-separated networks, e.g.
+# "127.0.0.1/32,10.0.0.0/8"): the client address every limiter counts is the first hop,
+# read right to left, that is not one of them. Empty: REMOTE_ADDR, the header ignored.
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Chicago")
@@ -157,10 +199,14 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "bourre@localho
 
 # Security: secure by default outside DEBUG; the redirect is opt-in because TLS usually
 # ends at a proxy (set DJANGO_SECURE_PROXY_SSL_HEADER=1 behind one).
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", not DEBUG)
-CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", not DEBUG)
+# LAN mode serves plain http on the home network: a Secure cookie would never come back,
+# so nobody could log in. Production (TLS, no BOURRE_LAN) keeps them Secure.
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", not DEBUG and not LAN_MODE)
+CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", not DEBUG and not LAN_MODE)
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("DJANGO_HSTS_SECONDS", "0" if DEBUG or LAN_MODE else "31536000")
+)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -190,9 +236,16 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# DJANGO_LOG_FORMAT=json: one JSON object per line (bourre_site/jsonlog.py) for collectors.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "bourre_site.jsonlog.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if os.environ.get("DJANGO_LOG_FORMAT") == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

@@ -18,6 +18,7 @@ class GamesConfig(AppConfig):
         # service posts chips through the ledger): the service tells the ledger here that
         # it wants to hear of each hand at a tournament table (ledger.postings calls it
         # after commit, from record_hand, complete_hand and void_hand).
+        from bourre_site import startup  # noqa: F401  (registers the secret-key check)
         from games.tournaments import service
         from ledger import postings
 

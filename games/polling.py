@@ -51,7 +51,7 @@ def live(response: HttpResponse, etag: str) -> HttpResponse:
     """Tag a polled response. Never stored: a browser cache would turn the 304s into 200s
     with a cached body, and htmx would swap the same content again."""
     response["ETag"] = etag
-    response["Cache-Control"] = "no-store, private"
+    response["Cache-Control"] = "private, no-store"
     patch_vary_headers(response, ["HX-Request"])
     return response
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Prefetch, Q, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import F, Prefetch, Q, Sum, Value, Window
+from django.db.models.functions import Coalesce, RowNumber
 
 from games.models import GameSession, Seat, Tournament
 from ledger.models import (
@@ -107,10 +107,13 @@ def prize_balances(t: Tournament) -> dict[str, Any]:
 
 
 def prize_postings(t: Tournament):
-    """The prize ledger, oldest first, legs prefetched (two queries)."""
+    """The prize ledger, oldest first, legs prefetched (two queries). Each posting has a
+    ``number``: its place in this tournament's ledger (#1, #2, …), whatever other
+    tournaments wrote in between (the primary key is global)."""
     legs = PrizeLeg.objects.select_related("account").order_by("id")
     return (
         PrizePosting.objects.filter(tournament=t)
+        .annotate(number=Window(RowNumber(), order_by=F("id").asc()))
         .order_by("id")
         .prefetch_related(Prefetch("legs", queryset=legs))
     )

@@ -1,9 +1,17 @@
 """Shared pieces of the CSV exports (pages and API alike).
 
+Every CSV the app writes goes through ``writer``: each text cell is escaped by
+``csv_cell`` (names, memos, explanations, the currency: anything a person typed), numbers
+pass as they are. A writer that escapes every cell cannot forget one.
+
 The ledger exports (a session's ``ledger.csv`` page, the API's ``postings/?format=csv``)
 stream one row per leg from plain column values (``values_list`` through chunked cursors
 — server-side cursors on PostgreSQL): no model instance, no posting's hand with its JSON
 fields decoded, and memory flat however long the ledger (issue #20; bench/floor.py).
+Their rows are made by ``_rows``, which escapes each typed cell once (a memo once per
+posting, a name once per account, the currency once) instead of once per leg, so
+``stream_csv`` writes them with the plain writer; the other cells are ledger values
+(kinds, dates, ids, amounts).
 """
 
 from __future__ import annotations
@@ -11,10 +19,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from django.db.models import QuerySet
 
 from ledger.models import Account, Leg, Posting
+
+__all__ = ["club_ledger_rows", "csv_cell", "session_ledger_rows", "stream_csv", "writer"]
 
 # The session page's ledger.csv, one row per leg.
 LEDGER_COLUMNS = (
@@ -34,12 +45,41 @@ CLUB_LEDGER_COLUMNS = (*LEDGER_COLUMNS[:3], "session", *LEDGER_COLUMNS[3:])
 
 CHUNK = 2000  # rows per database fetch and per piece of the response
 
+# What makes a spreadsheet read a cell as a formula (OWASP's list, and the full-width forms
+# some spreadsheets also accept), even after leading spaces.
+_TRIGGERS = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+_CONTROL = ("\t", "\r", "\n")
+
 
 def csv_cell(text: object) -> str:
     """Text that stays text in a spreadsheet: a name like "=HYPERLINK(…)" typed into the
     app must not become a formula when a treasurer opens the export (CSV injection)."""
     text = str(text)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    if text[:1] in _CONTROL or text.lstrip()[:1] in _TRIGGERS:
+        return "'" + text
+    return text
+
+
+class _EscapingWriter:
+    def __init__(self, stream: Any, **kwargs: Any):
+        self._writer = csv.writer(stream, **kwargs)
+
+    @staticmethod
+    def _cells(row: Iterable[object]) -> list[object]:
+        # Numbers stay numbers (a negative amount is a number, not a formula).
+        return [csv_cell(c) if isinstance(c, str) else c for c in row]
+
+    def writerow(self, row: Iterable[object]) -> Any:
+        return self._writer.writerow(self._cells(row))
+
+    def writerows(self, rows: Iterable[Iterable[object]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
+def writer(stream: Any, **kwargs: Any) -> _EscapingWriter:
+    """``csv.writer`` whose every text cell is escaped by ``csv_cell``."""
+    return _EscapingWriter(stream, **kwargs)
 
 
 def session_ledger_rows(session_id: int, club_id: int, currency: str) -> Iterator[tuple]:
@@ -82,6 +122,7 @@ def _rows(
         .iterator(chunk_size=CHUNK)
     )
     head: tuple = ()
+    currency = csv_cell(currency)
     cur = currency
     current = None
     for posting_id, account_id, amount in legs:
@@ -94,14 +135,15 @@ def _rows(
                 session, session_currency = more
                 head = (pid, created.isoformat(), kind, session or "", hand, csv_cell(memo),
                         reverses or "")  # fmt: skip
-                cur = session_currency or currency
+                cur = csv_cell(session_currency) if session_currency else currency
             else:
                 head = (pid, created.isoformat(), kind, hand, csv_cell(memo), reverses or "")
         yield (*head, *accounts[account_id], amount, cur)
 
 
 def stream_csv(header: Sequence[str], rows: Iterable[Sequence]) -> Iterator[str]:
-    """The CSV text in pieces of ``CHUNK`` rows (for a StreamingHttpResponse)."""
+    """The CSV text in pieces of ``CHUNK`` rows (for a StreamingHttpResponse). The rows'
+    typed cells are escaped already (``_rows``): the plain writer, not ``writer``."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(header)

@@ -205,6 +205,10 @@ class PrizePosting(models.Model):
         FEE = "fee", "Fee"
         REFUND = "refund", "Refund (withdrawn)"
         PRIZE = "prize", "Prize"
+        REENTRY = "reentry", "Re-entry"
+        REBUY = "rebuy", "Rebuy"
+        ADDON = "addon", "Add-on"
+        DEAL = "deal", "Deal"
 
     tournament = models.ForeignKey(
         "games.Tournament", on_delete=models.CASCADE, related_name="prize_postings"

@@ -62,3 +62,13 @@ class SeatFactory(factory.django.DjangoModelFactory):
     session = factory.SubFactory(GameSessionFactory)
     player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..session.club"))
     position = factory.Sequence(lambda n: n)
+
+
+def seeded(tournament_id: int, seed: str) -> int:
+    """A tournament created with this draw seed (as if made at creation, before anyone
+    registered): tests that replay a known draw use it. Returns the id."""
+    from games.engine.tournament import commitment
+    from games.models import Tournament
+
+    Tournament.objects.filter(pk=tournament_id).update(seed=seed, seed_commitment=commitment(seed))
+    return tournament_id

@@ -50,7 +50,8 @@ def test_every_refusal_is_a_bourre_error(cls):
         (DigitalError("not your turn", "out_of_turn", "R17"), "out_of_turn", None, 409),
         (DigitalError("no such seat", "wrong_seat"), "wrong_seat", None, 403),
         (DigitalError("bad card", "illegal_card", "R19"), "illegal_card", None, 400),
-        (TournamentError("no", code="status"), "status", None, 400),
+        (TournamentError("no", code="status"), "status", None, 409),  # the moment: a conflict
+        (TournamentError("no", code="antes"), "antes", None, 400),
         (HandError("two dealers"), "bad_setup", None, 400),
         (ClubError("last owner", code="last_owner"), "last_owner", None, 409),
     ],

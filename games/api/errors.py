@@ -21,6 +21,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
@@ -44,6 +45,8 @@ TYPE_SESSION_CLOSED = "urn:bourre:problem:session-closed"
 TYPE_VOID_REFUSED = "urn:bourre:problem:void-refused"
 TYPE_THROTTLED = "urn:bourre:problem:throttled"
 TYPE_INTERNAL = "urn:bourre:problem:internal"
+TYPE_UNAVAILABLE = "urn:bourre:problem:unavailable"
+RETRY_AFTER_SECONDS = 15
 
 _TITLES = {
     400: "Bad request",
@@ -281,6 +284,17 @@ def problem_exception_handler(exc, context):
                 errors=[{"code": code, "message": detail}],
                 headers=headers,
             )
+    if response is None and isinstance(exc, OperationalError | InterfaceError):
+        # The database is away (restart, failover): say so and when to retry, not 500.
+        logger.error("database unavailable: %s", exc)
+        response = problem_response(
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+            "The database is not answering. Nothing was saved; try again in a moment.",
+            title="Service unavailable",
+            type=TYPE_UNAVAILABLE,
+            errors=[{"code": "unavailable", "message": "the database is not answering"}],
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
     if response is None:
         # A bug, not bad input: log it with its traceback, but still answer in the
         # API's format rather than Django's HTML page.

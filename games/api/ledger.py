@@ -6,7 +6,6 @@ filtered ledger as CSV (``?format=csv``), one row per leg from plain column valu
 (``ledger.exports``), for exports of any size.
 """
 
-import csv
 import io
 import json
 from collections import defaultdict
@@ -32,8 +31,8 @@ from games.api.errors import Problem
 from games.api.serializers import MAX_ID, PlayerRefSerializer
 from games.models import GameSession, Player
 from games.sessions.selectors import KITTY, settlement_rows
-from ledger import postings
-from ledger.exports import CLUB_LEDGER_COLUMNS, club_ledger_rows, csv_cell, stream_csv
+from ledger import exports, postings
+from ledger.exports import CLUB_LEDGER_COLUMNS, club_ledger_rows, stream_csv
 from ledger.models import Account, Leg, Posting
 from ledger.stats import club_player_stats
 
@@ -147,17 +146,17 @@ class SettlementCSVRenderer(BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\r\n")
+        writer = exports.writer(out, lineterminator="\r\n")
         writer.writerow(self.COLUMNS)
         for t in data.get("transfers", []):
             writer.writerow(
                 [
-                    csv_cell(t["payer"]["name"]),
-                    csv_cell(t["payee"]["name"]),
+                    t["payer"]["name"],
+                    t["payee"]["name"],
                     t["amount"],
-                    csv_cell(data["currency"]),
+                    data["currency"],
                     "yes" if t["paid"] else "no",
-                    csv_cell(t["explanation"]),
+                    t["explanation"],
                 ]
             )
         return out.getvalue().encode("utf-8", errors="backslashreplace")

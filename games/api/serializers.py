@@ -9,11 +9,12 @@ and in `games.engine` / `ledger.postings`, never here (HackSoft style).
 from rest_framework import serializers
 
 from games.models import GameSession
+from games.names import PLAYER_NAME_MAX, TITLE_MAX, clean_name
 
 # Ids come from BigAutoField; a bigger number could not be looked up (and must be a 400,
 # not a database overflow).
 MAX_ID = 2**63 - 1
-NAME_MAX = 40  # Player.name
+NAME_MAX = PLAYER_NAME_MAX
 CARD_MAX = 8  # "10♥" and friends, generously
 
 
@@ -105,6 +106,9 @@ class PlayerOutputSerializer(serializers.Serializer):
 class PlayerCreateInputSerializer(StrictInputSerializer):
     name = serializers.CharField(max_length=NAME_MAX)
 
+    def validate_name(self, value: str) -> str:
+        return clean_name(value, max_length=NAME_MAX)
+
 
 class PlayerRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
@@ -167,7 +171,11 @@ class SessionDetailOutputSerializer(SessionOutputSerializer):
 
 
 class SessionCreateInputSerializer(StrictInputSerializer):
-    name = serializers.CharField(max_length=100)
+    name = serializers.CharField(max_length=TITLE_MAX)
+
+    def validate_name(self, value: str) -> str:
+        return clean_name(value, max_length=TITLE_MAX, what="session name")
+
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         min_length=2,

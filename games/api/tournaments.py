@@ -7,11 +7,13 @@ problem+json errors, cursor pagination for the list, explicit output serializers
 - ``GET tournaments/{id}/standings/`` — finishing places (provisional while running)
 - ``GET tournaments/{id}/prizes/`` — the prize ledger: postings with legs and balances,
   as JSON or CSV (``Accept: text/csv`` or ``?format=csv``); one response, not paged: it
-  has about two postings per entrant.
+  has about two postings per entrant. Postings are numbered per tournament (``number``).
+- ``GET tournaments/{id}/standings/`` also answers CSV (``?format=csv``).
+- Writes (create, entries, start, tables, clock, deal, payouts): ``tournament_actions``.
 """
 
-import csv
 import io
+from collections.abc import Iterable
 
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -32,10 +34,9 @@ from games.api.base import (
 )
 from games.api.serializers import MAX_ID
 from games.models import Tournament
-from games.tournaments import selectors
+from games.tournaments import payouts, selectors
 from games.tournaments import service as svc
-from ledger import books
-from ledger.exports import csv_cell
+from ledger import books, exports
 from ledger.models import PrizeAccount
 
 # -- output serializers ---------------------------------------------------------------------
@@ -125,6 +126,11 @@ class StandingOutputSerializer(serializers.Serializer):
     out_table = serializers.IntegerField(allow_null=True)
     out_at = serializers.DateTimeField(allow_null=True)
     prize = serializers.IntegerField()
+    busted = serializers.BooleanField(help_text="Knocked out (chips: none left).")
+    out_chips = serializers.IntegerField(
+        allow_null=True, help_text="Busted: the stack the last hand took."
+    )
+    reentries = serializers.IntegerField()
 
 
 class StandingsOutputSerializer(serializers.Serializer):
@@ -143,6 +149,7 @@ class PrizeLegOutputSerializer(serializers.Serializer):
 
 class PrizePostingOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="Its place in this tournament's ledger: 1, 2, …")
     kind = serializers.CharField()
     player = PlayerRefOutputSerializer(allow_null=True)
     memo = serializers.CharField()
@@ -174,11 +181,7 @@ class TournamentFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
 
 
-REMAINDER_RULE = (
-    "Each prize is pool × percent // 100 in minor units; the units left over go one each "
-    "to 1st, 2nd, …; players sharing a place split its prizes equally, leftover units one "
-    "each in the order of a seeded draw."
-)
+REMAINDER_RULE = payouts.REMAINDER_RULE
 
 
 # -- views --------------------------------------------------------------------------------
@@ -253,11 +256,52 @@ class TournamentDetailApi(ApiView):
         return Response(out, headers={"ETag": selectors.etag(t)})
 
 
+class _CSVRenderer(BaseRenderer):
+    """CSV of a JSON answer: ``columns`` then ``rows(data)``; an error is its detail."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+    columns: tuple[str, ...] = ()
+    key = ""
+
+    def rows(self, data) -> Iterable[list]:
+        raise NotImplementedError
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        out = io.StringIO()
+        writer = exports.writer(out, lineterminator="\r\n")
+        if self.key not in (data or {}):  # an error answered as CSV: its detail
+            writer.writerow(["detail"])
+            writer.writerow([str((data or {}).get("detail", ""))])
+        else:
+            writer.writerow(self.columns)
+            writer.writerows(self.rows(data))
+        return out.getvalue().encode("utf-8", errors="backslashreplace")
+
+
+class StandingsCSVRenderer(_CSVRenderer):
+    columns = selectors.STANDINGS_CSV_COLUMNS
+    key = "standings"
+
+    def rows(self, data) -> Iterable[list]:
+        return selectors.standings_csv_rows(data["standings"])
+
+
 class TournamentStandingsApi(ApiView):
+    renderer_classes = [*API_RENDERERS, StandingsCSVRenderer]
+
     @extend_schema(
         operation_id="tournaments_standings",
-        summary="Finishing places (provisional while the tournament runs)",
-        responses={200: StandingsOutputSerializer, **problems(*READ_PROBLEMS)},
+        summary="Finishing places (provisional while the tournament runs), JSON or CSV",
+        parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
+        responses={
+            (200, "application/json"): StandingsOutputSerializer,
+            (200, "text/csv"): OpenApiResponse(
+                response=str, description=",".join(selectors.STANDINGS_CSV_COLUMNS)
+            ),
+            **problems(*READ_PROBLEMS),
+        },
         tags=["tournaments"],
     )
     def get(self, request, tournament_id: int):
@@ -269,34 +313,32 @@ class TournamentStandingsApi(ApiView):
             "final": t.status == Tournament.Status.FINISHED,
             "standings": selectors.standings(t),
         }
-        return Response(StandingsOutputSerializer(data).data)
+        headers = {}
+        if request.accepted_renderer.format == "csv":
+            headers["Content-Disposition"] = (
+                f'attachment; filename="tournament-{t.pk}-standings.csv"'
+            )
+        return Response(StandingsOutputSerializer(data).data, headers=headers)
 
 
-class PrizeCSVRenderer(BaseRenderer):
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
+class PrizeCSVRenderer(_CSVRenderer):
+    columns = selectors.PRIZE_CSV_COLUMNS
+    key = "postings"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\r\n")
-        writer.writerow(selectors.PRIZE_CSV_COLUMNS)
-        for posting in data.get("postings", []):
+    def rows(self, data) -> Iterable[list]:
+        for posting in data["postings"]:
             owner = posting["player"]["name"] if posting["player"] else ""
             for leg in posting["legs"]:
-                writer.writerow(
-                    [
-                        posting["id"],
-                        posting["created_at"],
-                        posting["kind"],
-                        csv_cell(owner),
-                        csv_cell(leg["player"]["name"] if leg["player"] else leg["account"]),
-                        leg["amount"],
-                        csv_cell(data["currency"]),
-                        csv_cell(posting["memo"]),
-                    ]
-                )
-        return out.getvalue().encode("utf-8", errors="backslashreplace")
+                yield [
+                    posting["number"],
+                    posting["created_at"],
+                    posting["kind"],
+                    owner,
+                    leg["player"]["name"] if leg["player"] else leg["account"],
+                    leg["amount"],
+                    data["currency"],
+                    posting["memo"],
+                ]
 
 
 class TournamentPrizesApi(ApiView):
@@ -341,6 +383,7 @@ class TournamentPrizesApi(ApiView):
             "postings": [
                 {
                     "id": p.pk,
+                    "number": p.number,
                     "kind": p.kind,
                     "player": ref(p.player_id),
                     "memo": p.memo,

@@ -1,16 +1,18 @@
 """REST API v1, mounted at /api/v1/: clubs, players, sessions, hands, the ledger and
-tournaments (read-only)."""
+tournaments."""
 
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games.api import ledger as ledger_api
+from games.api import tournament_actions as tactions
 from games.api import tournaments
 from games.api import views as api
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
+    # The split view serves its start-up script as a file: no inline script under the CSP.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
     path("clubs/", api.ClubListApi.as_view(), name="api_club_list"),
     path("clubs/<id:club_id>/", api.ClubDetailApi.as_view(), name="api_club_detail"),
     path("clubs/<id:club_id>/players/", api.PlayerListApi.as_view(), name="api_player_list"),
@@ -41,7 +43,45 @@ urlpatterns = [
         ledger_api.SessionSettlementApi.as_view(),
         name="api_session_settlement",
     ),
-    path("tournaments/", tournaments.TournamentListApi.as_view(), name="api_tournament_list"),
+    path("tournaments/", tactions.TournamentListCreateApi.as_view(), name="api_tournament_list"),
+    path(
+        "tournaments/<id:tournament_id>/entries/",
+        tactions.EntryListApi.as_view(),
+        name="api_tournament_entries",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/entries/<id:entry_id>/<str:action>/",
+        tactions.EntryActionApi.as_view(),
+        name="api_tournament_entry_action",
+    ),
+    *[
+        path(
+            f"tournaments/<id:tournament_id>/{action}/",
+            tactions.action_view(action),
+            name=f"api_tournament_{action.replace('-', '_')}",
+        )
+        for action in ("start", "next-round", "balance", "end-round")
+    ],
+    path(
+        "tournaments/<id:tournament_id>/clock/",
+        tactions.ClockApi.as_view(),
+        name="api_tournament_clock",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/tables/<int:number>/hands/",
+        tactions.TableHandApi.as_view(),
+        name="api_tournament_table_hands",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/deal/",
+        tactions.DealApi.as_view(),
+        name="api_tournament_deal",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/payouts/",
+        tactions.PayoutsApi.as_view(),
+        name="api_tournament_payouts",
+    ),
     path(
         "tournaments/<id:tournament_id>/",
         tournaments.TournamentDetailApi.as_view(),

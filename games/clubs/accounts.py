@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -28,33 +27,36 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 class RateLimitedLoginView(auth_views.LoginView):
-    """Failed logins are counted per client IP and per username; past the limit the form
-    is refused with 429 until the window passes, even with the right password."""
+    """Failed logins slow down the address that made them (``games.ratelimit``): per
+    (address, username) and per address, with delays that double. While a pair must wait
+    the form is refused with 429, even with the right password; another address is not
+    affected, so the owner still gets in while their username is under attack."""
+
+    def _ident(self) -> tuple[str, str]:
+        username = (self.request.POST.get("username") or "").strip().lower()
+        return ratelimit.client_ip(self.request), username
 
     def post(self, request, *args, **kwargs):
-        window = settings.LOGIN_RATE_WINDOW
-        limit = settings.LOGIN_RATE_LIMIT
-        ip = ratelimit.client_ip(request)
-        username = (request.POST.get("username") or "").strip().lower()
-        if (
-            ratelimit.count("login-ip", ip, window) >= limit
-            or ratelimit.count("login-user", username, window) >= limit
-        ):
+        wait = ratelimit.login_wait(*self._ident())
+        if wait:
             form = self.get_form()
             form.errors.clear()
             form.add_error(
                 None,
-                f"Too many failed logins. Try again in {window // 60} minutes.",
+                f"Too many failed logins from here. Try again in {wait} second"
+                f"{'' if wait == 1 else 's'}.",
             )
-            return self.render_to_response(self.get_context_data(form=form), status=429)
+            response = self.render_to_response(self.get_context_data(form=form), status=429)
+            response["Retry-After"] = str(wait)
+            return response
         return super().post(request, *args, **kwargs)
 
+    def form_valid(self, form):
+        ratelimit.login_succeeded(*self._ident())
+        return super().form_valid(form)
+
     def form_invalid(self, form):
-        ip = ratelimit.client_ip(self.request)
-        username = (self.request.POST.get("username") or "").strip().lower()
-        ratelimit.hit("login-ip", ip, settings.LOGIN_RATE_WINDOW)
-        if username:
-            ratelimit.hit("login-user", username, settings.LOGIN_RATE_WINDOW)
+        ratelimit.login_failed(*self._ident())
         return super().form_invalid(form)
 
 

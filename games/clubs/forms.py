@@ -3,6 +3,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 from games.models import Club, Membership, Player, Role
+from games.names import TITLE_MAX, clean_name
 
 
 class SignupForm(UserCreationForm):
@@ -18,6 +19,9 @@ class ClubForm(forms.ModelForm):
         model = Club
         fields = ("name", "currency")
 
+    def clean_name(self) -> str:
+        return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="club name")
+
 
 class PlayerForm(forms.ModelForm):
     class Meta:
@@ -30,9 +34,7 @@ class PlayerForm(forms.ModelForm):
         self.club = club
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("A player needs a name.")
+        name = clean_name(self.cleaned_data["name"])
         clash = Player.objects.filter(club=self.club, name__iexact=name).exclude(
             pk=self.instance.pk
         )

@@ -59,7 +59,7 @@ def token_list(request: AuthedHttpRequest) -> HttpResponse:
             status=201,
         )
         # Only the hash is stored: keep the one page that shows the key out of caches.
-        response["Cache-Control"] = "no-store"
+        response["Cache-Control"] = "private, no-store"
         return response
     return render(request, "games/tokens.html", _context(request, form))
 

@@ -5,6 +5,9 @@ A digital hand is a Hand row (kind DIGITAL) whose state is always
 every move is appended to the HandAction log, so a server restart loses nothing and any
 page can rebuild the hand. Nothing about a hand in progress lives in memory.
 
+Seat links: a link is claimed by the first phone that opens it (``claim_seat``); the
+host can release the claim or reissue the link (``reissue_seat``: the old one dies).
+
 Writes (deal, move, bot toggle, cancel) each run in one transaction that starts by
 locking the session row, as every write path of the project does (``ledger.postings``
 too, so the two never wait on each other in opposite orders); that lock also
@@ -37,15 +40,18 @@ from games import sql
 from games.digital.selectors import Table, bot_names, hand_in_progress, load_actions, state_of
 from games.engine import (
     CARD_NAMES,
+    MAX_POT,
     BourreError,
     CardError,
     HandState,
     HeuristicBot,
     IllegalAction,
     parse_card,
+    worst_next_carry,
 )
 from games.engine.record import SESSION_KEYS, TABLE_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
+from games.models.session import new_seat_secret
 from ledger import postings
 
 log = logging.getLogger(__name__)
@@ -122,10 +128,26 @@ def start_hand(*, session_id: int, user=None) -> Table:
             state = state_of(hand, [])
         except BourreError as exc:
             raise DigitalError(f"This table cannot deal a hand: {exc}", "bad_setup") from None
+        _require_pot_headroom(session, state)
         hand.save()
         table = Table(hand, state, 0, session=session)
         _advance(table, user)
     return table
+
+
+def _require_pot_headroom(session: GameSession, state: HandState) -> None:
+    """Refuse a deal whose worst case could pass the largest pot the books keep: once
+    played, a digital hand cannot be re-entered, so it must be settleable whatever
+    happens (engine.rules: every bound on an amount)."""
+    worst = worst_next_carry(session.carry, state.rules, len(state.players))
+    if worst > MAX_POT:
+        raise DigitalError(
+            "The pot is so large that with bourrés this hand could bring it past the "
+            "largest pot these books keep. Set a pot limit in the session's rules (R37), "
+            "or record the next hand as a reported hand.",
+            "pot_over_cap",
+            "R37",
+        )
 
 
 def apply_action(
@@ -192,6 +214,47 @@ def set_bot(*, session_id: int, seat_id: int, is_bot: bool, user=None) -> Table:
         if is_bot and _cancel_if_stale(session, hand) is None:
             _advance(table, user)
     return table
+
+
+def reissue_seat(*, session_id: int, seat_id: int) -> Seat:
+    """A new private link for a seat: the old one answers 404 from now on, and the
+    seat waits for the first phone that opens the new one."""
+    with transaction.atomic():
+        session = postings.lock_session(session_id)
+        seat = Seat.objects.select_related("player").filter(pk=seat_id, session=session).first()
+        if seat is None:
+            raise DigitalError("There is no such seat at this table.", "not_found")
+        seat.secret = new_seat_secret()
+        seat.claimed_by = ""
+        seat.claimed_at = None
+        seat.save(update_fields=["secret", "claimed_by", "claimed_at"])
+    return seat
+
+
+def release_seat(*, session_id: int, seat_id: int) -> Seat:
+    """Forget which phone holds the seat: the next phone to open its link takes it."""
+    seat = Seat.objects.select_related("player").filter(pk=seat_id, session_id=session_id).first()
+    if seat is None:
+        raise DigitalError("There is no such seat at this table.", "not_found")
+    Seat.objects.filter(pk=seat.pk).update(claimed_by="", claimed_at=None)
+    seat.claimed_by = ""
+    return seat
+
+
+def claim_seat(seat: Seat, device: str) -> bool:
+    """Whether the phone whose device cookie hashes to ``device`` holds the seat; the
+    first phone to ask takes it (one conditional UPDATE, so two phones opening the link
+    at once cannot both win)."""
+    if seat.claimed_by:
+        return seat.claimed_by == device
+    taken = Seat.objects.filter(pk=seat.pk, claimed_by="").update(
+        claimed_by=device, claimed_at=timezone.now()
+    )
+    if not taken:
+        seat.refresh_from_db(fields=["claimed_by", "claimed_at"])
+        return seat.claimed_by == device
+    seat.claimed_by = device
+    return True
 
 
 def cancel_hand(*, session_id: int, user=None, reason: str = "") -> Hand:

@@ -3,6 +3,7 @@ the spectators' view and the replay of a finished hand."""
 
 from django.urls import path
 
+from games.digital import link_views
 from games.digital import views as digital
 
 urlpatterns = [
@@ -14,8 +15,19 @@ urlpatterns = [
         digital.seat_bot,
         name="digital_seat_bot",
     ),
+    path(
+        "sessions/<id:session_id>/digital/seats/<id:seat_id>/link/",
+        link_views.seat_link,
+        name="digital_seat_link",
+    ),
+    path(
+        "sessions/<id:session_id>/digital/links/",
+        link_views.seat_links_visibility,
+        name="digital_links_visibility",
+    ),
     path("sessions/<id:session_id>/digital/watch/", digital.watch, name="digital_watch"),
     path("seat/<str:secret>/", digital.seat_page, name="digital_seat"),
+    path("seat/<str:secret>/deal/", digital.seat_deal, name="digital_seat_deal"),
     path("seat/<str:secret>/state.json", digital.seat_state, name="digital_seat_state"),
     path(
         "seat/<str:secret>/hands/<id:hand_id>/replay/",

@@ -7,6 +7,10 @@ another seat's hidden cards or the stock. The raw action log is never sent eithe
 ``play`` action names the discarded cards, so the play-by-play is rebuilt from it with
 counts only.
 
+A seat link is held by the first phone that opens it (a device cookie); another phone
+gets a page that says so. The host can release the seat or reissue its link, deal from
+any seat, and hide the seat links on the table page once they are handed out.
+
 Live updates: the board polls its own URL every second while the page is visible and
 gets ``304 Not Modified`` (one ETag from the session version, the hand and its log
 length) until something changes. Moves the phone has not seen yet carry a reveal index
@@ -18,7 +22,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
@@ -30,14 +33,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.access import hand_for, session_for
 from games.digital import selectors as digital_reads
 from games.digital import service as digital
+from games.digital.link_views import HIDDEN_LINKS, holds_seat
 from games.engine import CARD_NAMES, HandState, parse_card, rulebook
 from games.engine.legal import trick_winner
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.models import GameSession, Hand, Role, Seat
 from games.polling import etag_matches, live
+from games.qr import phone_url, qr_svg
 from games.templatetags.bourre import RANKS, SUITS
 
-# Time between two revealed moves is set in CSS (--dg-pace); the index is all we send.
+# Time between two revealed moves is set in CSS (--dg-pace); the index is all we send, as a
+# class (dg-i-N, dg-n-N: no inline style under the Content-Security-Policy), so it stops at
+# the last step static/css/app.css defines.
+REVEAL_STEPS = 64
 FEED_LENGTH = 8
 
 
@@ -103,7 +111,7 @@ def board_context(
         board["not_dealt_in"] = True
     view = state.view_for(viewer) if viewer else state.public_view()
     seqs = _reveal_indexes(state, table.seq, seen)
-    board["reveal"] = sum(1 for i in seqs.values() if i is not None)
+    board["reveal"] = min(sum(1 for i in seqs.values() if i is not None), REVEAL_STEPS - 1)
     card_seqs = [i + 1 for i, a in enumerate(state.actions) if a["type"] == "card"]
 
     trump = view["trump"]
@@ -158,7 +166,7 @@ def _reveal_indexes(state: HandState, seq: int, seen: int | None) -> dict[int, i
     k = 0
     for i in range(1, seq + 1):
         if seen is not None and 0 <= seen < i:
-            out[i] = k
+            out[i] = min(k, REVEAL_STEPS - 1)
             k += 1
         else:
             out[i] = None
@@ -323,27 +331,25 @@ def _live(response: HttpResponse, etag: str) -> HttpResponse:
     return live(response, etag)
 
 
-def _seat(secret: str, with_session: bool = True) -> Seat:
-    # A move reads the session under its lock (digital.apply_action): no need here.
-    related = ("session", "player") if with_session else ("player",)
-    seat = (
-        Seat.objects.select_related(*related).filter(secret=secret).order_by().first()
-        if secret
-        else None
-    )
-    if seat is None:
-        raise Http404("No such seat")
-    return seat
+def _scores(session: GameSession, viewer: str) -> list[dict[str, Any]]:
+    """The session's scoreboard for a seat page: every seated player's net (one query)."""
+    nets = session.net_by_player()
+    seats = Seat.objects.filter(session=session).order_by("position", "id")
+    return [
+        {"name": name, "net": nets.get(pid, 0), "you": name == viewer}
+        for pid, name in seats.values_list("player_id", "player__name")
+    ]
 
 
 # -- the seat: a player's private link ------------------------------------------------------
 
 
 @require_http_methods(["GET", "POST"])
-def seat_page(request: HtmxHttpRequest, secret: str) -> HttpResponse:
+@holds_seat
+def seat_page(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
     """One player's cards and choices; POST plays a move (form or the page's script)."""
     posted = request.method == "POST"
-    seat = _seat(secret, with_session=not posted)
+    secret = seat.secret
     error = None
     status = 200
     if posted:
@@ -381,12 +387,32 @@ def seat_page(request: HtmxHttpRequest, secret: str) -> HttpResponse:
         if etag_matches(request, etag):
             return _live(HttpResponseNotModified(), etag)
         table = digital_reads.load_table(hand)
+    return _seat_board(request, seat, session, table, etag, error, status)
+
+
+def _seat_board(
+    request: HtmxHttpRequest,
+    seat: Seat,
+    session: GameSession,
+    table: digital_reads.Table,
+    etag: str,
+    error: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The seat page (or its board, for a poll or a move): the hand as this seat sees it,
+    the session's scoreboard with the player's net, and the next deal when no hand is on."""
+    secret, name, hand = seat.secret, seat.player.name, table.hand
     bots = table.bots if table.bots is not None else digital_reads.bot_names(session.pk)
-    board = board_context(session, table, seat.player.name, _seen(request, table.hand), bots)
+    board = board_context(session, table, name, _seen(request, hand), bots)
     board["error"] = error
     board["etag"] = etag
     board["poll_url"] = reverse("digital_seat", args=[secret])
     board["action_url"] = board["poll_url"]
+    board["scores"] = _scores(session, name)
+    board["my_net"] = next((r["net"] for r in board["scores"] if r["you"]), 0)
+    # Any seated human deals the next hand from their phone: nobody walks to the host.
+    board["can_deal"] = session.is_open and seat.active and not table.in_progress
+    board["deal_url"] = reverse("digital_seat_deal", args=[secret])
     if hand is not None:
         board["replay_url"] = reverse("digital_seat_replay", args=[secret, hand.pk])
     context = {"session": session, "seat": seat, "board": board}
@@ -394,6 +420,37 @@ def seat_page(request: HtmxHttpRequest, secret: str) -> HttpResponse:
     if request.htmx:
         template += "#board"
     return _live(render(request, template, context, status=status), etag)
+
+
+@require_POST
+@holds_seat
+def seat_deal(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
+    """Deal the next digital hand from a seat (the seat's phone must hold the link)."""
+    error = None
+    status = 200
+    if not seat.active:
+        error = {
+            "message": "You are sitting out: ask the host to deal you back in.",
+            "code": "not_dealt_in",
+            "rule": None,
+        }
+        status = 403
+    else:
+        try:
+            digital.start_hand(
+                session_id=seat.session_id,
+                user=request.user if request.user.is_authenticated else None,
+            )
+        except digital.DigitalError as exc:
+            error = {"message": str(exc), "code": exc.code, "rule": exc.rule}
+            status = exc.status
+    if error is None and not request.htmx:
+        return redirect("digital_seat", seat.secret)
+    session = GameSession.objects.get(pk=seat.session_id)
+    hand = digital_reads.latest_hand(session.pk)
+    table = digital_reads.load_table(hand)
+    etag = digital_reads.etag_for(session, hand)
+    return _seat_board(request, seat, session, table, etag, error, status)
 
 
 def _int(raw: str | None, default: int = 0) -> int:
@@ -416,9 +473,9 @@ def _posted_action(request: HttpRequest) -> dict[str, Any]:
 
 
 @require_GET
-def seat_state(request: HttpRequest, secret: str) -> HttpResponse:
+@holds_seat
+def seat_state(request: HttpRequest, seat: Seat) -> HttpResponse:
     """The seat's view as JSON (scripts, tests): exactly what the seat page shows."""
-    seat = _seat(secret)
     hand = digital_reads.latest_hand(seat.session_id)
     etag = digital_reads.etag_for(seat.session, hand)
     if etag_matches(request, etag):
@@ -471,11 +528,6 @@ def watch(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 # -- the scorekeeper's table -----------------------------------------------------------------
 
 
-def _qr(url: str) -> str:
-    # Inline SVG, dark on white whatever the theme, so every phone camera reads it.
-    return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
-
-
 @login_required
 @require_GET
 def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
@@ -484,15 +536,20 @@ def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
     table = digital_reads.load_table(hand)
     seats = list(session.seats.select_related("player"))
     dealt = set(table.state.players) if table.state is not None and table.in_progress else set()
+    hidden = session.pk in request.session.get(HIDDEN_LINKS, [])
     rows = []
     for s in seats:
-        link = request.build_absolute_uri(reverse("digital_seat", args=[s.secret]))
+        link = phone_url(request, reverse("digital_seat", args=[s.secret]))
         rows.append(
             {
                 "seat": s,
-                "link": link,
-                "qr": _qr(link) if s.active and not s.is_bot else "",
+                # A host who plays hides the others' links once handed out; their own
+                # seat stays one tap away.
+                "link": link if not hidden else "",
+                "qr": qr_svg(link) if s.active and not s.is_bot and not hidden else "",
                 "dealt": s.player.name in dealt,
+                "claimed": bool(s.claimed_by),
+                "mine": s.player.user_id == request.user.pk,
             }
         )
     board = board_context(session, table, None, None, {s.player.name for s in seats if s.is_bot})
@@ -506,8 +563,11 @@ def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
         "board": board,
         "in_progress": table.in_progress,
         "active_count": sum(1 for s in seats if s.active),
+        "links_hidden": hidden,
     }
-    return render(request, "games/digital_table.html", context)
+    response = render(request, "games/digital_table.html", context)
+    response["Cache-Control"] = "no-store, private"  # the seat links are secrets
+    return response
 
 
 @login_required
@@ -560,14 +620,14 @@ def replay_page(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 
 @require_GET
-def seat_replay(request: HttpRequest, secret: str, hand_id: int) -> HttpResponse:
+@holds_seat
+def seat_replay(request: HttpRequest, seat: Seat, hand_id: int) -> HttpResponse:
     """The same replay for a seat link (players need no account), this session only."""
-    seat = _seat(secret)
     hand = Hand.objects.filter(pk=hand_id, session_id=seat.session_id).first()
     if hand is None:
         raise Http404("No such hand at this table")
     response = _replay(request, hand, seat)
-    response["Cache-Control"] = "no-store, private"
+    response["Cache-Control"] = "private, no-store"
     return response
 
 

@@ -44,8 +44,18 @@ from .cards import (
 )
 from .errors import BourreError
 from .legal import illegal_reasons, legal_mask, sure_tricks
-from .payout import settle
-from .rules import MAX_AMOUNT, RULE_FIELDS, RULE_HELP, RuleError, RuleField, Rules
+from .payout import settle, worst_next_carry
+from .rules import (
+    MAX_AMOUNT,
+    MAX_BALANCE,
+    MAX_POT,
+    MAX_STAKE,
+    RULE_FIELDS,
+    RULE_HELP,
+    RuleError,
+    RuleField,
+    Rules,
+)
 from .state import HandError, HandState, replay
 from .verify import verify
 
@@ -53,6 +63,9 @@ __all__ = [
     "BourreError",
     "CARD_NAMES",
     "MAX_AMOUNT",
+    "MAX_BALANCE",
+    "MAX_POT",
+    "MAX_STAKE",
     "RULE_FIELDS",
     "RULE_HELP",
     "Card",
@@ -78,5 +91,6 @@ __all__ = [
     "replay",
     "settle",
     "sure_tricks",
+    "worst_next_carry",
     "verify",
 ]

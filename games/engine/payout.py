@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, TypeAlias
 
 from .rules import Rules
 
-__all__ = ["settle"]
+__all__ = ["settle", "worst_next_carry"]
 
 
 _RenegeEntry: TypeAlias = tuple[str, bool] | Mapping[str, Any]
@@ -310,3 +310,14 @@ def _next_deal(players: Sequence[str], dealer: str, forfeit_set: set[str]) -> tu
     else:
         skipped = set()
     return next_dealer, [p for p in players if p in forfeit_set and p not in skipped]
+
+
+def worst_next_carry(carry: int, rules: Rules, players: int) -> int:
+    """The largest next pot one hand can leave, whatever is played: every player antes
+    (twice under ``double_ante``), the pot carries (a split or an ineligible winner) and
+    every player pays a penalty of ``min(pot, pot_limit)`` (a bourré or a renege, R36,
+    R39). A table whose worst case passes ``MAX_POT`` is asked for a pot limit before a
+    digital deal (a played digital hand cannot be re-entered)."""
+    pot = carry + rules.ante * players * (2 if rules.double_ante else 1)
+    penalty = pot if rules.pot_limit is None else min(pot, rules.pot_limit)
+    return pot + players * penalty

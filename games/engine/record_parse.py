@@ -137,7 +137,11 @@ class RecordParser:
         if carry is None:
             carry = 0
         elif type(carry) is not int or not 0 <= carry <= MAX_AMOUNT:
-            add("bad_carry", "carry must be a whole number from 0 up", field="carry")
+            add(
+                "bad_carry",
+                f"carry must be a whole number from 0 to {MAX_AMOUNT}",
+                field="carry",
+            )
             carry = 0
         self.carry = carry
         self.excused = self.name_list("excused", record.get("excused"))

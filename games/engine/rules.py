@@ -3,8 +3,22 @@
 Names and defaults are exactly the table of RULES.md. Choices made where RULES.md is
 silent:
 
-- ``ante`` and ``pot_limit`` are capped at ``MAX_AMOUNT`` (10**15 minor units) so that
-  every amount the engine produces fits a 64-bit database column and prints as JSON.
+- Every bound on an amount is here, on the stored integer (the currency's minor unit):
+  ``MAX_POT`` (10**15) is the largest pot the books keep and ``MAX_STAKE`` (10**12) the
+  largest ``ante`` and ``pot_limit``. A pot is at most ``MAX_POT`` plus one hand's antes
+  (16 x ``MAX_STAKE`` at most, with ``double_ante`` and eight players), a payout at most a
+  pot, so every amount fits a 64-bit column with room to spare. The pot does not grow
+  past ``MAX_POT``: the verifier refuses a ``carry`` above it (``bad_carry``) and a hand
+  whose next pot would pass it (``pot_over_cap``, naming the pot and asking for a pot
+  limit); a digital table is refused a deal whose worst case could pass it
+  (``payout.worst_next_carry``), since a digital hand cannot be re-entered once played.
+  Without a pot limit every bourré pays the whole pot, so the pot can grow eightfold a
+  hand and a table reaches the cap after some twenty all-bourré hands even at ante 1;
+  with a limit it grows by at most 8 x (ante + limit) a hand, so a limited table never
+  meets the cap in practice. A player's running total in a session stops at
+  ``MAX_BALANCE`` (10**18; the ledger refuses the hand, ``balance_over_cap``: start a new
+  session), so sums of legs stay 64-bit integers. ``MAX_AMOUNT`` is the old name of
+  ``MAX_POT``.
 - ``max_discard`` may be 0..5 whatever ``hand_size`` is; with four-card hands a player
   can of course discard at most four (``Rules.discard_limit``).
 - ``double_ante`` and ``dealer_antes_for_all`` may both be on: the dealer antes for
@@ -19,9 +33,21 @@ from typing import Any
 
 from .errors import BourreError
 
-__all__ = ["MAX_AMOUNT", "RULE_FIELDS", "RULE_HELP", "RuleError", "RuleField", "Rules"]
+__all__ = [
+    "MAX_AMOUNT",
+    "MAX_POT",
+    "MAX_STAKE",
+    "RULE_FIELDS",
+    "RULE_HELP",
+    "RuleError",
+    "RuleField",
+    "Rules",
+]
 
-MAX_AMOUNT = 10**15
+MAX_POT = 10**15
+MAX_STAKE = MAX_POT // 1000
+MAX_BALANCE = 10**18  # one account's running total in a session (a 64-bit column holds 9.2e18)
+MAX_AMOUNT = MAX_POT
 
 
 class RuleError(BourreError):
@@ -68,7 +94,7 @@ class RuleField:
 
 RULE_FIELDS: tuple[RuleField, ...] = (
     RuleField(
-        "ante", "int", 1, "Ante", "What each player antes per hand (R5).", min=1, max=MAX_AMOUNT
+        "ante", "int", 1, "Ante", "What each player antes per hand (R5).", min=1, max=MAX_STAKE
     ),
     RuleField(
         "hand_size",
@@ -94,7 +120,7 @@ RULE_FIELDS: tuple[RuleField, ...] = (
         "Pot limit",
         "Caps what a bourré or renege costs; empty for no limit (R37).",
         min=1,
-        max=MAX_AMOUNT,
+        max=MAX_STAKE,
     ),
     RuleField(
         "limit_caps_winner",

@@ -98,7 +98,7 @@ def _check_setup(
     else:
         raise HandError("the dealer must be one of the players", "bad_dealer")
     if type(carry) is not int or not 0 <= carry <= MAX_AMOUNT:
-        raise HandError("carry must be a whole number from 0", "bad_carry")
+        raise HandError(f"carry must be a whole number from 0 to {MAX_AMOUNT}", "bad_carry")
     ex = set()
     for p in excused:
         if p not in names:

@@ -13,6 +13,9 @@ Choices where the issue left room, written down here and tested:
   split into tables of ``min_size``..``max_size`` gives the fewest possible *byes*; byes go
   to the best-ranked players (the previous round's order; in round one, the seeded draw),
   who advance without playing. A field that fits one table (≤ ``max_size``) is the final.
+- Provably fair draw: the seed is made when the tournament is created and only its
+  SHA-256 ``commitment`` is shown; it is revealed at the first draw. Every draw and
+  balancing step derives from it, so anyone can redo them from the seed and the entry list.
 - Seat draw: the entrants are sorted and then shuffled with the seed, so the result does
   not depend on the order they were registered in. In later rounds each player goes to the
   table where they have met the fewest players before, then pairs are swapped between
@@ -22,15 +25,17 @@ Choices where the issue left room, written down here and tested:
   for its players (the smallest table breaks first, ties: the highest table number); its
   players, in seeded random order, each go to the table with the fewest players (ties: the
   lowest number). Then, while two tables differ by more than one, a player drawn at random
-  (not one who was just moved in) moves from the largest table to the smallest. Tables
+  (not one who was just moved in, nor one moved by the previous balancing step unless
+  nobody else sits there) moves from the largest table to the smallest. Tables
   named in ``held`` (a hand is being played there, or its pot is not yet won) neither break
   nor give up players until they are free.
 - Advancement: rank by chips, then (setting) pots won, then a recorded draw; a player with
   no chips left never advances.
 - Places: a higher key finishes higher; equal keys share a place ("1, 2, 2, 4") and share
   the prizes of the places they cover.
-- Prize money (integer minor units): each paid place gets ``pool × percent // 100``; the
-  units left over go one each to the highest places (1st, then 2nd, …). Players sharing a
+- Prize money (integer minor units): each paid place gets ``pool × weight // total``
+  rounded down to the payout unit; the units left over go one each to the highest places
+  (1st, then 2nd, …), anything below one unit to 1st (``tournament_payouts``). Players sharing a
   place split the sum of the prizes of the places they cover equally; the units left over
   go one each to the tied players in their listed order (the service lists them by the
   recorded draw).
@@ -38,12 +43,14 @@ Choices where the issue left room, written down here and tested:
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import BourreError
+from . import tournament_levels, tournament_payouts
+from .tournament_errors import TournamentError
 
 __all__ = [
     "DEFAULT_MAX_SIZE",
@@ -58,6 +65,7 @@ __all__ = [
     "ante_for",
     "ante_level",
     "check_limits",
+    "commitment",
     "default_payout_percentages",
     "draw_round",
     "draw_tables",
@@ -82,19 +90,19 @@ SMALLEST_TABLE = 2
 LARGEST_TABLE = 8
 
 
-class TournamentError(BourreError):
-    """A setting or request the tournament cannot honour; ``code`` names it."""
-
-    def __init__(self, message: str, code: str = "invalid") -> None:
-        super().__init__(message, code=code)
-
-
 # -- randomness ----------------------------------------------------------------------------
 
 
 def new_seed() -> str:
-    """A fresh seed from a secure source; stored with the draw it produced."""
-    return secrets.token_hex(8)
+    """A fresh seed from a secure source (128 bits), made when the tournament is created;
+    only its commitment is shown until the first draw."""
+    return secrets.token_hex(16)
+
+
+def commitment(seed: str) -> str:
+    """The SHA-256 of the seed (hex), published before anyone registers: once the seed is
+    revealed, anyone can check it is the one promised."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 def rng_for(seed: str, *salt: object) -> random.Random:
@@ -298,9 +306,12 @@ def plan_balance(
     rng: random.Random,
     *,
     held: Collection[int] = (),
+    avoid: Collection[int] = (),
 ) -> BalancePlan:
     """Break tables below ``min_size`` and even out the rest (see the module docstring).
-    ``tables`` maps table number → players still in, in seat order."""
+    ``tables`` maps table number → players still in, in seat order. ``avoid``: players
+    moved by the previous balancing step; a balancing move picks someone else whenever
+    the source table has anyone else (nobody is moved twice in a row by choice)."""
     check_limits(min_size, max_size)
     seats = {t: list(ps) for t, ps in tables.items()}
     moves: list[Move] = []
@@ -330,7 +341,11 @@ def plan_balance(
             break
         source = min(sources, key=lambda t: (-len(seats[t]), t))
         target = min(seats, key=lambda t: (len(seats[t]), t))
-        candidates = [p for p in seats[source] if p not in moved_in] or seats[source]
+        candidates = (
+            [p for p in seats[source] if p not in moved_in and p not in avoid]
+            or [p for p in seats[source] if p not in moved_in]
+            or seats[source]
+        )
         p = rng.choice(candidates)
         seats[source].remove(p)
         seats[target].append(p)
@@ -407,10 +422,11 @@ def ante_level(hands_per_level: int, round_no: int, hands_played: int) -> int:
 
 
 def ante_for(schedule: Sequence[int], level: int) -> int:
-    """The ante at ``level``; past the end of the schedule the last ante stays."""
+    """The ante at ``level``; past the end of the schedule it keeps rising
+    (``tournament_levels.ante_for``: a freeze-out never stalls on its last level)."""
     if not schedule:
         raise TournamentError("The ante schedule is empty.", code="antes")
-    return schedule[min(level, len(schedule) - 1)]
+    return tournament_levels.ante_for(schedule, level)
 
 
 # -- payouts --------------------------------------------------------------------------------
@@ -453,21 +469,19 @@ def validate_payout_percentages(percentages: Sequence[int], entrants: int | None
         )
 
 
-def prize_amounts(pool: int, percentages: Sequence[int]) -> list[int]:
-    """Prize per place (minor units): rounded down, leftover units to the top places."""
+def prize_amounts(pool: int, percentages: Sequence[int], unit: int = 1) -> list[int]:
+    """Prize per place (minor units), by weight (percentages or basis points), rounded
+    down to ``unit``; leftover units to the top places (``tournament_payouts``)."""
     if pool < 0:
         raise TournamentError("The prize pool cannot be negative.", code="pool")
-    amounts = [pool * p // 100 for p in percentages]
-    for i in range(pool - sum(amounts)):
-        amounts[i % len(amounts)] += 1
-    return amounts
+    return tournament_payouts.prize_amounts(pool, percentages, unit)
 
 
 def prizes_by_place(
-    pool: int, percentages: Sequence[int], places: Sequence[tuple[int, int]]
+    pool: int, percentages: Sequence[int], places: Sequence[tuple[int, int]], unit: int = 1
 ) -> dict[int, int]:
     """player → prize, from ``finishing_places`` output (ties share)."""
-    amounts = prize_amounts(pool, percentages)
+    amounts = prize_amounts(pool, percentages, unit)
     if len(places) < len(amounts):
         raise TournamentError("Fewer finishers than paid places.", code="payouts")
     prizes: dict[int, int] = {}

@@ -46,8 +46,10 @@ Choices where HAND_RECORD.md is silent:
   must not exceed the summary, and the summary settles the hand.
 - Renege entries may also give ``trick``, ``card`` and ``rule``; a table-called
   uncorrected renege that repeats one the engine found in the log is reported once.
-- ``carry`` (like ``ante`` and ``pot_limit``) is at most ``MAX_AMOUNT`` = 10**15 minor
-  units, so every amount fits a 64-bit column.
+- ``carry`` is at most ``MAX_POT`` = 10**15 minor units (``bad_carry``), and a hand whose
+  next pot (``next_carry``) would pass it is invalid (``pot_over_cap``): its message names
+  the pot and asks for a pot limit (R37), so a session never reaches a pot its next hand
+  cannot carry (see ``rules``: every bound on an amount).
 - A card in someone's hand that another player discarded is possible only when that
   discard pile was reshuffled into the stock before this player was served (R15);
   otherwise it is a ``duplicate_card``.
@@ -61,6 +63,7 @@ from .cards import CARD_NAMES, card_names
 from .legal import TrickPlay
 from .payout import _settle
 from .record_checks import RecordChecks
+from .rules import MAX_POT
 
 __all__ = ["verify"]
 
@@ -79,6 +82,23 @@ def verify(record: object) -> dict[str, Any]:
         )
 
 
+def _within_cap(verdict: dict[str, Any]) -> dict[str, Any]:
+    result = verdict.get("result")
+    if not verdict.get("valid") or not result or result["next_carry"] <= MAX_POT:
+        return verdict
+    return _invalid(
+        [
+            {
+                "code": "pot_over_cap",
+                "field": "carry",
+                "message": f"this hand would bring the next pot to {result['next_carry']}, "
+                f"more than the largest pot these books keep ({MAX_POT}): set a pot "
+                "limit (R37) so that a bourré costs less, then record the hand again",
+            }
+        ]
+    )
+
+
 class _Verifier(RecordChecks):
     """One record being checked: pass 1 (:class:`~.record_parse.RecordParser`), pass 2
     (:class:`~.record_checks.RecordChecks`), then pass 3, the card log, here."""
@@ -86,7 +106,7 @@ class _Verifier(RecordChecks):
     def run(self) -> dict[str, Any]:
         if not self.parse():
             return _invalid(self.errors)
-        return self.check()
+        return _within_cap(self.check())
 
     def check(self) -> dict[str, Any]:
         """Passes 2 and 3, on a record whose every field parsed: the consistency checks

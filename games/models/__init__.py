@@ -1,5 +1,6 @@
 from .club import Club, Invite, Membership, Player, Role
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
+from .share import ShareLink
 from .tokens import ApiToken
 from .tournament import (
     Entry,
@@ -24,6 +25,7 @@ __all__ = [
     "Seat",
     "SeatMove",
     "SessionEvent",
+    "ShareLink",
     "Tournament",
     "TournamentTable",
 ]

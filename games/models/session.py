@@ -126,6 +126,12 @@ class Seat(models.Model):
     is_bot = models.BooleanField(default=False, help_text="A bot plays this seat in digital hands.")
     # The private link of a digital seat: unguessable, valid for this seat only.
     secret = models.CharField(max_length=64, unique=True, default=new_seat_secret)
+    # The phone that opened the link first: the hash of its device cookie ("" while no
+    # phone has). Another phone gets a page that says so; the host can release it, or
+    # issue a new secret (the old link then answers 404).
+    # (db_default too: rows written by plain SQL, games.sql.insert_rows, leave it out.)
+    claimed_by = models.CharField(max_length=64, blank=True, default="", db_default="")
+    claimed_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
     left_at = models.DateTimeField(null=True, blank=True)
     eliminated_at = models.DateTimeField(null=True, blank=True)

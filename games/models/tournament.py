@@ -22,6 +22,11 @@ def new_public_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+def new_draw_seed() -> str:
+    # The draw's seed, made at creation (games.engine.tournament.new_seed: 128 bits).
+    return secrets.token_hex(16)
+
+
 class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUNDS = "rounds", "Table rounds (bracket)"
@@ -72,6 +77,35 @@ class Tournament(models.Model):
     table_mode = models.CharField(
         max_length=16, choices=GameSession.Mode.choices, default=GameSession.Mode.REPORTED
     )
+    # Levels by the clock (0: by hands or rounds), with breaks.
+    level_minutes = models.PositiveIntegerField(default=0)
+    break_every = models.PositiveSmallIntegerField(default=0, help_text="Levels between breaks.")
+    break_minutes = models.PositiveSmallIntegerField(default=0)
+    structure_preset = models.CharField(max_length=12, blank=True, default="")
+    # The clock, in the database so every server agrees (engine.tournament_levels).
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_paused_at = models.DateTimeField(null=True, blank=True)
+    clock_adjust = models.IntegerField(default=0, help_text="Seconds added (+) or removed.")
+    # Entries: late registration, re-entries, rebuys, add-ons, a field cap.
+    late_until_level = models.PositiveSmallIntegerField(
+        default=0, help_text="0: registration closes at the start; N: open through level N."
+    )
+    max_reentries = models.PositiveSmallIntegerField(default=0)
+    max_rebuys = models.PositiveSmallIntegerField(default=0)
+    addon_chips = models.PositiveIntegerField(default=0)
+    addon_price = models.BigIntegerField(default=0)
+    max_entries = models.PositiveIntegerField(default=0, help_text="0: no cap.")
+    # Payouts: a preset (share of the field, standard curve) or payout_percentages.
+    payout_preset = models.CharField(max_length=8, blank=True, default="")
+    payout_unit = models.PositiveIntegerField(default=1, help_text="Prizes are multiples of it.")
+    # {"kind", "amounts": {player id: amount}, "agreed": [names], "at"} once a deal is made.
+    deal = models.JSONField(default=dict, blank=True)
+    # The provably fair draw: the seed is made at creation; only its SHA-256 is shown
+    # until the first draw reveals it.
+    seed = models.CharField(max_length=64, default=new_draw_seed)
+    seed_commitment = models.CharField(max_length=64, blank=True, default="")
+    seed_revealed_at = models.DateTimeField(null=True, blank=True)
+    idempotency_key = models.CharField(max_length=80, blank=True, default="")
     public_token = models.CharField(max_length=40, unique=True, default=new_public_token)
     # Rises with every change of the tournament itself; with the tables' session versions
     # it makes the bracket's ETag.
@@ -88,6 +122,11 @@ class Tournament(models.Model):
         constraints = [
             models.CheckConstraint(condition=models.Q(buy_in__gte=0), name="tournament_buy_in"),
             models.CheckConstraint(condition=models.Q(fee__gte=0), name="tournament_fee"),
+            models.UniqueConstraint(
+                fields=["club", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="tournament_idempotency_key",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -110,6 +149,7 @@ class Entry(models.Model):
         REGISTERED = "registered", "Registered"
         CHECKED_IN = "checked_in", "Checked in"
         WITHDRAWN = "withdrawn", "Withdrawn"
+        WAITING = "waiting", "Waiting list"
         NO_SHOW = "no_show", "Did not check in"
         PLAYING = "playing", "Playing"
         OUT = "out", "Out"
@@ -133,6 +173,9 @@ class Entry(models.Model):
     )
     place = models.PositiveIntegerField(null=True, blank=True)
     prize = models.BigIntegerField(default=0)
+    reentries = models.PositiveSmallIntegerField(default=0)
+    rebuys = models.PositiveSmallIntegerField(default=0)
+    addons = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["tournament", "player__name"]
@@ -211,10 +254,15 @@ class SeatMove(models.Model):
     class Reason(models.TextChoices):
         BREAK = "break", "Table broken up"
         BALANCE = "balance", "Balancing"
+        LATE = "late", "Late entry"
+        REENTRY = "reentry", "Re-entry"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="moves")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    source = models.ForeignKey(TournamentTable, on_delete=models.CASCADE, related_name="+")
+    source = models.ForeignKey(
+        TournamentTable, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1-based, at target.")
     target = models.ForeignKey(TournamentTable, on_delete=models.CASCADE, related_name="+")
     reason = models.CharField(max_length=8, choices=Reason.choices)
     chips = models.BigIntegerField()
@@ -228,4 +276,5 @@ class SeatMove(models.Model):
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
-        return f"{self.player}: table {self.source.number} → {self.target.number}"
+        source = self.source.number if self.source else "—"
+        return f"{self.player}: table {source} → {self.target.number}"

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils import dateformat, timezone
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
@@ -22,6 +23,7 @@ from games.engine.record import SESSION_KEYS, TABLE_KEYS
 from games.engine.rulebook import CODE_RULES
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
 from games.models import Club, GameSession, Player
+from games.names import TITLE_MAX, clean_name
 
 MAX_SEATS = 8
 SUITS = [("S", "Spades"), ("H", "Hearts"), ("D", "Diamonds"), ("C", "Clubs")]
@@ -209,6 +211,9 @@ class SessionForm(RulesForm):
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
         self._by_id = by_id
 
+    def clean_name(self) -> str:
+        return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="session name")
+
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
 
@@ -228,11 +233,12 @@ class SessionForm(RulesForm):
             seating.append(player)
         roster_by_name = {p.name.lower(): p for p in self.roster}
         for raw in re.split(r"[,\n;]+", cleaned.get("new_players") or ""):
-            name = " ".join(raw.split())
-            if not name:
+            if not raw.strip():
                 continue
-            if len(name) > 40:
-                self.add_error("new_players", f"“{name[:40]}…” is too long for a name.")
+            try:
+                name = clean_name(raw)
+            except ValidationError as refused:
+                self.add_error("new_players", f"“{raw.strip()[:40]}”: {refused.messages[0]}")
                 continue
             key = name.lower()
             if key in seen:

@@ -6,7 +6,6 @@ Transfers are recomputed from the ledger every time (`ledger.settlement`); a
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django.contrib import messages
@@ -21,8 +20,8 @@ from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
 from games.sessions.selectors import settlement_rows
 from games.templatetags.bourre import format_money
-from ledger import postings
-from ledger.exports import LEDGER_COLUMNS, csv_cell, session_ledger_rows, stream_csv
+from ledger import exports, postings
+from ledger.exports import LEDGER_COLUMNS, session_ledger_rows, stream_csv
 
 
 @login_required
@@ -108,7 +107,7 @@ def _csv_response(session: GameSession, what: str) -> tuple[HttpResponse, Any]:
     filename = f"{slugify(session.name) or 'session'}-{session.pk}-{what}.csv"
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response)
+    return response, exports.writer(response)
 
 
 @login_required
@@ -120,12 +119,12 @@ def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     for r in rows:
         writer.writerow(
             [
-                csv_cell(r["payer"]),
-                csv_cell(r["payee"]),
+                r["payer"],
+                r["payee"],
                 r["amount"],
-                csv_cell(session.currency),
+                session.currency,
                 "yes" if r["paid"] else "no",
-                csv_cell(r["explanation"]),
+                r["explanation"],
             ]
         )
     return response

@@ -1,9 +1,10 @@
 """Session pages: start, scoreboard, record/undo/edit a hand, seats, rules, close,
-history, the club's player statistics, and the settlement with its CSV downloads."""
+history, the club's player statistics, the settlement with its CSV downloads, and the
+share link (a read-only scoreboard without an account) with each player's statement."""
 
 from django.urls import path
 
-from games.sessions import settlement
+from games.sessions import settlement, share_views
 from games.sessions import views as sessions
 
 urlpatterns = [
@@ -35,4 +36,9 @@ urlpatterns = [
         name="settlement_csv",
     ),
     path("sessions/<id:session_id>/ledger.csv", settlement.ledger_csv, name="ledger_csv"),
+    path("sessions/<id:session_id>/share/", share_views.session_share, name="session_share"),
+    path("sessions/<id:session_id>/me/", share_views.session_me, name="session_me"),
+    path("share/<str:token>/", share_views.share_board, name="share_board"),
+    path("share/<str:token>/history/", share_views.share_history, name="share_history"),
+    path("share/<str:token>/me/", share_views.share_me, name="share_me"),
 ]

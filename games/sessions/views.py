@@ -17,7 +17,7 @@ from typing import cast, overload
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Max, Prefetch, Q
@@ -33,8 +33,9 @@ from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
+from games.names import clean_name
 from games.polling import etag_matches, live, member_board_unchanged, not_modified
-from games.sessions import selectors
+from games.sessions import selectors, statements
 from games.sessions.forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
 from games.templatetags.bourre import SUITS, format_money
 from ledger import postings
@@ -47,8 +48,23 @@ HISTORY_PAGE = 20  # hands per history page (issue #20: render less per page)
 # --- helpers ------------------------------------------------------------------------------
 
 
+def _closed_text(session: GameSession) -> str:
+    table = TournamentTable.objects.filter(session=session).select_related("tournament").first()
+    if table is None:
+        return f"{session.name} is closed: nothing more can be recorded or changed."
+    # A finished tournament table is not re-opened: its result already moved the
+    # tournament on (who advanced or went out, the next round's draw, places, prizes).
+    t = table.tournament
+    return (
+        f"Table {table.number} of {t.name} has finished: its result is part of the "
+        "tournament (who went on, places and prizes), so its hands can no longer be undone. "
+        f"If a hand was recorded wrong, tell the director; the tournament page is "
+        f"{t.get_absolute_url()}"
+    )
+
+
 def _closed_response(request: AuthedHttpRequest, session: GameSession) -> HttpResponse:
-    text = f"{session.name} is closed: nothing more can be recorded or changed."
+    text = _closed_text(session)
     if request.htmx:
         return render(
             request,
@@ -290,6 +306,8 @@ def result_context(
         "antes_next": antes_next,
         "can_score": selectors.can_score(session, membership),
         "can_undo": selectors.can_score(session, membership) and is_latest,
+        # Each player's change for the hand and the standings after it, from the ledger.
+        "deltas": statements.hand_deltas(session, hand, latest=is_latest),
     }
 
 
@@ -316,6 +334,11 @@ def _state_after(hand: Hand, session: GameSession) -> dict | None:
 def hand_detail(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     hand, membership = hand_for(request.user, hand_id)
     session = hand.session
+    if hand.status == Hand.Status.IN_PROGRESS:
+        # A digital hand gets its number, record and verdict when it ends: until then
+        # there is nothing to show here but the table itself.
+        messages.info(request, "This digital hand is still being played: here it is, live.")
+        return redirect("digital_watch", session.pk)
     postings_qs = (
         Posting.objects.filter(hand=hand)
         .order_by("id")
@@ -470,8 +493,14 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
     action = request.POST.get("action", "")
     try:
         if action == "add":
-            name = " ".join(request.POST.get("name", "").split())[:40]
             player_id = request.POST.get("player", "")
+            raw_name = request.POST.get("name", "")
+            name = ""
+            if not player_id.isdigit() and raw_name.strip():
+                try:
+                    name = clean_name(raw_name)
+                except ValidationError as refused:
+                    return False, refused.messages[0]
             if player_id.isdigit():
                 player = session.club.players.filter(pk=int(player_id)).first()
                 if player is None:

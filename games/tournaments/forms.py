@@ -1,9 +1,13 @@
 """The tournament director's forms: settings, adding entrants, starting with a seed."""
 
 from django import forms
+from django.db import models
 
+from games.engine import tournament_levels as levels
+from games.engine import tournament_payouts as pay
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Tournament
+from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
 
 
@@ -15,6 +19,9 @@ def _int_list(text: str, label: str) -> list[int]:
     return values
 
 
+OPTIONAL_NUMBERS = svc.OPTIONAL_NUMBERS
+
+
 class TournamentForm(forms.ModelForm):
     field_order = [
         "name",
@@ -23,8 +30,12 @@ class TournamentForm(forms.ModelForm):
         "buy_in",
         "fee",
         "starting_chips",
+        "structure_preset",
         "antes_text",
+        "level_minutes",
         "hands_per_level",
+        "break_every",
+        "break_minutes",
         "min_table",
         "max_table",
         "hands_per_round",
@@ -32,9 +43,30 @@ class TournamentForm(forms.ModelForm):
         "final_hands",
         "tiebreak",
         "carry_stacks",
+        "payout_preset",
         "payouts_text",
+        "payout_unit",
+        "late_until_level",
+        "max_entries",
+        "max_reentries",
+        "max_rebuys",
+        "addon_chips",
+        "addon_price",
         "pot_limit",
     ]
+    structure_preset = forms.ChoiceField(
+        label="Structure",
+        required=False,
+        choices=[("", "Custom (below)")] + [(k, p.label) for k, p in levels.PRESETS.items()],
+        help_text="A preset fills the antes, the breaks and the level length: in minutes when "
+        "minutes per level is above 0, else in hands.",
+    )
+    payout_preset = forms.ChoiceField(
+        label="Payouts",
+        required=False,
+        choices=[("", "Custom table (below) or the default")]
+        + [(k, label) for k, (label, _) in pay.PAYOUT_PRESETS.items()],
+    )
     antes_text = forms.CharField(
         label="Ante schedule",
         initial="1, 2, 3, 5, 8, 10, 15, 20",
@@ -68,6 +100,16 @@ class TournamentForm(forms.ModelForm):
             "carry_stacks": "Stacks carry into the next round",
             "table_mode": "Tables",
             "tiebreak": "Tie-break",
+            "level_minutes": "Minutes per level",
+            "break_every": "A break every … levels",
+            "break_minutes": "Break length (minutes)",
+            "payout_unit": "Round prizes to",
+            "late_until_level": "Late registration through level",
+            "max_entries": "Field cap",
+            "max_reentries": "Re-entries per player",
+            "max_rebuys": "Rebuys per player",
+            "addon_chips": "Add-on chips",
+            "addon_price": "Add-on price",
         }
         help_texts = {
             "buy_in": "Whole amount in the club's currency; goes into the prize pool.",
@@ -76,6 +118,12 @@ class TournamentForm(forms.ModelForm):
             "hands_per_round": "Table rounds: then play on until the pot is won.",
             "final_hands": "0: until one player holds every chip.",
             "carry_stacks": "Otherwise every round starts from the starting chips.",
+            "level_minutes": "0: levels go by hands (or rounds), not by the clock.",
+            "payout_unit": "In minor units: 1 = exact, 100 = whole dollars. The rest goes to 1st.",
+            "late_until_level": "Freeze-out: entries, re-entries, rebuys and the add-on stay "
+            "open through this level. 0: closed at the start.",
+            "max_entries": "0: no cap. Beyond it players join the waiting list.",
+            "addon_chips": "0: no add-on.",
         }
 
     def __init__(self, *args, **kwargs):
@@ -87,6 +135,12 @@ class TournamentForm(forms.ModelForm):
             self.fields["pot_limit"].initial = (t.rules or {}).get("pot_limit")
         for name in ("buy_in", "fee", "starting_chips"):
             self.fields[name].widget.attrs.update(inputmode="numeric", min=0)
+        # The round-2 settings may be left out: their defaults mean "not used".
+        for name in OPTIONAL_NUMBERS:
+            self.fields[name].required = False
+
+    def clean_name(self) -> str:
+        return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="tournament name")
 
     def clean_antes_text(self) -> list[int]:
         return _int_list(self.cleaned_data["antes_text"], "antes")
@@ -96,6 +150,11 @@ class TournamentForm(forms.ModelForm):
 
     def settings(self) -> dict:
         data = {k: self.cleaned_data[k] for k in self.Meta.fields}
+        for name in OPTIONAL_NUMBERS:
+            if data.get(name) is None:
+                field = Tournament._meta.get_field(name)
+                assert isinstance(field, models.Field)  # a plain column, never a relation
+                data[name] = field.get_default()
         data["antes"] = self.cleaned_data["antes_text"]
         data["payout_percentages"] = self.cleaned_data["payouts_text"]
         rules = dict(self.instance.rules or {})
@@ -130,12 +189,48 @@ class EntryForm(forms.Form):
         players.queryset = tournament.club.players.exclude(pk__in=entered)
 
 
-class StartForm(forms.Form):
-    seed = forms.CharField(
-        required=False,
-        max_length=64,
-        help_text="Empty: a random seed. It is stored and shown so the draw can be checked.",
+class RosterForm(forms.Form):
+    names = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}),
+        label="Paste a roster",
+        help_text="One name per line (or separated by commas). New names join the club's roster.",
     )
+    check_in = forms.BooleanField(required=False, label="Checked in and paid")
+
+
+class DealForm(forms.Form):
+    """A final-table deal: the kind, who agreed (every player still in), custom amounts."""
+
+    kind = forms.ChoiceField(
+        choices=[("even", "Even chop"), ("chips", "Chip chop"), ("custom", "Custom amounts")],
+        widget=forms.RadioSelect,
+        initial="chips",
+    )
+
+    def __init__(self, *args, terms: dict, names: dict, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.terms, self.names = terms, names
+        for p, chips in sorted(terms["chips"].items(), key=lambda x: -x[1]):
+            name = names.get(p, "?")
+            self.fields[f"agree_{p}"] = forms.BooleanField(
+                required=False, label=f"{name} agrees ({chips} chips)"
+            )
+            self.fields[f"amount_{p}"] = forms.IntegerField(
+                required=False, min_value=0, label=f"{name}'s share (custom)"
+            )
+
+    def agreed(self) -> list[int]:
+        return [p for p in self.terms["chips"] if self.cleaned_data.get(f"agree_{p}")]
+
+    def amounts(self) -> dict[int, int] | None:
+        if self.cleaned_data.get("kind") != "custom":
+            return None
+        return {p: self.cleaned_data.get(f"amount_{p}") or 0 for p in self.terms["chips"]}
+
+    def first_error(self) -> str:
+        for errors in self.errors.values():
+            return str(errors[0])
+        return "Check the deal."
 
 
 # -- pages ----------------------------------------------------------------------------------

@@ -15,11 +15,11 @@ from games.models import (
     GameSession,
     Round,
     Seat,
+    SeatMove,
     Tournament,
     TournamentTable,
 )
 from ledger import books
-from ledger.exports import csv_cell
 
 # -- reading --------------------------------------------------------------------------------
 
@@ -32,7 +32,7 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
             status__in=[Entry.Status.PLAYING, Entry.Status.OUT, Entry.Status.WINNER]
         ).select_related("player", "out_table__round")
     )
-    live = _live_chips(t)
+    live = live_chips(t)
     if t.status == Tournament.Status.FINISHED:
         entries.sort(key=lambda e: (e.place or 0, e.player.name.lower()))
         places = [e.place for e in entries]
@@ -52,24 +52,50 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
     rows = []
     for entry, place in zip(entries, places, strict=True):
         table = entry.out_table
+        key = entry.out_key or []
+        # Knocked out (not ranked at a table's end): no chips to show.
+        busted = entry.status == Entry.Status.OUT and (
+            (not t.is_rounds and key[:1] == [0]) or (t.is_rounds and key[1:2] == [0])
+        )
         rows.append(
             {
                 "place": place,
                 "player": {"id": entry.player_id, "name": entry.player.name},
                 "status": entry.status,
-                "chips": live.get(entry.player_id, entry.out_chips or 0)
-                if entry.status != Entry.Status.OUT
-                else entry.out_chips,
+                # Out: no chips (the column would show their stack before the hand that
+                # knocked them out, which reads as if they still had it).
+                "chips": None if busted else live.get(entry.player_id, entry.out_chips or 0),
+                "out_chips": entry.out_chips if busted else None,
+                "busted": busted,
                 "out_round": entry.out_round,
                 "out_table": table.number if table else None,
                 "out_at": entry.out_at,
                 "prize": entry.prize,
+                "reentries": entry.reentries,
             }
         )
     return rows
 
 
-def _live_chips(t: Tournament) -> dict[int, int]:
+STANDINGS_CSV_COLUMNS = ("place", "player", "status", "chips", "out_table", "out_at", "prize")
+
+
+def standings_csv_rows(rows: Iterable[Mapping[str, Any]]) -> Iterator[list[Any]]:
+    """The standings as CSV rows (the page's and the API's; out_at as ISO 8601). Write
+    them with ``ledger.exports.writer``, which escapes every text cell."""
+    for r in rows:
+        yield [
+            r["place"] if r["place"] is not None else "",
+            r["player"]["name"],
+            r["status"],
+            r["chips"] if r["chips"] is not None else "",
+            r["out_table"] or "",
+            r["out_at"].isoformat() if hasattr(r["out_at"], "isoformat") else r["out_at"] or "",
+            r["prize"],
+        ]
+
+
+def live_chips(t: Tournament) -> dict[int, int]:
     tables = TournamentTable.objects.filter(tournament=t, status=TournamentTable.Status.PLAYING)
     out: dict[int, int] = {}
     for stacks in stacks_by_session(tables.values_list("session_id", flat=True)).values():
@@ -105,8 +131,15 @@ def chip_report(t: Tournament) -> list[dict[str, int]]:
                 now += x.result.get("pot", 0)
             advanced = set(x.result.get("advanced", []))
             advancing += sum(row["chips"] for row in rows if row["player"] in advanced)
+        # Chips bought after the draw: late entries, re-entries, rebuys, add-ons.
+        added = sum((rnd.draw.get("added") or {}).values())
         report.append(
-            {"round": rnd.number, "start": sum(chips.values()), "now": now, "advancing": advancing}
+            {
+                "round": rnd.number,
+                "start": sum(chips.values()) + added,
+                "now": now,
+                "advancing": advancing,
+            }
         )
     return report
 
@@ -126,6 +159,16 @@ def bracket(t: Tournament) -> dict[str, Any]:
         seats[row["session_id"]].append(row)
     live_ids = [x.session_id for x in tables if x.status == TournamentTable.Status.PLAYING]
     stacks = stacks_by_session(live_ids)
+    number_of = {x.pk: x.number for x in tables}
+    # Where each player went from each table: the latest move wins.
+    moved_to: dict[tuple[int, int], str] = {}
+    for player_id, source_id, target_id, seat in (
+        SeatMove.objects.filter(tournament=t, source__isnull=False)
+        .order_by("id")
+        .values_list("player_id", "source_id", "target_id", "seat")
+    ):
+        label = f"moved to table {number_of.get(target_id, '?')}"
+        moved_to[(source_id, player_id)] = label + (f", seat {seat}" if seat else "")
     by_round: dict[int, list[TournamentTable]] = defaultdict(list)
     for x in tables:
         by_round[x.round_id].append(x)
@@ -144,11 +187,13 @@ def bracket(t: Tournament) -> dict[str, Any]:
                         "chips": st.get(r["player_id"], 0),
                         "out": r["eliminated_at"] is not None,
                         "moved": not r["active"] and r["eliminated_at"] is None,
+                        "moved_to": moved_to.get((x.pk, r["player_id"]), ""),
                         "advanced": False,
                     }
                     for r in seats[x.session_id]
                 ]
-                players = [p for p in players if not p["moved"]]
+                # A player who moved away is shown with where they went, not as active.
+                players = [p for p in players if not p["moved"] or p["moved_to"]]
             else:
                 players = [
                     {
@@ -157,6 +202,7 @@ def bracket(t: Tournament) -> dict[str, Any]:
                         "chips": row["chips"],
                         "out": row["player"] not in advanced,
                         "moved": False,
+                        "moved_to": "",
                         "advanced": row["player"] in advanced,
                     }
                     for row in x.result.get("rows", [])
@@ -170,6 +216,7 @@ def bracket(t: Tournament) -> dict[str, Any]:
                             "chips": None,
                             "out": r["eliminated_at"] is not None,
                             "moved": r["player_id"] in moved,
+                            "moved_to": moved_to.get((x.pk, r["player_id"]), ""),
                             "advanced": False,
                         }
                         for r in seats[x.session_id]
@@ -201,7 +248,10 @@ def bracket(t: Tournament) -> dict[str, Any]:
                 "advanced": len(rnd.advanced),
             }
         )
-    return {"rounds": out_rounds}
+    podium = []
+    if t.status == Tournament.Status.FINISHED:
+        podium = [r for r in standings(t) if r["prize"] or r["place"] == 1]
+    return {"rounds": out_rounds, "podium": podium, "deal": t.deal or None}
 
 
 def etag(t: Tournament) -> str:
@@ -269,12 +319,12 @@ def prize_csv_rows(t: Tournament) -> Iterator[list[Any]]:
         for leg in posting.legs.all():
             account = leg.account
             yield [
-                posting.pk,
+                posting.number,
                 posting.created_at.isoformat(),
                 posting.kind,
-                csv_cell(names.get(posting.player_id, "")),
-                csv_cell(names.get(account.player_id, "?") if account.player_id else account.kind),
+                names.get(posting.player_id, ""),
+                names.get(account.player_id, "?") if account.player_id else account.kind,
                 leg.amount,
-                csv_cell(t.currency),
-                csv_cell(posting.memo),
+                t.currency,
+                posting.memo,
             ]

@@ -31,11 +31,22 @@ Decisions where the issue left room (each is tested):
   close policies would send them to the club's cash carry (and from there into a cash
   game), and paying a pot out to a player needs a ledger function that does not exist.
 - A finished table's session is closed (its pot is empty): its last hands can no
-  longer be undone there.
+  longer be undone there. It is not re-opened (its result already moved the tournament
+  on: who advanced or went out, the next draw, places, prizes); the undo says so and
+  points to the tournament page (``games.sessions.views._closed_text``).
 - A moved player takes their stack (cash-out at one table, buy-in at the other) and sits
   on the new table's dealer's right, so they deal last there.
 - Withdrawals are possible until the first round starts (the buy-in is refunded); after
-  that a player is out only when their chips are gone.
+  that a player is out only when their chips are gone. A withdrawal frees a place under
+  the field cap: the first on the waiting list (by registration time) moves up.
+- Field cap (``max_entries``): registrations beyond it go on the waiting list; a waiting
+  entry cannot check in until it moves up.
+- The draw's seed is made at creation (``seed``, its SHA-256 in ``seed_commitment``) and
+  can be replaced (by a fresh random one: nobody chooses it) only while nobody has
+  registered; the first draw reveals it. Later rounds and balancing derive from it.
+- A freeze-out needs rising levels: by the clock or by hands (default: every 10 hands);
+  past the listed antes the ante keeps rising (``games.engine.tournament_levels``).
+- Presets (``structure_preset``) fill antes, minutes and hands per level and breaks.
 - Freeze-out places: a player who goes out finishes above everyone who went out before
   (by the ledger's posting order, which is global); players out on the same hand are
   ordered by their chips at the start of that hand; equal chips share the place.
@@ -50,10 +61,12 @@ import random
 from collections import defaultdict
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine import tournament as logic
+from games.engine import tournament_levels as levels
+from games.engine import tournament_payouts as pay
 from games.engine.record import SESSION_KEYS
 from games.engine.tournament import TournamentError
 from games.models import (
@@ -66,6 +79,8 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from games.tournaments import entries as late
+from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
 from ledger import postings
 from ledger.models import PrizePosting
@@ -105,7 +120,35 @@ SETTINGS = (
     "payout_percentages",
     "rules",
     "table_mode",
+    "level_minutes",
+    "break_every",
+    "break_minutes",
+    "structure_preset",
+    "late_until_level",
+    "max_reentries",
+    "max_rebuys",
+    "addon_chips",
+    "addon_price",
+    "max_entries",
+    "payout_preset",
+    "payout_unit",
 )
+# The round-2 numbers a form or an API client may leave out (their defaults: not used).
+OPTIONAL_NUMBERS = (
+    "level_minutes",
+    "break_every",
+    "break_minutes",
+    "late_until_level",
+    "max_entries",
+    "max_reentries",
+    "max_rebuys",
+    "addon_chips",
+    "addon_price",
+    "payout_unit",
+)
+FREEZEOUT_HANDS_PER_LEVEL = 10
+# Entries that count against the field cap.
+TAKING_PLACES = ("registered", "checked_in", "playing", "out", "winner")
 # Entries that took part in the event (checked in, then drawn).
 IN_EVENT = ("playing", "out", "winner")
 # The record keys a session supplies itself (ledger.postings); the rest is the table's.
@@ -116,7 +159,7 @@ IN_EVENT = ("playing", "out", "winner")
 
 def validate(t: Tournament) -> None:
     """Raise TournamentError unless the settings make a playable event."""
-    from games.engine import RuleError, Rules
+    from games.engine import MAX_STAKE, RuleError, Rules
 
     logic.check_limits(t.min_table, t.max_table)
     if t.format not in Tournament.Format.values:
@@ -125,15 +168,23 @@ def validate(t: Tournament) -> None:
         raise TournamentError(f"Unknown table mode {t.table_mode!r}.", code="table_mode")
     if t.tiebreak not in Tournament.Tiebreak.values:
         raise TournamentError(f"Unknown tie-break {t.tiebreak!r}.", code="tiebreak")
+    # Amounts stay within engine.rules' bounds (MAX_STAKE), so no level, prize or stack
+    # can push a table's books past a 64-bit column or the verifier's caps.
     for name in ("buy_in", "fee"):
         value = getattr(t, name)
-        if type(value) is not int or value < 0:
-            raise TournamentError(f"{name} must be a whole amount ≥ 0.", code=name)
-    if type(t.starting_chips) is not int or t.starting_chips <= 0:
-        raise TournamentError("Starting chips must be above 0.", code="starting_chips")
+        if type(value) is not int or not 0 <= value <= MAX_STAKE:
+            raise TournamentError(
+                f"{name} must be a whole amount from 0 to {MAX_STAKE}.", code=name
+            )
+    if type(t.starting_chips) is not int or not 0 < t.starting_chips <= MAX_STAKE:
+        raise TournamentError(
+            f"Starting chips must be above 0 and at most {MAX_STAKE}.", code="starting_chips"
+        )
     antes = t.antes
     if not isinstance(antes, list) or not antes or any(type(a) is not int or a <= 0 for a in antes):
         raise TournamentError("The ante schedule needs whole antes above 0.", code="antes")
+    if any(a > MAX_STAKE for a in antes):
+        raise TournamentError(f"An ante can be at most {MAX_STAKE}.", code="antes")
     if any(a > b for a, b in zip(antes, antes[1:], strict=False)):
         raise TournamentError("Antes cannot go down from one level to the next.", code="antes")
     if t.is_rounds:
@@ -147,6 +198,21 @@ def validate(t: Tournament) -> None:
             )
     if t.payout_percentages:
         logic.validate_payout_percentages(t.payout_percentages)
+    if t.payout_preset and t.payout_preset not in pay.PAYOUT_PRESETS:
+        raise TournamentError(f"Unknown payout preset {t.payout_preset!r}.", code="payout_preset")
+    if t.structure_preset and t.structure_preset not in levels.PRESETS:
+        raise TournamentError(f"Unknown structure {t.structure_preset!r}.", "structure_preset")
+    if type(t.payout_unit) is not int or t.payout_unit < 1:
+        raise TournamentError("Round prizes to a unit of 1 or more.", code="payout_unit")
+    for name in ("addon_price",):
+        if type(getattr(t, name)) is not int or getattr(t, name) < 0:
+            raise TournamentError(f"{name} must be a whole amount ≥ 0.", code=name)
+    if not t.is_rounds and t.level_minutes <= 0 and t.hands_per_level <= 0:
+        raise TournamentError(
+            "A freeze-out needs rising antes: levels by minutes or by hands.", code="levels"
+        )
+    if t.break_every and not t.break_minutes:
+        raise TournamentError("Say how long the breaks are.", code="break_minutes")
     if not isinstance(t.rules, dict):
         raise TournamentError("House rules must be an object.", code="rules")
     try:
@@ -155,14 +221,69 @@ def validate(t: Tournament) -> None:
         raise TournamentError(f"House rules: {exc}", code="rules") from exc
 
 
-def create_tournament(*, club, user, **settings: Any) -> Tournament:
+def create_tournament(*, club, user, idempotency_key: str = "", **settings: Any) -> Tournament:
     unknown = set(settings) - set(SETTINGS)
     if unknown:
         raise TournamentError(f"Unknown settings: {sorted(unknown)}.", code="unknown")
+    _apply_preset(settings)
     settings.setdefault("antes", list(DEFAULT_ANTES))
+    if settings.get("format") == Tournament.Format.FREEZEOUT and not (
+        settings.get("hands_per_level") or settings.get("level_minutes")
+    ):
+        settings["hands_per_level"] = FREEZEOUT_HANDS_PER_LEVEL
     t = Tournament(club=club, created_by=postings.actor(user), currency=club.currency, **settings)
+    t.seed = logic.new_seed()
+    t.seed_commitment = logic.commitment(t.seed)
+    t.idempotency_key = idempotency_key[:80]
     validate(t)
     t.save()
+    return t
+
+
+def _apply_preset(settings: dict[str, Any]) -> None:
+    """A structure preset sets the antes and breaks, and the level length in the unit
+    chosen: minutes when ``level_minutes`` is above 0, else hands."""
+    preset = levels.PRESETS.get(settings.get("structure_preset") or "")
+    if preset is None:
+        return
+    settings["antes"] = list(preset.antes)
+    settings["break_every"] = preset.break_every
+    settings["break_minutes"] = preset.break_minutes
+    if settings.get("level_minutes"):
+        settings["level_minutes"] = preset.level_minutes
+    else:
+        settings["level_minutes"] = 0
+        settings["hands_per_level"] = preset.hands_per_level
+
+
+def create_tournament_once(*, club, user, idempotency_key: str, **settings: Any):
+    """``create_tournament`` that a retried request does not repeat: (tournament, created)."""
+    if idempotency_key:
+        found = Tournament.objects.filter(club=club, idempotency_key=idempotency_key).first()
+        if found is not None:
+            return found, False
+    try:
+        with transaction.atomic():
+            return create_tournament(
+                club=club, user=user, idempotency_key=idempotency_key, **settings
+            ), True
+    except IntegrityError:
+        # A concurrent retry with the same key won the race: answer with its tournament.
+        return Tournament.objects.get(club=club, idempotency_key=idempotency_key), False
+
+
+def reseed(*, tournament_id: int, user) -> Tournament:
+    """A fresh random seed (and commitment), only while nobody has registered."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if t.entries.exists() or t.seed_revealed_at:
+            raise TournamentError(
+                "The seed is fixed once the first player registers.", code="seed_fixed"
+            )
+        t.seed = logic.new_seed()
+        t.seed_commitment = logic.commitment(t.seed)
+        t.bump()
+        t.save(update_fields=["seed", "seed_commitment", "version"])
     return t
 
 
@@ -173,6 +294,7 @@ def update_settings(*, tournament_id: int, user, **settings: Any) -> Tournament:
         unknown = set(settings) - set(SETTINGS)
         if unknown:
             raise TournamentError(f"Unknown settings: {sorted(unknown)}.", code="unknown")
+        _apply_preset(settings)
         money_changed = any(
             k in settings and settings[k] != getattr(t, k) for k in ("buy_in", "fee")
         )
@@ -192,21 +314,33 @@ def update_settings(*, tournament_id: int, user, **settings: Any) -> Tournament:
 
 
 def register(*, tournament_id: int, player: Player, user, is_bot: bool = False) -> Entry:
-    """Enter a player (late entries are fine until the first round starts)."""
+    """Enter a player: before the start, or late while late registration is open (the
+    entry is seated when it checks in). Beyond the field cap: the waiting list."""
     with transaction.atomic():
         t = _locked(tournament_id)
-        _require_status(
-            t, Tournament.Status.REGISTRATION, "Registration closed when the first round started."
-        )
+        if t.status != Tournament.Status.REGISTRATION and not late.late_open(t):
+            raise TournamentError(
+                "Registration closed"
+                + (
+                    f" after level {t.late_until_level}."
+                    if t.late_until_level and not t.is_rounds
+                    else " when the first round started."
+                ),
+                code="status",
+            )
         if player.club_id != t.club_id:
             raise TournamentError("Only players on the club's roster can enter.", "player")
         entry = Entry.objects.filter(tournament=t, player=player).first()
         if entry is not None and entry.status != Entry.Status.WITHDRAWN:
             raise TournamentError(f"{player.name} is already entered.", code="entered")
+        full = bool(t.max_entries) and (
+            t.entries.filter(status__in=TAKING_PLACES).count() >= t.max_entries
+        )
+        status = Entry.Status.WAITING if full else Entry.Status.REGISTERED
         if entry is None:
-            entry = Entry.objects.create(tournament=t, player=player, is_bot=is_bot)
+            entry = Entry.objects.create(tournament=t, player=player, is_bot=is_bot, status=status)
         else:
-            entry.status = Entry.Status.REGISTERED
+            entry.status = status
             entry.is_bot = is_bot
             entry.registered_at = timezone.now()
             entry.withdrawn_at = None
@@ -220,10 +354,18 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
     """The player is here and has paid: buy-in into the pool, fee out to the house."""
     with transaction.atomic():
         t = _locked(tournament_id)
-        _require_status(t, Tournament.Status.REGISTRATION, "Check-in closed at the start.")
-        entry = _entry(t, entry_id)
-        if entry.status == Entry.Status.CHECKED_IN:
+        running = t.status == Tournament.Status.RUNNING and late.late_open(t)
+        if not running:
+            _require_status(t, Tournament.Status.REGISTRATION, "Check-in closed at the start.")
+        entry = entry_of(t, entry_id)
+        if entry.status in (Entry.Status.CHECKED_IN, Entry.Status.PLAYING):
             return entry  # a double tap
+        if entry.status == Entry.Status.WAITING:
+            raise TournamentError(
+                f"{entry.player.name} is on the waiting list: the field is full "
+                f"({t.max_entries}). They can check in when a place frees up.",
+                code="waiting",
+            )
         if entry.status != Entry.Status.REGISTERED:
             raise TournamentError(f"{entry.player.name} is not registered.", "not_registered")
         entry.status = Entry.Status.CHECKED_IN
@@ -248,6 +390,11 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
             player=entry.player_id,
             memo=f"{name}: fee to the house",
         )
+        if running:
+            # A late entrant sits down at once.
+            entry.status = Entry.Status.PLAYING
+            entry.save(update_fields=["status"])
+            late.seat_late(t, entry, user)
         t.bump()
         t.save(update_fields=["version"])
     return entry
@@ -262,7 +409,7 @@ def withdraw(*, tournament_id: int, entry_id: int, user) -> Entry:
             Tournament.Status.REGISTRATION,
             "After the start nobody withdraws: a player is out when their chips are gone.",
         )
-        entry = _entry(t, entry_id)
+        entry = entry_of(t, entry_id)
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
         if entry.status == Entry.Status.CHECKED_IN:
@@ -279,10 +426,16 @@ def withdraw(*, tournament_id: int, entry_id: int, user) -> Entry:
                 player=entry.player_id,
                 memo=f"{entry.player.name} withdrew: buy-in and fee refunded",
             )
+        freed = entry.status != Entry.Status.WAITING
         entry.status = Entry.Status.WITHDRAWN
         entry.withdrawn_at = timezone.now()
         entry.checked_in_at = None
         entry.save(update_fields=["status", "withdrawn_at", "checked_in_at"])
+        waiting = t.entries.filter(status=Entry.Status.WAITING).order_by("registered_at", "pk")
+        first = waiting.first()
+        if freed and first is not None:
+            first.status = Entry.Status.REGISTERED
+            first.save(update_fields=["status"])
         t.bump()
         t.save(update_fields=["version"])
     return entry
@@ -291,8 +444,9 @@ def withdraw(*, tournament_id: int, entry_id: int, user) -> Entry:
 # -- starting, rounds -----------------------------------------------------------------------
 
 
-def start(*, tournament_id: int, user, seed: str | None = None) -> Round:
-    """Close registration and draw the first round (freeze-out: the only one)."""
+def start(*, tournament_id: int, user) -> Round:
+    """Close registration and draw the first round (freeze-out: the only one) from the
+    seed made at creation, which is revealed now."""
     with transaction.atomic():
         t = _locked(tournament_id)
         _require_status(t, Tournament.Status.REGISTRATION, "It has started already.")
@@ -303,11 +457,11 @@ def start(*, tournament_id: int, user, seed: str | None = None) -> Round:
             raise TournamentError("At least two checked-in players are needed.", "too_few")
         if t.payout_percentages:
             logic.validate_payout_percentages(t.payout_percentages, len(playing))
-        seed = seed or logic.new_seed()
+        seed = t.seed
         ids = [e.player_id for e in playing]
-        Entry.objects.filter(tournament=t, status=Entry.Status.REGISTERED).update(
-            status=Entry.Status.NO_SHOW
-        )
+        Entry.objects.filter(
+            tournament=t, status__in=[Entry.Status.REGISTERED, Entry.Status.WAITING]
+        ).update(status=Entry.Status.NO_SHOW)
         Entry.objects.filter(tournament=t, status=Entry.Status.CHECKED_IN).update(
             status=Entry.Status.PLAYING
         )
@@ -322,16 +476,18 @@ def start(*, tournament_id: int, user, seed: str | None = None) -> Round:
             tables = logic.draw_tables(ids, seed, sizes, salt=1)
             byes, final = [], len(tables) == 1
         rnd = _new_round(t, 1, seed, ranked, tables, byes, final, chips, met=None)
+        rnd.draw["entrants"] = sorted(ids)  # the entry list the draw is made from
+        rnd.save(update_fields=["draw"])
         t.status = Tournament.Status.RUNNING
-        t.started_at = timezone.now()
+        t.started_at = t.seed_revealed_at = timezone.now()
         t.bump()
-        t.save(update_fields=["status", "started_at", "version"])
+        t.save(update_fields=["status", "started_at", "seed_revealed_at", "version"])
         for number, players in enumerate(tables, start=1):
             _open_table(t, rnd, number, players, chips, user)
     return rnd
 
 
-def draw_next_round(*, tournament_id: int, user, seed: str | None = None) -> Round:
+def draw_next_round(*, tournament_id: int, user) -> Round:
     """Table rounds: draw the next round from those who advanced (with byes if needed)."""
     with transaction.atomic():
         t = _locked(tournament_id)
@@ -354,7 +510,8 @@ def draw_next_round(*, tournament_id: int, user, seed: str | None = None) -> Rou
         for players in by_session.values():
             for p in players:
                 met[p].update(q for q in players if q != p)
-        seed = seed or logic.new_seed()
+        # Every round is drawn from the committed seed (salted by its number).
+        seed = t.seed
         number = last.number + 1
         draw = logic.draw_round(ranked, seed, t.min_table, t.max_table, met=met, round_no=number)
         rnd = _new_round(t, number, seed, ranked, draw.tables, draw.byes, draw.final, chips, met)
@@ -548,25 +705,9 @@ def autoplay(
 
 
 def _locked(tournament_id: int) -> Tournament:
-    # The row lock serialises every change to one tournament (see the module docstring).
-    # Only this row (of=self): locking the joined club row too would block every insert
-    # that references the club (a hand's postings at another table) until we commit,
-    # while we may be waiting for that table's session lock — a deadlock. NO KEY UPDATE,
-    # because the key never changes and inserts that reference the row may go on.
-    return (
-        Tournament.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("club")
-        .get(pk=tournament_id)
-    )
+    return locked(tournament_id)
 
 
 def _require_status(t: Tournament, status: str, message: str) -> None:
     if t.status != status:
         raise TournamentError(message, code="status")
-
-
-def _entry(t: Tournament, entry_id: int) -> Entry:
-    entry = Entry.objects.select_related("player").filter(pk=entry_id, tournament=t).first()
-    if entry is None:
-        raise TournamentError("No such entry in this tournament.", code="not_found")
-    return entry

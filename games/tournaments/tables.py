@@ -1,5 +1,8 @@
-"""Keeping a running tournament up with its tables: ante levels, who went out, tables
-that finish, rounds and the tournament that end, and freeze-out balancing. Called under
+"""Keeping a running tournament up with its tables: ante levels (a table takes the level
+in force when its own hand ends: ``clock``), who went out, tables that finish, rounds and
+the tournament that end (prizes by the payout table, after a deal: the rest), and
+freeze-out balancing (nobody moved by one balancing step is chosen by the next when
+someone else can go; each move records the new seat). Called under
 the tournament row lock by ``service`` (``sync``, ``after_hand``, the director's
 requests)."""
 
@@ -25,6 +28,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from games.tournaments import clock, payouts
 from games.tournaments.selectors import hand_limit
 from ledger import books, postings
 from ledger.models import Leg, PrizePosting
@@ -101,7 +105,7 @@ def sync_tables(t: Tournament, user, trigger: int | None = None) -> bool:
     for table in tables:
         info = infos[table.pk]
         changed |= _record_exits(t, rnd, info, playing, out_here)
-        changed |= _update_ante(t, rnd, info, user)
+        changed |= _update_ante(t, rnd, info, user, trigger)
         if _table_done(t, rnd, info, len(tables)):
             finish_table(t, rnd, table, info, user, reason=_done_reason(t, rnd, info))
             changed = finished = True
@@ -113,7 +117,7 @@ def sync_tables(t: Tournament, user, trigger: int | None = None) -> bool:
         and (finished or trigger is None)
         and not rnd.tables.filter(status=TournamentTable.Status.PLAYING).exists()
     ):
-        _finish_round(t, rnd, user)
+        finish_round(t, rnd, user)
         changed = True
     return changed
 
@@ -182,8 +186,16 @@ def _exit_points(session: GameSession, players: list[int]) -> dict[int, tuple[in
     return out
 
 
-def _update_ante(t, rnd, info: TableInfo, user) -> bool:
-    if t.hands_per_level <= 0 or not info.session.is_open:
+def _update_ante(t, rnd, info: TableInfo, user, trigger: int | None) -> bool:
+    """A table takes the level in force when its previous hand ended: by hands, after
+    each of its hands; by the clock, after its own hand (``trigger``) — never while a
+    hand may be under way there, so a change applies from the next hand dealt."""
+    if not info.session.is_open or info.in_progress:
+        return False
+    if t.level_minutes > 0:
+        if trigger != info.session.pk:
+            return False
+    elif t.hands_per_level <= 0:
         return False
     wanted = table_rules(t, rnd, info.session.hands_count)["ante"]
     if info.session.rules.get("ante") == wanted:
@@ -309,7 +321,9 @@ def finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason: 
             # places; in a round of several tables, players level on chips and pots
             # (at different tables) share their place instead.
             draw = -row.draw if rnd.is_final or not t.is_rounds else 0
-            entry.out_key = [rnd.number, 1, 0, row.chips, pots, draw]
+            entry.out_key = (
+                [rnd.number, 1, 0, row.chips, pots, draw] if t.is_rounds else [1, 0, -row.rank]
+            )
             entry.save(
                 update_fields=["status", "out_round", "out_at", "out_chips", "out_table", "out_key"]
             )
@@ -320,10 +334,12 @@ def finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason: 
 def _winner_key(t, rnd, row) -> list[int]:
     if t.is_rounds:
         return [rnd.number, 2, 0, row.chips, 0, 0]
-    return [1, 0, row.chips]
+    # Freeze-out: those still seated when the last table ends (a deal) rank by the
+    # table's ranking, above everyone who went out before.
+    return [1, 0, -row.rank]
 
 
-def _finish_round(t: Tournament, rnd: Round, user) -> None:
+def finish_round(t: Tournament, rnd: Round, user) -> None:
     tables = list(rnd.tables.all())
     placed = []
     for table in tables:
@@ -359,25 +375,37 @@ def _finish_tournament(t: Tournament, user) -> None:
     entries.sort(key=lambda e: order[e.player_id])
     keys = [(e.player_id, tuple(e.out_key or ())) for e in entries]
     places = logic.finishing_places(keys)
-    percentages = t.payout_percentages or logic.default_payout_percentages(len(entries))
-    if len(percentages) > len(entries):
-        percentages = logic.default_payout_percentages(len(entries))
+    percentages = payouts.payout_weights(t, len(entries))
     balances = books.prize_balances(t)
-    prizes = logic.prizes_by_place(balances["pool"], percentages, places)
+    prizes = logic.prizes_by_place(balances["pool"], percentages, places, t.payout_unit or 1)
+    dealt = {int(p): x for p, x in (t.deal or {}).get("amounts", {}).items()}
+    if dealt:
+        # A deal already paid the players who made it (ledger.postings kind "deal"); the
+        # others are paid by the table from what the deal left in the pool.
+        rest = [(pl, p) for pl, p in places if p not in dealt]
+        prizes = dict.fromkeys(dealt, 0)
+        if rest:
+            below = logic.prize_amounts(
+                balances["pool"] + sum(dealt.values()), percentages, t.payout_unit or 1
+            )[len(dealt) :]
+            for (_, p), amount in zip(rest, below + [0] * len(rest), strict=False):
+                prizes[p] = amount
+
     accounts = postings.prize_accounts(t, list(prizes))
     by_player = {e.player_id: e for e in entries}
     for place, player_id in places:
         entry = by_player[player_id]
         entry.place = place
-        entry.prize = prizes.get(player_id, 0)
+        entry.prize = prizes.get(player_id, 0) + dealt.get(player_id, 0)
         if entry.status == Entry.Status.PLAYING:
             entry.status = Entry.Status.WINNER if place == 1 else Entry.Status.OUT
         entry.save(update_fields=["place", "prize", "status"])
-        if entry.prize:
+        paid = prizes.get(player_id, 0)
+        if paid:
             postings.post_prize(
                 t,
                 PrizePosting.Kind.PRIZE,
-                {accounts["pool"]: -entry.prize, accounts[player_id]: entry.prize},
+                {accounts["pool"]: -paid, accounts[player_id]: paid},
                 user,
                 player=player_id,
                 memo=f"{entry.player.name}: prize for place {place}",
@@ -410,12 +438,17 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
             held.add(number)
         elif trigger is not None and info.session.pk != trigger:
             held.add(number)  # it may be in the middle of a hand: wait for its next one
+    last_step = f"{rnd.seed}:balance:{rnd.balance_steps}"
+    avoid = set(
+        SeatMove.objects.filter(tournament=t, seed=last_step).values_list("player_id", flat=True)
+    )
     plan = logic.plan_balance(
         {n: info.alive for n, info in by_number.items()},
         t.min_table,
         t.max_table,
         logic.rng_for(rnd.seed, "balance", rnd.balance_steps + 1),
         held=held,
+        avoid=avoid,
     )
     if not plan.moves and not plan.broken:
         return False
@@ -445,7 +478,7 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
             postings.set_seat_active(
                 session_id=source.session.pk, player_id=move.player, active=False, user=user
             )
-        postings.add_seat(
+        seat = postings.add_seat(
             session_id=target.session.pk,
             player=players[move.player],
             user=user,
@@ -462,6 +495,7 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
             reason=move.reason,
             chips=chips,
             seed=step_seed,
+            seat=seat_number(target.session.pk, seat.player_id),
             created_by=postings.actor(user),
         )
     for number in plan.broken:
@@ -494,6 +528,16 @@ def _dealers_seat(session_id: int) -> int | None:
     )
 
 
+def seat_number(session_id: int, player_id: int) -> int:
+    """1-based seat of a player at a table, counting the seats in play in seat order."""
+    ids = list(
+        Seat.objects.filter(session_id=session_id, active=True)
+        .order_by("position", "id")
+        .values_list("player_id", flat=True)
+    )
+    return ids.index(player_id) + 1 if player_id in ids else len(ids) + 1
+
+
 def table_rules(t: Tournament, rnd: Round, hands_played: int) -> dict[str, Any]:
-    level = logic.ante_level(t.hands_per_level, rnd.number, hands_played)
+    level = clock.table_level(t, rnd.number, hands_played)
     return {**t.rules, "ante": logic.ante_for(t.antes, level)}

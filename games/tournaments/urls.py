@@ -50,5 +50,19 @@ urlpatterns = [
         views.prizes_csv,
         name="tournament_prizes_csv",
     ),
+    path(
+        "tournaments/<id:tournament_id>/standings.csv",
+        views.standings_csv,
+        name="tournament_standings_csv",
+    ),
+    path("tournaments/<id:tournament_id>/clock/", views.clock_control, name="tournament_clock"),
+    path(
+        "tournaments/<id:tournament_id>/reseed/", views.tournament_reseed, name="tournament_reseed"
+    ),
+    path("tournaments/<id:tournament_id>/roster/", views.roster_paste, name="tournament_roster"),
+    path("tournaments/<id:tournament_id>/deal/", views.deal_make, name="tournament_deal"),
     path("t/<str:token>/", views.public_bracket, name="tournament_public"),
+    path("t/<str:token>/tv/", views.tournament_tv, name="tournament_tv"),
+    path("t/<str:token>/print/", views.tournament_print, name="tournament_print"),
+    path("t/<str:token>/verify/", views.tournament_verify, name="tournament_verify"),
 ]

@@ -1,5 +1,7 @@
-"""Tournament pages: setup, registration and check-in, the director's dashboard, the
-bracket (also public through an unguessable link), standings and the prize ledger.
+"""Tournament pages: setup, registration and check-in (one by one or a pasted roster),
+the director's dashboard (the clock, late entries, re-entries, rebuys, add-ons, deals),
+the bracket (also public through an unguessable link, with the wall screen, the print
+view and the draw's verification page), standings (also CSV) and the prize ledger.
 
 Access goes through ``tournament_for`` (games.access style): strangers get 404, members
 read, the director — the club's owner or a scorekeeper — changes things. Every change is
@@ -7,7 +9,6 @@ a POST to a service function (games.tournaments.service) that works as a plain f
 and, under htmx, re-renders the part of the page it changed.
 """
 
-import csv
 import json
 
 import segno
@@ -24,15 +25,15 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from games.access import club_for, tournament_for
-from games.engine import tournament as logic
 from games.engine.tournament import TournamentError
-from games.http import AuthedHttpRequest
+from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.models import Entry, GameSession, Role, Tournament
 from games.polling import etag_matches, live, not_modified
-from games.tournaments import selectors
+from games.tournaments import clock, deals, payouts, screens, selectors
+from games.tournaments import entries as late
 from games.tournaments import service as svc
-from games.tournaments.forms import EntryForm, StartForm, TournamentForm
-from ledger import books
+from games.tournaments.forms import DealForm, EntryForm, RosterForm, TournamentForm
+from ledger import books, exports
 
 
 @login_required
@@ -101,15 +102,6 @@ def _detail_context(request, t: Tournament, membership) -> dict:
     )
     balances = books.prize_balances(t)
     n = sum(1 for e in entries if e.status in _COUNTED)
-    percentages = t.payout_percentages or logic.default_payout_percentages(max(n, 2))
-    pool = balances["pool"] if t.status != Tournament.Status.FINISHED else 0
-    projected = []
-    if pool:
-        amounts = logic.prize_amounts(pool, percentages)
-        projected = [
-            {"place": i + 1, "percent": p, "amount": a}
-            for i, (p, a) in enumerate(zip(percentages, amounts, strict=True))
-        ]
     public_url = request.build_absolute_uri(reverse("tournament_public", args=[t.public_token]))
     podium = selectors.standings(t)[:3] if t.status == Tournament.Status.FINISHED else []
     moves = list(t.moves.select_related("player", "source", "target").order_by("-id")[:12])
@@ -126,10 +118,15 @@ def _detail_context(request, t: Tournament, membership) -> dict:
         "entries": entries,
         "counts": _counts(entries),
         "entry_form": EntryForm(tournament=t),
-        "start_form": StartForm(),
+        "roster_form": RosterForm(),
+        "remainder_rule": payouts.REMAINDER_RULE,
+        "clock": clock.clock_state(t),
+        "late_open": late.late_open(t),
+        "deal_form": _deal_form(t),
+        "payout_rows": payouts.payout_rows(t, balances["pool"], n)
+        if t.status != Tournament.Status.FINISHED
+        else [],
         "balances": balances,
-        "projected": projected,
-        "percentages": percentages,
         "public_url": public_url,
         "qr": mark_safe(segno.make(public_url).svg_inline(scale=3, title="Public bracket link")),
     }
@@ -153,7 +150,8 @@ def tournament_detail(request: AuthedHttpRequest, tournament_id: int) -> HttpRes
     """Registration and check-in before the start; the director's dashboard after (its
     table cards poll themselves, answered 304 while nothing changed)."""
     t, membership = tournament_for(request.user, tournament_id)
-    etag = selectors.etag(t)[:-1] + f'-{membership.role}"'
+    # With the clock's level: the dashboard refreshes when a level ends.
+    etag = screens.tv_etag(t)[:-1] + f'-{membership.role}"'
     template = "games/tournament_detail.html"
     if request.htmx and request.GET.get("part") == "dashboard":
         if etag_matches(request, etag):
@@ -207,7 +205,13 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action: str):
-    actions = {"checkin": svc.check_in, "withdraw": svc.withdraw}
+    actions = {
+        "checkin": svc.check_in,
+        "withdraw": svc.withdraw,
+        "reenter": late.reenter,
+        "rebuy": late.rebuy,
+        "addon": late.addon,
+    }
     if action not in actions:
         raise Http404("No such action")
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
@@ -217,7 +221,13 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
     except TournamentError as exc:
         messages.error(request, str(exc))
     else:
-        done = "checked in" if action == "checkin" else "withdrew (refunded)"
+        done = {
+            "checkin": "checked in",
+            "withdraw": "withdrew (refunded)",
+            "reenter": "re-entered with a new stack",
+            "rebuy": "rebought a stack",
+            "addon": "took the add-on",
+        }[action]
         messages.success(request, f"{entry.player.name} {done}.")
     return redirect(t)
 
@@ -237,26 +247,119 @@ def checkin_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    form = StartForm(request.POST)
-    seed = form.cleaned_data["seed"].strip() if form.is_valid() else ""
     return _director_post(
         request,
         tournament_id,
-        lambda t: svc.start(tournament_id=t.pk, user=request.user, seed=seed or None),
-        "Round 1 is drawn (seed {result.seed}). Good luck!",
+        lambda t: svc.start(tournament_id=t.pk, user=request.user),
+        "Round 1 is drawn. The seed is revealed ({result.seed}): anyone can check the draw.",
     )
 
 
 @login_required
 @require_POST
 def round_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    form = StartForm(request.POST)
-    seed = form.cleaned_data["seed"].strip() if form.is_valid() else ""
     return _director_post(
         request,
         tournament_id,
-        lambda t: svc.draw_next_round(tournament_id=t.pk, user=request.user, seed=seed or None),
-        "Round {result.number} is drawn (seed {result.seed}).",
+        lambda t: svc.draw_next_round(tournament_id=t.pk, user=request.user),
+        "Round {result.number} is drawn.",
+    )
+
+
+@login_required
+@require_POST
+def tournament_reseed(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _director_post(
+        request,
+        tournament_id,
+        lambda t: svc.reseed(tournament_id=t.pk, user=request.user),
+        "A new seed is made; its commitment is {result.seed_commitment}.",
+    )
+
+
+@login_required
+@require_POST
+def clock_control(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    action = request.POST.get("action", "")
+    try:
+        seconds = int(request.POST.get("minutes") or 0) * 60
+    except ValueError:
+        seconds = 0
+    words = {"start": "started", "pause": "paused", "resume": "running again"}
+    done = words.get(action, f"moved by {seconds // 60:+d} min")
+    return _director_post(
+        request,
+        tournament_id,
+        lambda t: clock.clock_action(
+            tournament_id=t.pk, action=action, user=request.user, seconds=seconds
+        ),
+        f"Clock {done}.",
+    )
+
+
+@login_required
+@require_POST
+def roster_paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
+    form = RosterForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Paste at least one name, one per line.")
+        return redirect(t)
+    names = late.parse_roster(form.cleaned_data["names"])
+    done, skipped, waiting = [], [], []
+    for player in late.roster_players(t, names):
+        try:
+            entry = svc.register(tournament_id=t.pk, player=player, user=request.user)
+            if entry.status == Entry.Status.WAITING:
+                waiting.append(player.name)
+                continue
+            if form.cleaned_data["check_in"]:
+                svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
+            done.append(player.name)
+        except TournamentError as exc:
+            skipped.append(f"{player.name} ({exc})")
+    if done:
+        messages.success(request, f"Entered {len(done)}: {', '.join(done)}.")
+    if waiting:
+        messages.warning(request, f"On the waiting list (the field is full): {', '.join(waiting)}.")
+    if skipped:
+        messages.error(request, f"Not entered: {'; '.join(skipped)}")
+    return redirect(t)
+
+
+def _deal_form(t: Tournament):
+    if t.status != Tournament.Status.RUNNING:
+        return None
+    try:
+        terms = deals.deal_terms(t)
+    except TournamentError:
+        return None
+    return DealForm(terms=terms, names=dict(t.entries.values_list("player_id", "player__name")))
+
+
+@login_required
+@require_POST
+def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
+    form = _deal_form(t)
+    if form is None:
+        messages.error(request, "A deal is made at the final table, between hands.")
+        return redirect(t)
+    form = DealForm(request.POST, terms=form.terms, names=form.names)
+    if not form.is_valid():
+        messages.error(request, form.first_error())
+        return redirect(t)
+    return _director_post(
+        request,
+        tournament_id,
+        lambda t: deals.make_deal(
+            tournament_id=t.pk,
+            kind=form.cleaned_data["kind"],
+            agreed=form.agreed(),
+            amounts=form.amounts(),
+            user=request.user,
+        ),
+        "Deal recorded: the tournament is over.",
     )
 
 
@@ -322,9 +425,12 @@ def _bracket_response(request, t: Tournament, template: str, extra: dict) -> Htt
         if etag_matches(request, etag):
             return not_modified(etag)
         template += "#bracket"
+    data = selectors.bracket(t)
     context = {
         "tournament": t,
-        "rounds": selectors.bracket(t)["rounds"],
+        "rounds": data["rounds"],
+        "podium": data["podium"],
+        "deal": data["deal"],
         "etag": etag,
         "poll_headers": json.dumps({"If-None-Match": etag}),
         **extra,
@@ -404,7 +510,82 @@ def prizes_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-prizes.csv"'
-    writer = csv.writer(response, lineterminator="\r\n")
+    writer = exports.writer(response, lineterminator="\r\n")
     writer.writerow(selectors.PRIZE_CSV_COLUMNS)
     writer.writerows(selectors.prize_csv_rows(t))
+    return response
+
+
+# -- the wall screen, the print view, the draw's verification (public by link) ---------------
+
+
+def _by_token(token: str) -> Tournament:
+    t = Tournament.objects.filter(public_token=token).select_related("club").first()
+    if t is None:
+        raise Http404("No such tournament")
+    return t
+
+
+def tournament_tv(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The TV page (1920×1080, read across a room): its screen polls itself, answered
+    304 while nothing changed; the clock ticks in static/js/clock.js."""
+    t = _by_token(token)
+    etag = screens.tv_etag(t)
+    template = "games/tournament_tv.html"
+    if request.htmx:
+        if etag_matches(request, etag):
+            return not_modified(etag)
+        template += "#screen"
+    context = {
+        "tournament": t,
+        "poll_url": reverse("tournament_tv", args=[token]),
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+        **screens.tv_context(t),
+    }
+    return live(render(request, template, context), etag)
+
+
+def tournament_print(request: HttpRequest, token: str) -> HttpResponse:
+    """Results, payouts and the bracket on paper: no site header, no buttons."""
+    t = _by_token(token)
+    return render(
+        request,
+        "games/tournament_print.html",
+        {
+            "tournament": t,
+            "rows": selectors.standings(t),
+            "rounds": selectors.bracket(t)["rounds"],
+            **screens.tv_context(t),
+        },
+    )
+
+
+def tournament_verify(request: HttpRequest, token: str) -> HttpResponse:
+    """Anyone can check the draw: the seed against its commitment, and every draw redone
+    from the seed and the entry list (or a list they paste, as player ids)."""
+    t = _by_token(token)
+    pasted = request.GET.get("entrants", "").strip()
+    entrants = None
+    error = ""
+    if pasted:
+        try:
+            entrants = sorted({int(x) for x in pasted.replace(",", " ").split()})
+        except ValueError:
+            error = "Write the entry list as player ids separated by spaces or commas."
+    check = screens.verify_draws(t, entrants)
+    return render(
+        request,
+        "games/tournament_verify.html",
+        {"tournament": t, "check": check, "pasted": pasted, "error": error},
+    )
+
+
+@login_required
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t, _ = tournament_for(request.user, tournament_id)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-standings.csv"'
+    writer = exports.writer(response, lineterminator="\r\n")
+    writer.writerow(selectors.STANDINGS_CSV_COLUMNS)
+    writer.writerows(selectors.standings_csv_rows(selectors.standings(t)))
     return response

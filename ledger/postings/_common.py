@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Max, Sum
 from django.db.models.functions import Coalesce
 
-from games.engine import Rules
+from games.engine import MAX_POT, Rules
 from games.models import GameSession, Hand, Seat, SessionEvent
 from ledger import sql
 from ledger.books import BANK_KINDS
@@ -56,8 +56,12 @@ def _require_open(session: GameSession) -> None:
 
 
 def _check_amount(amount: object, key: str = "amount") -> int:
-    if type(amount) is not int or amount <= 0:
-        raise SetupError("bad_amount", f"{key} must be a whole number above 0", key)
+    # At most MAX_POT (engine.rules: every bound on an amount), so that balances stay far
+    # inside a 64-bit column.
+    if type(amount) is not int or not 0 < amount <= MAX_POT:
+        raise SetupError(
+            "bad_amount", f"{key} must be a whole number above 0 and at most {MAX_POT}", key
+        )
     return amount
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import RuleError, Rules, verify
+from games.engine import MAX_BALANCE, RuleError, Rules, verify
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
 from ledger import sql
@@ -146,6 +146,24 @@ def _verified(session: GameSession, seats: list[_Seat], entry: object) -> tuple[
             ],
         )
     return record, verdict
+
+
+def _require_room(session: GameSession, dealt: dict[str, _Seat], money: _Money) -> None:
+    """Refuse the hand that would bring a player's running total past ``MAX_BALANCE``.
+    Pots stop at ``MAX_POT`` (the verifier), so only thousands of hands at the largest
+    stakes get here; the way on is a new session, and every sum stays a 64-bit integer
+    (SQLite refuses to SUM past one)."""
+    for name, seat in dealt.items():
+        delta = money.payouts.get(name, 0) - money.antes.get(name, 0) - money.penalties.get(name, 0)
+        key = str(seat.player_id)
+        for total in (session.nets, session.stacks):
+            if abs(total.get(key, 0) + delta) > MAX_BALANCE:
+                raise _reject(
+                    "balance_over_cap",
+                    f"this hand would bring {name}'s total past the largest balance these "
+                    f"books keep ({MAX_BALANCE}): close this session and start a new one",
+                    player=name,
+                )
 
 
 def _stacks_after(stacks: dict[str, int], money: _Money) -> dict[str, int]:
@@ -312,6 +330,7 @@ def _settle(
     dealt = {s.name: s for s in _dealt_in(session, seats)}
     stacks = {n: s.stack for n, s in dealt.items()} if session.chip_limited else None
     money = _money(result, session.carry, stacks)
+    _require_room(session, dealt, money)
 
     before = {
         "carry": session.carry,

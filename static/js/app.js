@@ -1,6 +1,22 @@
 // Small progressive enhancements; every page works without this file.
 (function () {
   "use strict";
+  // Under the Content-Security-Policy (no inline style, no eval) htmx must not inject its
+  // indicator <style> (app.css has the rules) nor compile hx-on / trigger filters.
+  // htmx reads its config on DOMContentLoaded, after this deferred file has run.
+  if (window.htmx) {
+    window.htmx.config.includeIndicatorStyles = false;
+    window.htmx.config.allowEval = false;
+    window.htmx.config.allowScriptTags = false;
+  }
+  // Polls marked data-poll-visible ask only while the page is visible (instead of an
+  // hx-trigger filter, which htmx would need eval for).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.hasAttribute("data-poll-visible") && document.visibilityState !== "visible") {
+      event.preventDefault();
+    }
+  });
   // Copy-to-clipboard buttons: <button data-copy="text">.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");
@@ -21,5 +37,16 @@
     if (!button || !navigator.share) return;
     event.preventDefault();
     navigator.share({ title: button.dataset.shareTitle || document.title, url: button.dataset.shareUrl });
+  });
+  // Read-only links and keys select themselves when tapped: <input data-select-all>.
+  // (Handlers live here, not in on* attributes: the Content-Security-Policy forbids those.)
+  document.addEventListener("click", function (event) {
+    var input = event.target.closest("input[data-select-all]");
+    if (input) input.select();
+  });
+  // A select that submits its form when changed: <select data-autosubmit>.
+  document.addEventListener("change", function (event) {
+    var select = event.target.closest("select[data-autosubmit]");
+    if (select && select.form) select.form.requestSubmit();
   });
 })();

@@ -32,9 +32,29 @@
     var log = cur.querySelector("details.dg-log");
     var nextLog = next.querySelector("details.dg-log");
     if (log && nextLog && log.open) nextLog.open = true;
+    var wasMyTurn = cur.dataset.yourTurn === "1";
     cur.replaceWith(next);
     if (reload) window.location.reload();
+    turnCue(!wasMyTurn);
   }
+
+  // "Your turn": the page title says so (a phone in a pocket shows it in the tab), and
+  // the phone buzzes once when the turn arrives, where the browser allows it.
+  var baseTitle = document.title.replace(/^Your turn · /, "");
+  function turnCue(arrived) {
+    var cur = board();
+    var mine = !!cur && cur.dataset.yourTurn === "1";
+    document.title = mine ? "Your turn · " + baseTitle : baseTitle;
+    if (mine && arrived && navigator.vibrate) {
+      try { navigator.vibrate(200); } catch (e) { /* not allowed yet: the title is enough */ }
+    }
+  }
+
+  // A tap on the board skips the rest of the reveal: every new move shows at once.
+  document.addEventListener("pointerdown", function (event) {
+    var cur = board();
+    if (cur && cur.contains(event.target)) cur.classList.add("dg-skip");
+  });
 
   function poll() {
     var cur = board();
@@ -50,6 +70,8 @@
       credentials: "same-origin"
     }).then(function (response) {
       if (response.status === 200) return response.text().then(function (html) { install(parse(html)); });
+      // The link was reissued (404) or another phone holds the seat (403): the page says so.
+      if (response.status === 404 || response.status === 403) window.location.reload();
     }).catch(function () { /* offline for a moment: the next poll tries again */ })
       .then(function () { busy = false; });
   }
@@ -65,7 +87,8 @@
   // Moves: post the form, show the answer (also a refusal, which explains itself).
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.matches("form[data-digital]")) return;
+    // Moves, and the next deal from a seat (a form of its own: it is no move).
+    if (!form.matches("form[data-digital], form[data-digital-deal]")) return;
     event.preventDefault();
     var data = new FormData(form, event.submitter);
     var by = event.submitter;
@@ -79,7 +102,11 @@
       headers: { "HX-Request": "true" },
       credentials: "same-origin"
     }).then(function (response) {
-      return response.text().then(function (html) { install(parse(html)); });
+      return response.text().then(function (html) {
+        var next = parse(html);
+        if (next) install(next);
+        else window.location.reload(); // not a board (the seat was taken or reissued)
+      });
     }).catch(function () {
       form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
     }).then(function () { busy = false; });
@@ -92,7 +119,7 @@
     var form = box.form;
     var n = form.querySelectorAll("input[name=discard]:checked").length;
     var play = form.querySelector("[data-play-label]");
-    if (play) play.textContent = n ? "Play, draw " + n : "Play, stand pat";
+    if (play) play.textContent = "Play, draw " + n;
   });
 
   // Tapping a dimmed card shows why; tapping another closes the first.

@@ -21,7 +21,7 @@ def test_anonymous_is_sent_to_login(client):
 def test_creating_shows_the_key_once_and_stores_only_its_hash(bob_client, bob):
     response = bob_client.post(URL, {"name": "spreadsheet"})
     assert response.status_code == 201
-    assert response["Cache-Control"] == "no-store"
+    assert response["Cache-Control"] == "private, no-store"
     key = re.search(r'value="(brt_[^"]+)"', response.content.decode()).group(1)
     token = ApiToken.objects.get(user=bob)
     assert token.name == "spreadsheet"

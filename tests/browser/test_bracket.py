@@ -7,6 +7,7 @@ import pytest
 from games.models import Player, Round
 from games.tournaments import service as svc
 from ledger import postings
+from tests.factories import seeded
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,9 +29,9 @@ def _two_round_tournament(club, user):
         player = Player.objects.create(club=club, name=f"Player {i + 1}")
         entry = svc.register(tournament_id=t.pk, player=player, user=user)
         svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=user)
-    svc.start(tournament_id=t.pk, user=user, seed="phone-1")
+    svc.start(tournament_id=seeded(t.pk, "phone-1"), user=user)
     svc.end_round(tournament_id=t.pk, user=user, now=True)
-    svc.draw_next_round(tournament_id=t.pk, user=user, seed="phone-2")
+    svc.draw_next_round(tournament_id=t.pk, user=user)
     t.refresh_from_db()
     return t
 

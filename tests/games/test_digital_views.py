@@ -133,7 +133,7 @@ def test_seat_page_before_any_hand(client, seats):
     response = client.get(seat_url(seats["ann"]))
     assert response.status_code == 200
     assert "No digital hand yet" in response.content.decode()
-    assert response["Cache-Control"] == "no-store, private"
+    assert response["Cache-Control"] == "private, no-store"
 
 
 def test_seat_page_shows_own_cards_and_the_choices_in_turn(client, session, seats):
@@ -199,10 +199,10 @@ def test_new_moves_are_revealed_one_by_one(client, session, seats):
     n = HandAction.objects.filter(hand=hand).count()
     assert n >= 1
     for i in range(n):
-        assert f"--dg-i: {i}" in body
-    assert f"--dg-n: {n}" in body
+        assert f"dg-new dg-i-{i}" in body
+    assert f"dg dg-n-{n}" in body
     # A fresh page load animates nothing.
-    assert "--dg-i" not in client.get(seat_url(seats["dee"])).content.decode()
+    assert "dg-i-" not in client.get(seat_url(seats["dee"])).content.decode()
 
 
 def test_plain_form_post_redirects_back_to_the_seat(client, session, seats):
@@ -362,4 +362,4 @@ def test_a_phone_still_showing_the_last_hand_sees_the_new_deal_unfold(client, se
     assert n >= 1  # ann deals the second hand: ben and cal (bots) declare before dee
     url = seat_url(seats["dee"]) + f"?seen=40&hand={first.pk}"
     body = client.get(url, headers={"HX-Request": "true"}).content.decode()
-    assert f"--dg-n: {n}" in body
+    assert f"dg dg-n-{n}" in body

@@ -7,6 +7,7 @@ from games.digital import service as digital
 from games.models import TournamentTable
 from games.tournaments import service as svc
 from ledger import postings
+from tests.factories import seeded
 
 from .test_tournament_service import make_tournament
 
@@ -29,7 +30,7 @@ def table(club, players, bob):
 @pytest.fixture
 def tournament_session(club, alice):
     t = make_tournament(club, alice, n=8)
-    svc.start(tournament_id=t.pk, user=alice, seed="fixed-seed")
+    svc.start(tournament_id=seeded(t.pk, "fixed-seed"), user=alice)
     return TournamentTable.objects.filter(tournament=t).select_related("session").first().session
 
 

@@ -3,6 +3,7 @@ prize ledger as JSON and CSV, following games.api's conventions."""
 
 import csv
 import io
+import json
 
 import pytest
 from django.test import Client
@@ -11,6 +12,7 @@ from django.utils import timezone
 
 from games.models import ApiToken
 from games.tournaments import service as svc
+from tests.factories import seeded
 
 from .test_tournament_service import make_tournament, names, record, win
 
@@ -27,7 +29,7 @@ def token_client(user) -> Client:
 @pytest.fixture
 def cup(club, alice):
     t = make_tournament(club, alice, n=8, buy_in=20, fee=2, starting_chips=20, antes=[1])
-    svc.start(tournament_id=t.pk, user=alice, seed="api")
+    svc.start(tournament_id=seeded(t.pk, "api"), user=alice)
     t.refresh_from_db()
     return t
 
@@ -65,7 +67,10 @@ def test_members_read_everything(cup, carol):
     api = token_client(carol)
     for url in urls(cup):
         assert api.get(url).status_code == 200, url
-    assert api.post(reverse("api_tournament_list")).status_code == 405
+    # Members read; creating a tournament needs the scorekeeper role.
+    body = json.dumps({"club": cup.club_id, "name": "Mine"})
+    response = api.post(reverse("api_tournament_list"), body, content_type="application/json")
+    assert response.status_code == 403
 
 
 def test_list_filters_and_pages(cup, club, alice):
@@ -96,7 +101,7 @@ def test_detail_has_settings_rounds_tables_and_chips(cup, carol):
 
 def test_standings_and_prize_ledger_after_the_end(club, alice):
     t = make_tournament(club, alice, n=4, buy_in=25, starting_chips=2, antes=[1])
-    svc.start(tournament_id=t.pk, user=alice, seed="s")
+    svc.start(tournament_id=seeded(t.pk, "s"), user=alice)
     x = t.tables.get()
     a, b, c, d = names(x.session)
     record(x.session, {"trump": "S", "passed": [], "tricks": {a: 5, b: 0, c: 0, d: 0}})

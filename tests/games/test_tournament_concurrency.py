@@ -12,6 +12,7 @@ from django.db import connection, connections
 from games.models import Seat, Tournament, TournamentTable
 from games.tournaments import service as svc
 from ledger import postings
+from tests.factories import seeded
 
 from .test_tournament_service import bot_entry, check_books, make_tournament
 
@@ -65,7 +66,7 @@ def test_tables_recording_at_once_keep_the_tournament_consistent(club, alice):
         antes=[1, 2, 3],
         hands_per_level=3,
     )
-    svc.start(tournament_id=t.pk, user=alice, seed="race")
+    svc.start(tournament_id=seeded(t.pk, "race"), user=alice)
     tables = list(t.tables.values_list("pk", flat=True))
     errors: list = []
     threads = [

@@ -11,6 +11,7 @@ from games.models import Entry, Round, SeatMove, Tournament, TournamentTable
 from games.tournaments import selectors, tables
 from games.tournaments import service as svc
 from ledger import books, postings
+from tests.factories import seeded
 
 from .test_tournament_service import check_books, make_tournament, play_bot_hand
 
@@ -63,7 +64,7 @@ def test_forty_entrant_table_rounds_to_the_final(club, alice):
         final_hands=6,
         carry_stacks=True,
     )
-    svc.start(tournament_id=t.pk, user=alice, seed="forty")
+    svc.start(tournament_id=seeded(t.pk, "forty"), user=alice)
     rng = random.Random(40)
     hands = 0
     for _ in range(500):
@@ -74,7 +75,7 @@ def test_forty_entrant_table_rounds_to_the_final(club, alice):
         if rnd.status == Round.Status.FINISHED:
             report = selectors.chip_report(t)[-1]
             assert report["now"] == report["start"]  # chips conserved in the round
-            nxt = svc.draw_next_round(tournament_id=t.pk, user=alice, seed=f"forty-{rnd.number}")
+            nxt = svc.draw_next_round(tournament_id=t.pk, user=alice)
             # Stacks carry: the new round starts with exactly the advancing chips.
             assert sum(nxt.draw["chips"].values()) == report["advancing"]
             assert set(nxt.draw["ranked"]) == set(rnd.advanced)
@@ -111,7 +112,7 @@ def test_twenty_entrant_freeze_out_until_one_player_holds_every_chip(club, alice
         antes=[1, 2, 3, 5, 8, 13, 21, 34, 55, 89],
         hands_per_level=4,
     )
-    rnd = svc.start(tournament_id=t.pk, user=alice, seed="freeze")
+    rnd = svc.start(tournament_id=seeded(t.pk, "freeze"), user=alice)
     assert sorted(len(x) for x in rnd.draw["tables"]) == [6, 7, 7]
     rng = random.Random(20)
     for _ in range(400):

@@ -305,7 +305,8 @@ def test_finishing_places_share_ties():
 def test_ante_levels_per_round_or_every_n_hands():
     assert t.ante_level(0, 3, 99) == 2
     assert t.ante_level(5, 1, 12) == 2
-    assert t.ante_for([1, 2, 5], 7) == 5
+    # Past the schedule the ante keeps rising by half, rounded up (issue #18: no stall).
+    assert [t.ante_for([1, 2, 5], level) for level in range(2, 6)] == [5, 8, 12, 18]
     with pytest.raises(TournamentError):
         t.ante_for([], 0)
 

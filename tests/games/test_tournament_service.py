@@ -4,6 +4,7 @@ freeze-out balancing, eliminations, places and prizes — against the real ledge
 The helpers at the top are shared by the other tournament test files.
 """
 
+import hashlib
 import random
 
 import pytest
@@ -26,6 +27,7 @@ from games.tournaments import selectors
 from games.tournaments import service as svc
 from ledger import books, postings
 from ledger.models import PrizePosting
+from tests.factories import seeded
 
 pytestmark = pytest.mark.django_db
 
@@ -200,7 +202,7 @@ def test_late_entries_until_the_first_round_then_registration_closes(club, alice
     svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=alice)
     no_show = Player.objects.create(club=club, name="no-show")
     svc.register(tournament_id=t.pk, player=no_show, user=alice)
-    svc.start(tournament_id=t.pk, user=alice, seed="s")
+    svc.start(tournament_id=seeded(t.pk, "s"), user=alice)
     assert Entry.objects.get(player=no_show).status == Entry.Status.NO_SHOW
     assert Entry.objects.get(player=late).status == Entry.Status.PLAYING
     with pytest.raises(TournamentError):
@@ -233,7 +235,7 @@ def test_start_needs_two_checked_in_players(club, alice):
 
 def test_draw_uses_a_stored_seed_and_can_be_redone(club, alice):
     t = make_tournament(club, alice, n=40, starting_chips=30, antes=[2, 3])
-    rnd = svc.start(tournament_id=t.pk, user=alice, seed="auditable")
+    rnd = svc.start(tournament_id=seeded(t.pk, "auditable"), user=alice)
     assert rnd.seed == "auditable" and rnd.number == 1 and not rnd.is_final
     ids = list(t.entries.values_list("player_id", flat=True))
     expected = logic.draw_round(logic.seeded_order(ids, "auditable", 1), "auditable", 4, 7)
@@ -254,10 +256,14 @@ def test_draw_uses_a_stored_seed_and_can_be_redone(club, alice):
     check_books(t)
 
 
-def test_a_random_seed_when_none_is_given(club, alice):
+def test_the_draw_uses_the_seed_committed_at_creation(club, alice):
     t = make_tournament(club, alice, n=4)
+    assert t.seed_commitment == hashlib.sha256(t.seed.encode()).hexdigest()
+    assert t.seed_revealed_at is None
     rnd = svc.start(tournament_id=t.pk, user=alice)
-    assert len(rnd.seed) == 16 and rnd.is_final  # four players: one final table
+    t.refresh_from_db()
+    assert rnd.seed == t.seed and len(rnd.seed) == 32 and rnd.is_final  # one final table
+    assert t.seed_revealed_at is not None
 
 
 # -- round tables --------------------------------------------------------------------------
@@ -267,7 +273,7 @@ def test_table_plays_its_hands_then_until_the_pot_is_won(club, alice):
     t = make_tournament(
         club, alice, n=8, starting_chips=20, antes=[1], hands_per_round=2, advance_per_table=2
     )
-    svc.start(tournament_id=t.pk, user=alice, seed="s")
+    svc.start(tournament_id=seeded(t.pk, "s"), user=alice)
     x = table(t, 1)
     seats = list(names(x.session))
     a, b, c, d = seats
@@ -295,7 +301,7 @@ def test_table_plays_its_hands_then_until_the_pot_is_won(club, alice):
 
 def test_a_table_ends_when_one_player_holds_its_chips(club, alice):
     t = make_tournament(club, alice, n=8, starting_chips=2, antes=[1], hands_per_round=50)
-    svc.start(tournament_id=t.pk, user=alice, seed="s")
+    svc.start(tournament_id=seeded(t.pk, "s"), user=alice)
     x = table(t, 1)
     seats = list(names(x.session))
     a, b, c, d = seats
@@ -314,7 +320,7 @@ def test_a_table_ends_when_one_player_holds_its_chips(club, alice):
 
 def test_director_ends_a_table_once_its_pot_is_won_or_now(club, alice):
     t = make_tournament(club, alice, n=8, starting_chips=20, antes=[1], hands_per_round=9)
-    svc.start(tournament_id=t.pk, user=alice, seed="s")
+    svc.start(tournament_id=seeded(t.pk, "s"), user=alice)
     one, two = table(t, 1), table(t, 2)
     seats = list(names(one.session))
     record(one.session, win(seats, seats[0], {seats[1]: 0, seats[2]: 2}))  # pot carries
@@ -344,7 +350,7 @@ def test_ante_rises_every_n_hands_from_the_next_hand(club, alice):
     t = make_tournament(
         club, alice, n=4, starting_chips=50, antes=[1, 2, 4], hands_per_level=2, final_hands=9
     )
-    svc.start(tournament_id=t.pk, user=alice, seed="s")
+    svc.start(tournament_id=seeded(t.pk, "s"), user=alice)
     x = table(t, 1)
     seats = list(names(x.session))
     for _ in range(2):
@@ -372,7 +378,7 @@ def test_rounds_advance_avoid_rematches_and_the_final_pays_prizes(club, alice):
         final_hands=3,
         carry_stacks=True,
     )
-    svc.start(tournament_id=t.pk, user=alice, seed="one")
+    svc.start(tournament_id=seeded(t.pk, "one"), user=alice)
     rng = random.Random(5)
     for _ in range(200):
         t.refresh_from_db()
@@ -380,7 +386,7 @@ def test_rounds_advance_avoid_rematches_and_the_final_pays_prizes(club, alice):
             break
         rnd = t.rounds.order_by("-number").first()
         if rnd.status == Round.Status.FINISHED:
-            nxt = svc.draw_next_round(tournament_id=t.pk, user=alice, seed=f"r{rnd.number + 1}")
+            nxt = svc.draw_next_round(tournament_id=t.pk, user=alice)
             if not nxt.is_final:  # at the final everybody meets everybody
                 assert nxt.draw["repeats"] == 0  # nobody meets a tablemate again here
             if t.carry_stacks:
@@ -408,7 +414,7 @@ def test_byes_advance_without_playing(club, alice):
     t = make_tournament(
         club, alice, n=10, starting_chips=10, min_table=4, max_table=4, advance_per_table=1
     )
-    rnd = svc.start(tournament_id=t.pk, user=alice, seed="b")
+    rnd = svc.start(tournament_id=seeded(t.pk, "b"), user=alice)
     assert len(rnd.byes) == 2 and rnd.draw["byes"] == rnd.byes
     seated = set(
         Seat.objects.filter(session__tournament_table__round=rnd).values_list(
@@ -420,7 +426,7 @@ def test_byes_advance_without_playing(club, alice):
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.FINISHED
     assert set(rnd.byes) <= set(rnd.advanced) and len(rnd.advanced) == 4
-    nxt = svc.draw_next_round(tournament_id=t.pk, user=alice, seed="b2")
+    nxt = svc.draw_next_round(tournament_id=t.pk, user=alice)
     assert nxt.is_final and len(nxt.draw["tables"][0]) == 4
 
 
@@ -429,7 +435,7 @@ def test_byes_advance_without_playing(club, alice):
 
 def test_players_out_on_the_same_hand_rank_by_chips_at_its_start(club, alice):
     t = make_tournament(club, alice, n=4, buy_in=10, starting_chips=6, antes=[1], final_hands=0)
-    svc.start(tournament_id=t.pk, user=alice, seed="x")
+    svc.start(tournament_id=seeded(t.pk, "x"), user=alice)
     x = table(t, 1)
     seats = list(names(x.session))
     a, b, c, d = seats
@@ -453,7 +459,7 @@ def test_players_out_on_the_same_hand_rank_by_chips_at_its_start(club, alice):
 
 def test_a_voided_elimination_puts_the_player_back(club, alice, django_capture_on_commit_callbacks):
     t = make_tournament(club, alice, n=4, starting_chips=2, antes=[1], final_hands=0)
-    svc.start(tournament_id=t.pk, user=alice, seed="v")
+    svc.start(tournament_id=seeded(t.pk, "v"), user=alice)
     x = table(t, 1)
     seats = list(names(x.session))
     a, b, c, d = seats
@@ -471,7 +477,7 @@ def test_a_voided_elimination_puts_the_player_back(club, alice, django_capture_o
 
 def test_the_hook_runs_after_the_hand_commits(club, alice, django_capture_on_commit_callbacks):
     t = make_tournament(club, alice, n=8, starting_chips=20, antes=[1], hands_per_round=1)
-    svc.start(tournament_id=t.pk, user=alice, seed="h")
+    svc.start(tournament_id=seeded(t.pk, "h"), user=alice)
     x = table(t, 1)
     seats = list(names(x.session))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -540,7 +546,7 @@ def test_freeze_out_balances_breaks_and_finishes(club, alice):
         min_table=4,
         max_table=7,
     )
-    rnd = svc.start(tournament_id=t.pk, user=alice, seed="fz")
+    rnd = svc.start(tournament_id=seeded(t.pk, "fz"), user=alice)
     assert [len(x) for x in rnd.draw["tables"]] == [5, 4]
     one, two = table(t, 1), table(t, 2)
     s2 = list(names(two.session))
@@ -613,7 +619,7 @@ def test_digital_tables_seat_bots_and_autoplay_records_engine_hands(club, alice)
     for i, player in enumerate(make_players(club, 4)):
         entry = svc.register(tournament_id=t.pk, player=player, user=alice, is_bot=i > 0)
         svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=alice)
-    svc.start(tournament_id=t.pk, user=alice, seed="d")
+    svc.start(tournament_id=seeded(t.pk, "d"), user=alice)
     x = table(t, 1)
     assert x.session.mode == "digital"
     assert x.session.seats.filter(is_bot=True).count() == 3

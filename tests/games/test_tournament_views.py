@@ -12,6 +12,7 @@ from django.urls import reverse
 from games.models import Entry, Player, Tournament, TournamentTable
 from games.tournaments import service as svc
 from ledger import books
+from tests.factories import seeded
 
 from .test_tournament_service import make_players, make_tournament, names, record, win
 
@@ -27,7 +28,7 @@ def cup(club, alice):
 
 @pytest.fixture
 def running(cup, alice):
-    svc.start(tournament_id=cup.pk, user=alice, seed="view-seed")
+    svc.start(tournament_id=seeded(cup.pk, "view-seed"), user=alice)
     cup.refresh_from_db()
     return cup
 
@@ -39,6 +40,7 @@ def page_urls(t: Tournament) -> list[str]:
         reverse("tournament_standings", args=[t.pk]),
         reverse("tournament_prizes", args=[t.pk]),
         reverse("tournament_prizes_csv", args=[t.pk]),
+        reverse("tournament_standings_csv", args=[t.pk]),
     ]
 
 
@@ -55,6 +57,11 @@ def post_urls(t: Tournament) -> list[str]:
         reverse("tournament_end_round", args=[t.pk]),
         reverse("tournament_sync", args=[t.pk]),
         reverse("tournament_edit", args=[t.pk]),
+        reverse("tournament_clock", args=[t.pk]),
+        reverse("tournament_reseed", args=[t.pk]),
+        reverse("tournament_roster", args=[t.pk]),
+        reverse("tournament_deal", args=[t.pk]),
+        reverse("tournament_entry_action", args=[t.pk, entry.pk, "reenter"]),
     ]
     if x:
         urls += [
@@ -91,10 +98,12 @@ def test_members_read_but_cannot_direct(running, carol_client, club):
 
 
 def test_scorekeepers_direct(cup, bob_client):
+    committed = cup.seed
+    # A seed sent with the form is ignored: the draw uses the one committed at creation.
     response = bob_client.post(reverse("tournament_start", args=[cup.pk]), {"seed": "bob"})
     assert response.status_code == 302
     cup.refresh_from_db()
-    assert cup.status == Tournament.Status.RUNNING and cup.rounds.get().seed == "bob"
+    assert cup.status == Tournament.Status.RUNNING and cup.rounds.get().seed == committed
 
 
 # -- setup and registration ------------------------------------------------------------------
@@ -170,7 +179,7 @@ def test_edit_settings_until_the_start(cup, alice_client):
     url = reverse("tournament_edit", args=[cup.pk])
     page = alice_client.get(url)
     assert page.status_code == 200 and "1" in page.content.decode()
-    svc.start(tournament_id=cup.pk, user=None, seed="s")
+    svc.start(tournament_id=seeded(cup.pk, "s"), user=None)
     response = alice_client.get(url)
     assert response.status_code == 302
 
@@ -250,7 +259,7 @@ def test_director_buttons_end_a_table_and_draw_the_next_round(running, alice_cli
         reverse("tournament_next_round", args=[running.pk]), {"seed": "final-seed"}
     )
     assert response.status_code == 302
-    assert running.rounds.get(number=2).seed == "final-seed"
+    assert running.rounds.get(number=2).seed == running.seed  # the committed seed again
 
 
 def test_bots_only_play_digital_tables(running, alice_client):
@@ -270,7 +279,7 @@ def test_bots_play_a_digital_table_from_the_dashboard(club, alice, alice_client)
         {"players": [bot.pk], "check_in": "on", "bots": "on"},
     )
     assert t.entries.get(player=bot).is_bot
-    svc.start(tournament_id=t.pk, user=alice, seed="d")
+    svc.start(tournament_id=seeded(t.pk, "d"), user=alice)
     x = t.tables.get()
     assert list(x.session.seats.filter(is_bot=True).values_list("player", flat=True)) == [bot.pk]
     alice_client.post(reverse("tournament_table_autoplay", args=[t.pk, x.pk]), {"hands": "2"})
@@ -288,7 +297,7 @@ def test_bracket_page_and_partial(running, carol_client):
     assert 'class="bracket"' in html and "Round 1" in html and "view-seed" in html
     for name in Player.objects.filter(entries__tournament=running).values_list("name", flat=True):
         assert name in html
-    assert page["Cache-Control"] == "no-store, private"
+    assert page["Cache-Control"] == "private, no-store"
     partial = carol_client.get(url, headers=HTMX)
     assert partial.content.decode().lstrip().startswith('<section id="bracket"')
     assert partial["ETag"] == page["ETag"]
@@ -329,13 +338,13 @@ def _bracket_queries(client, t) -> int:
 
 def test_bracket_query_count_does_not_grow_with_entrants(club, alice, alice_client):
     small = make_tournament(club, alice, n=8, name="small")
-    svc.start(tournament_id=small.pk, user=alice, seed="a")
+    svc.start(tournament_id=seeded(small.pk, "a"), user=alice)
     from tests.factories import ClubFactory, MembershipFactory
 
     other = ClubFactory()
     MembershipFactory(club=other, user=alice, role="owner")
     big = make_tournament(other, alice, n=60, name="big")
-    svc.start(tournament_id=big.pk, user=alice, seed="b")
+    svc.start(tournament_id=seeded(big.pk, "b"), user=alice)
     x = big.tables.first()
     seats = list(names(x.session))
     record(x.session, win(seats, seats[0], {seats[1]: 2}), alice)
@@ -369,7 +378,7 @@ def test_prize_ledger_csv_one_row_per_leg(running, alice_client):
 
 def test_dashboard_lists_seat_moves_and_the_final_result(club, alice, alice_client):
     t = make_tournament(club, alice, n=9, format="freezeout", starting_chips=4, antes=[1])
-    svc.start(tournament_id=t.pk, user=alice, seed="fz")
+    svc.start(tournament_id=seeded(t.pk, "fz"), user=alice)
     one, two = t.tables.get(number=1), t.tables.get(number=2)
     s2 = list(names(two.session))
     record(two.session, {"trump": "C", "passed": [s2[2]], "tricks": {s2[0]: 3, s2[1]: 2, s2[3]: 0}})
@@ -381,7 +390,7 @@ def test_dashboard_lists_seat_moves_and_the_final_result(club, alice, alice_clie
     assert f"{move.player.name}: table 1 → table 2" in page and f"{move.chips} chips" in page
 
     final = make_tournament(club, alice, n=4, prefix="q", name="Quick", starting_chips=2, antes=[1])
-    svc.start(tournament_id=final.pk, user=alice, seed="q")
+    svc.start(tournament_id=seeded(final.pk, "q"), user=alice)
     x = final.tables.get()
     a, b, c, d = names(x.session)
     record(x.session, {"trump": "S", "passed": [], "tricks": {a: 5, b: 0, c: 0, d: 0}})

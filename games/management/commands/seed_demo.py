@@ -19,7 +19,16 @@ DEMO_PLAYERS = ["Ann", "Ben", "Cal", "Dee", "Eve"]
 class Command(BaseCommand):
     help = "Create a demo club, login and players (safe to run repeatedly)."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--url",
+            default="http://127.0.0.1:8000/",
+            help="Where the server answers (the login address printed), e.g. the "
+            "Wi-Fi address `make run` serves on.",
+        )
+
     def handle(self, *args, **options):
+        base = options["url"].rstrip("/")
         with transaction.atomic():
             User = get_user_model()
             user, created = User.objects.get_or_create(username=DEMO_USERNAME)
@@ -36,7 +45,7 @@ class Command(BaseCommand):
             extra = seed_hooks(club, user, players)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo data ready: log in at http://127.0.0.1:8000/accounts/login/ as "
+                f"Demo data ready: log in at {base}/accounts/login/ as "
                 f"'{DEMO_USERNAME}' with password '{DEMO_PASSWORD}' (club: {DEMO_CLUB})."
             )
         )

@@ -22,8 +22,8 @@ def backfill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_i20_hand_in_progress_index"),
-        ("ledger", "0005_prize_ledger_integrity"),
+        ("games", "0009_i20_hand_in_progress_index"),
+        ("ledger", "0006_i18_prize_kinds"),
     ]
 
     operations = [

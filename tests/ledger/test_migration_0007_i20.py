@@ -1,4 +1,4 @@
-"""ledger 0006_i20 backfills the players' club totals of clubs that played before it, from
+"""ledger 0007_i20 backfills the players' club totals of clubs that played before it, from
 the ledger and the hands (the ledger is only read)."""
 
 import importlib
@@ -14,7 +14,7 @@ from .conftest import record, void
 
 pytestmark = pytest.mark.django_db
 
-backfill = importlib.import_module("ledger.migrations.0006_i20_player_totals").backfill
+backfill = importlib.import_module("ledger.migrations.0007_i20_player_totals").backfill
 
 
 def _totals():

@@ -1,0 +1,553 @@
+"""Running a tournament through the API (mounted under /api/v1/), with the conventions of
+games.api.base: membership to read, the scorekeeper role to change anything (another
+club's tournament is 404), problem+json errors (a ``TournamentError`` is 400 for bad
+input, 409 when the moment is wrong: registration closed, a pot still to be won…).
+
+- ``POST tournaments/`` — create (``Idempotency-Key``: a retry answers 200 with the
+  tournament already created). The seed is made here; its SHA-256 ``seed_commitment``
+  is in the answer, the seed itself only after the first draw.
+- ``GET|POST tournaments/{id}/entries/`` — the entries; register players by id or by
+  name (new names join the club's roster), optionally checked in. With an
+  ``Idempotency-Key``, players already entered are answered as they are (200), not
+  refused, so a retried request is harmless.
+- ``POST tournaments/{id}/entries/{entry}/{action}/`` — ``check-in``, ``withdraw``,
+  ``re-enter``, ``rebuy``, ``add-on``.
+- ``POST tournaments/{id}/start/`` (draw round one, reveal the seed), ``…/next-round/``,
+  ``…/balance/`` (bring the tables up to date: eliminations, balancing),
+  ``…/end-round/`` (``{"now": true}``: at once), ``…/clock/``
+  (``{"action": "start|pause|resume|adjust", "seconds": n}``).
+- ``POST tournaments/{id}/tables/{number}/hands/`` — record a hand at a table of the
+  current round: exactly ``POST sessions/{session}/hands/`` (same body, Idempotency-Key
+  and If-Match with the table session's ETag).
+- ``GET|POST tournaments/{id}/deal/`` — the terms of a final-table deal; make one.
+- ``GET tournaments/{id}/payouts/`` — the payout table: places, shares, amounts.
+
+Every answer that changes the tournament carries its ETag (``selectors.etag``).
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from games.access import club_for, tournament_for
+from games.api import views as session_api
+from games.api.base import READ_PROBLEMS, WRITE_PROBLEMS, ApiView, problems, role_for
+from games.api.errors import Problem
+from games.api.serializers import MAX_ID, StrictInputSerializer
+from games.api.tournaments import TournamentListApi, TournamentOutputSerializer
+from games.engine import tournament_levels as levels
+from games.engine import tournament_payouts as pay
+from games.models import Entry, Role, Tournament, TournamentTable
+from games.tournaments import clock, deals, payouts, selectors
+from games.tournaments import entries as late
+from games.tournaments import service as svc
+from ledger import books
+
+# -- serializers ----------------------------------------------------------------------------
+
+
+class TournamentCreateInputSerializer(StrictInputSerializer):
+    club = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    name = serializers.CharField(max_length=100)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, default="rounds")
+    table_mode = serializers.ChoiceField(
+        choices=[("reported", "reported"), ("digital", "digital")], default="reported"
+    )
+    buy_in = serializers.IntegerField(min_value=0, default=0, help_text="Minor units.")
+    fee = serializers.IntegerField(min_value=0, default=0, help_text="Minor units.")
+    starting_chips = serializers.IntegerField(min_value=1, default=100)
+    structure_preset = serializers.ChoiceField(
+        choices=[("", "custom"), *[(k, p.label) for k, p in levels.PRESETS.items()]],
+        required=False,
+    )
+    antes = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False, max_length=100
+    )
+    level_minutes = serializers.IntegerField(min_value=0, max_value=240, required=False)
+    hands_per_level = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+    break_every = serializers.IntegerField(min_value=0, max_value=50, required=False)
+    break_minutes = serializers.IntegerField(min_value=0, max_value=120, required=False)
+    min_table = serializers.IntegerField(min_value=2, max_value=8, required=False)
+    max_table = serializers.IntegerField(min_value=2, max_value=8, required=False)
+    hands_per_round = serializers.IntegerField(min_value=1, max_value=1000, required=False)
+    final_hands = serializers.IntegerField(min_value=0, max_value=10000, required=False)
+    advance_per_table = serializers.IntegerField(min_value=1, max_value=7, required=False)
+    tiebreak = serializers.ChoiceField(choices=Tournament.Tiebreak.choices, required=False)
+    carry_stacks = serializers.BooleanField(required=False)
+    payout_percentages = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False, max_length=100
+    )
+    payout_preset = serializers.ChoiceField(
+        choices=[("", "custom"), *pay.PAYOUT_PRESETS], required=False
+    )
+    payout_unit = serializers.IntegerField(min_value=1, required=False)
+    late_until_level = serializers.IntegerField(min_value=0, max_value=100, required=False)
+    max_entries = serializers.IntegerField(min_value=0, required=False)
+    max_reentries = serializers.IntegerField(min_value=0, max_value=100, required=False)
+    max_rebuys = serializers.IntegerField(min_value=0, max_value=100, required=False)
+    addon_chips = serializers.IntegerField(min_value=0, required=False)
+    addon_price = serializers.IntegerField(min_value=0, required=False)
+    rules = serializers.DictField(required=False, help_text="House rules of every table.")
+
+
+class TournamentCreatedOutputSerializer(TournamentOutputSerializer):
+    seed_commitment = serializers.CharField(help_text="SHA-256 of the draw's seed (hex).")
+    seed = serializers.CharField(allow_null=True, help_text="Revealed at the first draw.")
+    level_minutes = serializers.IntegerField()
+    break_every = serializers.IntegerField()
+    break_minutes = serializers.IntegerField()
+    late_until_level = serializers.IntegerField()
+    max_entries = serializers.IntegerField()
+    max_reentries = serializers.IntegerField()
+    max_rebuys = serializers.IntegerField()
+    addon_chips = serializers.IntegerField()
+    addon_price = serializers.IntegerField()
+    payout_preset = serializers.CharField()
+    payout_unit = serializers.IntegerField()
+    public_url = serializers.CharField()
+    verify_url = serializers.CharField(help_text="Public page that redoes every draw.")
+
+
+class EntryCreateInputSerializer(StrictInputSerializer):
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), required=False
+    )
+    names = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, max_length=500
+    )
+    check_in = serializers.BooleanField(default=False)
+    bots = serializers.BooleanField(default=False)
+
+    def validate(self, attrs):
+        if not attrs.get("players") and not attrs.get("names"):
+            raise serializers.ValidationError("Send players (ids) or names.", code="empty")
+        return attrs
+
+
+class EntryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.DictField()
+    status = serializers.CharField()
+    reentries = serializers.IntegerField()
+    rebuys = serializers.IntegerField()
+    addons = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True)
+    prize = serializers.IntegerField()
+
+
+class EndRoundInputSerializer(StrictInputSerializer):
+    now = serializers.BooleanField(default=False)
+
+
+class ClockInputSerializer(StrictInputSerializer):
+    action = serializers.ChoiceField(choices=[(a, a) for a in clock.ACTIONS])
+    seconds = serializers.IntegerField(default=0, min_value=-86400, max_value=86400)
+
+
+class ClockOutputSerializer(serializers.Serializer):
+    level = serializers.IntegerField(help_text="1-based.")
+    ante = serializers.IntegerField()
+    next_ante = serializers.IntegerField()
+    timed = serializers.BooleanField()
+    running = serializers.BooleanField()
+    paused = serializers.BooleanField()
+    on_break = serializers.BooleanField()
+    seconds_left = serializers.IntegerField(allow_null=True)
+    server_time = serializers.IntegerField(help_text="Milliseconds since the epoch.")
+
+
+class DealInputSerializer(StrictInputSerializer):
+    kind = serializers.ChoiceField(choices=[(k, k) for k in pay.DEAL_KINDS])
+    agreed = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        help_text="Player ids: every player still in.",
+    )
+    amounts = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        help_text="custom: player id → amount (minor units).",
+    )
+
+
+class PayoutRowSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    share = serializers.CharField(help_text="Percent of the pool, two decimals.")
+    amount = serializers.IntegerField()
+
+
+class PayoutsOutputSerializer(serializers.Serializer):
+    pool = serializers.IntegerField()
+    entrants = serializers.IntegerField()
+    preset = serializers.CharField()
+    unit = serializers.IntegerField()
+    remainder_rule = serializers.CharField()
+    places = PayoutRowSerializer(many=True)
+    deal = serializers.DictField(allow_null=True)
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _director(request, tournament_id: int) -> Tournament:
+    t, _ = tournament_for(request.user, tournament_id, role_for(request))
+    return t
+
+
+def _valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _answer(request, t: Tournament, status: int = 200) -> Response:
+    t.refresh_from_db()
+    data = dict(TournamentOutputSerializer(t).data)
+    data.update(
+        {name: getattr(t, name) for name in CREATED_FIELDS},
+        seed_commitment=t.seed_commitment,
+        seed=t.seed if t.seed_revealed_at else None,
+        public_url=request.build_absolute_uri(reverse("tournament_public", args=[t.public_token])),
+        verify_url=request.build_absolute_uri(reverse("tournament_verify", args=[t.public_token])),
+    )
+    return Response(
+        data,
+        status=status,
+        headers={
+            "ETag": selectors.etag(t),
+            "Location": reverse("api_tournament_detail", args=[t.pk]),
+        },
+    )
+
+
+CREATED_FIELDS = (*svc.OPTIONAL_NUMBERS, "payout_preset")
+
+
+def _entry_rows(t: Tournament, entries) -> list[dict]:
+    return [
+        {
+            "id": e.pk,
+            "player": {"id": e.player_id, "name": e.player.name},
+            "status": e.status,
+            "reentries": e.reentries,
+            "rebuys": e.rebuys,
+            "addons": e.addons,
+            "place": e.place,
+            "prize": e.prize,
+        }
+        for e in entries
+    ]
+
+
+IDEMPOTENCY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="Up to 80 printable ASCII characters; a retry with the same key is answered "
+    "with what the first request did (200) instead of doing it twice.",
+)
+
+# -- views ------------------------------------------------------------------------------------
+
+
+class TournamentListCreateApi(TournamentListApi):
+    # GET: TournamentListApi's list; POST: create.
+    @extend_schema(
+        operation_id="tournaments_create",
+        summary="Create a tournament (scorekeeper); the draw's seed is committed now",
+        parameters=[IDEMPOTENCY],
+        request=TournamentCreateInputSerializer,
+        responses={
+            201: TournamentCreatedOutputSerializer,
+            200: TournamentCreatedOutputSerializer,
+            **problems(*WRITE_PROBLEMS),
+        },
+        tags=["tournaments"],
+    )
+    def post(self, request):
+        data = _valid(TournamentCreateInputSerializer, request.data)
+        club, _ = club_for(request.user, data.pop("club"), Role.SCOREKEEPER)
+        key = session_api._idempotency_key(request)
+        t, created = svc.create_tournament_once(
+            club=club, user=request.user, idempotency_key=key, **data
+        )
+        return _answer(request, t, 201 if created else 200)
+
+
+class EntryListApi(ApiView):
+    @extend_schema(
+        operation_id="tournaments_entries_list",
+        summary="A tournament's entries",
+        responses={200: EntryOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        tags=["tournaments"],
+    )
+    def get(self, request, tournament_id: int):
+        t, _ = tournament_for(request.user, tournament_id)
+        entries = t.entries.select_related("player").order_by("id")
+        return Response(EntryOutputSerializer(_entry_rows(t, entries), many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_entries_create",
+        summary="Register players (by id or name), optionally checked in (scorekeeper)",
+        parameters=[IDEMPOTENCY],
+        request=EntryCreateInputSerializer,
+        responses={
+            201: EntryOutputSerializer(many=True),
+            200: EntryOutputSerializer(many=True),
+            **problems(*WRITE_PROBLEMS, 409),
+        },
+        tags=["tournaments"],
+    )
+    def post(self, request, tournament_id: int):
+        t = _director(request, tournament_id)
+        data = _valid(EntryCreateInputSerializer, request.data)
+        key = session_api._idempotency_key(request)
+        ids = data.get("players") or []
+        by_id = t.club.players.in_bulk(ids)
+        unknown = [i for i in ids if i not in by_id]
+        if unknown:
+            raise Problem(
+                400,
+                "The request has invalid fields; see errors.",
+                title="Invalid input",
+                type="urn:bourre:problem:validation",
+                errors=[
+                    {
+                        "field": "players",
+                        "code": "unknown_player",
+                        "message": f"No player with id {', '.join(map(str, unknown))} in "
+                        "this club.",
+                    }
+                ],
+            )
+        players = [by_id[i] for i in ids] + late.roster_players(t, data.get("names") or [])
+        done, created = [], False
+        entered = {
+            e.player_id: e
+            for e in t.entries.exclude(status=Entry.Status.WITHDRAWN).select_related("player")
+        }
+        for player in players:
+            if key and player.pk in entered:
+                done.append(entered[player.pk])  # a retry: already entered
+                continue
+            entry = svc.register(
+                tournament_id=t.pk, player=player, user=request.user, is_bot=data["bots"]
+            )
+            if data["check_in"] and entry.status == Entry.Status.REGISTERED:
+                entry = svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
+            done.append(entry)
+            created = True
+        return Response(
+            EntryOutputSerializer(_entry_rows(t, done), many=True).data,
+            status=201 if created else 200,
+            headers={"ETag": selectors.etag(t)},
+        )
+
+
+ENTRY_ACTIONS = {
+    "check-in": svc.check_in,
+    "withdraw": svc.withdraw,
+    "re-enter": late.reenter,
+    "rebuy": late.rebuy,
+    "add-on": late.addon,
+}
+
+
+class EntryActionApi(ApiView):
+    @extend_schema(
+        operation_id="tournaments_entry_action",
+        summary="check-in, withdraw, re-enter, rebuy or add-on (scorekeeper)",
+        request=None,
+        responses={200: EntryOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
+        tags=["tournaments"],
+    )
+    def post(self, request, tournament_id: int, entry_id: int, action: str):
+        t = _director(request, tournament_id)
+        if action not in ENTRY_ACTIONS:
+            raise Problem(404, f"No entry action {action!r}: {', '.join(ENTRY_ACTIONS)}.")
+        ENTRY_ACTIONS[action](tournament_id=t.pk, entry_id=entry_id, user=request.user)
+        entry = Entry.objects.select_related("player").get(pk=entry_id, tournament=t)
+        return Response(
+            EntryOutputSerializer(_entry_rows(t, [entry])[0]).data,
+            headers={"ETag": selectors.etag(t)},
+        )
+
+
+class TournamentActionApi(ApiView):
+    """start, next-round, balance, end-round: one subclass each (``action_view``)."""
+
+    action = ""
+
+    def post(self, request, tournament_id: int):
+        t = _director(request, tournament_id)
+        if self.action == "start":
+            svc.start(tournament_id=t.pk, user=request.user)
+        elif self.action == "next-round":
+            svc.draw_next_round(tournament_id=t.pk, user=request.user)
+        elif self.action == "balance":
+            svc.sync(tournament_id=t.pk, user=request.user)
+        else:
+            data = _valid(EndRoundInputSerializer, request.data or {})
+            svc.end_round(tournament_id=t.pk, user=request.user, now=data["now"])
+        return _answer(request, t)
+
+
+ACTION_SUMMARIES = {
+    "start": "Close registration and draw round one from the committed seed (revealed now)",
+    "next-round": "Table rounds: draw the next round from those who advanced",
+    "balance": "Bring the tables up to date: eliminations, tables that end, balancing",
+    "end-round": "End the round at every table once its pot is won (now: at once)",
+}
+
+
+def action_view(action: str):
+    """The view of one director's action, with its own operation in the schema."""
+    body = EndRoundInputSerializer if action == "end-round" else None
+
+    @extend_schema(
+        operation_id=f"tournaments_{action.replace('-', '_')}",
+        summary=ACTION_SUMMARIES[action],
+        request=body,
+        responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
+        tags=["tournaments"],
+    )
+    def post(self, request, tournament_id: int):
+        return TournamentActionApi.post(self, request, tournament_id)
+
+    name = "".join(part.title() for part in action.split("-")) + "Api"
+    view: type[TournamentActionApi] = type(
+        name, (TournamentActionApi,), {"action": action, "post": post}
+    )
+    return view.as_view()
+
+
+class ClockApi(ApiView):
+    @extend_schema(
+        operation_id="tournaments_clock",
+        summary="The clock: level, ante, next ante, seconds left",
+        responses={200: ClockOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["tournaments"],
+    )
+    def get(self, request, tournament_id: int):
+        t, _ = tournament_for(request.user, tournament_id)
+        return Response(ClockOutputSerializer(clock.clock_state(t)).data)
+
+    @extend_schema(
+        operation_id="tournaments_clock_action",
+        summary="Start, pause, resume or adjust the clock (scorekeeper)",
+        request=ClockInputSerializer,
+        responses={200: ClockOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
+        tags=["tournaments"],
+    )
+    def post(self, request, tournament_id: int):
+        t = _director(request, tournament_id)
+        data = _valid(ClockInputSerializer, request.data)
+        t = clock.clock_action(
+            tournament_id=t.pk, action=data["action"], seconds=data["seconds"], user=request.user
+        )
+        return Response(ClockOutputSerializer(clock.clock_state(t)).data)
+
+
+class TableHandApi(ApiView):
+    @extend_schema(
+        operation_id="tournaments_table_hand",
+        summary="Record a hand at a table of the current round (= sessions/{session}/hands/)",
+        request=session_api.s.HandCreateInputSerializer,
+        parameters=[session_api.IDEMPOTENCY_PARAMETER, session_api.IF_MATCH_PARAMETER],
+        responses={
+            201: session_api.s.HandDetailOutputSerializer,
+            200: session_api.s.HandDetailOutputSerializer,
+            **problems(*WRITE_PROBLEMS, 409),
+        },
+        tags=["tournaments"],
+    )
+    def post(self, request, tournament_id: int, number: int):
+        t = _director(request, tournament_id)
+        rnd = t.rounds.order_by("-number").first()
+        table = TournamentTable.objects.filter(round=rnd, number=number).first() if rnd else None
+        if table is None:
+            raise Problem(404, f"No table {number} in the current round.")
+        # The session's own endpoint does the rest: verification, idempotency, If-Match.
+        return session_api.HandListApi().post(request, table.session_id)
+
+
+class DealTermsOutputSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="What the remaining places pay together.")
+    floor = serializers.IntegerField(help_text="The smallest of those prizes.")
+    chips = serializers.DictField(child=serializers.IntegerField(), help_text="id → chips")
+    even = serializers.DictField(child=serializers.IntegerField(), help_text="id → share")
+    chips_chop = serializers.DictField(child=serializers.IntegerField(), help_text="id → share")
+
+
+class DealApi(ApiView):
+    @extend_schema(
+        operation_id="tournaments_deal_terms",
+        summary="What a final-table deal would share now",
+        responses={200: DealTermsOutputSerializer, **problems(*READ_PROBLEMS, 409)},
+        tags=["tournaments"],
+    )
+    def get(self, request, tournament_id: int):
+        t, _ = tournament_for(request.user, tournament_id)
+        terms = deals.deal_terms(t)
+        return Response(
+            {
+                "total": terms["total"],
+                "floor": terms["floor"],
+                "chips": {str(p): c for p, c in terms["chips"].items()},
+                "even": {str(p): x for p, x in deals.propose(t, "even").items()},
+                "chips_chop": {str(p): x for p, x in deals.propose(t, "chips").items()},
+            }
+        )
+
+    @extend_schema(
+        operation_id="tournaments_deal",
+        summary="Record a final-table deal every remaining player agreed to; it ends the event",
+        request=DealInputSerializer,
+        responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
+        tags=["tournaments"],
+    )
+    def post(self, request, tournament_id: int):
+        t = _director(request, tournament_id)
+        data = _valid(DealInputSerializer, request.data)
+        amounts = None
+        if data.get("amounts") is not None:
+            try:
+                amounts = {int(k): v for k, v in data["amounts"].items()}
+            except ValueError:
+                raise Problem(400, "amounts: keys are player ids.") from None
+        t = deals.make_deal(
+            tournament_id=t.pk,
+            kind=data["kind"],
+            agreed=data["agreed"],
+            amounts=amounts,
+            user=request.user,
+        )
+        return _answer(request, t)
+
+
+class PayoutsApi(ApiView):
+    @extend_schema(
+        operation_id="tournaments_payouts",
+        summary="The payout table: places, shares and amounts from the pool as it stands",
+        responses={200: PayoutsOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["tournaments"],
+    )
+    def get(self, request, tournament_id: int):
+        t, _ = tournament_for(request.user, tournament_id)
+        pool = books.prize_balances(t)["pool"]
+        entrants = payouts.entrants_count(t)
+        return Response(
+            PayoutsOutputSerializer(
+                {
+                    "pool": pool,
+                    "entrants": entrants,
+                    "preset": t.payout_preset,
+                    "unit": t.payout_unit,
+                    "remainder_rule": payouts.REMAINDER_RULE,
+                    "places": payouts.payout_rows(t, pool, entrants),
+                    "deal": t.deal or None,
+                }
+            ).data
+        )

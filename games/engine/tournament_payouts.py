@@ -1,0 +1,131 @@
+"""Payout tables, rounding and final-table deals, pure Python (integer minor units).
+
+Choices where the issue left room, written down here and tested:
+
+- **Presets** pay a share of the field (``top10``, ``top15``, ``top20``: 10, 15 or 20 % of
+  the entrants, rounded up, at least one place) on a *harmonic curve*: place k weighs
+  1/(k+1), so 2 paid split 60/40, 3 paid 46/31/23, 10 paid 24.7/16.5/12.4/…/4.5 %. The
+  weights are basis points (they sum to 10,000); a custom table is whole percentages.
+- **Rounding**: each prize is rounded down to a multiple of the *unit* (1: the minor unit;
+  100: whole dollars; 5: a chip denomination). The remainder is handed out one unit at a
+  time to 1st, 2nd, 3rd … (cycling); what is left below one unit goes to 1st. So no
+  place is ever paid more than the place above it and the pool is paid out exactly.
+- **Deals** at the final table share what the remaining players' places would pay:
+  *even chop* splits it equally; *chip chop* gives each the smallest of those prizes and
+  shares the rest in proportion to chips; *custom* takes the amounts the players agreed.
+  Units that do not divide go one each to the players in chip order (the biggest stack
+  first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .tournament_errors import TournamentError
+
+__all__ = [
+    "DEAL_KINDS",
+    "PAYOUT_PRESETS",
+    "chip_chop",
+    "curve_weights",
+    "custom_deal",
+    "even_chop",
+    "paid_places",
+    "prize_amounts",
+]
+
+PAYOUT_PRESETS: dict[str, tuple[str, int]] = {
+    "top10": ("Top 10 % of the field, standard curve", 10),
+    "top15": ("Top 15 % of the field, standard curve", 15),
+    "top20": ("Top 20 % of the field, standard curve", 20),
+}
+DEAL_KINDS = ("even", "chips", "custom")
+BASIS = 10_000
+
+
+class PayoutError(TournamentError):
+    def __init__(self, message: str, code: str = "payouts") -> None:
+        super().__init__(message, code=code)
+
+
+def paid_places(entrants: int, share_percent: int) -> int:
+    """How many places a share of the field pays (rounded up, at least one)."""
+    return max(1, min(entrants, -(-entrants * share_percent // 100)))
+
+
+def curve_weights(places: int) -> list[int]:
+    """Basis points per place on the harmonic curve (sum 10,000, never increasing)."""
+    if places < 1:
+        raise PayoutError("Pay at least one place.")
+    scale = 10**12
+    raw = [scale // (k + 1) for k in range(1, places + 1)]
+    total = sum(raw)
+    points = [BASIS * w // total for w in raw]
+    for i in range(BASIS - sum(points)):
+        points[i % places] += 1
+    return points
+
+
+def prize_amounts(pool: int, weights: Sequence[int], unit: int = 1) -> list[int]:
+    """Prize per place: ``pool × weight // total``, rounded down to ``unit``; leftover
+    units one each to 1st, 2nd, … and what is below one unit to 1st."""
+    if pool < 0:
+        raise PayoutError("The prize pool cannot be negative.", code="pool")
+    if unit < 1:
+        raise PayoutError("The rounding unit must be at least 1.", code="payout_unit")
+    total = sum(weights)
+    if not weights or total <= 0:
+        raise PayoutError("Pay at least one place.")
+    amounts = [(pool * w // total) // unit * unit for w in weights]
+    rest = pool - sum(amounts)
+    i = 0
+    while rest >= unit:
+        amounts[i % len(amounts)] += unit
+        rest -= unit
+        i += 1
+    amounts[0] += rest
+    return amounts
+
+
+def _by_chips(chips: Mapping[int, int]) -> list[int]:
+    return sorted(chips, key=lambda p: (-chips[p], p))
+
+
+def even_chop(total: int, chips: Mapping[int, int]) -> dict[int, int]:
+    """``total`` shared equally; odd units to the biggest stacks first."""
+    order = _by_chips(chips)
+    if not order:
+        raise PayoutError("A deal needs players.", code="deal")
+    share, rest = divmod(total, len(order))
+    return {p: share + (1 if i < rest else 0) for i, p in enumerate(order)}
+
+
+def chip_chop(total: int, floor_prize: int, chips: Mapping[int, int]) -> dict[int, int]:
+    """Each player gets ``floor_prize`` (the smallest prize still to be won) and the
+    rest of ``total`` in proportion to their chips; odd units to the biggest stacks."""
+    order = _by_chips(chips)
+    if not order:
+        raise PayoutError("A deal needs players.", code="deal")
+    stacks = sum(chips.values())
+    extra = total - floor_prize * len(order)
+    if extra < 0 or stacks <= 0:
+        raise PayoutError("Nothing is left to share by chips.", code="deal")
+    out = {p: floor_prize + extra * chips[p] // stacks for p in order}
+    rest = total - sum(out.values())
+    for i in range(rest):
+        out[order[i % len(order)]] += 1
+    return out
+
+
+def custom_deal(total: int, amounts: Mapping[int, int], chips: Mapping[int, int]) -> dict[int, int]:
+    """The amounts the players agreed: one per remaining player, adding up to ``total``."""
+    if set(amounts) != set(chips):
+        raise PayoutError("Give an amount to every player still in, and to nobody else.", "deal")
+    if any(type(x) is not int or x < 0 for x in amounts.values()):
+        raise PayoutError("Each amount must be a whole amount of 0 or more.", code="deal")
+    if sum(amounts.values()) != total:
+        raise PayoutError(
+            f"The amounts add up to {sum(amounts.values())}, not the {total} left to win.",
+            code="deal_total",
+        )
+    return dict(amounts)

@@ -1,0 +1,97 @@
+"""``manage.py restore FILE`` (``make restore FILE=...``): put a backup back.
+
+SQLite: the database file is replaced by the backup's content (SQLite's backup API, so a
+half-written restore never shows). PostgreSQL: ``pg_restore --clean --if-exists`` into the
+configured database, in one transaction; the ledger's triggers check every posting as it
+comes back. Restore into a fresh database by pointing DATABASE_URL at an empty one
+(``createdb``) first. The current database is backed up beside the backups first
+(``backups/pre-restore-<time>.*``) unless ``--no-safety-copy``; ``--yes`` skips the
+question. Afterwards run ``manage.py migrate`` (a backup from an older release) and
+``manage.py check_books``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.utils import timezone
+
+from games.management.commands.backup import is_sqlite, pg_env_and_args
+
+
+class Command(BaseCommand):
+    help = "Restore the database from a file written by `manage.py backup`."
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+        parser.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+        parser.add_argument("--no-safety-copy", action="store_true")
+
+    def handle(self, *args, file: str, yes: bool = False, no_safety_copy: bool = False, **opts):
+        source = Path(file)
+        if not source.is_file():
+            raise CommandError(f"no backup file at {source}")
+        if not yes and input(f"Replace the database with {source}? [y/N] ").lower() != "y":
+            raise CommandError("nothing restored")
+        if not no_safety_copy and _has_tables():
+            stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+            suffix = "sqlite3" if is_sqlite() else "pgdump"
+            safety = settings.BASE_DIR / "backups" / f"pre-restore-{stamp}.{suffix}"
+            call_command("backup", output=str(safety), stdout=self.stdout)
+        if is_sqlite():
+            _restore_sqlite(source)
+        elif connection.vendor == "postgresql":
+            _restore_postgres(source)
+        else:
+            raise CommandError(f"no restore for the {connection.vendor} database")
+        self.stdout.write(f"Restored {source}. Now run: manage.py migrate; manage.py check_books")
+
+
+def _has_tables() -> bool:
+    return bool(connection.introspection.table_names())
+
+
+def _restore_sqlite(source: Path) -> None:
+    backup = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in backup.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "django_migrations" not in tables:
+            raise CommandError(f"{source} is not a backup of this app (no django_migrations)")
+        connection.close()
+        target = sqlite3.connect(settings.DATABASES["default"]["NAME"])
+        try:
+            backup.backup(target)
+        finally:
+            target.close()
+    finally:
+        backup.close()
+
+
+def _restore_postgres(source: Path) -> None:
+    env, conn_args = pg_env_and_args()
+    connection.close()
+    result = subprocess.run(
+        [
+            "pg_restore",
+            "--clean",
+            "--if-exists",
+            "--no-owner",
+            "--no-privileges",
+            "--single-transaction",
+            "--exit-on-error",
+            *conn_args,
+            str(source),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        raise CommandError(f"pg_restore failed: {result.stderr.strip()}")

@@ -1,0 +1,181 @@
+"""Money in plain words, read from the ledger: one player's statement for a session (every
+ante, win, bourré and penalty with a running net) and how one hand moved each player's
+net, with the standings after it. Nothing here writes.
+
+Both read the legs themselves, not the hand records, so they say what the books say: a
+hand that was undone shows its postings and then, later, the reversal that gave them back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Max, Sum
+
+from games.models import GameSession, Hand, Seat
+from ledger.books import BANK_KINDS
+from ledger.models import Account, Leg, Posting
+
+# What a posting kind means for the player whose leg it is, in the table's words.
+WORDS: dict[str, str] = {
+    Posting.Kind.ANTE: "ante",
+    Posting.Kind.PAYOUT: "won the pot",
+    Posting.Kind.SPLIT: "share of a split pot",
+    Posting.Kind.PENALTY: "penalty into the next pot",
+    Posting.Kind.LEFTOVER: "share of the leftover pot",
+    Posting.Kind.BUY_IN: "bought chips (not a win or loss)",
+    Posting.Kind.CASH_OUT: "cashed chips out (not a win or loss)",
+    Posting.Kind.CARRY_IN: "pot carried in from the club",
+    Posting.Kind.CARRY_OUT: "pot carried to the club",
+}
+
+
+# The heading of a statement line that belongs to no hand.
+_OTHER: dict[str, str] = {
+    Posting.Kind.BUY_IN: "Chips",
+    Posting.Kind.CASH_OUT: "Chips",
+    Posting.Kind.LEFTOVER: "At the close",
+    Posting.Kind.CARRY_IN: "At the start",
+    Posting.Kind.CARRY_OUT: "At the close",
+}
+
+
+@dataclass
+class Line:
+    """One step of a statement: a hand (or another event) and what it did to the net."""
+
+    label: str
+    parts: list[tuple[str, int]] = field(default_factory=list)
+    delta: int = 0
+    net: int = 0
+    undone: bool = False
+
+
+def _penalty_words(verdict: dict[str, Any], name: str) -> str:
+    result = verdict.get("result") or {}
+    bourred = name in (result.get("bourre") or [])
+    reneged = any(r.get("player") == name for r in verdict.get("reneges") or [])
+    if bourred and reneged:
+        return "bourré and renege penalty"
+    if bourred:
+        return "bourré"
+    if reneged:
+        return "renege penalty"
+    return WORDS[Posting.Kind.PENALTY]
+
+
+def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
+    """Every posting of ``player_id``'s account in this session, grouped by hand, in the
+    order they were written, each group with the net after it. Two queries (the second
+    only for hands with a penalty, to tell a bourré from a renege)."""
+    rows = list(
+        Leg.objects.filter(
+            posting__session=session,
+            account__kind=Account.Kind.PLAYER,
+            account__player_id=player_id,
+        )
+        .order_by("posting_id", "id")
+        .values_list(
+            "posting__kind",
+            "posting__reverses__kind",
+            "posting__hand_id",
+            "posting__hand__number",
+            "amount",
+        )
+    )
+    penalised = {
+        hand_id
+        for kind, reversed_kind, hand_id, _, _ in rows
+        if Posting.Kind.PENALTY in (kind, reversed_kind)
+    }
+    verdicts = dict(Hand.objects.filter(pk__in=penalised).values_list("pk", "verdict"))
+    lines: list[Line] = []
+    net = 0
+    group: tuple[Any, bool] | None = None
+    for kind, reversed_kind, hand_id, number, amount in rows:
+        undone = kind == Posting.Kind.REVERSAL
+        key = (hand_id if hand_id is not None else f"{kind}", undone)
+        if group != key or not lines:
+            group = key
+            label = f"Hand {number}" if number is not None else _OTHER.get(kind, "Session")
+            lines.append(Line(label=label + (" undone" if undone else ""), undone=undone))
+        line = lines[-1]
+        original = reversed_kind if undone else kind
+        words = WORDS.get(original, str(original))
+        if original == Posting.Kind.PENALTY:
+            words = _penalty_words(verdicts.get(hand_id) or {}, name)
+        if undone:
+            words = f"{words}, given back" if amount > 0 else f"{words}, taken back"
+        line.parts.append((words, amount))
+        if kind not in BANK_KINDS:
+            line.delta += amount
+            net += amount
+        line.net = net
+    return lines
+
+
+def _names(session: GameSession, hand: Hand) -> dict[int, str]:
+    """player id → name of the players the hand was dealt with (no query when the hand
+    kept its seats), then everybody else seated."""
+    seats = (hand.before or {}).get("seats") or {}
+    names = {pid: name for name, pid in seats.items()}
+    if not names:
+        names = dict(Seat.objects.filter(session=session).values_list("player_id", "player__name"))
+    return names
+
+
+def hand_deltas(session: GameSession, hand: Hand, latest: bool) -> list[dict[str, Any]]:
+    """Each player's change for this hand (+6, −1 ante, −6 bourré) and their net after
+    it, in seat order. ``latest``: the hand is the session's latest, so the nets after it
+    are the session row's running totals (no sum needed)."""
+    if hand.status == Hand.Status.IN_PROGRESS:
+        return []
+    legs = list(
+        Leg.objects.filter(posting__hand=hand, account__kind=Account.Kind.PLAYER)
+        .exclude(posting__kind=Posting.Kind.REVERSAL)
+        .order_by("posting_id", "id")
+        .values_list("account__player_id", "posting__kind", "amount", "posting_id")
+    )
+    names = _names(session, hand)
+    if latest:
+        after = session.net_by_player()
+    else:
+        last = max((posting_id for *_, posting_id in legs), default=None)
+        if last is None:
+            last = (
+                Posting.objects.filter(session=session, hand__number__lte=hand.number)
+                .exclude(hand=hand)
+                .aggregate(m=Max("id"))["m"]
+            )
+        after = dict(
+            Leg.objects.filter(
+                posting__session=session,
+                posting_id__lte=last or 0,
+                account__kind=Account.Kind.PLAYER,
+            )
+            .exclude(posting__kind__in=BANK_KINDS)
+            .values("account__player_id")
+            .annotate(total=Sum("amount"))
+            .values_list("account__player_id", "total")
+        )
+    parts: dict[int, list[tuple[str, int]]] = {}
+    for player_id, kind, amount, _ in legs:
+        words = WORDS.get(kind, str(kind))
+        if kind == Posting.Kind.PENALTY:
+            words = _penalty_words(hand.verdict or {}, names.get(player_id, ""))
+        elif kind == Posting.Kind.ANTE:
+            words = "ante"
+        parts.setdefault(player_id, []).append((words, amount))
+    rows = []
+    for player_id, name in names.items():
+        mine = parts.get(player_id, [])
+        rows.append(
+            {
+                "name": name,
+                "parts": mine,
+                "delta": sum(x for _, x in mine),
+                "net": after.get(player_id, 0),
+            }
+        )
+    return rows

@@ -1,0 +1,153 @@
+"""The tournament clock and the level in force.
+
+The clock is stored on the tournament row (``clock_started_at``, ``clock_paused_at``,
+``clock_adjust``) so every server and worker computes the same time; pages tick in
+JavaScript from the server's timestamp (``static/js/clock.js``). The arithmetic is pure
+(``games.engine.tournament_levels``); this module reads the row and, for the director's
+buttons, writes it under the tournament row lock.
+
+Which level a table plays: by the clock when levels are timed, else by the table's own
+hands (``hands_per_level``), else by round (table rounds). A table takes the level in
+force when its previous hand ended (``tables._update_ante``): a change applies from the
+next hand dealt there.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import tournament_levels as levels
+from games.engine.tournament import TournamentError
+from games.models import Tournament, TournamentTable
+from games.tournaments.locks import locked
+
+__all__ = ["clock_action", "clock_state", "elapsed", "tournament_level"]
+
+ACTIONS = ("start", "pause", "resume", "adjust")
+
+
+def elapsed(t: Tournament, now: datetime | None = None) -> int:
+    now = now or timezone.now()
+    return levels.elapsed_seconds(
+        t.clock_started_at.timestamp() if t.clock_started_at else None,
+        t.clock_paused_at.timestamp() if t.clock_paused_at else None,
+        t.clock_adjust,
+        now.timestamp(),
+    )
+
+
+def _raw_elapsed(t: Tournament, now: datetime) -> int:
+    assert t.clock_started_at is not None
+    end = t.clock_paused_at or now
+    return int((end - t.clock_started_at).total_seconds())
+
+
+def clock_level(t: Tournament, now: datetime | None = None) -> int | None:
+    """The 0-based level on the clock, or None when levels are not timed."""
+    if t.level_minutes <= 0:
+        return None
+    return levels.clock_position(
+        elapsed(t, now), t.level_minutes, t.break_every, t.break_minutes
+    ).level
+
+
+def table_level(t: Tournament, round_no: int, hands_played: int) -> int:
+    """The level a table plays its next hand at."""
+    on_clock = clock_level(t)
+    if on_clock is not None:
+        return on_clock
+    if t.hands_per_level > 0:
+        return hands_played // t.hands_per_level
+    return max(round_no - 1, 0)
+
+
+def tournament_level(t: Tournament) -> int:
+    """The tournament's level (0-based): the clock's, or the furthest table's."""
+    on_clock = clock_level(t)
+    if on_clock is not None:
+        return on_clock
+    rnd = t.rounds.order_by("-number").first()
+    if rnd is None:
+        return 0
+    if t.hands_per_level <= 0:
+        return rnd.number - 1
+    hands = (
+        TournamentTable.objects.filter(tournament=t, round=rnd)
+        .values_list("session__hands_count", flat=True)
+        .order_by("-session__hands_count")
+        .first()
+    )
+    return (hands or 0) // t.hands_per_level
+
+
+def clock_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    """What the clock shows: level (1-based), ante, next ante, break, seconds left, and
+    the server time it was computed at (the page ticks from it)."""
+    now = now or timezone.now()
+    level = tournament_level(t)
+    out: dict[str, Any] = {
+        "timed": t.level_minutes > 0,
+        "running": bool(t.clock_started_at and not t.clock_paused_at),
+        "started": t.clock_started_at is not None,
+        "paused": t.clock_paused_at is not None,
+        "level": level + 1,
+        "ante": levels.ante_for(t.antes, level),
+        "next_ante": levels.ante_for(t.antes, level + 1),
+        "on_break": False,
+        "seconds_left": None,
+        "display": "",
+        "server_time": int(now.timestamp() * 1000),
+        "by": "minutes" if t.level_minutes > 0 else "hands" if t.hands_per_level else "round",
+        "hands_per_level": t.hands_per_level,
+    }
+    if t.level_minutes > 0:
+        pos = levels.clock_position(
+            elapsed(t, now), t.level_minutes, t.break_every, t.break_minutes
+        )
+        out["on_break"] = pos.on_break
+        out["seconds_left"] = pos.seconds_left
+        out["length"] = pos.length
+        out["display"] = f"{pos.seconds_left // 60}:{pos.seconds_left % 60:02d}"
+    return out
+
+
+def clock_action(*, tournament_id: int, action: str, user, seconds: int = 0) -> Tournament:
+    """The director's clock buttons: start, pause, resume, adjust (±seconds)."""
+    if action not in ACTIONS:
+        raise TournamentError(f"Unknown clock action {action!r}.", code="clock")
+    with transaction.atomic():
+        t = locked(tournament_id)
+        if t.status == Tournament.Status.FINISHED:
+            raise TournamentError("The tournament is over: the clock has stopped.", "status")
+        if t.level_minutes <= 0:
+            raise TournamentError(
+                "Levels go by hands here, not by the clock: set minutes per level first.",
+                code="clock",
+            )
+        now = timezone.now()
+        if action == "start":
+            if t.clock_started_at is not None:
+                raise TournamentError("The clock is already started.", code="clock")
+            t.clock_started_at = now
+        elif t.clock_started_at is None:
+            raise TournamentError("Start the clock first.", code="clock")
+        elif action == "pause":
+            if t.clock_paused_at is None:
+                t.clock_paused_at = now
+        elif action == "resume":
+            if t.clock_paused_at is not None:
+                # The paused time does not count: move the start on by it.
+                t.clock_started_at += now - t.clock_paused_at
+                t.clock_paused_at = None
+        else:
+            if type(seconds) is not int or abs(seconds) > 24 * 3600:
+                raise TournamentError("Adjust by whole seconds, at most a day.", "seconds")
+            # Never before the start: the clock shows 0:00 at the least.
+            t.clock_adjust = max(t.clock_adjust + seconds, -_raw_elapsed(t, now))
+        t.bump()
+        t.save()
+    return t

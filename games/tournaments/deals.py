@@ -1,0 +1,127 @@
+"""Final-table deals (writes): the players still in agree to share what their places
+would pay — even chop, chip chop or custom amounts — and the tournament ends there.
+
+Each share is a ``deal`` posting of the prize ledger (pool → player) whose memo names
+the kind and who agreed; ``Tournament.deal`` keeps the whole agreement. The players who
+went out before are then paid by the payout table as usual (``tables._finish_tournament``).
+A deal is made between hands with an empty pot at the last table: the same moment a
+table may end (see ``service``).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import tournament as logic
+from games.engine import tournament_payouts as pay
+from games.engine.tournament import TournamentError
+from games.models import Player, Tournament, TournamentTable
+from games.tournaments import payouts
+from games.tournaments.locks import locked
+from games.tournaments.tables import finish_round, finish_table, table_infos
+from ledger import books, postings
+from ledger.models import PrizePosting
+
+KIND_LABELS = {"even": "even chop", "chips": "chip chop", "custom": "custom deal"}
+
+
+def _final_table(t: Tournament):
+    rnd = t.rounds.order_by("-number").first()
+    tables = (
+        list(rnd.tables.filter(status=TournamentTable.Status.PLAYING).select_related("session"))
+        if rnd
+        else []
+    )
+    if t.status != Tournament.Status.RUNNING or rnd is None:
+        raise TournamentError("Deals are made while the tournament runs.", code="status")
+    if len(tables) != 1 or (t.is_rounds and not rnd.is_final):
+        raise TournamentError("Deals are made at the final table.", code="not_final")
+    info = table_infos(tables)[tables[0].pk]
+    if info.in_progress or info.pot:
+        raise TournamentError(
+            f"The pot holds {info.pot} chips: play the hand that wins it, then make the deal.",
+            code="pot",
+        )
+    return rnd, tables[0], info
+
+
+def deal_terms(t: Tournament) -> dict:
+    """What a deal would share now: the players still in with their chips, the total their
+    places pay and the smallest of those prizes."""
+    _, _, info = _final_table(t)
+    chips = {p: info.stacks.get(p, 0) for p in info.alive}
+    entrants = payouts.entrants_count(t)
+    weights = payouts.payout_weights(t, entrants)
+    pool = books.prize_balances(t)["pool"]
+    amounts = logic.prize_amounts(pool, weights, t.payout_unit or 1) if pool else []
+    amounts += [0] * max(len(chips) - len(amounts), 0)
+    n = len(chips)
+    return {"chips": chips, "total": sum(amounts[:n]), "floor": amounts[n - 1] if n else 0}
+
+
+def propose(t: Tournament, kind: str, custom: dict[int, int] | None = None) -> dict[int, int]:
+    terms = deal_terms(t)
+    if kind == "even":
+        return pay.even_chop(terms["total"], terms["chips"])
+    if kind == "chips":
+        return pay.chip_chop(terms["total"], terms["floor"], terms["chips"])
+    if kind == "custom":
+        return pay.custom_deal(terms["total"], custom or {}, terms["chips"])
+    raise TournamentError(f"Unknown deal {kind!r}: even, chips or custom.", code="deal")
+
+
+def make_deal(
+    *,
+    tournament_id: int,
+    kind: str,
+    agreed: list[int],
+    user,
+    amounts: dict[int, int] | None = None,
+) -> Tournament:
+    """Record the deal every remaining player agreed to, pay it, and end the tournament."""
+    with transaction.atomic():
+        t = locked(tournament_id)
+        rnd, table, info = _final_table(t)
+        still = set(info.alive)
+        if set(agreed) != still:
+            missing = Player.objects.filter(pk__in=still - set(agreed)).values_list(
+                "name", flat=True
+            )
+            raise TournamentError(
+                "Every player still in must agree to a deal"
+                + (f" (not yet: {', '.join(sorted(missing))})." if missing else "."),
+                code="deal_agreed",
+            )
+        shares = propose(t, kind, amounts)
+        names = dict(Player.objects.filter(pk__in=still).values_list("pk", "name"))
+        who = ", ".join(sorted(names.values(), key=str.lower))
+        label = KIND_LABELS[kind]
+        accounts = postings.prize_accounts(t, list(shares))
+        for player_id, amount in sorted(shares.items(), key=lambda x: -x[1]):
+            postings.post_prize(
+                t,
+                PrizePosting.Kind.DEAL,
+                {accounts["pool"]: -amount, accounts[player_id]: amount},
+                user,
+                player=player_id,
+                memo=f"Deal ({label}) agreed by {who}: {names[player_id]} takes {amount}",
+            )
+        t.deal = {
+            "kind": kind,
+            "label": label,
+            "amounts": {str(p): x for p, x in shares.items()},
+            "chips": {str(p): info.stacks.get(p, 0) for p in still},
+            "agreed": sorted(names.values(), key=str.lower),
+            "at": timezone.now().isoformat(),
+            "by": getattr(user, "username", "") or "",
+        }
+        t.bump()
+        t.save(update_fields=["deal", "version"])
+        finish_table(t, rnd, table, info, user, reason="deal")
+        if t.is_rounds:
+            rnd.refresh_from_db()
+            if rnd.status != rnd.Status.FINISHED:
+                finish_round(t, rnd, user)
+    t.refresh_from_db()
+    return t
