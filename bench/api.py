@@ -12,13 +12,20 @@ Creates a dedicated database `bench_api` (dropped again at the end), migrates it
    per page, the total, and the queries per page (which must not grow with the page
    size), plus the hand list and settlement;
 3. sends the verifier hand records over HTTP (`POST /api/v1/hands/verify`, summary
-   records and complete card logs) and prints requests/s and latency.
+   records and complete card logs) and prints requests/s and latency;
+4. webhooks: the cost of the outbox on recording (hands/s with and without an endpoint,
+   as a ratio) and the delivery throughput of `games.api.outbox.deliver_due` to a local
+   HTTP receiver (deliveries/s, signed, one endpoint and four);
+5. the club export (`GET /api/v1/clubs/{id}/export/`, JSON Lines, streamed) of a club
+   with 10 and with 100 sessions: time, lines/s and the peak memory Python allocated
+   while streaming (tracemalloc), as a ratio (flat memory: about 1, not 10).
 
 "HTTP" here is django.test.Client: the whole Django stack (URL routing, middleware,
 DRF parsing, rendering) in-process, without a socket or a WSGI server in front; a real
 server adds its own per-request overhead. One process, one core.
 
     .venv/bin/python bench/api.py            # PostgreSQL at 127.0.0.1:5432, user postgres
+    .venv/bin/python bench/api.py webhooks export   # only sections 4 and 5
     BENCH_PG=postgres://user@host:5432 .venv/bin/python bench/api.py
 """
 
@@ -37,7 +44,7 @@ import _database
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DB_NAME = "bench_api"
+DB_NAME = os.environ.get("BENCH_DB", "bench_api")  # a name of your own on a shared server
 _database.configure(DB_NAME)
 # The verifier is throttled per client; the benchmark is one client hammering it.
 os.environ["BOURRE_VERIFY_RATE"] = "100000000/min"
@@ -102,6 +109,13 @@ def run() -> None:
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
+    only = [a for a in sys.argv[1:] if a in ("webhooks", "export")]
+    if only:  # `bench/api.py webhooks export`: just those sections
+        for name in only:
+            {"webhooks": bench_webhooks, "export": bench_export}[name](
+                user, random.Random(20261129)
+            )
+        return
     club = Club.objects.create(name="Bench club", created_by=user)
     Membership.objects.create(club=club, user=user, role=Role.SCOREKEEPER)
     players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
@@ -141,22 +155,14 @@ def run() -> None:
         f"p95 {ms(pct(posts, 95))}, max {ms(max(posts))}"
     )
 
-    started = time.perf_counter()
-    for _ in range(HANDS_IN_SESSION - HANDS_VIA_API):
-        postings.record_hand(
-            session_id=session.pk,
-            entry=random_entry(rng, PLAYERS),
-            idempotency_key=uuid.uuid4().hex,
-            expected_version=None,
-            user=user,
-        )
+    grown = _record(postings, session, rng, user, HANDS_IN_SESSION - HANDS_VIA_API)
     session.refresh_from_db()
     assert session.hands_count == HANDS_IN_SESSION, session.hands_count
     postings.check_invariants(session)
     total = Posting.objects.filter(session=session).count()
     print(
         f"   (grew the session to {HANDS_IN_SESSION} hands through record_hand in "
-        f"{time.perf_counter() - started:.1f} s: {total} postings)"
+        f"{grown:.1f} s: {total} postings)"
     )
 
     # 2. The ledger export, page by page.
@@ -249,6 +255,153 @@ def run() -> None:
             f"{ms(pct(times, 50))}, p95 {ms(pct(times, 95))}, "
             f"{len(ctx.captured_queries)} queries"
         )
+
+    bench_webhooks(user, rng)
+    bench_export(user, rng)
+
+
+def _club_with_session(user, name: str):
+    from games.models import Club, Membership, Player, Role
+    from ledger import postings
+
+    club = Club.objects.create(name=name, created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
+    return club, players, postings
+
+
+def _record(postings, session, rng, user, n: int) -> float:
+    started = time.perf_counter()
+    for _ in range(n):
+        postings.record_hand(
+            session_id=session.pk,
+            entry=random_entry(rng, PLAYERS),
+            idempotency_key=uuid.uuid4().hex,
+            expected_version=None,
+            user=user,
+        )
+    return time.perf_counter() - started
+
+
+def bench_webhooks(user, rng: random.Random, hands: int = 400) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from django.conf import settings
+
+    from games.api import outbox
+    from games.models import WebhookDelivery, WebhookEndpoint
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}/hook"
+    settings.WEBHOOK_ALLOW_HTTP = True
+    print(f"== webhooks: {hands} hands recorded, delivered to a local HTTP receiver")
+    setups = {"no endpoint": 0, "1 endpoint": 1, "4 endpoints": 4}
+    sessions, seconds = {}, dict.fromkeys(setups, 0.0)
+    for label, endpoints in setups.items():
+        club, players, postings = _club_with_session(user, f"Hooks {label}")
+        for _ in range(endpoints):
+            WebhookEndpoint.objects.create(club=club, url=url)
+        sessions[label] = postings.start_session(
+            club=club,
+            name="Hooks",
+            players=players,
+            dealer=players[0],
+            rules={},
+            currency="$",
+            user=user,
+        )
+    # Interleaved blocks, so that the shared machine's ups and downs hit all three alike.
+    block = 50
+    for _ in range(hands // block):
+        for label in setups:
+            seconds[label] += _record(postings, sessions[label], rng, user, block)
+    base = hands / seconds["no endpoint"]
+    for label in setups:
+        rate = hands / seconds[label]
+        print(f"   recording, {label}: {rate:.0f} hands/s (ratio to no endpoint {rate / base:.2f})")
+    count = WebhookDelivery.objects.filter(status="pending").count()
+    assert count == hands * sum(setups.values()), count
+    started = time.perf_counter()
+    while outbox.deliver_due():
+        pass
+    elapsed = time.perf_counter() - started
+    assert not WebhookDelivery.objects.exclude(status="delivered").exists()
+    print(
+        f"   delivery: {count} deliveries to {sum(setups.values())} endpoints in "
+        f"{elapsed:.2f} s ({count / elapsed:,.0f}/s, one worker, a new connection each)"
+    )
+    server.shutdown()
+
+
+def stream(api, url: str) -> tuple[int, int]:
+    """Read a streamed response to its end: (lines, bytes)."""
+    lines = size = 0
+    for chunk in api.get(url).streaming_content:
+        lines += chunk.count(b"\n")
+        size += len(chunk)
+    return lines, size
+
+
+def bench_export(user, rng: random.Random, hands_per_session: int = 20) -> None:
+    import tracemalloc
+
+    from django.test import Client
+
+    from games.api import export
+    from games.models import ApiToken
+
+    # Rows are read BATCH at a time; with 100 both clubs span several batches, so what
+    # the ratio shows is whether memory follows the batch (flat) or the club (10x).
+    export.BATCH = 100
+    _, key = ApiToken.issue(user, "export")
+    api = Client(headers={"Authorization": f"Bearer {key}"})
+    print(
+        f"== club export (JSON Lines, streamed), {hands_per_session} hands a session, "
+        "rows read 100 at a time"
+    )
+    peaks = {}
+    for sessions in (10, 100):
+        club, players, postings = _club_with_session(user, f"Export {sessions}")
+        for i in range(sessions):
+            session = postings.start_session(
+                club=club,
+                name=f"Night {i}",
+                players=players,
+                dealer=players[i % 5],
+                rules={},
+                currency="$",
+                user=user,
+            )
+            _record(postings, session, rng, user, hands_per_session)
+            postings.close_session(session_id=session.pk, user=user)
+        url = f"/api/v1/clubs/{club.pk}/export/"
+        stream(api, url)  # warm up: imports, URL resolvers, middleware, database caches
+        started = time.perf_counter()
+        lines, size = stream(api, url)
+        seconds = time.perf_counter() - started
+        # Memory in a run of its own: tracemalloc slows Python down several times.
+        tracemalloc.start()
+        stream(api, url)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        peaks[sessions] = peak
+        print(
+            f"   {sessions} sessions: {lines:,} lines, {size / 1e6:.1f} MB in {seconds:.2f} s "
+            f"({lines / seconds:,.0f} lines/s); peak allocated while streaming "
+            f"{peak / 1e6:.2f} MB"
+        )
+    print(f"   peak memory ratio, 100 vs 10 sessions: {peaks[100] / peaks[10]:.2f}")
 
 
 if __name__ == "__main__":

@@ -14,12 +14,17 @@ Creates a dedicated database `bench_web` (dropped again at the end), migrates it
    the poll p95 (304s and 200s) and the record p95 under that load, beside the record
    p95 of the same server with nobody watching (a ratio from the same run). Bounded:
    BENCH_WATCH_SECONDS (default 20) for each of three parts (idle, back to back, one hand
-   every 5 s).
+   every 5 s);
+4. (issue 14) corrects hand 1 of a 500-hand session (``postings.correct_hand``: the
+   confirmation, then the save that re-settles all 500 hands), printing the time and
+   query count of each.
 
-Targets (issue #4): recording p95 under 50 ms, session page under 100 ms.
+Targets (issue #4): recording p95 under 50 ms, session page under 100 ms; (issue #14)
+correcting hand 1 of 500 under 2 s.
 
     .venv/bin/python bench/web.py            # PostgreSQL at 127.0.0.1:5432, user postgres
     .venv/bin/python bench/web.py --watchers-only
+    .venv/bin/python bench/web.py correction # only part 4
     BENCH_PG=postgres://user@host:5432 .venv/bin/python bench/web.py
 """
 
@@ -41,7 +46,7 @@ import _watchers as watchers
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DB_NAME = "bench_web"
+DB_NAME = os.environ.get("BENCH_DB", "bench_web")
 _database.configure(DB_NAME)
 warnings.filterwarnings("ignore", message="No directory at")  # no collectstatic here
 
@@ -98,8 +103,34 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"(load average {load:.1f} on {os.cpu_count()} cores at the start)")
     with _database.scratch(DB_NAME):
-        run()
+        if sys.argv[1:] != ["correction"]:
+            run()
+        if "--watchers-only" not in sys.argv:
+            correction()
     print(f"(load average {os.getloadavg()[0]:.1f} at the end)")
+
+
+def new_table(username: str, club_name: str):
+    """A scorekeeper, a club with the five PLAYERS and an open session (ante 1, $)."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Club, Membership, Player, Role
+    from ledger import postings
+
+    user = get_user_model().objects.create_user(username, password="bench-password-1")
+    club = Club.objects.create(name=club_name, created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.SCOREKEEPER)
+    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
+    session = postings.start_session(
+        club=club,
+        name=f"{club_name} night",
+        players=players,
+        dealer=players[-1],
+        rules={},
+        currency="$",
+        user=user,
+    )
+    return user, session
 
 
 def run() -> None:
@@ -120,7 +151,6 @@ def _pages() -> None:
     import django
 
     django.setup()
-    from django.contrib.auth import get_user_model
     from django.core.cache import cache
     from django.core.management import call_command
     from django.db import connection
@@ -128,23 +158,10 @@ def _pages() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from games.models import Club, Membership, Player, Role
     from ledger import postings
 
     call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("bench", password="bench-password-1")
-    club = Club.objects.create(name="Bench club", created_by=user)
-    Membership.objects.create(club=club, user=user, role=Role.SCOREKEEPER)
-    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
-    session = postings.start_session(
-        club=club,
-        name="Bench night",
-        players=players,
-        dealer=players[-1],
-        rules={},
-        currency="$",
-        user=user,
-    )
+    user, session = new_table("bench", "Bench club")
     client = Client()
     client.force_login(user)
     record_url = reverse("hand_record", args=[session.pk])
@@ -265,6 +282,60 @@ def _pages() -> None:
         f"   history page (50 hands + chart of all {HANDS_IN_SESSION}): "
         f"p50 {ms(pct(times, 50))}, {len(ctx.captured_queries)} queries"
     )
+
+
+CORRECTION_HANDS = 500
+
+
+def correction() -> None:
+    """Part 3: correct hand 1 of a 500-hand session."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ledger import postings
+
+    call_command("migrate", verbosity=0)
+    user, session = new_table("bench-correction", "Correction club")
+    rng = random.Random(14)
+    for _ in range(CORRECTION_HANDS):
+        hand = random_hand(rng, PLAYERS)
+        entry = {k: v for k, v in hand.items() if k != "reneges"}
+        postings.record_hand(
+            session_id=session.pk,
+            entry=entry,
+            idempotency_key=uuid.uuid4().hex,
+            expected_version=None,
+            user=user,
+        )
+    # First hand 1 becomes a bourré for everyone but ann (the later pots change until
+    # the carry settles back); then ann's corrected renege costs her the next deal, so
+    # every later hand has another dealer and is written again.
+    everyone = {p: (5 if p == "ann" else 0) for p in PLAYERS}
+    bourre = {"trump": "S", "tricks": everyone}
+    renege = {**bourre, "reneges": [{"player": "ben", "corrected": True}]}
+    print(f"== correcting hand 1 of a {CORRECTION_HANDS}-hand session (PostgreSQL)")
+    for label, apply, fix in (
+        ("bourrés: confirmation (nothing written)", False, bourre),
+        ("bourrés: save", True, bourre),
+        ("a renege that moves every later deal: confirmation", False, renege),
+        ("a renege that moves every later deal: save", True, renege),
+    ):
+        with CaptureQueriesContext(connection) as ctx:
+            t0 = time.perf_counter()
+            done = postings.correct_hand(
+                session_id=session.pk, number=1, entry=fix, user=user, apply=apply
+            )
+            took = time.perf_counter() - t0
+        print(
+            f"   {label}: {ms(took)}, {len(ctx.captured_queries)} queries, "
+            f"{len(done.hands)} hands change ({sum(c.money_changed for c in done.hands)} "
+            f"with money)"
+        )
+    postings.check_invariants(session)
 
 
 if __name__ == "__main__":

@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.timezones.ResetTimeZoneMiddleware",
 ]
 if LAN_MODE:
     # Right after /healthz (which answers whatever the host), before anything reads it.
@@ -192,8 +193,19 @@ STORAGES = {
 # Without collectstatic (development, tests) WhiteNoise serves straight from the finders.
 WHITENOISE_USE_FINDERS = not env_bool("DJANGO_STATIC_MANIFEST", False)
 
+# Password-reset e-mails: printed on the console unless an SMTP host is given.
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = 10
 EMAIL_BACKEND = os.environ.get(
-    "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "bourre@localhost")
 
@@ -226,14 +238,61 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"verify": os.environ.get("BOURRE_VERIFY_RATE", "120/min")},
 }
 
+# Webhook endpoints must be https:// unless this is on (local receivers in development).
+WEBHOOK_ALLOW_HTTP = env_bool("BOURRE_WEBHOOK_ALLOW_HTTP", DEBUG)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bourré bookkeeping API",
-    "DESCRIPTION": "Sessions, hands, ledger and settlement of Bourré games, and the public hand verifier.",
+    "DESCRIPTION": (
+        "Sessions, hands, ledger and settlement of Bourré games, and the public hand "
+        "verifier.\n\n"
+        "**Start**: sign up on the web site (sign-up is web-only), then `POST "
+        "/api/v1/auth/tokens/` with your username and password for a token; send it as "
+        "`Authorization: Bearer brt_…`. A token stops working when revoked, when it "
+        "expires and when your password changes.\n\n"
+        "**Idempotency**: every write accepts an `Idempotency-Key` header (1–80 printable "
+        "ASCII characters). A 2xx response is kept with the key for at least 24 hours "
+        "(per user and token); the same request again gets the same response with "
+        "`Idempotent-Replayed: true`; the same key with a different method, path or body "
+        "is 422 `idempotency_key_reused`; while the first is running, 409 "
+        "`idempotency_key_in_use`. Errors are not kept.\n\n"
+        "**Errors** are `application/problem+json` (RFC 9457) with `errors[].code`. "
+        "Request bodies are limited to 1 MiB (413 `body_too_large`). Another club's "
+        "object is the same 404 as a missing one. Bad `cursor`/`page_size` are 400.\n\n"
+        "**Times** are UTC (`…Z`). **Money** is in integer minor units.\n\n"
+        "**Webhooks**: a club owner registers HTTPS endpoints (`/clubs/{id}/webhooks/`); "
+        "each event is POSTed as JSON with `Bourre-Signature: t=<unix>,v1=<hex>`, the "
+        "HMAC-SHA256 of `<t>.<body>` with the endpoint's secret."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Path ids are integers, like the ids in bodies.
+    "PATH_CONVERTER_OVERRIDES": {"id": int},
+    # One unambiguous name per enum (not KindEnum/StatusEnum guessed from field names).
+    "ENUM_NAME_OVERRIDES": {
+        "SessionStatusEnum": "games.models.session.GameSession.Status",
+        "SessionModeEnum": "games.models.session.GameSession.Mode",
+        "LeftoverPolicyEnum": "games.models.session.GameSession.LeftoverPolicy",
+        "HandStatusEnum": "games.models.session.Hand.Status",
+        "HandKindEnum": "games.models.session.Hand.Kind",
+        "RoleEnum": "games.models.club.Role",
+        "PostingKindEnum": "ledger.models.Posting.Kind",
+        "AccountKindEnum": "ledger.models.Account.Kind",
+        "WebhookDeliveryStatusEnum": "games.models.api.WebhookDelivery.Status",
+        "WebhookEventTypeEnum": "games.api.outbox.EVENT_TYPES",
+        "TokenStatusEnum": "games.api.tokens.TOKEN_STATUSES",
+        "TournamentStatusEnum": "games.models.tournament.Tournament.Status",
+        "EntryStatusEnum": "games.models.tournament.Entry.Status",
+        "RoundStatusEnum": "games.models.tournament.Round.Status",
+        "TableStatusEnum": "games.models.tournament.TournamentTable.Status",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.schema.add_components",
+    ],
 }
 
 # DJANGO_LOG_FORMAT=json: one JSON object per line (bourre_site/jsonlog.py) for collectors.

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from . import sql
+from . import sql, timezones
 from .models import Club, GameSession, Hand, Membership, Player, Role, Tournament
 
 
@@ -17,9 +17,12 @@ def membership_for(user, club_id: int) -> Membership:
     if not user.is_authenticated:
         raise Http404("No such club")
     try:
-        return Membership.objects.select_related("club").get(club_id=club_id, user=user)
+        membership = Membership.objects.select_related("club").get(club_id=club_id, user=user)
     except Membership.DoesNotExist:
         raise Http404("No such club") from None
+    # The club's pages show times in its zone (games.timezones).
+    timezones.activate(membership.club.time_zone)
+    return membership
 
 
 def require_role(membership: Membership, role: str) -> None:
@@ -51,6 +54,7 @@ def session_for(user, session_id: int, role: str = Role.MEMBER) -> tuple[GameSes
         id=session._membership_id, club_id=session.club_id, user=user, role=session._role
     )
     require_role(membership, role)
+    timezones.activate(session._time_zone)
     return session, membership
 
 

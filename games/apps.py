@@ -23,3 +23,7 @@ class GamesConfig(AppConfig):
         from ledger import postings
 
         postings.on_table_hand(service.after_hand)
+        # Webhook events go into the outbox in the transaction of the change they tell of.
+        from games.api import outbox
+
+        postings.on_change(outbox.on_ledger_change)

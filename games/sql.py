@@ -32,7 +32,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games.models import GameSession, Hand, Membership
+from games.models import Club, GameSession, Hand, Membership
 
 
 def quote(name: str) -> str:
@@ -76,7 +76,9 @@ def insert_rows(
 def _session_sql() -> str:
     return (
         f"SELECT s.*, m.{column(Membership, 'id')} AS _membership_id, "
-        f"m.{column(Membership, 'role')} AS _role "
+        f"m.{column(Membership, 'role')} AS _role, "
+        f"(SELECT c.{column(Club, 'time_zone')} FROM {table(Club)} c "
+        f"WHERE c.{column(Club, 'id')} = s.{column(GameSession, 'club')}) AS _time_zone "
         f"FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
         f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
         f"AND m.{column(Membership, 'user')} = %s "
@@ -86,7 +88,8 @@ def _session_sql() -> str:
 
 def session_with_membership(user_id: int, session_id: int) -> GameSession | None:
     """The session with ``_membership_id`` and ``_role`` of the user's membership of its
-    club (both None for a non-member); None if there is no such session. One join."""
+    club (both None for a non-member) and ``_time_zone``, its club's zone; None if there
+    is no such session. One statement."""
     rows: list[Any] = list(GameSession.objects.raw(_session_sql(), [user_id, session_id]))
     return rows[0] if rows else None
 

@@ -7,7 +7,16 @@ from typing import Any
 
 from games.engine.errors import BourreError
 
-__all__ = ["HandRejected", "SessionClosed", "SetupError", "StaleState", "VoidRefused"]
+__all__ = [
+    "ChainBroken",
+    "CorrectionRefused",
+    "HandRejected",
+    "NeedsConfirmation",
+    "SessionClosed",
+    "SetupError",
+    "StaleState",
+    "VoidRefused",
+]
 
 
 class HandRejected(BourreError):
@@ -60,3 +69,41 @@ class VoidRefused(BourreError):
 
     def __init__(self, code: str, message: str):
         super().__init__(message, code=code)
+
+
+class ChainBroken(HandRejected):
+    """Correcting an earlier hand makes a later one impossible (the dealer changed under
+    a card log, a player now owes a forfeited deal...). ``number`` is the later hand;
+    ``errors`` say why, in the table's words. Nothing was written: the host fixes that
+    hand too (``correct_hand(fixes={number: entry})``) and tries again."""
+
+    code = "later_hand_broken"
+    status = 409
+
+    def __init__(self, number: int, verdict: dict[str, Any], errors: list[dict[str, Any]]):
+        super().__init__(verdict, errors)
+        self.number = number
+        self.args = (f"hand {number} no longer stands: {self.errors[0]['message']}",)
+
+
+class CorrectionRefused(BourreError):
+    """This hand cannot be corrected (not recorded, a tournament table...)."""
+
+    status = 409
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message, code=code)
+
+
+class NeedsConfirmation(BourreError):
+    """The hand would charge three or more bourrés, or a penalty above ten antes: the
+    caller asked to be stopped before such a hand is saved (nothing was written).
+    ``verdict`` is the engine's verdict, so the table sees what it would cost whom."""
+
+    code = "needs_confirmation"
+    status = 409
+
+    def __init__(self, verdict: dict[str, Any], reasons: list[str]):
+        self.verdict = verdict
+        self.reasons = reasons
+        super().__init__("; ".join(reasons))

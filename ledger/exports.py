@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -82,20 +83,27 @@ def writer(stream: Any, **kwargs: Any) -> _EscapingWriter:
     return _EscapingWriter(stream, **kwargs)
 
 
-def session_ledger_rows(session_id: int, club_id: int, currency: str) -> Iterator[tuple]:
-    """Every leg of the session's postings, oldest first, as ``LEDGER_COLUMNS``."""
-    return _rows(club_id, Posting.objects.filter(session_id=session_id), currency, False)
+def session_ledger_rows(
+    session_id: int, club_id: int, currency: str, when: Callable[[datetime], str]
+) -> Iterator[tuple]:
+    """Every leg of the session's postings, oldest first, as ``LEDGER_COLUMNS``; ``when``
+    writes a posting's time (the page: in the club's time zone)."""
+    return _rows(club_id, Posting.objects.filter(session_id=session_id), currency, False, when)
 
 
 def club_ledger_rows(club_id: int, postings: QuerySet[Posting], currency: str) -> Iterator[tuple]:
     """The legs of these postings (already filtered), oldest first, as
     ``CLUB_LEDGER_COLUMNS``; a session's legs in its currency, the others (bank moves of
     no session) in the club's (``currency``)."""
-    return _rows(club_id, postings, currency, True)
+    return _rows(club_id, postings, currency, True, datetime.isoformat)
 
 
 def _rows(
-    club_id: int, postings: QuerySet[Posting], currency: str, with_session: bool
+    club_id: int,
+    postings: QuerySet[Posting],
+    currency: str,
+    with_session: bool,
+    when: Callable[[datetime], str],
 ) -> Iterator[tuple]:
     """One row per leg of the postings, oldest posting first.
 
@@ -133,11 +141,11 @@ def _rows(
             hand = "" if number is None else number
             if more:
                 session, session_currency = more
-                head = (pid, created.isoformat(), kind, session or "", hand, csv_cell(memo),
+                head = (pid, when(created), kind, session or "", hand, csv_cell(memo),
                         reverses or "")  # fmt: skip
                 cur = csv_cell(session_currency) if session_currency else currency
             else:
-                head = (pid, created.isoformat(), kind, hand, csv_cell(memo), reverses or "")
+                head = (pid, when(created), kind, hand, csv_cell(memo), reverses or "")
         yield (*head, *accounts[account_id], amount, cur)
 
 

@@ -303,7 +303,12 @@ def _transfers(
     def money(amount: int) -> str:
         return format_amount(amount)
 
-    def explain(payer: int, payee: int) -> str:
+    # A loss split over several transfers, or a win collected from several payers, is
+    # spelled out on its first transfer only; the others say which part they are (the
+    # same sentence on every line reads as noise).
+    told: set[tuple[str, int]] = set()
+
+    def explain(payer: int, payee: int, amount: int) -> str:
         who, whom = name(payer), name(payee)
         loss, win = money(-parties[payer][1]), money(parties[payee][1])
         outgoing, incoming = paid[payer], received[payee]
@@ -311,17 +316,25 @@ def _transfers(
             return f"{who} lost {loss} overall and {whom} won {win}; one transfer clears both."
         if len(outgoing) == 1:
             first = f"{who} lost {loss} overall and pays it all to {whom}"
-        else:
+        elif ("loss", payer) not in told:
+            told.add(("loss", payer))
             split = ", ".join(f"{money(a)} to {name(p)}" for p, a in outgoing)
             first = f"{who}'s {loss} loss is split: {split}"
+        else:
+            k = [p for p, _ in outgoing].index(payee) + 1
+            first = f"{who} pays {money(amount)} more of the {loss} loss ({k} of {len(outgoing)})"
         if len(incoming) == 1:
             second = f"{whom} won {win}, so this transfer settles {whom}"
-        else:
+        elif ("win", payee) not in told:
+            told.add(("win", payee))
             split = ", ".join(f"{money(a)} from {name(p)}" for p, a in incoming)
             second = f"{whom}'s {win} win is collected: {split}"
+        else:
+            k = [p for p, _ in incoming].index(payer) + 1
+            second = f"{money(amount)} of {whom}'s {win} win ({k} of {len(incoming)})"
         return f"{first}; {second}."
 
     return [
-        Transfer(parties[payer][0], parties[payee][0], amount, explain(payer, payee))
+        Transfer(parties[payer][0], parties[payee][0], amount, explain(payer, payee, amount))
         for payer, payee, amount in moves
     ]

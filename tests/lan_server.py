@@ -1,11 +1,13 @@
 """Start the app the way `make run` does (``python -m bourre_site.lan``) for tests that
 talk to it over HTTP: its own SQLite file and secret-key file in a temporary folder,
-bound to loopback on port 8112 (this module holds no tests)."""
+bound to loopback on a free port, so a server already running here (a developer's
+`make run`, another test run) cannot collide with it (this module holds no tests)."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -14,13 +16,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PORT = 8112
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 @dataclass
 class LanServer:
     process: subprocess.Popen
     url: str
+    port: int
     output: Path
     secret_file: Path
 
@@ -37,7 +45,8 @@ class LanServer:
                 self.process.wait(timeout=10)
 
 
-def start(folder: Path, bind: str = "127.0.0.1", port: int = PORT) -> LanServer:
+def start(folder: Path, bind: str = "127.0.0.1", port: int | None = None) -> LanServer:
+    port = port or free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "BOURRE_"))}
     env.pop("DATABASE_URL", None)
     env.update(
@@ -60,7 +69,7 @@ def start(folder: Path, bind: str = "127.0.0.1", port: int = PORT) -> LanServer:
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-    server = LanServer(process, f"http://{bind}:{port}", output, folder / "secret_key")
+    server = LanServer(process, f"http://{bind}:{port}", port, output, folder / "secret_key")
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -1,6 +1,6 @@
 """`make run` on the Wi-Fi (bourre_site/lan.py): which hosts are served, the secret key,
 the start-up banner, the settings of LAN mode, and a real server started the way
-`make run` starts it (gunicorn on 127.0.0.1:8112, its own SQLite file)."""
+`make run` starts it (gunicorn on 127.0.0.1 at a free port, its own SQLite file)."""
 
 from __future__ import annotations
 
@@ -150,8 +150,8 @@ def server(tmp_path_factory):
 
 
 def _get(server, path: str, host: str | None = None, method: str = "GET", body=None):
-    conn = http.client.HTTPConnection("127.0.0.1", lan_server.PORT, timeout=30)
-    headers = {"Host": host or f"127.0.0.1:{lan_server.PORT}"}
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    headers = {"Host": host or f"127.0.0.1:{server.port}"}
     if body is not None:
         headers["Content-Type"] = "application/x-www-form-urlencoded"
     conn.request(method, path, body=body, headers=headers)
@@ -161,7 +161,7 @@ def _get(server, path: str, host: str | None = None, method: str = "GET", body=N
 
 def test_server_prints_the_address_phones_open_and_the_demo_login(server):
     log = server.log()
-    url = f"http://127.0.0.1:{lan_server.PORT}/"
+    url = f"http://127.0.0.1:{server.port}/"
     assert f"Phones on this Wi-Fi: {url}" in log
     assert f"log in at {url}accounts/login/" in log  # the real address, not :8000
     assert stat.S_IMODE(server.secret_file.stat().st_mode) == 0o600

@@ -681,3 +681,28 @@ def test_add_player_totals_matches_the_orm(scene):
     ledger_sql.add_player_totals(scene.club.pk, deltas)
     assert rows() == orm != before
     assert PlayerTotals.objects.get(player=ben).biggest_pot == 999
+
+
+def test_rewrite_hands_writes_what_the_orm_writes(scene):
+    hands = list(Hand.objects.filter(status=Hand.Status.RECORDED, number__isnull=False)[:3])
+    assert len(hands) >= 2
+    for i, hand in enumerate(hands):
+        hand.record = {**hand.record, "carry": 1000 + i, "note": "ünïcode ♥"}
+        hand.verdict = {**hand.verdict, "valid": True, "nested": {"list": [i, None, 1.5]}}
+        hand.before = {**hand.before, "carry": i}
+        hand.corrections = [{"at": WHEN.isoformat(), "by": "bob", "record": {"i": i}}]
+    others = {
+        h.pk: (h.record, h.verdict) for h in Hand.objects.exclude(pk__in=[h.pk for h in hands])
+    }
+    with CaptureQueriesContext(connection):
+        ledger_sql.rewrite_hands(hands)
+    for hand in hands:
+        stored = Hand.objects.get(pk=hand.pk)
+        assert (stored.record, stored.verdict, stored.before, stored.corrections) == (
+            hand.record, hand.verdict, hand.before, hand.corrections
+        )  # fmt: skip
+    # Nothing else was touched.
+    assert {
+        h.pk: (h.record, h.verdict) for h in Hand.objects.exclude(pk__in=[h.pk for h in hands])
+    } == others
+    ledger_sql.rewrite_hands([])  # nothing to write is fine

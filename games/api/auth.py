@@ -1,4 +1,8 @@
-"""Personal API tokens: `Authorization: Bearer brt_…` (or `Token brt_…`)."""
+"""Personal API tokens: `Authorization: Bearer brt_…` (or `Token brt_…`).
+
+A token stops working when it is revoked, when it expires (`expires_at`) and when its
+user's password changes (`ApiToken.password_fingerprint`: this covers the password change
+form, a reset link, the admin and any `set_password()`, with no signal to forget)."""
 
 from django.utils import timezone
 from rest_framework import authentication, exceptions
@@ -22,8 +26,9 @@ class TokenAuthentication(authentication.BaseAuthentication):
             .filter(key_hash=hash_token(key), revoked_at__isnull=True)
             .first()
         )
-        if token is None or not token.user.is_active:
-            raise exceptions.AuthenticationFailed("Invalid or revoked token.")
+        if token is None or not token.user.is_active or not token.is_active:
+            # One message for all: a caller learns nothing about which tokens exist.
+            raise exceptions.AuthenticationFailed("Invalid, expired or revoked token.")
         now = timezone.now()
         # Write at most once a minute so every API call is not also a write.
         if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:

@@ -11,15 +11,25 @@
   `CURSOR_PARAMETERS`.
 - `API_RENDERERS` / `API_PARSERS`: JSON that never fails on odd input (deep nesting, lone
   surrogates).
+- Every write accepts an `Idempotency-Key` (games.api.idempotency).
+- A request body may be at most `MAX_BODY_BYTES` (1 MiB); a larger one is 413.
+- Every timestamp is rendered in UTC (`…Z`), whatever the site's TIME_ZONE.
+- Bad `cursor` or `page_size` values are 400, not 404 or a silent default.
 - Money is never written here: views call ledger.postings, exactly as the web pages do.
 """
 
+import datetime
 import json
 
 from django.db.models import QuerySet
+from django.http import Http404
+from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, serializers
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -30,9 +40,12 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games.access import membership_for, require_role
+from games.api import idempotency
 from games.api import serializers as s
 from games.api.errors import (
     PROBLEM_MEDIA_TYPE,
+    field_problem,
+    too_large,
 )
 from games.api.serializers import MAX_ID
 from games.models import Membership, Role
@@ -66,19 +79,195 @@ API_RENDERERS: list[type[BaseRenderer]] = [ApiJSONRenderer]
 API_PARSERS = [ApiJSONParser]
 
 
+IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
+    idempotency.HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    pattern="^[!-~]{1,80}$",
+    description="Optional, 1–80 printable ASCII characters: the same request with the "
+    "same key is done once (see the API description).",
+)
+_REPLAYED = OpenApiParameter(
+    idempotency.REPLAYED,
+    str,
+    OpenApiParameter.HEADER,
+    response=[200, 201, 202, 204],
+    enum=["true"],
+    description="Present when this response is the stored answer to an earlier request "
+    "with the same Idempotency-Key.",
+)
+_RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    response=[409, 429],
+    description="Seconds to wait before retrying.",
+)
+
+
+RATE_LIMIT_HEADERS = [
+    OpenApiParameter(
+        name,
+        int,
+        OpenApiParameter.HEADER,
+        response=[200, 400, 429],
+        description=text,
+    )
+    for name, text in (
+        ("RateLimit-Limit", "Requests allowed in the window."),
+        ("RateLimit-Remaining", "Requests left in the window."),
+        ("RateLimit-Reset", "Seconds until the window frees a request."),
+    )
+]
+
+
+class ApiAutoSchema(AutoSchema):
+    """What every write shares, documented once: the Idempotency-Key header, the
+    Idempotent-Replayed response header, 413 and 422 problems, Retry-After."""
+
+    def _is_write(self) -> bool:
+        return self.method not in SAFE_METHODS
+
+    def get_override_parameters(self):
+        params = list(super().get_override_parameters())
+        if self._is_write() and self.get_auth():
+            params += [IDEMPOTENCY_KEY_PARAMETER, _REPLAYED]
+        return [*params, _RETRY_AFTER]
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        if self._is_write():
+            # 400: a malformed Idempotency-Key or body, whatever the endpoint.
+            extra = [400, 413, 422] if self.get_auth() else [400, 413]
+            for code in extra:
+                if str(code) not in responses:
+                    responses[str(code)] = self._get_response_for_code(
+                        s.ProblemSerializer, str(code), [PROBLEM_MEDIA_TYPE], direction
+                    )
+        return responses
+
+
+class ApiContentNegotiation(DefaultContentNegotiation):
+    """An unknown `?format=` is 406 naming the formats there are (DRF's default answers
+    404, which reads as "no such object")."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        try:
+            return super().select_renderer(request, renderers, format_suffix)
+        except Http404:
+            formats = ", ".join(sorted({r.format for r in renderers}))
+            raise exceptions.NotAcceptable(
+                f"Unknown format; this endpoint answers in: {formats}."
+            ) from None
+
+
+def _utc(field) -> datetime.tzinfo:
+    return datetime.UTC
+
+
+# Every timestamp the API reads or writes is UTC, whatever zone is active: the access
+# helpers activate the club's time zone for its pages (games.timezones) in the middle of
+# an API view too. DRF's DateTimeField asks default_timezone() for the zone to render in
+# (and to read naive input in); this project uses DRF for the API only.
+setattr(serializers.DateTimeField, "default_timezone", _utc)  # noqa: B010
+
+
+# The largest request body the API reads (documented in the schema's description).
+MAX_BODY_BYTES = 1024 * 1024
+
+
 class ApiView(APIView):
     # This API's renderers and parsers: JSON only, problems on error. (A comment, not a
     # docstring: the schema would show a base class docstring as every view's description.)
     renderer_classes = API_RENDERERS
     parser_classes = API_PARSERS
+    content_negotiation_class = ApiContentNegotiation
+    schema = ApiAutoSchema()
+
+    def dispatch(self, request, *args, **kwargs):
+        # Timestamps in UTC for every client, whatever the site's TIME_ZONE: serializers
+        # render DateTimeFields in the current time zone.
+        with timezone.override(datetime.UTC):
+            return super().dispatch(request, *args, **kwargs)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        for name, value in getattr(request, "rate_limit_headers", {}).items():
+            response[name] = value
+        return response
 
     def initial(self, request, *args, **kwargs):
+        # Before anything reads the body: a huge one is refused, not parsed.
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > MAX_BODY_BYTES:
+            raise too_large(MAX_BODY_BYTES)
         super().initial(request, *args, **kwargs)
         # An id no database row can have is simply not found; passed on, it would
         # overflow the database's integer (a 500) in lookups through a foreign key.
         for name, value in kwargs.items():
             if name.endswith("_id") and isinstance(value, int) and value > MAX_ID:
                 raise exceptions.NotFound()
+        key = request.headers.get(idempotency.HEADER)
+        method = request.method.lower()
+        if (
+            key is not None
+            and request.method not in SAFE_METHODS
+            and request.user.is_authenticated
+            and hasattr(self, method)
+        ):
+            # APIView.dispatch looks the handler up after initial(): from here on it is
+            # the same handler, run at most once per key.
+            setattr(
+                self,
+                method,
+                idempotency.idempotent(getattr(self, method), idempotency.check_key(key)),
+            )
+
+
+def valid(serializer_class, data) -> dict:
+    """The validated data of an input serializer (its errors are a 400 problem)."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def attachment_header(filename: str) -> OpenApiParameter:
+    """The documented Content-Disposition of a 200 that is a file to save."""
+    return OpenApiParameter(
+        "Content-Disposition",
+        str,
+        OpenApiParameter.HEADER,
+        response=[200],
+        description=f'attachment; filename="{filename}"',
+    )
+
+
+def form_errors(form) -> list[dict]:
+    """A Django form's errors as problem errors (`__all__` has no field)."""
+    out = []
+    for field, errors in form.errors.as_data().items():
+        for error in errors:
+            item = {"code": error.code or "invalid", "message": error.messages[0]}
+            if field != "__all__":
+                item["field"] = field
+            out.append(item)
+    return out
+
+
+def absolute(request, name: str, *args) -> str:
+    """The absolute URL of a route (Location headers, like the pagination links)."""
+    return request.build_absolute_uri(reverse(name, args=args))
+
+
+def undocumented(view_class: type[APIView]):
+    """`view_class` served at one more path (an old spelling) left out of the schema."""
+    hidden: type[APIView] = type(
+        f"Undocumented{view_class.__name__}", (view_class,), {"schema": None}
+    )
+    return hidden.as_view()
 
 
 def role_for(request, write_role: str = Role.SCOREKEEPER) -> str:
@@ -134,12 +323,36 @@ class CursorPage(CursorPagination):
         ordering = getattr(view, "cursor_ordering", self.ordering)
         return (ordering,) if isinstance(ordering, str) else tuple(ordering)
 
+    def get_page_size(self, request):
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+            raise field_problem(
+                "page_size",
+                "bad_page_size",
+                f"page_size is a whole number from 1 to {self.max_page_size}.",
+            )
+        return int(raw)
+
+    def decode_cursor(self, request):
+        try:
+            return super().decode_cursor(request)
+        except exceptions.NotFound:
+            raise _bad_cursor() from None
+
     def paginate_queryset(self, queryset, request, view=None):
         try:
             return super().paginate_queryset(queryset, request, view)
         except (ValueError, TypeError, OverflowError):
             # A forged cursor whose position is not a value of the ordering field.
-            raise exceptions.NotFound(self.invalid_cursor_message) from None
+            raise _bad_cursor() from None
+
+
+def _bad_cursor():
+    return field_problem(
+        "cursor", "bad_cursor", "This cursor is not one the API gave; start from the first page."
+    )
 
 
 CURSOR_PARAMETERS = [
@@ -147,7 +360,8 @@ CURSOR_PARAMETERS = [
     OpenApiParameter(
         "page_size",
         int,
-        description=f"Items per page (default {CursorPage.page_size}, at most {CursorPage.max_page_size}).",
+        description=f"Items per page, 1 to {CursorPage.max_page_size} (default "
+        f"{CursorPage.page_size}); anything else is 400 `bad_page_size`.",
     ),
 ]
 
@@ -193,11 +407,28 @@ class VerifyThrottle(ScopedRateThrottle):
     def get_ident(self, request):
         return client_ip(request)
 
+    # Set by SimpleRateThrottle.allow_request from the rate (the stubs leave them out).
+    num_requests: int
+    duration: int
+
+    def allow_request(self, request, view):
+        allowed = super().allow_request(request, view)
+        if self.rate is not None:
+            # The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): how many
+            # in the window, how many are left, seconds until the oldest one expires.
+            oldest = self.history[-1] if self.history else self.now
+            request.rate_limit_headers = {
+                "RateLimit-Limit": str(self.num_requests),
+                "RateLimit-Remaining": str(max(self.num_requests - len(self.history), 0)),
+                "RateLimit-Reset": str(max(int(self.duration - (self.now - oldest)), 0)),
+            }
+        return allowed
+
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-_PROBLEM_SERIALIZERS = {409: s.StaleProblemSerializer}
+_PROBLEM_SERIALIZERS = {409: s.ConflictProblemSerializer}
 
 
 def problems(*codes: int) -> dict:

@@ -19,7 +19,8 @@ an API view can call `ledger.postings` and let them propagate: `HandRejected`,
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
@@ -44,6 +45,8 @@ TYPE_STALE_STATE = "urn:bourre:problem:stale-state"
 TYPE_SESSION_CLOSED = "urn:bourre:problem:session-closed"
 TYPE_VOID_REFUSED = "urn:bourre:problem:void-refused"
 TYPE_THROTTLED = "urn:bourre:problem:throttled"
+TYPE_TOO_LARGE = "urn:bourre:problem:too-large"
+TYPE_CHAIN_BROKEN = "urn:bourre:problem:chain-broken"
 TYPE_INTERNAL = "urn:bourre:problem:internal"
 TYPE_UNAVAILABLE = "urn:bourre:problem:unavailable"
 RETRY_AFTER_SECONDS = 15
@@ -57,7 +60,9 @@ _TITLES = {
     406: "Not acceptable",
     409: "Conflict",
     412: "Precondition failed",
+    413: "Request body too large",
     415: "Unsupported media type",
+    422: "Unprocessable request",
     429: "Too many requests",
     500: "Internal error",
 }
@@ -103,6 +108,7 @@ class Problem(exceptions.APIException):
         title: str | None = None,
         type: str = "about:blank",
         errors: list[dict[str, Any]] | None = None,
+        headers: dict[str, str] | None = None,
         **extra: Any,
     ) -> None:
         super().__init__(detail)
@@ -110,6 +116,7 @@ class Problem(exceptions.APIException):
         self.title = title
         self.type = type
         self.errors = errors
+        self.headers = headers
         self.extra = extra
 
     def as_response(self) -> Response:
@@ -119,8 +126,38 @@ class Problem(exceptions.APIException):
             title=self.title,
             type=self.type,
             errors=self.errors,
+            headers=self.headers,
             **self.extra,
         )
+
+
+def invalid(errors: list[dict[str, Any]]) -> Problem:
+    """400 `validation` with these field errors."""
+    return Problem(
+        400,
+        "The request has invalid fields; see errors.",
+        title="Invalid input",
+        type=TYPE_VALIDATION,
+        errors=errors,
+    )
+
+
+def field_problem(field: str, code: str, message: str) -> Problem:
+    return invalid([{"field": field, "code": code, "message": message}])
+
+
+# The one answer for an object that does not exist *or* belongs to a club the caller is
+# not in: the two must be indistinguishable (a stranger must not learn which ids exist).
+NOT_FOUND_DETAIL = "Not found, or not yours."
+
+
+def too_large(limit: int) -> Problem:
+    return Problem(
+        413,
+        f"The request body is larger than {limit} bytes.",
+        type=TYPE_TOO_LARGE,
+        errors=[{"code": "body_too_large", "message": f"Send at most {limit} bytes."}],
+    )
 
 
 def force_problem_rendering(response: Response, request=None) -> None:
@@ -165,6 +202,17 @@ def _bourre_problem(exc: Exception) -> Response | None:
     with their own problem types, any other by its ``status``, ``code`` and ``field``."""
     if not isinstance(exc, BourreError):
         return None
+    if isinstance(exc, postings.ChainBroken):
+        # Before HandRejected (its base): a later hand the correction would break.
+        return problem_response(
+            409,
+            str(exc),
+            title="A later hand no longer stands",
+            type=TYPE_CHAIN_BROKEN,
+            errors=list(exc.errors or []),
+            number=exc.number,
+            verdict=getattr(exc, "verdict", None),
+        )
     if isinstance(exc, postings.HandRejected):
         errors = list(getattr(exc, "errors", None) or [])
         return problem_response(
@@ -235,8 +283,8 @@ def api_not_found(request, exception=None):
             "type": "about:blank",
             "title": _TITLES[404],
             "status": 404,
-            "detail": "No such API endpoint.",
-            "errors": [{"code": "not_found", "message": "No such API endpoint."}],
+            "detail": NOT_FOUND_DETAIL,
+            "errors": [{"code": "not_found", "message": NOT_FOUND_DETAIL}],
         }
         return JsonResponse(body, status=404, content_type=PROBLEM_MEDIA_TYPE)
     return page_not_found(request, exception)
@@ -245,8 +293,10 @@ def api_not_found(request, exception=None):
 def problem_exception_handler(exc, context):
     """REST_FRAMEWORK["EXCEPTION_HANDLER"]: every error becomes a problem+json response."""
     request = context.get("request")
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound(*exc.args)
+    if isinstance(exc, RequestDataTooBig):
+        exc = too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if isinstance(exc, Http404 | exceptions.NotFound) and not isinstance(exc, Problem):
+        exc = exceptions.NotFound(NOT_FOUND_DETAIL)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(*exc.args)
     elif isinstance(exc, DjangoValidationError):

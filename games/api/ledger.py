@@ -13,7 +13,7 @@ from collections import defaultdict
 from django.db.models import F, Sum
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 
@@ -24,10 +24,10 @@ from games.api.base import (
     READ_PROBLEMS,
     ApiView,
     CursorPage,
+    attachment_header,
     page_of,
     problems,
 )
-from games.api.errors import Problem
 from games.api.serializers import MAX_ID, PlayerRefSerializer
 from games.models import GameSession, Player
 from games.sessions.selectors import KITTY, settlement_rows
@@ -41,7 +41,9 @@ from ledger.stats import club_player_stats
 
 class LegOutputSerializer(serializers.Serializer):
     account = serializers.IntegerField(source="account_id")
-    kind = serializers.CharField(source="account.kind", help_text="player, pot, bank or carry.")
+    kind = serializers.ChoiceField(
+        choices=Account.Kind.choices, source="account.kind", help_text="The account's kind."
+    )
     player = PlayerRefSerializer(source="account.player", allow_null=True)
     session = serializers.IntegerField(source="account.session_id", allow_null=True)
     amount = serializers.IntegerField(help_text="Minor units; + into the account, − out of it.")
@@ -49,7 +51,7 @@ class LegOutputSerializer(serializers.Serializer):
 
 class PostingOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Posting.Kind.choices)
     memo = serializers.CharField(allow_blank=True)
     session = serializers.IntegerField(source="session_id", allow_null=True)
     hand = serializers.IntegerField(source="hand_id", allow_null=True)
@@ -216,11 +218,11 @@ class PostingListApi(ApiView):
         if "session" in filters:
             # Another club's session is 404, like any other object of another club.
             if not GameSession.objects.filter(pk=filters["session"], club=club).exists():
-                raise Problem(404, "No such session in this club.")
+                raise exceptions.NotFound()
             qs = qs.filter(session_id=filters["session"])
         if "player" in filters:
             if not Player.objects.filter(pk=filters["player"], club=club).exists():
-                raise Problem(404, "No such player in this club.")
+                raise exceptions.NotFound()
             legs = Leg.objects.filter(account__player_id=filters["player"])
             qs = qs.filter(pk__in=legs.values("posting_id"))
         if "kind" in filters:
@@ -346,27 +348,59 @@ class SessionSettlementApi(ApiView):
     )
     def get(self, request, session_id: int):
         session, _ = session_for(request.user, session_id)
-        # The settlement page's own computation, so the API and the page always agree.
-        rows, _ = settlement_rows(session)
-        data = {
-            **_session_head(session),
-            "transfers": [
-                {
-                    "payer": _party(row["transfer"].payer, row["payer"]),
-                    "payee": _party(row["transfer"].payee, row["payee"]),
-                    "amount": row["amount"],
-                    "explanation": row["explanation"],
-                    "paid": row["paid"],
-                }
-                for row in rows
-            ],
-        }
         headers = {}
         if request.accepted_renderer.format == "csv":
-            headers["Content-Disposition"] = (
-                f'attachment; filename="settlement-session-{session.pk}.csv"'
-            )
-        return Response(SettlementOutputSerializer(data).data, headers=headers)
+            headers["Content-Disposition"] = _csv_disposition(session)
+        return Response(settlement_data(session), headers=headers)
+
+
+def settlement_data(session: GameSession) -> dict:
+    # The settlement page's own computation, so the API and the page always agree.
+    rows, _ = settlement_rows(session)
+    data = {
+        **_session_head(session),
+        "transfers": [
+            {
+                "payer": _party(row["transfer"].payer, row["payer"]),
+                "payee": _party(row["transfer"].payee, row["payee"]),
+                "amount": row["amount"],
+                "explanation": row["explanation"],
+                "paid": row["paid"],
+            }
+            for row in rows
+        ],
+    }
+    return SettlementOutputSerializer(data).data
+
+
+def _csv_disposition(session: GameSession) -> str:
+    return f'attachment; filename="settlement-session-{session.pk}.csv"'
+
+
+class SessionSettlementCsvApi(ApiView):
+    # CSV only: a generated client downloads it as a file (its own operation, one media
+    # type), where the JSON endpoint's `?format=csv` would be parsed as JSON.
+    renderer_classes = [SettlementCSVRenderer]
+
+    @extend_schema(
+        operation_id="sessions_settlement_csv",
+        summary="The settlement as a CSV file",
+        description="Columns: payer,payee,amount,currency,paid,explanation (RFC 4180, UTF-8).",
+        responses={
+            # A string, not format "binary": generators read text/* bodies as text.
+            (200, "text/csv"): OpenApiResponse(
+                response={"type": "string"}, description="The CSV file."
+            ),
+            **problems(401, 403, 404),
+        },
+        parameters=[attachment_header("settlement-session-<id>.csv")],
+        tags=["ledger"],
+    )
+    def get(self, request, session_id: int):
+        session, _ = session_for(request.user, session_id)
+        return Response(
+            settlement_data(session), headers={"Content-Disposition": _csv_disposition(session)}
+        )
 
 
 class ClubBalancesApi(ApiView):

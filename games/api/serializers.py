@@ -6,9 +6,11 @@ player belong to the club, is this hand legal, what does it pay — happens in t
 and in `games.engine` / `ledger.postings`, never here (HackSoft style).
 """
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers
 
-from games.models import GameSession
+from games.api.schema import ref
+from games.models import GameSession, Hand, Role
 from games.names import PLAYER_NAME_MAX, TITLE_MAX, clean_name
 
 # Ids come from BigAutoField; a bigger number could not be looked up (and must be a 400,
@@ -39,6 +41,61 @@ class StrictInputSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+@extend_schema_field(ref("Rules"))
+class RulesField(serializers.DictField):
+    """House rules (the engine's `Rules` component); the engine validates them."""
+
+
+@extend_schema_field(ref("HandRecord"))
+class HandRecordField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field(ref("Verdict"))
+class VerdictField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field(ref("HandResult"))
+class HandResultField(serializers.JSONField):
+    pass
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON number that is a whole number: "3" and true are refused (with `code`), as
+    the engine's verifier refuses them, so both ends of the API agree."""
+
+    def __init__(self, *, code: str = "invalid", **kwargs):
+        super().__init__(**kwargs)
+        self.strict_code = code
+
+    def to_internal_value(self, data):
+        if type(data) is not int:
+            raise serializers.ValidationError(
+                "Must be a whole number (a JSON number, not a string).", code=self.strict_code
+            )
+        return super().to_internal_value(data)
+
+
+LOCATION_HEADER = OpenApiParameter(
+    "Location",
+    str,
+    OpenApiParameter.HEADER,
+    response=[201],
+    description="The absolute URL of what was created.",
+)
+
+
+def etag_header(*codes: int) -> OpenApiParameter:
+    return OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=list(codes),
+        description='The session\'s version, e.g. "12": send it as If-None-Match or If-Match.',
+    )
+
+
 # --- problems (documentation of games.api_errors) -----------------------------------------
 
 
@@ -64,15 +121,25 @@ class ProblemSerializer(serializers.Serializer):
     errors = ProblemErrorSerializer(many=True)  # type: ignore[assignment]
 
 
-class StaleProblemSerializer(ProblemSerializer):
+class ConflictProblemSerializer(ProblemSerializer):
+    """A 409: `type` says which (`…:stale-state`, `…:session-closed`, `…:void-refused`,
+    or `about:blank` with `errors[].code` such as `idempotency_key_in_use`)."""
+
     current_version = serializers.IntegerField(
-        required=False, allow_null=True, help_text="On a stale version: the session's version now."
+        required=False,
+        allow_null=True,
+        help_text="Only with type `urn:bourre:problem:stale-state`: the session's version now.",
     )
 
 
-class HandRejectedProblemSerializer(ProblemSerializer):
-    verdict = serializers.JSONField(
-        required=False, allow_null=True, help_text="When the engine rejected the hand: its verdict."
+class BadRequestProblemSerializer(ProblemSerializer):
+    """A 400: `type` is `urn:bourre:problem:validation` (field errors) or, when recording
+    a hand, `urn:bourre:problem:hand-rejected` (the engine's errors, and its verdict)."""
+
+    verdict = VerdictField(
+        required=False,
+        allow_null=True,
+        help_text="Only with type `urn:bourre:problem:hand-rejected`: the engine's verdict.",
     )
 
 
@@ -89,8 +156,20 @@ class ClubOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     currency = serializers.CharField()
-    role = serializers.CharField(help_text="Your role in this club.")
+    role = serializers.ChoiceField(choices=Role.choices, help_text="Your role in this club.")
     created_at = serializers.DateTimeField()
+
+
+class ClubInputSerializer(StrictInputSerializer):
+    name = serializers.CharField(max_length=100)
+    currency = serializers.CharField(
+        max_length=8, required=False, help_text='Shown before amounts, e.g. "$"; default "$".'
+    )
+
+
+class ClubUpdateInputSerializer(StrictInputSerializer):
+    name = serializers.CharField(max_length=100, required=False)
+    currency = serializers.CharField(max_length=8, required=False)
 
 
 class PlayerOutputSerializer(serializers.Serializer):
@@ -123,8 +202,8 @@ class SessionOutputSerializer(serializers.Serializer):
     club = serializers.IntegerField(source="club_id")
     name = serializers.CharField()
     currency = serializers.CharField()
-    mode = serializers.CharField()
-    status = serializers.CharField()
+    mode = serializers.ChoiceField(choices=GameSession.Mode.choices)
+    status = serializers.ChoiceField(choices=GameSession.Status.choices)
     version = serializers.IntegerField()
     hands_count = serializers.IntegerField()
     carry = serializers.IntegerField(help_text="The pot before the next hand's antes.")
@@ -153,13 +232,13 @@ class NextHandSerializer(serializers.Serializer):
     forfeits = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Owe a forfeited deal (R16)."
     )
-    rules = serializers.JSONField()
+    rules = RulesField()
     version = serializers.IntegerField()
 
 
 class SessionDetailOutputSerializer(SessionOutputSerializer):
-    rules = serializers.JSONField()
-    leftover_policy = serializers.CharField()
+    rules = RulesField()
+    leftover_policy = serializers.ChoiceField(choices=GameSession.LeftoverPolicy.choices)
     pot = serializers.IntegerField(help_text="What the pot account holds now.")
     dealer = PlayerRefSerializer(allow_null=True, help_text="Who deals the next hand.")
     excused = PlayerRefSerializer(
@@ -185,9 +264,7 @@ class SessionCreateInputSerializer(StrictInputSerializer):
     dealer = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="Player id of the first dealer."
     )
-    rules = serializers.DictField(
-        required=False, default=dict, help_text="House-rule switches (RULES.md)."
-    )
+    rules = RulesField(required=False, default=dict, help_text="House-rule switches (RULES.md).")
     currency = serializers.CharField(
         max_length=8, required=False, help_text="Defaults to the club's currency."
     )
@@ -209,9 +286,14 @@ class HandOutputSerializer(serializers.Serializer):
     number = serializers.IntegerField(
         allow_null=True, help_text="Null while a digital hand is played."
     )
-    kind = serializers.CharField()
-    status = serializers.CharField()
-    outcome = serializers.CharField(source="result.outcome", allow_null=True, default=None)
+    kind = serializers.ChoiceField(choices=Hand.Kind.choices)
+    status = serializers.ChoiceField(choices=Hand.Status.choices)
+    outcome = serializers.ChoiceField(
+        choices=["uncontested", "all_passed", "win", "split", "ineligible"],
+        source="result.outcome",
+        allow_null=True,
+        default=None,
+    )
     winner = serializers.CharField(source="result.winner", allow_null=True, default=None)
     pot = serializers.IntegerField(source="result.pot", allow_null=True, default=None)
     next_carry = serializers.IntegerField(source="result.next_carry", allow_null=True, default=None)
@@ -219,11 +301,14 @@ class HandOutputSerializer(serializers.Serializer):
 
 
 class HandDetailOutputSerializer(HandOutputSerializer):
-    record = serializers.JSONField(help_text="The full hand record (HAND_RECORD.md).")
-    verdict = serializers.JSONField(help_text="The engine's verdict (HAND_RECORD.md).")
+    record = HandRecordField(help_text="The full hand record (HAND_RECORD.md).")
+    verdict = VerdictField(help_text="The engine's verdict (HAND_RECORD.md).")
     voided_at = serializers.DateTimeField(allow_null=True)
     void_reason = serializers.CharField(allow_blank=True)
-    shortfalls = serializers.JSONField()
+    shortfalls = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Chip-limited tables: {player: what they could not pay}.",
+    )
 
 
 class RenegeInputSerializer(StrictInputSerializer):
@@ -257,7 +342,7 @@ class HandCreateInputSerializer(StrictInputSerializer):
         help_text='Cards played in order: [["ann", "QH"], ["cal", "2H"], …].',
     )
     tricks = serializers.DictField(
-        child=serializers.IntegerField(min_value=0, max_value=5), required=False
+        child=StrictIntegerField(code="bad_tricks", min_value=0, max_value=5), required=False
     )
     reneges = RenegeInputSerializer(many=True, required=False)
     session_version = serializers.IntegerField(
@@ -270,13 +355,27 @@ class HandCreateInputSerializer(StrictInputSerializer):
     # the verifier) but record_hand rejects them unless they agree (session_mismatch).
     players = serializers.ListField(child=serializers.CharField(), required=False)
     dealer = serializers.CharField(required=False)
-    carry = serializers.IntegerField(required=False)
+    carry = StrictIntegerField(code="bad_carry", required=False)
     excused = serializers.ListField(child=serializers.CharField(), required=False)
-    rules = serializers.DictField(required=False)
+    rules = RulesField(required=False)
     forfeits = serializers.ListField(child=serializers.CharField(), required=False)
 
 
 # --- the verifier ------------------------------------------------------------------------
+
+
+class NextActionField(serializers.Serializer):
+    player = serializers.CharField()
+    legal = serializers.ListField(child=serializers.CharField(), allow_null=True)
+
+
+class RenegeFoundField(serializers.Serializer):
+    player = serializers.CharField()
+    trick = serializers.IntegerField(allow_null=True, required=False)
+    card = serializers.CharField(allow_null=True, required=False)
+    rule = serializers.CharField(allow_null=True, required=False)
+    legal = serializers.ListField(child=serializers.CharField(), allow_null=True, required=False)
+    corrected = serializers.BooleanField(required=False)
 
 
 class VerdictSerializer(serializers.Serializer):
@@ -287,7 +386,7 @@ class VerdictSerializer(serializers.Serializer):
     # Serializer.errors property at runtime; the stubs cannot see that.
     errors = ProblemErrorSerializer(many=True)  # type: ignore[assignment]
     complete = serializers.BooleanField(required=False)
-    next = serializers.JSONField(required=False, allow_null=True)
+    next = NextActionField(required=False, allow_null=True)
     tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
-    reneges = serializers.ListField(child=serializers.JSONField(), required=False)
-    result = serializers.JSONField(required=False, allow_null=True)
+    reneges = RenegeFoundField(many=True, required=False)
+    result = HandResultField(required=False, allow_null=True)

@@ -3,13 +3,14 @@ games.api.base: membership to read, the scorekeeper role to change anything (ano
 club's tournament is 404), problem+json errors (a ``TournamentError`` is 400 for bad
 input, 409 when the moment is wrong: registration closed, a pot still to be won…).
 
-- ``POST tournaments/`` — create (``Idempotency-Key``: a retry answers 200 with the
-  tournament already created). The seed is made here; its SHA-256 ``seed_commitment``
+- ``POST tournaments/`` — create (``Idempotency-Key``: a retry by the same token is the
+  first answer replayed, ``Idempotent-Replayed: true`` (games.api.idempotency); from
+  another token, 200 with the tournament already created). The seed is made here; its SHA-256 ``seed_commitment``
   is in the answer, the seed itself only after the first draw.
 - ``GET|POST tournaments/{id}/entries/`` — the entries; register players by id or by
   name (new names join the club's roster), optionally checked in. With an
-  ``Idempotency-Key``, players already entered are answered as they are (200), not
-  refused, so a retried request is harmless.
+  ``Idempotency-Key``, a retry is replayed (see above), and players already entered
+  are answered as they are (200), not refused, so a retried request is harmless.
 - ``POST tournaments/{id}/entries/{entry}/{action}/`` — ``check-in``, ``withdraw``,
   ``re-enter``, ``rebuy``, ``add-on``.
 - ``POST tournaments/{id}/start/`` (draw round one, reveal the seed), ``…/next-round/``,

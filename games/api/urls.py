@@ -1,26 +1,93 @@
-"""REST API v1, mounted at /api/v1/: clubs, players, sessions, hands, the ledger and
-tournaments."""
+"""REST API v1, mounted at /api/v1/: onboarding (tokens), clubs, members and invites,
+players, sessions and their writes, hands, the ledger, webhooks, the club export, and
+tournaments (games.api.tournament_actions for the director's writes)."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games.api import ledger as ledger_api
+from games.api import members, tables, tournaments, webhooks
 from games.api import tournament_actions as tactions
-from games.api import tournaments
 from games.api import views as api
+from games.api.base import undocumented
+from games.api.export import ClubExportApi
+from games.api.tokens import TokenDetailApi, TokenListApi
+
+
+class SchemaApi(SpectacularAPIView):
+    def _get_filename(self, request, version):
+        # An ASCII file name: the title has an "é", which a Content-Disposition
+        # filename="…" may not carry.
+        return f"bourre-api-v1.{self.perform_content_negotiation(request, force=True)[0].format}"
+
 
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
+    path("schema/", SchemaApi.as_view(), name="api_schema"),
     # The split view serves its start-up script as a file: no inline script under the CSP.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
+    path("auth/tokens/", TokenListApi.as_view(), name="api_token_list"),
+    # Without the slash too, as the onboarding docs first spelled it (same view).
+    path("auth/tokens", undocumented(TokenListApi), name="api_token_list_noslash"),
+    path("auth/tokens/<id:token_id>/", TokenDetailApi.as_view(), name="api_token_detail"),
     path("clubs/", api.ClubListApi.as_view(), name="api_club_list"),
     path("clubs/<id:club_id>/", api.ClubDetailApi.as_view(), name="api_club_detail"),
+    path("clubs/<id:club_id>/export/", ClubExportApi.as_view(), name="api_club_export"),
+    path("clubs/<id:club_id>/members/", members.MemberListApi.as_view(), name="api_member_list"),
+    path(
+        "clubs/<id:club_id>/members/<id:membership_id>/",
+        members.MemberDetailApi.as_view(),
+        name="api_member_detail",
+    ),
+    path("clubs/<id:club_id>/invites/", members.InviteListApi.as_view(), name="api_invite_list"),
+    path("invites/accept/", members.InviteAcceptApi.as_view(), name="api_invite_accept"),
+    path(
+        "clubs/<id:club_id>/webhooks/",
+        webhooks.EndpointListApi.as_view(),
+        name="api_webhook_list",
+    ),
+    path(
+        "webhooks/<id:endpoint_id>/",
+        webhooks.EndpointDetailApi.as_view(),
+        name="api_webhook_detail",
+    ),
+    path(
+        "webhooks/<id:endpoint_id>/deliveries/",
+        webhooks.DeliveryListApi.as_view(),
+        name="api_webhook_deliveries",
+    ),
     path("clubs/<id:club_id>/players/", api.PlayerListApi.as_view(), name="api_player_list"),
     path("players/<id:player_id>/", api.PlayerDetailApi.as_view(), name="api_player_detail"),
     path("clubs/<id:club_id>/sessions/", api.SessionListApi.as_view(), name="api_session_list"),
     path("sessions/<id:session_id>/", api.SessionDetailApi.as_view(), name="api_session_detail"),
     path("sessions/<id:session_id>/hands/", api.HandListApi.as_view(), name="api_hand_list"),
-    path("hands/verify", api.HandVerifyApi.as_view(), name="api_hand_verify"),
+    path(
+        "sessions/<id:session_id>/rules/",
+        tables.SessionRulesApi.as_view(),
+        name="api_session_rules",
+    ),
+    path("sessions/<id:session_id>/seats/", tables.SeatListApi.as_view(), name="api_seat_list"),
+    path(
+        "sessions/<id:session_id>/seats/<id:player_id>/",
+        tables.SeatDetailApi.as_view(),
+        name="api_seat_detail",
+    ),
+    path("sessions/<id:session_id>/buy-ins/", tables.BuyInApi.as_view(), name="api_buy_in"),
+    path("sessions/<id:session_id>/cash-outs/", tables.CashOutApi.as_view(), name="api_cash_out"),
+    path(
+        "sessions/<id:session_id>/close/",
+        tables.SessionCloseApi.as_view(),
+        name="api_session_close",
+    ),
+    path(
+        "sessions/<id:session_id>/settlement/marks/",
+        tables.SettlementMarkApi.as_view(),
+        name="api_settlement_mark",
+    ),
+    path("hands/<id:hand_id>/void/", tables.HandVoidApi.as_view(), name="api_hand_void"),
+    path("hands/<id:hand_id>/correct/", tables.HandCorrectApi.as_view(), name="api_hand_correct"),
+    # The verifier's first path had no trailing slash; both work, the new one is documented.
+    path("hands/verify", undocumented(api.HandVerifyApi), name="api_hand_verify"),
+    path("hands/verify/", api.HandVerifyApi.as_view(), name="api_hand_verify_slash"),
     path("hands/<id:hand_id>/", api.HandDetailApi.as_view(), name="api_hand_detail"),
     path(
         "clubs/<id:club_id>/postings/",
@@ -42,6 +109,11 @@ urlpatterns = [
         "sessions/<id:session_id>/settlement/",
         ledger_api.SessionSettlementApi.as_view(),
         name="api_session_settlement",
+    ),
+    path(
+        "sessions/<id:session_id>/settlement/csv/",
+        ledger_api.SessionSettlementCsvApi.as_view(),
+        name="api_session_settlement_csv",
     ),
     path("tournaments/", tactions.TournamentListCreateApi.as_view(), name="api_tournament_list"),
     path(

@@ -9,8 +9,6 @@ import re
 from typing import TypeVar
 
 from django.db import IntegrityError, transaction
-from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
@@ -20,23 +18,32 @@ from games.access import club_for, hand_for, player_for, session_for
 from games.api import serializers as s
 from games.api.base import (
     CURSOR_PARAMETERS,
+    IDEMPOTENCY_KEY_PARAMETER,
+    RATE_LIMIT_HEADERS,
     READ_PROBLEMS,
     WRITE_PROBLEMS,
     ApiView,
     VerifyThrottle,
+    absolute,
+    form_errors,
     page_of,
     paginate,
     problems,
     role_for,
+    valid,
 )
 from games.api.errors import (
     PROBLEM_MEDIA_TYPE,
     TYPE_INVALID_RECORD,
     Problem,
+    invalid,
 )
-from games.clubs.forms import PlayerForm
+from games.api.idempotency import check_key
+from games.api.schema import ref
+from games.clubs.forms import ClubForm, PlayerForm
+from games.clubs.service import create_club
 from games.engine import verify
-from games.models import GameSession, Hand, Membership, Player
+from games.models import GameSession, Hand, Membership, Player, Role
 from ledger import postings
 
 _T = TypeVar("_T")
@@ -71,6 +78,31 @@ class ClubListApi(ApiView):
             clubs.append(_with(m.club, role=m.role))
         return Response(s.ClubOutputSerializer(clubs, many=True).data)
 
+    @extend_schema(
+        operation_id="clubs_create",
+        summary="Create a club; you become its owner",
+        request=s.ClubInputSerializer,
+        responses={201: s.ClubOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        parameters=[s.LOCATION_HEADER],
+        examples=[
+            OpenApiExample(
+                "A club", value={"name": "Thursday Bourré", "currency": "$"}, request_only=True
+            )
+        ],
+        tags=["clubs"],
+    )
+    def post(self, request):
+        data = valid(s.ClubInputSerializer, request.data)
+        form = ClubForm(data={"name": data["name"], "currency": data.get("currency") or "$"})
+        if not form.is_valid():
+            raise invalid(form_errors(form))
+        club = create_club(form.save(commit=False), request.user)
+        return Response(
+            s.ClubOutputSerializer(_with(club, role=Role.OWNER)).data,
+            status=201,
+            headers={"Location": absolute(request, "api_club_detail", club.pk)},
+        )
+
 
 class ClubDetailApi(ApiView):
     @extend_schema(
@@ -81,6 +113,30 @@ class ClubDetailApi(ApiView):
     )
     def get(self, request, club_id: int):
         club, membership = club_for(request.user, club_id)
+        return Response(s.ClubOutputSerializer(_with(club, role=membership.role)).data)
+
+    @extend_schema(
+        operation_id="clubs_update",
+        summary="Rename a club or change its currency (owner)",
+        request=s.ClubUpdateInputSerializer,
+        responses={200: s.ClubOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        examples=[OpenApiExample("Rename", value={"name": "Friday Bourré"}, request_only=True)],
+        tags=["clubs"],
+    )
+    def patch(self, request, club_id: int):
+        club, membership = club_for(request.user, club_id, Role.OWNER)
+        data = valid(s.ClubUpdateInputSerializer, request.data)
+        # The club settings page's own form.
+        form = ClubForm(
+            data={
+                "name": data.get("name", club.name),
+                "currency": data.get("currency", club.currency),
+            },
+            instance=club,
+        )
+        if not form.is_valid():
+            raise invalid(form_errors(form))
+        club = form.save()
         return Response(s.ClubOutputSerializer(_with(club, role=membership.role)).data)
 
 
@@ -101,30 +157,19 @@ class PlayerListApi(ApiView):
         summary="Add a player to the roster (scorekeeper)",
         request=s.PlayerCreateInputSerializer,
         responses={201: s.PlayerOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        parameters=[s.LOCATION_HEADER],
+        examples=[OpenApiExample("A new player", value={"name": "Ann"}, request_only=True)],
         tags=["players"],
     )
     def post(self, request, club_id: int):
         club, _ = club_for(request.user, club_id, role_for(request))
-        data = _valid(s.PlayerCreateInputSerializer, request.data)
+        data = valid(s.PlayerCreateInputSerializer, request.data)
         # The roster page's own form: same name clean-up and duplicate check.
-        form = PlayerForm(data={"name": data["name"]}, club=club)
-        if not form.is_valid():
-            raise _invalid(_form_errors(form))
-        try:
-            with transaction.atomic():
-                player = form.save()
-        except IntegrityError:  # a concurrent request added the same name
-            raise _invalid(
-                [
-                    _field_error(
-                        "name", "duplicate_name", f"{data['name']} is already on the roster."
-                    )
-                ]
-            ) from None
+        player = _save_player(PlayerForm(data={"name": data["name"]}, club=club), data["name"])
         return Response(
             s.PlayerOutputSerializer(player).data,
             status=201,
-            headers={"Location": reverse("api_player_detail", args=[player.pk])},
+            headers={"Location": absolute(request, "api_player_detail", player.pk)},
         )
 
 
@@ -138,6 +183,35 @@ class PlayerDetailApi(ApiView):
     def get(self, request, player_id: int):
         player, _ = player_for(request.user, player_id)
         return Response(s.PlayerOutputSerializer(player).data)
+
+    @extend_schema(
+        operation_id="players_update",
+        summary="Rename a player (scorekeeper)",
+        description="Past hands keep the name they were recorded with.",
+        request=s.PlayerCreateInputSerializer,
+        responses={200: s.PlayerOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        examples=[OpenApiExample("Rename", value={"name": "Annie"}, request_only=True)],
+        tags=["players"],
+    )
+    def patch(self, request, player_id: int):
+        player, _ = player_for(request.user, player_id, Role.SCOREKEEPER)
+        data = valid(s.PlayerCreateInputSerializer, request.data)
+        form = PlayerForm(data={"name": data["name"]}, instance=player, club=player.club)
+        return Response(s.PlayerOutputSerializer(_save_player(form, data["name"])).data)
+
+
+def _save_player(form: PlayerForm, name: str) -> Player:
+    """The roster form's clean-up and duplicate check, then save (one error code for a
+    duplicate name, whether the form or the database constraint finds it)."""
+    if not form.is_valid():
+        raise invalid(form_errors(form))
+    try:
+        with transaction.atomic():
+            return form.save()
+    except IntegrityError:  # a concurrent request took the same name
+        raise invalid(
+            [_field_error("name", "duplicate_name", f"{name} is already on the roster.")]
+        ) from None
 
 
 # --- sessions ----------------------------------------------------------------------------
@@ -162,7 +236,7 @@ class SessionListApi(ApiView):
     )
     def get(self, request, club_id: int):
         club, _ = club_for(request.user, club_id)
-        filters = _valid(SessionFilterSerializer, request.query_params.dict())
+        filters = valid(SessionFilterSerializer, request.query_params.dict())
         sessions = GameSession.objects.filter(club=club)
         if "status" in filters:
             sessions = sessions.filter(status=filters["status"])
@@ -173,11 +247,25 @@ class SessionListApi(ApiView):
         summary="Start a session (scorekeeper)",
         request=s.SessionCreateInputSerializer,
         responses={201: s.SessionDetailOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        parameters=[s.LOCATION_HEADER, s.etag_header(201)],
+        examples=[
+            OpenApiExample(
+                "Four players, the last one deals, ante 2",
+                value={
+                    "name": "Thursday night",
+                    "players": [12, 13, 14, 15],
+                    "dealer": 15,
+                    "rules": {"ante": 2},
+                    "leftover_policy": "carry_to_club",
+                },
+                request_only=True,
+            )
+        ],
         tags=["sessions"],
     )
     def post(self, request, club_id: int):
         club, _ = club_for(request.user, club_id, role_for(request))
-        data = _valid(s.SessionCreateInputSerializer, request.data)
+        data = valid(s.SessionCreateInputSerializer, request.data)
         ids = data["players"]
         errors = []
         if len(set(ids)) != len(ids):
@@ -197,7 +285,7 @@ class SessionListApi(ApiView):
                 _field_error("dealer", "bad_dealer", "The dealer must be one of players.")
             )
         if errors:
-            raise _invalid(errors)
+            raise invalid(errors)
         # Bad rules (RuleError) and other setup errors (SetupError) become 400 problems.
         session = postings.start_session(
             club=club,
@@ -211,10 +299,10 @@ class SessionListApi(ApiView):
             leftover_policy=data["leftover_policy"],
         )
         return Response(
-            _session_detail(session),
+            session_detail(session),
             status=201,
             headers={
-                "Location": reverse("api_session_detail", args=[session.pk]),
+                "Location": absolute(request, "api_session_detail", session.pk),
                 "ETag": _etag(session),
             },
         )
@@ -232,7 +320,8 @@ class SessionDetailApi(ApiView):
         parameters=[
             OpenApiParameter(
                 "If-None-Match", str, OpenApiParameter.HEADER, description="A previous ETag."
-            )
+            ),
+            s.etag_header(200, 304),
         ],
         responses={
             200: s.SessionDetailOutputSerializer,
@@ -246,7 +335,7 @@ class SessionDetailApi(ApiView):
         etag = _etag(session)
         if etag in _etags(request.headers.get("If-None-Match", "")):
             return Response(status=304, headers={"ETag": etag})
-        return Response(_session_detail(session), headers={"ETag": etag})
+        return Response(session_detail(session), headers={"ETag": etag})
 
 
 def _etags(header: str) -> set[str]:
@@ -258,7 +347,7 @@ def _etag(session: GameSession) -> str:
     return f'"{session.version}"'
 
 
-def _session_detail(session: GameSession) -> dict:
+def session_detail(session: GameSession) -> dict:
     session = GameSession.objects.select_related("next_dealer").get(pk=session.pk)
     seats = list(session.seats.select_related("player").order_by("position", "id"))
     players = {seat.player_id: seat.player for seat in seats}
@@ -296,20 +385,11 @@ def _session_detail(session: GameSession) -> dict:
 
 # --- hands -------------------------------------------------------------------------------
 
-IDEMPOTENCY_KEY_MAX = 80  # Hand.idempotency_key
-_KEY_RE = re.compile(rf"[\x21-\x7e]{{1,{IDEMPOTENCY_KEY_MAX}}}")
 _ETAG_RE = re.compile(r'(?:W/)?"?(\d{1,19})"?')
 
-IDEMPOTENCY_PARAMETER = OpenApiParameter(
-    "Idempotency-Key",
-    str,
-    OpenApiParameter.HEADER,
-    description=(
-        "Up to 80 printable ASCII characters, unique per hand. Retrying with the same key "
-        "returns the hand already recorded (200) instead of recording it twice (201). "
-        "Without a key every request records a new hand."
-    ),
-)
+# Every write documents Idempotency-Key already (games.api.base.ApiAutoSchema); this name
+# stays for modules that list it explicitly (games.api.tournament_actions).
+IDEMPOTENCY_PARAMETER = IDEMPOTENCY_KEY_PARAMETER
 IF_MATCH_PARAMETER = OpenApiParameter(
     "If-Match",
     str,
@@ -339,7 +419,7 @@ class HandListApi(ApiView):
     )
     def get(self, request, session_id: int):
         session, _ = session_for(request.user, session_id)
-        filters = _valid(HandFilterSerializer, request.query_params.dict())
+        filters = valid(HandFilterSerializer, request.query_params.dict())
         hands = Hand.objects.filter(session=session).defer("record", "before", "shortfalls")
         if "status" in filters:
             hands = hands.filter(status=filters["status"])
@@ -353,16 +433,16 @@ class HandListApi(ApiView):
             "supplies players, dealer, carry, excused and rules (if you send them they must "
             "agree with the session). The hand is verified and settled exactly as the web "
             "form does it. 201: recorded; 200: replay of an `Idempotency-Key` already used "
-            "in this session (nothing written); 400 `hand-rejected`: the engine's errors; "
+            "in this session by the web's offline queue (nothing written); 400 `hand-rejected`: the engine's errors; "
             "409: `session_version`/`If-Match` is stale or the session is closed."
         ),
-        parameters=[IDEMPOTENCY_PARAMETER, IF_MATCH_PARAMETER],
+        parameters=[IF_MATCH_PARAMETER, s.LOCATION_HEADER],
         request=s.HandCreateInputSerializer,
         responses={
             201: s.HandDetailOutputSerializer,
             200: s.HandDetailOutputSerializer,
             **problems(*WRITE_PROBLEMS, 409),
-            (400, PROBLEM_MEDIA_TYPE): s.HandRejectedProblemSerializer,
+            (400, PROBLEM_MEDIA_TYPE): s.BadRequestProblemSerializer,
         },
         examples=[
             OpenApiExample(
@@ -380,7 +460,7 @@ class HandListApi(ApiView):
     def post(self, request, session_id: int):
         session, _ = session_for(request.user, session_id, role_for(request))
         key = _idempotency_key(request)
-        entry = dict(_valid(s.HandCreateInputSerializer, request.data))
+        entry = dict(valid(s.HandCreateInputSerializer, request.data))
         expected = _expected_version(request, entry.pop("session_version", None))
         # record_hand replays a known key, rejects session fields that disagree with the
         # session (session_mismatch) and raises HandRejected / StaleState / SessionClosed,
@@ -395,7 +475,7 @@ class HandListApi(ApiView):
         return Response(
             s.HandDetailOutputSerializer(hand).data,
             status=201 if created else 200,
-            headers={"Location": reverse("api_hand_detail", args=[hand.pk])},
+            headers={"Location": absolute(request, "api_hand_detail", hand.pk)},
         )
 
 
@@ -428,7 +508,8 @@ class HandVerifyApi(ApiView):
             "needed; requests are rate limited per client. Nothing is stored."
         ),
         auth=[],
-        request=OpenApiTypes.OBJECT,
+        parameters=RATE_LIMIT_HEADERS,
+        request={"application/json": ref("HandRecord")},
         responses={
             200: s.VerdictSerializer,
             (400, PROBLEM_MEDIA_TYPE): s.InvalidRecordProblemSerializer,
@@ -483,49 +564,10 @@ def _field_error(field: str, code: str, message: str) -> dict:
     return {"field": field, "code": code, "message": message}
 
 
-def _invalid(errors: list[dict]) -> Problem:
-    return Problem(
-        400,
-        "The request has invalid fields; see errors.",
-        title="Invalid input",
-        type="urn:bourre:problem:validation",
-        errors=errors,
-    )
-
-
-def _form_errors(form) -> list[dict]:
-    """A Django form's errors as problem errors (`__all__` has no field)."""
-    out = []
-    for field, errors in form.errors.as_data().items():
-        for error in errors:
-            item = {"code": error.code or "invalid", "message": error.messages[0]}
-            if field != "__all__":
-                item["field"] = field
-            out.append(item)
-    return out
-
-
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 def _idempotency_key(request) -> str:
     key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return ""  # no key, no deduplication (record_hand ignores an empty key)
-    if not _KEY_RE.fullmatch(key):
-        raise _invalid(
-            [
-                _field_error(
-                    "Idempotency-Key",
-                    "bad_idempotency_key",
-                    f"Use 1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters.",
-                )
-            ]
-        )
-    return key
+    # No key, no deduplication (record_hand ignores an empty key).
+    return "" if key is None else check_key(key)
 
 
 def _expected_version(request, body_version: int | None) -> int | None:
@@ -534,12 +576,12 @@ def _expected_version(request, body_version: int | None) -> int | None:
         return body_version
     match = _ETAG_RE.fullmatch(header.strip())
     if not match:
-        raise _invalid(
+        raise invalid(
             [_field_error("If-Match", "bad_if_match", 'Send the session ETag, e.g. "12".')]
         )
     version = int(match.group(1))
     if body_version is not None and body_version != version:
-        raise _invalid(
+        raise invalid(
             [
                 _field_error(
                     "session_version",

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -19,9 +20,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(
-            request, f"Welcome, {user.username}! Create a club to start keeping books."
+        # Someone who came from an invitation is about to join a club: no advice to
+        # create one of their own above the invitation.
+        welcome = (
+            f"Welcome, {user.username}! Accept the invitation below to join the club."
+            if next_url.startswith("/invite/")
+            else f"Welcome, {user.username}! Create a club to start keeping books."
         )
+        messages.success(request, welcome)
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
@@ -69,3 +75,40 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def get_success_url(self) -> str:
         return "/"
+
+
+# -- password reset by e-mail (Django's views and forms; the e-mail backend is set in
+# settings: the console by default, SMTP from DJANGO_EMAIL_* variables) -------------------
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Asks for the e-mail address and sends the link. The answer is the same whether or
+    not an account has that address (no way to probe who has an account); requests are
+    counted per client IP like failed logins."""
+
+    template_name = "registration/password_reset_form.html"
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+
+    def post(self, request, *args, **kwargs):
+        window = settings.LOGIN_RATE_WINDOW
+        ip = ratelimit.client_ip(request)
+        if ratelimit.count("reset-ip", ip, window) >= settings.LOGIN_RATE_LIMIT:
+            form = self.get_form()
+            form.is_valid()
+            form.add_error(None, f"Too many reset requests. Try again in {window // 60} minutes.")
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        ratelimit.hit("reset-ip", ip, window)
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "registration/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "registration/password_reset_confirm.html"
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "registration/password_reset_complete.html"

@@ -1,7 +1,12 @@
+import re
+
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+from games import timezones
+from games.formtext import own_messages
 from games.models import Club, Membership, Player, Role
 from games.names import TITLE_MAX, clean_name
 
@@ -9,15 +14,45 @@ from games.names import TITLE_MAX, clean_name
 class SignupForm(UserCreationForm):
     email = forms.EmailField(required=False, help_text="Optional; for password resets later.")
 
+    error_messages = {
+        **UserCreationForm.error_messages,
+        "password_mismatch": "The two passwords are not the same: type the same one twice.",
+    }
+
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        own_messages(self)
+
+
+NUMERIC = re.compile(r"[+-]?(\d+[.,]?\d*|[.,]\d+)([eE][+-]?\d+)?")
+
 
 class ClubForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(
+        required=False,  # none given: the server's zone
+        label="Time zone",
+        help_text="Times of the club's games are shown in it. A new club starts from this "
+        "phone's zone.",
+    )
+
     class Meta:
         model = Club
-        fields = ("name", "currency")
+        fields = ("name", "currency", "time_zone")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        zone = self.fields["time_zone"]
+        assert isinstance(zone, forms.ChoiceField)  # declared above
+        zone.choices = timezones.choices()
+        zone.initial = self.instance.time_zone or settings.TIME_ZONE
+        if not self.instance.pk:
+            # Filled in from the browser's zone by static/js/app.js (a new club only).
+            zone.widget.attrs["data-browser-tz"] = "1"
+        own_messages(self)
 
     def clean_name(self) -> str:
         return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="club name")
@@ -32,6 +67,7 @@ class PlayerForm(forms.ModelForm):
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
+        own_messages(self)
 
     def clean_name(self) -> str:
         name = clean_name(self.cleaned_data["name"])
@@ -39,7 +75,14 @@ class PlayerForm(forms.ModelForm):
             pk=self.instance.pk
         )
         if clash.exists():
-            raise forms.ValidationError(f"{name} is already on the roster.")
+            raise forms.ValidationError(f"{name} is already on the roster.", code="duplicate_name")
+        # A name that is only a number ("7", "-6.16e+277") is almost always a client
+        # mixing up an id or an amount with a name: refused, with a way on.
+        if NUMERIC.fullmatch(name):
+            raise forms.ValidationError(
+                "A name cannot be just a number; add a letter, e.g. “Player 7”.",
+                code="numeric_name",
+            )
         return name
 
     def save(self, commit: bool = True) -> Player:

@@ -1,4 +1,8 @@
-"""Personal API tokens: create (the key is shown once), list, revoke."""
+"""Personal API tokens: create (the key is shown once; optionally expiring), list, revoke.
+
+The API's own onboarding (`POST /api/v1/auth/tokens/`) is games.api.tokens."""
+
+from datetime import timedelta
 
 from django import forms
 from django.contrib import messages
@@ -11,8 +15,7 @@ from django.views.decorators.http import require_POST
 from games.http import AuthedHttpRequest
 from games.models import ApiToken
 
-# Enough for every script and spreadsheet a host might run; stops a runaway loop.
-MAX_ACTIVE_TOKENS = 20
+MAX_ACTIVE_TOKENS = ApiToken.MAX_ACTIVE
 
 
 class TokenForm(forms.Form):
@@ -21,6 +24,15 @@ class TokenForm(forms.Form):
         label="Name",
         help_text="Where you will use it, e.g. “club spreadsheet”.",
         widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Token name"}),
+    )
+
+    expires_in_days = forms.TypedChoiceField(
+        label="Expires",
+        choices=[("", "Never"), ("30", "In 30 days"), ("90", "In 90 days"), ("365", "In a year")],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text="Every token also stops working when your password changes.",
     )
 
     def __init__(self, *args, user, **kwargs):
@@ -39,7 +51,9 @@ class TokenForm(forms.Form):
 def _context(request: AuthedHttpRequest, form: TokenForm, **extra) -> dict:
     return {
         "form": form,
-        "tokens": ApiToken.objects.filter(user=request.user),
+        # With the user: a token's is_active compares the password it was made under.
+        "tokens": ApiToken.objects.filter(user=request.user).select_related("user"),
+        "now": timezone.now(),
         **extra,
     }
 
@@ -51,7 +65,9 @@ def token_list(request: AuthedHttpRequest) -> HttpResponse:
     if request.method == "POST":
         if not form.is_valid():
             return render(request, "games/tokens.html", _context(request, form), status=400)
-        token, key = ApiToken.issue(request.user, form.cleaned_data["name"])
+        days = form.cleaned_data.get("expires_in_days")
+        expires = timezone.now() + timedelta(days=days) if days else None
+        token, key = ApiToken.issue(request.user, form.cleaned_data["name"], expires_at=expires)
         response = render(
             request,
             "games/tokens.html",

@@ -4,14 +4,31 @@ invites and personal API tokens."""
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.clubs import accounts, tokens, views
+from games.clubs import accounts, tokens, views, webhooks
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules/", views.rule_book, name="rule_book"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.RateLimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", accounts.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "accounts/password/reset/sent/",
+        accounts.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        accounts.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        accounts.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("clubs/new/", views.club_create, name="club_create"),
     path("clubs/<id:club_id>/", views.club_detail, name="club_detail"),
     path("clubs/<id:club_id>/edit/", views.club_edit, name="club_edit"),
@@ -29,6 +46,7 @@ urlpatterns = [
         views.member_remove,
         name="member_remove",
     ),
+    path("clubs/<id:club_id>/webhooks/", webhooks.webhook_log, name="club_webhooks"),
     path("invite/<str:token>/", views.invite_accept, name="invite_accept"),
     path("settings/tokens/", tokens.token_list, name="token_list"),
     path("settings/tokens/<id:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),

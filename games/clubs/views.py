@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from games.access import club_for, player_for
 from games.clubs import service
 from games.clubs.forms import ClubForm, InviteForm, PlayerForm, PlayerLinkForm, RoleForm
+from games.engine import rulebook
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Invite, Membership, Player, Role
 from games.models.club import hash_token
@@ -71,7 +72,7 @@ def player_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
             player = form.save()
             if not request.htmx:
                 messages.success(request, f"{player.name} joined the roster.")
-                return redirect(reverse("player_list", args=[club.pk]))
+                return redirect(reverse("player_list", args=[club.pk]) + "?added=1")
             form = PlayerForm(club=club)
     template = "games/players.html"
     if request.htmx:
@@ -82,6 +83,9 @@ def player_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
         "players": club.players.select_related("user"),
         "player_form": form,
         "can_score": membership.has_role(Role.SCOREKEEPER),
+        # Right after an add (or a refused one) the name field keeps the focus, so the
+        # phone keyboard stays open for the next name.
+        "just_added": request.method == "POST" or request.GET.get("added") == "1",
     }
     return render(request, template, context, status=400 if form.errors else 200)
 
@@ -212,3 +216,27 @@ def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> Htt
     if target.user_id == request.user.id:
         return redirect("home")
     return redirect("member_list", club.pk)
+
+
+def rule_book(request: HttpRequest) -> HttpResponse:
+    """The numbered rules, in full, one anchor per rule (``/rules/#R29``): what every
+    "why?" beside a refusal links to. Public: a guest at the table may look a rule up."""
+    sections = [
+        {
+            "title": section.title,
+            "entries": [
+                {
+                    "number": e.number,
+                    "title": e.title,
+                    "text": e.text,
+                    # Sources are being added to the rule data (issue 15): shown when there.
+                    "sources": getattr(e, "sources", None)
+                    or getattr(rulebook.RULES.get(e.number), "sources", None)
+                    or (),
+                }
+                for e in section.entries
+            ],
+        }
+        for section in rulebook.BOOK
+    ]
+    return render(request, "games/rule_book.html", {"sections": sections})

@@ -4,14 +4,17 @@ Every place that says a rule in words reads it from here: the engine's refusals
 (``RULE_TEXT``: the short phrase after the rule number), the digital board's "why can't I
 play this card" sentence (``why``, with ``{led}``, ``{trump}`` and ``{win}`` filled in by
 the web layer) and the record form's note of the rule an engine error code breaks
-(``CODE_RULES``). English here is the source text; the web layer renders it for people.
+(``CODE_RULES``), and the in-app rule book (``BOOK``: every numbered rule in full, by
+section, rendered at ``/rules/`` with each rule addressable as ``/rules/#R29``; its
+wording is RULES.md's). English here is the source text; the web layer renders it for
+people. Backticks mark the name of a house-rule switch.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["CODE_RULES", "RULES", "RULE_TEXT", "Rule", "why"]
+__all__ = ["BOOK", "CODE_RULES", "RULES", "RULE_TEXT", "Entry", "Rule", "Section", "entry", "why"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,3 +98,206 @@ def why(rule: str, *, led: str, trump: str, win: str) -> str:
     if known is not None and known.why:
         return known.why.format(led=led, trump=trump, win=win)
     return f"{rule}: {known.short if known else 'not allowed now'}."
+
+
+# -- the rule book ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    number: str
+    title: str  # a rule's name where it has one ("Follow suit"), else ""
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    title: str
+    entries: tuple[Entry, ...]
+
+
+BOOK: tuple[Section, ...] = (
+    Section(
+        "Deck, players, deal",
+        (
+            Entry("R1", "", "One 52-card pack."),
+            Entry("R3", "", "2–8 players; reject anything else."),
+            Entry(
+                "R2",
+                "",
+                "The dealer's last card is dealt face up: its suit is trump for the hand. Any trump beats any card of another suit.",
+            ),
+            Entry(
+                "R5",
+                "",
+                "Before the deal every seated player antes `ante`, except players excused by the previous hand (R35, R36, R39). A player who then passes loses the ante.",
+            ),
+            Entry(
+                "R7",
+                "",
+                "Five cards each (`hand_size`), one at a time, clockwise from the dealer's left.",
+            ),
+            Entry(
+                "R8",
+                "",
+                "After the hand the deal passes to the next seat on the left, skipping a player who forfeited a deal (R39, R16).",
+            ),
+        ),
+    ),
+    Section(
+        "Declaring and drawing",
+        (
+            Entry(
+                "R9",
+                "",
+                "Clockwise from the dealer's left, each player declares PASS or PLAY; a player who plays names how many cards to discard (0..`max_discard`) and is dealt that many from the stock. The dealer declares last.",
+            ),
+            Entry(
+                "R10",
+                "",
+                "A passer is out of the hand: cannot win, cannot be bourréd, pays nothing more.",
+            ),
+            Entry("R12", "", "If the up-card is an Ace the dealer must PLAY."),
+            Entry(
+                "R13",
+                "",
+                "The up-card belongs to the dealer's hand. If the dealer discards it, it is set aside face up (so every player knows it is dead); trump does not change.",
+            ),
+            Entry(
+                "R14",
+                "",
+                "As soon as every player but one has passed, the remaining player (dealer included) takes all tricks and the pot without play. Nobody is bourréd.",
+            ),
+            Entry(
+                "R15",
+                "",
+                "If the stock runs out during the draw, the discards — except those of the player being served — are shuffled to form a new stock (`stock_refill`).",
+            ),
+            Entry(
+                "R16",
+                "",
+                "Declaring or announcing a discard count out of turn forfeits your next deal.",
+            ),
+        ),
+    ),
+    Section(
+        "Trick play",
+        (
+            Entry(
+                "R17",
+                "",
+                "The first active player left of the dealer leads trick 1; each trick's winner leads the next.",
+            ),
+            Entry(
+                "R18",
+                "",
+                "The highest trump wins; with no trump, the highest card of the led suit wins. A card of any other suit never wins.",
+            ),
+            Entry(
+                "R19",
+                "Follow suit",
+                "if able — even when the trick is already trumped. Never trump while holding the led suit.",
+            ),
+            Entry("R20", "Void in the led suit → trump", "if you hold one."),
+            Entry(
+                "R21",
+                "Head the trick.",
+                "If any of the cards still allowed would beat the card currently winning the trick, you must play one of those. So: beat the highest card of the led suit while the trick is untrumped; on a trump lead play a higher trump; void and the trick is trumped → overtrump. When you follow suit to a trumped trick nothing can win, so any card of the led suit is allowed (`head_led_suit_after_trump`).",
+            ),
+            Entry(
+                "R22",
+                "",
+                "Void, holding trump, and unable to overtrump: you must still play a trump (`undertrump_required`).",
+            ),
+            Entry("R23", "", "Neither the led suit nor trump: any card."),
+            Entry("R25", "", "Any card may be led, except:"),
+            Entry(
+                "R26",
+                "",
+                "A leader who holds trump must lead trump when every other active player is known to hold none (`lead_trump_when_others_void`). A player is known to be trump-void once they played a non-trump to a trump lead, or played neither the led suit nor trump where the rules would have forced a trump had they held one (always under the default `undertrump_required`; with it off, only when no trump had yet been played to that trick). Everybody is known void when no trump remains unseen from the leader's view.",
+            ),
+        ),
+    ),
+    Section(
+        "The cinch (`cinch`)",
+        (
+            Entry(
+                "R28",
+                "",
+                "A player has a cinch when `tricks already won + sure trump tricks ≥ 3` (a majority: `hand_size // 2 + 1`). Sure trump tricks are computed only from what that player can know at that moment:\n- dead cards: cards already played, the player's own discards, an up-card set aside;\n- unseen trumps `U`: trumps neither in the player's hand nor dead (empty if every other active player is known trump-void);\n- kills: the size of a maximum matching that pairs each unseen trump with a distinct lower trump of the player (greedy: take the player's trumps from the lowest up, pair each with the lowest unused higher unseen trump);\n- `sure = number of the player's trumps − kills`. Side-suit aces never count. Examples: A-K-Q of trump from the deal → sure 3; one trick won and A-K → cinch; two won and the A → cinch; one won and A-Q-J with the K unseen → 1 + 2 = cinch.",
+            ),
+            Entry(
+                "R27",
+                "",
+                "A cinch holder who leads and holds trump must lead the highest trump (or an equivalent, R30).",
+            ),
+            Entry(
+                "R29",
+                "",
+                "A cinch holder who follows and is not last to play, when the highest trump still allowed (after R19–R23) would win the trick as it stands, must play that trump or an equivalent. When no allowed trump can win the trick (an Ace of trump led, or already played, above all of theirs), R29 asks nothing: the holder keeps the top trump and may play any card R19–R23 allow. The cinch is a promise of sure tricks; the rule makes the holder take them now, never throw one away.",
+            ),
+            Entry(
+                "R30",
+                "",
+                'Equivalence (`cinch_equivalence`): a trump is equivalent to the highest one when every trump ranked between them is in the player\'s hand or dead (`sequence`, default); `adjacent`: only the card exactly one rank below; `none`: the highest only. The must-head filter (R21) is applied first, so an "equivalent" card that cannot win stays illegal.',
+            ),
+            Entry(
+                "R31",
+                "",
+                "A cinch holder who plays last only has to win the trick if able (R21 already says so); no highest-trump duty.",
+            ),
+        ),
+    ),
+    Section(
+        "Payout",
+        (
+            Entry(
+                "R33",
+                "",
+                "The player with strictly more tricks than every other player wins the whole pot (two tricks can win: 2-1-1-1).",
+            ),
+            Entry(
+                "R34",
+                "",
+                'A tie for most tricks (2-2-1, 1-1-1-1-1, …) is a split pot: nobody wins and the whole pot carries over (`split_pot: "carry"`; `"divide"` shares it equally among the tied players, the indivisible remainder carried).',
+            ),
+            Entry(
+                "R35",
+                "",
+                'Players tied for most skip the next ante (`tied_excused`) when the pot carried over; under `"divide"` they were paid, so nobody is excused for the tie.',
+            ),
+            Entry(
+                "R36",
+                "Bourré",
+                "A player who played and took no trick pays `min(pot, pot_limit)` into the next pot instead of an ante, and is excused from the next ante. Several bourrés each pay in full.",
+            ),
+            Entry(
+                "R37",
+                "",
+                "`pot_limit` caps what a bourré or renege costs. It does not cap what the winner takes unless `limit_caps_winner` is on (then the winner takes `min(pot, pot_limit)` and the rest carries).",
+            ),
+            Entry(
+                "R38",
+                "Renege",
+                'Any play that breaks R19–R31 (or R12, R26, R27 for declarations and leads). A record that shows the dealer passing with an Ace up is refused (`dealer_must_play`, a typo guard) unless it also lists that breach as the dealer\'s renege (`rule: "R12"`): a table that confirms the dealer really folded records it as an uncorrected renege.',
+            ),
+            Entry(
+                "R39",
+                "",
+                'A renege not corrected before the next player plays: the offender pays `min(pot, pot_limit)` into the next pot (once, even if also bourréd), cannot win the pot, and is excused from the next ante. A renege corrected in time: the card goes back, the offender cannot win this pot and forfeits their next deal, but pays nothing extra. If the player with most tricks is ineligible, or ties with anyone at the top, the pot carries over (`ineligible_winner: "carry"`; `"next_best"` awards it to a strict plurality among eligible players). Eligible players tied at the top are excused (R35).',
+            ),
+            Entry(
+                "R40",
+                "",
+                'If every player passes (possible only with `declaration: "simultaneous"`): with an Ace up-card the dealer is deemed to play and wins uncontested (R12, R14); otherwise the pot carries over untouched and nobody is excused.',
+            ),
+        ),
+    ),
+)
+
+_BY_NUMBER: dict[str, Entry] = {e.number: e for section in BOOK for e in section.entries}
+
+
+def entry(number: str) -> Entry | None:
+    """The rule book's entry for a rule number ("R29"), or None."""
+    return _BY_NUMBER.get(number)

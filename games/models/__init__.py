@@ -1,3 +1,4 @@
+from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from .club import Club, Invite, Membership, Player, Role
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
 from .share import ShareLink
@@ -17,6 +18,7 @@ __all__ = [
     "GameSession",
     "Hand",
     "HandAction",
+    "IdempotencyRecord",
     "Invite",
     "Membership",
     "Player",
@@ -28,4 +30,7 @@ __all__ = [
     "ShareLink",
     "Tournament",
     "TournamentTable",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "WebhookEvent",
 ]

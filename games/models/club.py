@@ -26,6 +26,9 @@ class Club(models.Model):
         default="$",
         help_text="Shown before amounts, e.g. $ or €; 'chips' for chip games.",
     )
+    # An IANA zone name ("America/Chicago"); empty means the server's (DJANGO_TIME_ZONE).
+    # The club's pages show times in it, with the zone, and its CSVs use its offset.
+    time_zone = models.CharField(max_length=64, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

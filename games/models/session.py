@@ -82,6 +82,7 @@ class GameSession(models.Model):
     # (the reader's membership of the club; both None for a non-member).
     _membership_id: int | None
     _role: str | None
+    _time_zone: str | None
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -181,6 +182,10 @@ class Hand(models.Model):
         blank=True,
         help_text="Chip-limited tables: {player: amount they could not pay}.",
     )
+    # Earlier versions of a hand that was corrected, or re-settled because an earlier
+    # hand was corrected (ledger.postings.correct_hand), oldest first: [{"at", "by",
+    # "reason", "record", "verdict"}]. The ledger keeps both versions' postings.
+    corrections = models.JSONField(default=list, blank=True)
 
     # Not a field: the hand's postings, set on the hands of the session history page.
     posting_list: list["Posting"]
@@ -212,6 +217,10 @@ class Hand(models.Model):
     @property
     def result(self) -> dict:
         return self.verdict.get("result") or {}
+
+    @property
+    def corrected(self) -> bool:
+        return bool(self.corrections)
 
 
 class HandAction(models.Model):

@@ -1,3 +1,4 @@
+import hmac
 import secrets
 
 from django.conf import settings
@@ -11,6 +12,8 @@ class ApiToken(models.Model):
     """A personal API token. Shown once on creation; only its hash is kept."""
 
     PREFIX = "brt_"
+    # Enough for every script and spreadsheet a host might run; stops a runaway loop.
+    MAX_ACTIVE = 20
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
@@ -21,6 +24,11 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    # The user's password as it was when the token was made (an HMAC of its hash, like
+    # Django's session auth hash): any change of password, by the change form, a reset
+    # link, the admin or set_password() anywhere, makes every older token stop working.
+    password_fingerprint = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at"]
@@ -29,11 +37,29 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.hint}…)"
 
     @classmethod
-    def issue(cls, user, name: str) -> tuple["ApiToken", str]:
+    def issue(cls, user, name: str, expires_at=None) -> tuple["ApiToken", str]:
         key = cls.PREFIX + secrets.token_urlsafe(30)
-        token = cls.objects.create(user=user, name=name, key_hash=hash_token(key), hint=key[:8])
+        token = cls.objects.create(
+            user=user,
+            name=name,
+            key_hash=hash_token(key),
+            hint=key[:8],
+            expires_at=expires_at,
+            password_fingerprint=password_fingerprint(user),
+        )
         return token, key
 
     @property
     def is_active(self) -> bool:
-        return self.revoked_at is None
+        return (
+            self.revoked_at is None
+            and (self.expires_at is None or self.expires_at > timezone.now())
+            and hmac.compare_digest(self.password_fingerprint, password_fingerprint(self.user))
+        )
+
+
+def password_fingerprint(user) -> str:
+    """A fingerprint of the user's current password hash (not the hash itself)."""
+    return hmac.new(
+        settings.SECRET_KEY.encode(), f"api-token:{user.password}".encode(), "sha256"
+    ).hexdigest()

@@ -19,11 +19,12 @@ from django.core.exceptions import ValidationError
 from django.utils import dateformat, timezone
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
-from games.engine.record import SESSION_KEYS, TABLE_KEYS
 from games.engine.rulebook import CODE_RULES
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
+from games.formtext import own_messages
 from games.models import Club, GameSession, Player
 from games.names import TITLE_MAX, clean_name
+from games.sessions.card_log import parse_card_log, plays_text
 
 MAX_SEATS = 8
 SUITS = [("S", "Spades"), ("H", "Hearts"), ("D", "Diamonds"), ("C", "Clubs")]
@@ -123,6 +124,7 @@ class RulesForm(forms.Form):
             field = rule_form_field(spec)
             field.initial = values.get(spec.key, spec.default)
             self.fields[spec.key] = field
+        own_messages(self)
 
     def rule_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         placed: set[str] = set()
@@ -210,6 +212,7 @@ class SessionForm(RulesForm):
         self.fields["currency"].initial = club.currency
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
         self._by_id = by_id
+        own_messages(self)
 
     def clean_name(self) -> str:
         return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="session name")
@@ -266,6 +269,10 @@ class CloseForm(forms.Form):
         label="The pot left on the table",
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        own_messages(self)
+
 
 # --- recording a hand ---------------------------------------------------------------------
 
@@ -276,8 +283,8 @@ RENEGE_CHOICES = [
     (CORRECTED, "Caught in time (card taken back)"),
     (UNCORRECTED, "Not corrected (pays the pot)"),
 ]
-# What a card log written as JSON may hold: the table's part of a hand record.
-ENTRY_KEYS = frozenset(TABLE_KEYS)
+
+RENEGE_KINDS = [(UNCORRECTED, "not corrected (pays)"), (CORRECTED, "caught in time")]
 
 RULE_IN_TEXT = re.compile(r"\(R\d{1,2}\)")
 ROW_PREFIXES = ("play_", "tricks_", "renege_")
@@ -298,69 +305,6 @@ def with_rule(message: str, rule: str | None, capitalize: bool = False) -> str:
     if rule and not RULE_IN_TEXT.search(message):
         message = f"{message} ({rule})"
     return _sentence(message, capitalize)
-
-
-def parse_card_log(text: str, players: list[str]) -> dict[str, Any]:
-    """The optional card log: `ann AS, ben KS, …` or a JSON fragment of a hand record.
-
-    Raises `forms.ValidationError` in table words; returns the record fields it gives.
-    """
-    text = (text or "").strip()
-    if not text:
-        return {}
-    if text[0] in "{[":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(
-                f"The card log looks like JSON but does not read: {error.msg} "
-                f"(line {error.lineno}, column {error.colno})."
-            ) from None
-        if isinstance(data, list):
-            return {"plays": data}
-        if not isinstance(data, dict):
-            raise forms.ValidationError("A JSON card log must be an object or a list of plays.")
-        given_by_session = sorted(set(SESSION_KEYS) & data.keys())
-        if given_by_session:
-            raise forms.ValidationError(
-                f"The session supplies {', '.join(given_by_session)}; leave "
-                f"{'it' if len(given_by_session) == 1 else 'them'} out of the card log."
-            )
-        unknown = sorted(str(k) for k in data.keys() - ENTRY_KEYS)
-        if unknown:
-            raise forms.ValidationError(
-                f"The card log has fields a hand record does not know: {', '.join(unknown)}. "
-                f"Use {', '.join(sorted(ENTRY_KEYS))}."
-            )
-        return data
-    by_name = {p.lower(): p for p in players}
-    plays = []
-    for item in re.split(r"[,;\n]+", text):
-        parts = item.replace(":", " ").split()
-        if not parts:
-            continue
-        if len(parts) < 2:
-            raise forms.ValidationError(
-                f"“{item.strip()}” should be a player and a card, like “{players[0]} AS”."
-            )
-        name, card = " ".join(parts[:-1]), parts[-1]
-        player = by_name.get(name.lower())
-        if player is None:
-            raise forms.ValidationError(
-                f"“{name}” is not in this hand; the players are {', '.join(players)}."
-            )
-        try:
-            card_name = CARD_NAMES[parse_card(card)]
-        except CardError:
-            raise forms.ValidationError(
-                f"“{card}” ({player}) is not a card: write rank then suit, like QH, 10♥ or TS."
-            ) from None
-        plays.append([player, card_name])
-    return {"plays": plays}
-
-
-def plays_text(plays: list) -> str:
-    return ", ".join(f"{p} {c}" for p, c in plays)
 
 
 class HandForm(forms.Form):
@@ -413,9 +357,13 @@ class HandForm(forms.Form):
             self.fields[f"player_{i}"] = forms.CharField(
                 max_length=40, initial=name, widget=forms.HiddenInput
             )
+            # The phone sends "play" for a ticked name and nothing for the others; an
+            # explicit "pass" is accepted too. A name left unticked with tricks counted
+            # played (tapping a player's tricks is how most hands are entered).
             self.fields[f"play_{i}"] = forms.ChoiceField(
                 choices=[(PLAY, "Play"), (PASS, "Pass")],
-                initial=PLAY,
+                initial=PASS,
+                required=False,
                 widget=forms.RadioSelect,
                 label=f"{name} plays or passes",
             )
@@ -425,6 +373,11 @@ class HandForm(forms.Form):
                 required=False,
                 initial=0,
                 label=f"Tricks {name} took",
+                error_messages={
+                    "max_value": f"{name} cannot take more than {hs} tricks",
+                    "min_value": f"{name} cannot take fewer than 0 tricks",
+                    "invalid": f"Tricks for {name} are a whole number, like 2",
+                },
                 widget=forms.NumberInput(
                     attrs={"inputmode": "numeric", "class": "stepper-value", "min": 0, "max": hs}
                 ),
@@ -435,9 +388,20 @@ class HandForm(forms.Form):
                 widget=forms.RadioSelect,
                 label=f"Did {name} renege?",
             )
+        # One renege is entered with two taps under "More" (who, and whether it was
+        # caught in time); more than one goes in the card log or the per-seat fields.
+        self.fields["renege_who"] = forms.ChoiceField(
+            choices=[("", "nobody"), *[(n, n) for n in self.players]],
+            required=False,
+            label="Who reneged?",
+        )
+        self.fields["renege_kind"] = forms.ChoiceField(
+            choices=RENEGE_KINDS, required=False, initial=UNCORRECTED, label="The renege was"
+        )
         if prefill:
             self._prefill(prefill)
         self.notice = ""
+        own_messages(self)
 
     def _players(self, state: dict[str, Any]) -> list[str]:
         if self.is_bound:
@@ -472,9 +436,13 @@ class HandForm(forms.Form):
         for renege in entry.get("reneges") or []:
             name = renege.get("player") if isinstance(renege, dict) else None
             if name in index:
-                self.initial[f"renege_{index[name]}"] = (
-                    CORRECTED if renege.get("corrected") else UNCORRECTED
-                )
+                kind = CORRECTED if renege.get("corrected") else UNCORRECTED
+                self.initial[f"renege_{index[name]}"] = kind
+                if "renege_who" not in self.initial:
+                    self.initial["renege_who"], self.initial["renege_kind"] = name, kind
+        for i, name in enumerate(self.players):
+            if name not in (entry.get("passed") or []):
+                self.initial[f"play_{i}"] = PLAY
         extra = {k: entry[k] for k in ("hands", "discards") if entry.get(k)}
         if extra:
             if entry.get("plays"):
@@ -494,17 +462,21 @@ class HandForm(forms.Form):
         slots = self.error_slots()
         rows = []
         for i, name in enumerate(self.players):
-            play = self._value(f"play_{i}") or PLAY
             renege = self._value(f"renege_{i}") or NO_RENEGE
             tricks = self._value(f"tricks_{i}")
+            if self.is_bound:
+                tricks_set = self.data.get(f"tricks_{i}") not in (None, "")
+            else:
+                tricks_set = f"tricks_{i}" in self.initial
             rows.append(
                 {
                     "index": i,
                     "name": name,
                     "dealer": name == self.dealer,
                     "excused": name in self.excused,
-                    "passed": play == PASS,
-                    "tricks": 0 if tricks in (None, "") else tricks,
+                    "passed": not self._played(i),
+                    "tricks": _as_int(tricks),
+                    "tricks_set": tricks_set,
                     "renege": renege,
                     "reneged": bool(renege),
                     "renege_choices": RENEGE_CHOICES,
@@ -512,6 +484,21 @@ class HandForm(forms.Form):
                 }
             )
         return rows
+
+    def _played(self, i: int) -> bool:
+        """Whether row ``i`` played: ticked ("play"), or not marked "pass" and given
+        tricks or named as the renege (what the phone sends when a host taps a tricks
+        count or a reneging player without ticking the name first)."""
+        value = self._value(f"play_{i}")
+        if value in (PLAY, PASS):
+            return value == PLAY
+        if not self.is_bound:
+            return False
+        try:
+            tricks = int(self.data.get(f"tricks_{i}") or 0)
+        except (TypeError, ValueError):
+            tricks = 0
+        return tricks > 0 or self.data.get("renege_who") == self.players[i]
 
     def set_table(self, state: dict[str, Any]) -> None:
         """Who deals and who is excused, for showing the form (a POST is parsed without
@@ -526,7 +513,7 @@ class HandForm(forms.Form):
     def counted(self) -> int:
         total = 0
         for i in range(len(self.players)):
-            if self._value(f"play_{i}") == PASS:
+            if not self._played(i):
                 continue
             with contextlib.suppress(TypeError, ValueError):
                 total += int(self._value(f"tricks_{i}") or 0)
@@ -561,6 +548,9 @@ class HandForm(forms.Form):
         cleaned = super().clean()
         assert cleaned is not None  # forms.Form.clean() returns cleaned_data
         n = len(self.players)
+        for i in range(n):
+            if cleaned.get(f"play_{i}") not in (PLAY, PASS) and f"play_{i}" not in self.errors:
+                cleaned[f"play_{i}"] = PLAY if self._played(i) else PASS
         fragment: dict[str, Any] = {}
         if "card_log" not in self.errors:
             try:
@@ -671,6 +661,10 @@ class HandForm(forms.Form):
             for i in range(n)
             if cleaned.get(f"renege_{i}") and cleaned.get(f"play_{i}") != PASS
         ]
+        who = cleaned.get("renege_who")
+        if who in self.players and who in active and who not in {r["player"] for r in reneges}:
+            corrected = cleaned.get("renege_kind") == CORRECTED
+            reneges.append({"player": who, "corrected": corrected})
         if reneges:
             entry["reneges"] = reneges
         entry.update(fragment)
@@ -718,6 +712,16 @@ class HandForm(forms.Form):
 
     def _add_counter_error(self, message: str) -> None:
         self.add_error(None, forms.ValidationError(message, code="tricks_total"))
+
+
+def _as_int(value) -> int | str:
+    """A posted count as a number (so the page re-checks its button); text stays text."""
+    if value in (None, ""):
+        return 0
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def _incomplete_message(verdict: dict[str, Any]) -> str:

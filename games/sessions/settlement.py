@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
+from games import timezones
 from games.access import session_for
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
@@ -138,7 +139,8 @@ def ledger_csv(request: AuthedHttpRequest, session_id: int) -> StreamingHttpResp
     filename = f"{slugify(session.name) or 'session'}-{session.pk}-ledger.csv"
     response = StreamingHttpResponse(
         stream_csv(
-            LEDGER_COLUMNS, session_ledger_rows(session.pk, session.club_id, session.currency)
+            LEDGER_COLUMNS,
+            session_ledger_rows(session.pk, session.club_id, session.currency, timezones.iso),
         ),
         content_type="text/csv; charset=utf-8",
     )

@@ -4,7 +4,7 @@ share link (a read-only scoreboard without an account) with each player's statem
 
 from django.urls import path
 
-from games.sessions import settlement, share_views
+from games.sessions import correct, settlement, share_views
 from games.sessions import views as sessions
 
 urlpatterns = [
@@ -24,6 +24,7 @@ urlpatterns = [
     path("hands/<id:hand_id>/", sessions.hand_detail, name="hand_detail"),
     path("hands/<id:hand_id>/undo/", sessions.hand_void, name="hand_void"),
     path("hands/<id:hand_id>/edit/", sessions.hand_edit, name="hand_edit"),
+    path("hands/<id:hand_id>/correct/", correct.hand_correct, name="hand_correct"),
     path("sessions/<id:session_id>/settlement/", settlement.settlement, name="session_settlement"),
     path(
         "sessions/<id:session_id>/settlement/paid/",

@@ -36,7 +36,14 @@ from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
 from games.names import clean_name
 from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors, statements
-from games.sessions.forms import CloseForm, HandForm, RulesForm, SessionForm, current_rules
+from games.sessions.forms import (
+    RENEGE_KINDS,
+    CloseForm,
+    HandForm,
+    RulesForm,
+    SessionForm,
+    current_rules,
+)
 from games.templatetags.bourre import SUITS, format_money
 from ledger import postings
 from ledger.models import Leg, Posting
@@ -186,9 +193,32 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
         "hand_size": form.hand_size,
         "suits": [(code, label, SUITS[code][0]) for code, label in suit_choices],
         "digital_busy": False,
+        # The number the next hand is saved under (undone hands keep theirs).
+        "next_number": (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1,
+        "trick_choices": list(range(form.hand_size + 1)),
+        "renege_kinds": RENEGE_KINDS,
+        "has_renege_errors": any(
+            f.startswith("renege") for f in (form.errors if form.is_bound else {})
+        ),
+        "last_played": _last_played(session),
     }
     context.update(extra)
     return context
+
+
+def _last_played(session: GameSession) -> list[str]:
+    """Who played the latest hand (the record form can start from them, the host's
+    choice, remembered by the phone)."""
+    record = (
+        session.hands.filter(status=Hand.Status.RECORDED)
+        .order_by("-number")
+        .values_list("record", flat=True)
+        .first()
+    )
+    if not record:
+        return []
+    passed = set(record.get("passed") or [])
+    return [p for p in record.get("players") or [] if p not in passed]
 
 
 def _entry_of(record: dict) -> dict:
@@ -233,6 +263,16 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
                 idempotency_key=form.cleaned_data["idempotency_key"],
                 expected_version=form.cleaned_data.get("version"),
                 user=request.user,
+                confirm_surprises=request.POST.get("confirmed") != "1",
+            )
+        except postings.NeedsConfirmation as costly:
+            status = 200
+            confirm = _charges(costly, session.currency)
+            return render(
+                request,
+                template,
+                _record_context(session, membership, form, confirm=confirm),
+                status=status,
             )
         except postings.StaleState:
             session.refresh_from_db()
@@ -264,6 +304,21 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     if form.is_bound:
         form.set_table(postings.session_state(session))
     return render(request, template, _record_context(session, membership, form), status=status)
+
+
+def _charges(costly: postings.NeedsConfirmation, currency: str) -> dict:
+    """What a costly hand charges whom, for the one confirmation tap before it is saved."""
+    result = costly.verdict.get("result") or {}
+    bourre = set(result.get("bourre") or [])
+    charges = [
+        {
+            "player": p,
+            "amount": format_money(x, currency),
+            "why": "bourré" if p in bourre else "renege",
+        }
+        for p, x in sorted((result.get("penalties") or {}).items(), key=lambda kv: -kv[1])
+    ]
+    return {"reasons": costly.reasons, "charges": charges}
 
 
 def result_context(
@@ -306,6 +361,11 @@ def result_context(
         "antes_next": antes_next,
         "can_score": selectors.can_score(session, membership),
         "can_undo": selectors.can_score(session, membership) and is_latest,
+        # Any recorded hand of an open home table can be corrected (games.sessions.correct).
+        "can_correct": selectors.can_score(session, membership)
+        and session.is_open
+        and not session.chip_limited
+        and hand.status == Hand.Status.RECORDED,
         # Each player's change for the hand and the standings after it, from the ledger.
         "deltas": statements.hand_deltas(session, hand, latest=is_latest),
     }
@@ -410,35 +470,12 @@ def _void(request: AuthedHttpRequest, hand: Hand) -> tuple[bool, str, GameSessio
 @login_required
 @require_POST
 def hand_edit(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
-    """Edit = void the hand, then the record form filled in with what it said."""
-    hand, membership = hand_for(request.user, hand_id, Role.SCOREKEEPER)
-    session = hand.session
-    if not session.is_open:
-        return _closed_response(request, session)
-    done, text, fresh = _void(request, hand)
-    if not done:
-        if request.htmx:
-            return render(
-                request,
-                "games/hand_result.html#result",
-                result_context(session, membership, hand) | {"error": text},
-                status=409,
-            )
-        messages.error(request, text)
-        return redirect("hand_detail", hand.pk)
-    assert fresh is not None  # _void hands back the session when it undid the hand
-    session = fresh
-    text = f"{text} Correct it below and save it again."
+    """Edit = the correction page (the hand keeps its number; nothing is undone here)."""
+    hand, _ = hand_for(request.user, hand_id, Role.SCOREKEEPER)
+    url = reverse("hand_correct", args=[hand.pk])
     if request.htmx:
-        form = _fresh_form(session, _entry_of(hand.record))
-        form.notice = text
-        return render(
-            request,
-            "games/hand_record.html#record",
-            _record_context(session, membership, form, notice_ok=True),
-        )
-    messages.success(request, text)
-    return redirect(f"{reverse('hand_record', args=[session.pk])}?from={hand.pk}")
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 # --- seats, rules, closing ----------------------------------------------------------------
@@ -716,19 +753,21 @@ def session_history_chart(request: AuthedHttpRequest, session_id: int) -> HttpRe
 
 # --- club statistics ----------------------------------------------------------------------
 
-# The columns of ledger.stats.club_player_stats, in order: (key, label, is money).
+# The columns of ledger.stats.club_player_stats, in order: (key, label, is money). Net
+# comes right after the name, so a phone shows it without scrolling the table sideways;
+# "dealt in" says what the count is (a player who passed was dealt in too).
 STAT_COLUMNS = [
     {"key": key, "label": label, "money": money, "name": key == "name"}
     for key, label, money in (
         ("name", "Name", False),
-        ("sessions", "Sessions", False),
-        ("hands_played", "Hands played", False),
-        ("hands_passed", "Hands passed", False),
+        ("net", "Net", True),
         ("pots_won", "Pots won", False),
+        ("hands_played", "Dealt in", False),
+        ("hands_passed", "Passed", False),
         ("bourres", "Bourrés", False),
         ("reneges", "Reneges", False),
-        ("net", "Net", True),
         ("biggest_pot", "Biggest pot", True),
+        ("sessions", "Sessions", False),
     )
 ]
 

@@ -4,10 +4,14 @@ Money is stored in integer minor units and only ever formatted here (DESIGN.md).
 shown as a coloured symbol plus words for screen readers, never colour alone (UX.md).
 """
 
+import re
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
+from django.urls import reverse
+from django.utils.dateparse import parse_datetime
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 
 from games.engine.cards import CardError, parse_card, parse_suit
 
@@ -196,4 +200,90 @@ def hand_facts(hand) -> dict:
         "trump": (hand.record or {}).get("trump")
         or ((hand.record or {}).get("up_card") or "")[-1:],
         "up_card": (hand.record or {}).get("up_card"),
+        # Who forfeits a deal because of this hand (a renege caught in time, R39): the
+        # deal skips them once, at once when they were next to deal.
+        "forfeits": list(
+            dict.fromkeys(
+                [r.get("player") for r in reneged if r.get("corrected")]
+                + [
+                    p
+                    for p in result.get("forfeits_next") or []
+                    if p not in ((hand.record or {}).get("forfeits") or [])
+                ]
+            )
+        ),
     }
+
+
+@register.simple_tag
+def result_line(result: dict, currency: str = "$") -> str:
+    """One hand's outcome in a few words (the correction's confirmation screen)."""
+    result = result or {}
+    outcome = result.get("outcome", "")
+    payouts = result.get("payouts") or {}
+    winner = result.get("winner")
+    if outcome in ("win", "uncontested") and winner:
+        text = f"{winner} wins {format_money(payouts.get(winner, 0), currency)}"
+    elif outcome == "split" and payouts:
+        text = "split: " + ", ".join(f"{p} {format_money(x, currency)}" for p, x in payouts.items())
+    elif outcome == "all_passed":
+        text = "everyone passed, the pot carries"
+    else:
+        text = "the pot carries"
+    bourre = result.get("bourre") or []
+    if bourre:
+        text += "; bourré: " + ", ".join(bourre)
+    return f"{text}; next pot {format_money(result.get('next_carry', 0), currency)}"
+
+
+@register.filter
+def iso_time(text: str):
+    """A stored ISO 8601 timestamp (JSON) as a datetime, for the ``date`` filter."""
+    try:
+        return parse_datetime(str(text or ""))
+    except ValueError:
+        return None
+
+
+_RULE_REFS = re.compile(r"\s*\((R\d+)(?:[,/ ]+R\d+)*\)|^(R\d+): ")
+_RULE_WORDS = re.compile(r"\((R\d+):\s*([^)]+)\)")
+_CODE = re.compile(r"`([^`]+)`")
+
+
+@register.filter
+def why(message) -> str:
+    """A message in the table's words with its rule as a "why?" link to the rule book
+    instead of a bare number: "ben passed, so ben took no tricks (R10)." → "… tricks.
+    why?" (linking /rules/#R10); "R21: head the trick" → "Head the trick … why?"."""
+    text = str(message)
+    rules: list[str] = []
+
+    def drop(match: re.Match) -> str:
+        rules.append(match.group(1) or match.group(2))
+        return ""
+
+    def keep_words(match: re.Match) -> str:
+        rules.append(match.group(1))
+        return f"({match.group(2).strip()})"
+
+    text = _RULE_WORDS.sub(keep_words, text)
+    text = _RULE_REFS.sub(drop, text).strip()
+    if text[:1].islower():
+        text = text[0].upper() + text[1:]
+    if not rules:
+        return conditional_escape(text)
+    url = reverse("rule_book")
+    links = " ".join(
+        format_html('<a class="why" href="{}#{}" aria-label="Why? Rule {}">why?</a>', url, r, r)
+        for r in dict.fromkeys(rules)
+    )
+    return mark_safe(f"{conditional_escape(text)} {links}")  # noqa: S308 - parts escaped
+
+
+@register.filter
+def rule_text(text) -> str:
+    """A rule book entry: switch names in `backticks` as code, rule numbers as links."""
+    escaped = str(conditional_escape(text))
+    escaped = _CODE.sub(r"<code>\1</code>", escaped)
+    escaped = re.sub(r"\b(R\d+)\b", r'<a href="#\1">\1</a>', escaped)
+    return mark_safe(escaped)  # noqa: S308 - escaped above

@@ -16,6 +16,7 @@ from typing import Any
 from django.db.models import Max, Sum
 from django.utils import timezone
 
+from games.api import outbox
 from games.engine import tournament as logic
 from games.models import (
     Entry,
@@ -417,6 +418,17 @@ def _finish_tournament(t: Tournament, user) -> None:
     t.status = Tournament.Status.FINISHED
     t.finished_at = timezone.now()
     t.save(update_fields=["status", "finished_at"])
+    # The webhook event, in the outbox in this same transaction (issue 16).
+    outbox.emit(
+        t.club_id,
+        "tournament.finished",
+        {
+            "tournament": t.pk,
+            "places": [
+                {"player": e.player_id, "place": e.place, "prize": e.prize} for e in entries
+            ],
+        },
+    )
 
 
 # -- freeze-out balancing -------------------------------------------------------------------

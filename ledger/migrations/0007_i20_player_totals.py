@@ -22,7 +22,7 @@ def backfill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0009_i20_hand_in_progress_index"),
+        ("games", "0012_i20_hand_in_progress_index"),
         ("ledger", "0006_i18_prize_kinds"),
     ]
 

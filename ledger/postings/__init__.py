@@ -5,6 +5,7 @@ The package is split by concern, and this module is its public face (import
 ``from ledger import postings`` and call ``postings.record_hand(...)``):
 
 - ``hands``: record, complete (digital) and void a hand;
+- ``corrections``: correct any earlier hand (``correct_hand``), re-settling the later ones;
 - ``sessions``: start a session, seats, rules, award a pot, close, settlement marks;
 - ``bank``: buy-ins and cash-outs;
 - ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes);
@@ -68,6 +69,10 @@ Decisions where the issue left room (each is tested):
   table (a chip-limited tournament table may be emptied by seat moves); seating a ninth
   active player is refused (R3).
 - ``record_hand`` takes an optional ``hand_id`` (added for digital hands; see there).
+- ``correct_hand`` corrects any recorded hand of an open home table and re-settles the
+  later ones (reversals + new postings for the hands whose money changed, one
+  transaction); a corrected hand keeps its number and its earlier versions
+  (``Hand.corrections``). It is the one entry point for the pages and the API.
 """
 
 from ledger.books import (
@@ -80,16 +85,28 @@ from ledger.books import (
     prize_postings,
     session_balances,
 )
-from ledger.errors import HandRejected, SessionClosed, SetupError, StaleState, VoidRefused
+from ledger.errors import (
+    ChainBroken,
+    CorrectionRefused,
+    HandRejected,
+    NeedsConfirmation,
+    SessionClosed,
+    SetupError,
+    StaleState,
+    VoidRefused,
+)
 from ledger.invariants import check_invariants, check_player_totals, check_prize_ledger
 from ledger.postings._common import (
     actor,
+    announce_change,
     announce_table_hand,
     lock_session,
+    on_change,
     on_table_hand,
     session_state,
 )
 from ledger.postings.bank import buy_in, cash_out
+from ledger.postings.corrections import Correction, HandChange, correct_hand
 from ledger.postings.hands import complete_hand, record_hand, void_hand
 from ledger.postings.prizes import post_prize, prize_accounts
 from ledger.postings.sessions import (
@@ -104,12 +121,18 @@ from ledger.postings.sessions import (
 
 __all__ = [
     "TABLE_KINDS",
+    "ChainBroken",
+    "Correction",
+    "CorrectionRefused",
+    "HandChange",
     "HandRejected",
+    "NeedsConfirmation",
     "SessionClosed",
     "SetupError",
     "StaleState",
     "VoidRefused",
     "actor",
+    "announce_change",
     "announce_table_hand",
     "add_seat",
     "award_pot",
@@ -121,10 +144,12 @@ __all__ = [
     "check_prize_ledger",
     "close_session",
     "complete_hand",
+    "correct_hand",
     "kitty_balance",
     "ledger_sums",
     "lock_session",
     "mark_transfer_paid",
+    "on_change",
     "on_table_hand",
     "player_stacks",
     "pot_balance",

@@ -100,9 +100,13 @@ def _post(
     reverses: list[Posting] | None = None,
     owners: Mapping[int, int] | None = None,
     counts: Mapping[int, Mapping[str, int]] | None = None,
+    hands: list[Hand] | None = None,
 ) -> list[Posting]:
     """Write postings given as (kind, {account id: amount}, memo); two queries in all,
     three with the club's running totals.
+
+    ``hand`` is every posting's hand; ``hands`` instead gives each entry its own (a
+    correction re-settles many hands in one call).
 
     Zero legs are dropped and a posting left without legs is not written. Legs must sum
     to zero: checked here, and on PostgreSQL again by the database at commit.
@@ -128,7 +132,7 @@ def _post(
             Posting(
                 club_id=club_id,
                 session=session,
-                hand=hand,
+                hand=hands[i] if hands else hand,
                 kind=kind,
                 memo=memo[:200],
                 reverses=reverses[i] if reverses else None,
@@ -227,9 +231,30 @@ def _add_to_books(
 
 
 def _event(session: GameSession, kind: str, data: dict[str, Any], user) -> SessionEvent:
-    return SessionEvent.objects.create(
+    event = SessionEvent.objects.create(
         session=session, kind=kind, data=data, created_by=actor(user)
     )
+    announce_change(session, kind, data)
+    return event
+
+
+# Listeners told of every change *inside* its transaction (the webhook outbox:
+# games.api.outbox writes its event rows there, so they commit or roll back with the
+# change). Registered by games.apps; the ledger cannot import the API package.
+_change_listeners: list[Callable[[GameSession, str, dict[str, Any]], None]] = []
+
+
+def on_change(listener: Callable[[GameSession, str, dict[str, Any]], None]) -> None:
+    """Call ``listener(session, kind, data)`` in the transaction of each change: every
+    session event's kind (``closed``, ``hand_voided``…) plus ``hand_recorded``
+    (``data["hand"]`` is the Hand) and ``settlement_marked``."""
+    if listener not in _change_listeners:
+        _change_listeners.append(listener)
+
+
+def announce_change(session: GameSession, kind: str, data: dict[str, Any]) -> None:
+    for listener in _change_listeners:
+        listener(session, kind, data)
 
 
 def _rules_dict(rules: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from games.engine import MAX_BALANCE, RuleError, Rules, verify
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
 from ledger import sql
-from ledger.errors import HandRejected, SetupError, StaleState, VoidRefused
+from ledger.errors import HandRejected, NeedsConfirmation, SetupError, StaleState, VoidRefused
 from ledger.models import Posting
 from ledger.postings._common import (
     HAND_FIELDS,
@@ -28,6 +29,7 @@ from ledger.postings._common import (
     _seats,
     _state,
     actor,
+    announce_change,
     announce_table_hand,
     lock_session,
 )
@@ -38,6 +40,10 @@ from ledger.postings._common import (
 def _reject(code: str, message: str, **extra: Any) -> HandRejected:
     error = {"code": code, "message": message, **extra}
     return HandRejected({"valid": False, "errors": [error]}, [error])
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
 def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +65,9 @@ def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
         if not same:
             raise _reject(
                 "session_mismatch",
-                f"{key} is {ours!r} in this session, not {given!r}: the session supplies it",
+                # JSON, not Python's repr: the message goes out in JSON bodies.
+                f"{key} is {_json(ours)} in this session, not {_json(given)}: "
+                "the session supplies it",
                 field=key,
             )
     record = {k: v for k, v in entry.items() if k not in SESSION_KEYS}
@@ -124,10 +132,16 @@ def _money(result: dict[str, Any], carry: int, stacks: dict[str, int] | None) ->
     )
 
 
-def _verified(session: GameSession, seats: list[_Seat], entry: object) -> tuple[dict, dict]:
+def _verified(
+    session: GameSession, seats: list[_Seat], entry: object, rules: dict | None = None
+) -> tuple[dict, dict]:
     """The record built from the entry and the session, and the engine's verdict on it;
-    HandRejected unless it is valid and complete."""
-    record = _build_record(entry, _state(session, seats))
+    HandRejected unless it is valid and complete. ``rules`` replaces the session's (a
+    corrected hand is settled under the rules it was played by)."""
+    state = _state(session, seats)
+    if rules is not None:
+        state["rules"] = dict(rules)
+    record = _build_record(entry, state)
     verdict = verify(record)
     if not verdict.get("valid"):
         raise HandRejected(verdict)
@@ -148,6 +162,27 @@ def _verified(session: GameSession, seats: list[_Seat], entry: object) -> tuple[
     return record, verdict
 
 
+# A hand that costs this much is shown to the table before it is saved (issue 14).
+CONFIRM_BOURRES = 3
+CONFIRM_PENALTY_ANTES = 10
+
+
+def surprises(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
+    """Why this hand deserves a second look before it is saved: three or more bourrés,
+    or a penalty above ten antes. Empty when it is an ordinary hand."""
+    reasons = []
+    bourre = list(result.get("bourre") or [])
+    if len(bourre) >= CONFIRM_BOURRES:
+        reasons.append(f"{len(bourre)} players are bourré")
+    ante = Rules.from_dict(record.get("rules") or {}).ante
+    big = {
+        p: x for p, x in (result.get("penalties") or {}).items() if x > CONFIRM_PENALTY_ANTES * ante
+    }
+    if big:
+        reasons.append("a penalty above ten antes")
+    return reasons
+
+
 def _require_room(session: GameSession, dealt: dict[str, _Seat], money: _Money) -> None:
     """Refuse the hand that would bring a player's running total past ``MAX_BALANCE``.
     Pots stop at ``MAX_POT`` (the verifier), so only thousands of hands at the largest
@@ -164,6 +199,20 @@ def _require_room(session: GameSession, dealt: dict[str, _Seat], money: _Money) 
                     f"books keep ({MAX_BALANCE}): close this session and start a new one",
                     player=name,
                 )
+
+
+def _before(session: GameSession, dealt: Mapping[str, _Seat]) -> dict[str, Any]:
+    """A hand's ``before``: the session's state before it (what an undo restores and a
+    correction replays from) and who was dealt in ({name: player id})."""
+    return {
+        "carry": session.carry,
+        "next_dealer": session.next_dealer_id,
+        "excused": list(session.excused),
+        "forfeits": list(session.forfeits),
+        "hands_count": session.hands_count,
+        "seats": {n: s.player_id for n, s in dealt.items()},
+        "eliminated": [],
+    }
 
 
 def _stacks_after(stacks: dict[str, int], money: _Money) -> dict[str, int]:
@@ -224,6 +273,21 @@ def _post_hand_money(
 ) -> None:
     """At most three postings, in this order: antes, the payout (or split), penalties;
     with the hand's counts for the players' club totals."""
+    _post(
+        session,
+        session.club_id,
+        _hand_entries(session, seats, hand, result, money),
+        user,
+        hand=hand,
+        owners=_owners(seats),
+        counts=hand_counts(hand),
+    )
+
+
+def _hand_entries(
+    session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money
+) -> list[tuple[str, dict[int, int], str]]:
+    """A hand's postings for ``_post``: antes, the payout (or split), penalties."""
     # open_session creates the pot with the session, and every seat is created with its
     # player's account (open_session, add_seat).
     pot = session.pot_account_id
@@ -234,40 +298,32 @@ def _post_hand_money(
         acct[s.name] = s.account_id
     label = f"Hand {hand.number}"
     split = result["outcome"] == "split"
-    _post(
-        session,
-        session.club_id,
-        [
-            (
-                Posting.Kind.ANTE,
-                {
-                    **{acct[p]: -x for p, x in money.antes.items()},
-                    pot: sum(money.antes.values()),
-                },
-                f"{label}: antes",
-            ),
-            (
-                Posting.Kind.SPLIT if split else Posting.Kind.PAYOUT,
-                {
-                    **{acct[p]: x for p, x in money.payouts.items()},
-                    pot: -sum(money.payouts.values()),
-                },
-                f"{label}: " + ("split pot divided" if split else "pot won"),
-            ),
-            (
-                Posting.Kind.PENALTY,
-                {
-                    **{acct[p]: -x for p, x in money.penalties.items()},
-                    pot: sum(money.penalties.values()),
-                },
-                f"{label}: bourré and renege penalties",
-            ),
-        ],
-        user,
-        hand=hand,
-        owners=_owners(seats),
-        counts=hand_counts(hand),
-    )
+    return [
+        (
+            Posting.Kind.ANTE,
+            {
+                **{acct[p]: -x for p, x in money.antes.items()},
+                pot: sum(money.antes.values()),
+            },
+            f"{label}: antes",
+        ),
+        (
+            Posting.Kind.SPLIT if split else Posting.Kind.PAYOUT,
+            {
+                **{acct[p]: x for p, x in money.payouts.items()},
+                pot: -sum(money.payouts.values()),
+            },
+            f"{label}: " + ("split pot divided" if split else "pot won"),
+        ),
+        (
+            Posting.Kind.PENALTY,
+            {
+                **{acct[p]: -x for p, x in money.penalties.items()},
+                pot: sum(money.penalties.values()),
+            },
+            f"{label}: bourré and renege penalties",
+        ),
+    ]
 
 
 def _move_on(
@@ -278,7 +334,22 @@ def _move_on(
     before: dict[str, Any],
     after: dict[str, int],
 ) -> None:
-    """The session's state before the next hand: eliminations, dealer, excused, forfeits."""
+    """The session's state before the next hand, saved: see ``_advance``."""
+    _advance(session, seats, result, money, before, after)
+    session.bump()
+    session.save(update_fields=HAND_FIELDS)
+
+
+def _advance(
+    session: GameSession,
+    seats: list[_Seat],
+    result: dict,
+    money: _Money,
+    before: dict[str, Any],
+    after: dict[str, int],
+) -> None:
+    """The session's state before the next hand: eliminations, dealer, excused, forfeits
+    (set on ``session`` in memory; a correction replays many hands before it saves)."""
     by_name = {s.name: s for s in seats}
     eliminated = set(before["eliminated"])
     if eliminated:
@@ -305,8 +376,6 @@ def _move_on(
     ]
     session.forfeits = forfeits
     session.hands_count += 1
-    session.bump()
-    session.save(update_fields=HAND_FIELDS)
 
 
 def _settle(
@@ -319,28 +388,27 @@ def _settle(
     seed: str,
     actions: list[dict] | None,
     user,
-    seats: list[_Seat],
+    confirm_surprises: bool = False,
+    seats: list[_Seat] | None = None,
 ) -> Hand:
     """Verify the hand against the locked session, write it (or complete ``pending``),
     post its money and move the session on. The caller holds the session's row lock
     inside a transaction (and has read the ``seats`` in it); nothing is written unless
     the hand is valid and complete."""
+    if seats is None:
+        seats = _seats(session)
     record, verdict = _verified(session, seats, entry)
     result = verdict["result"]
+    if confirm_surprises:
+        reasons = surprises(record, result)
+        if reasons:
+            raise NeedsConfirmation(verdict, reasons)
     dealt = {s.name: s for s in _dealt_in(session, seats)}
     stacks = {n: s.stack for n, s in dealt.items()} if session.chip_limited else None
     money = _money(result, session.carry, stacks)
     _require_room(session, dealt, money)
 
-    before = {
-        "carry": session.carry,
-        "next_dealer": session.next_dealer_id,
-        "excused": list(session.excused),
-        "forfeits": list(session.forfeits),
-        "hands_count": session.hands_count,
-        "seats": {n: s.player_id for n, s in dealt.items()},
-        "eliminated": [],
-    }
+    before = _before(session, dealt)
     after: dict[str, int] = {}
     if stacks is not None:
         after = _stacks_after(stacks, money)
@@ -362,6 +430,7 @@ def _settle(
     _post_hand_money(session, seats, hand, result, money, user)
     _move_on(session, seats, result, money, before, after)
     announce_table_hand(session)
+    announce_change(session, "hand_recorded", {"hand": hand})
     # The session as this hand left it (callers need not read it again).
     hand.session = session
     return hand
@@ -378,8 +447,13 @@ def record_hand(
     seed: str = "",
     actions: list[dict] | None = None,
     hand_id: int | None = None,
+    confirm_surprises: bool = False,
 ) -> tuple[Hand, bool]:
     """Verify and settle one hand; returns (hand, created).
+
+    With ``confirm_surprises`` a hand that charges three or more bourrés or a penalty
+    above ten antes raises ``NeedsConfirmation`` (nothing written); the caller shows what
+    it costs whom and submits again without the flag once the table agrees.
 
     ``entry`` is the table's part of a HAND_RECORD.md record; the session supplies
     ``players``, ``dealer``, ``carry``, ``excused``, ``rules`` (and pending ``forfeits``).
@@ -430,7 +504,19 @@ def record_hand(
 
         number = (last or 0) + 1
         seats = _seats(session, seat_rows)
-        hand = _settle(session, pending, number, entry, key, kind, seed, actions, user, seats)
+        hand = _settle(
+            session,
+            pending,
+            number,
+            entry,
+            key,
+            kind,
+            seed,
+            actions,
+            user,
+            confirm_surprises,
+            seats,
+        )
     return hand, True
 
 
@@ -454,11 +540,40 @@ def complete_hand(*, session: GameSession, hand: Hand, entry: dict, user) -> Han
     key = hand.idempotency_key or f"digital-{hand.pk}"
     seats = _seats(session, seat_rows)
     return _settle(
-        session, hand, (last or 0) + 1, entry, key, Hand.Kind.DIGITAL, hand.seed, None, user, seats
-    )
+        session, hand, (last or 0) + 1, entry, key, Hand.Kind.DIGITAL, hand.seed, None, user,
+        seats=seats,
+    )  # fmt: skip
 
 
 # -- undo -------------------------------------------------------------------------------------------
+
+
+def reverse_postings(
+    session: GameSession,
+    originals: list[Posting],
+    hands: list[Hand],
+    why: str,
+    user,
+    seats: list[_Seat],
+) -> None:
+    """A ``REVERSAL`` of each posting, leg for leg, on the posting's own hand (``hands``,
+    in the same order): what an undo and a correction write."""
+    _post(
+        session,
+        session.club_id,
+        [
+            (
+                Posting.Kind.REVERSAL,
+                {leg.account_id: -leg.amount for leg in p.legs.all()},
+                f"Hand {h.number} {why}: reverses {p.get_kind_display().lower()}",
+            )
+            for p, h in zip(originals, hands, strict=True)
+        ],
+        user,
+        hands=hands,
+        reverses=originals,
+        owners=_owners(seats),
+    )
 
 
 def void_hand(
@@ -499,23 +614,9 @@ def void_hand(
             .prefetch_related("legs")
         )
         seats = _seats(session)
-        _post(
-            session,
-            session.club_id,
-            [
-                (
-                    Posting.Kind.REVERSAL,
-                    {leg.account_id: -leg.amount for leg in p.legs.all()},
-                    f"Hand {hand.number} voided: reverses {p.get_kind_display().lower()}",
-                )
-                for p in originals
-            ],
-            user,
-            hand=hand,
-            reverses=originals,
-            owners=_owners(seats),
-            counts=hand_counts(hand, -1),
-        )
+        reverse_postings(session, originals, [hand] * len(originals), "voided", user, seats)
+        # The hand's counts leave the players' club totals with it (money went above).
+        _post(session, session.club_id, [], user, counts=hand_counts(hand, -1))
         before = hand.before
         back = before.get("eliminated") or []
         if back:

@@ -27,6 +27,7 @@ from ledger.postings._common import (
     _seat_account,
     _seats,
     actor,
+    announce_change,
     lock_session,
 )
 
@@ -406,6 +407,11 @@ def mark_transfer_paid(
         marks = SettlementMark.objects.filter(session=session, payer_id=payer_id, payee_id=payee_id)
         if not paid:
             marks.delete()
+            announce_change(
+                session,
+                "settlement_marked",
+                {"payer": payer_id, "payee": payee_id, "amount": amount, "paid": False},
+            )
             return None
         _check_amount(amount)
         mark, _ = SettlementMark.objects.update_or_create(
@@ -413,5 +419,10 @@ def mark_transfer_paid(
             payer_id=payer_id,
             payee_id=payee_id,
             defaults={"amount": amount, "paid_at": timezone.now(), "paid_by": actor(user)},
+        )
+        announce_change(
+            session,
+            "settlement_marked",
+            {"payer": payer_id, "payee": payee_id, "amount": amount, "paid": True},
         )
     return mark

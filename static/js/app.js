@@ -50,3 +50,18 @@
     if (select && select.form) select.form.requestSubmit();
   });
 })();
+
+// After a swap that asks for it (the roster after "Add player"), the typing goes on in
+// the same field: the phone keyboard stays open for the next name.
+document.addEventListener("htmx:afterSettle", function (event) {
+  var field = event.target.querySelector && event.target.querySelector("[data-keep-focus]");
+  if (field) field.focus();
+});
+
+// A new club's time zone starts from the phone's own (the server cannot know it).
+document.addEventListener("DOMContentLoaded", function () {
+  var select = document.querySelector("select[data-browser-tz]");
+  if (!select || !window.Intl) return;
+  var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone && select.querySelector('option[value="' + zone + '"]')) select.value = zone;
+});

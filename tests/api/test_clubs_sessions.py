@@ -41,7 +41,7 @@ def test_adding_a_player_uses_the_roster_rules(api_bob, club, players):
     )
     assert response.status_code == 201
     assert response.json()["name"] == "Eve Lyn"  # spaces tidied like the roster form
-    assert response["Location"] == f"/api/v1/players/{response.json()['id']}/"
+    assert response["Location"] == f"http://testserver/api/v1/players/{response.json()['id']}/"
     duplicate = api_bob.post(
         f"/api/v1/clubs/{club.pk}/players/", {"name": "ANN"}, content_type="application/json"
     )

@@ -31,7 +31,7 @@ def test_recording_a_hand_settles_it_through_the_ledger(api_bob, game):
     # The session supplied players, dealer and carry.
     assert body["record"]["players"] == ["ann", "ben", "cal", "dee"]
     assert body["record"]["dealer"] == "dee"
-    assert response["Location"] == f"/api/v1/hands/{body['id']}/"
+    assert response["Location"] == f"http://testserver/api/v1/hands/{body['id']}/"
     assert set(Posting.objects.filter(hand_id=body["id"]).values_list("kind", flat=True)) == {
         "ante",
         "payout",
@@ -40,10 +40,13 @@ def test_recording_a_hand_settles_it_through_the_ledger(api_bob, game):
     postings.check_invariants(game)
 
 
-def test_the_same_idempotency_key_returns_the_same_hand_with_200(api_bob, game):
+def test_the_same_idempotency_key_replays_the_first_response(api_bob, game):
     first = post_hand(api_bob, game, FIRST_HAND, **{"Idempotency-Key": "retry-me"})
     again = post_hand(api_bob, game, FIRST_HAND, **{"Idempotency-Key": "retry-me"})
-    assert (first.status_code, again.status_code) == (201, 200)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert "Idempotent-Replayed" not in first
+    assert again["Idempotent-Replayed"] == "true"
+    assert again["Location"] == first["Location"]
     assert again.json() == first.json()
     assert Hand.objects.filter(session=game).count() == 1
     assert Posting.objects.filter(session=game, hand__isnull=False).count() == 3
@@ -55,7 +58,8 @@ def test_a_replay_wins_over_a_now_stale_version_and_a_closed_session(api_bob, ga
     first = post_hand(api_bob, game, body, **{"Idempotency-Key": "k1"})
     postings.close_session(session_id=game.pk, user=bob)
     again = post_hand(api_bob, game, body, **{"Idempotency-Key": "k1"})
-    assert (first.status_code, again.status_code) == (201, 200)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again["Idempotent-Replayed"] == "true"
     assert again.json()["id"] == first.json()["id"]
 
 
@@ -234,17 +238,18 @@ def test_hand_detail_has_record_and_verdict(api_carol, played):
 @pytest.mark.parametrize(
     "cursor, status",
     [
-        ("garbage", 404),
-        ("cD1hYmM=", 404),  # "p=abc": a position that is not a number
+        ("garbage", 400),
+        ("cD1hYmM=", 400),  # "p=abc": a position that is not a number
         ("cD05OTk5OTk5OTk5OTk5OTk5OTk5OTk5OQ==", 200),  # "p=9999…": past the end, out of range
         ("cD0x", 200),  # "p=1": a real position
     ],
 )
-def test_a_forged_cursor_is_404_or_a_page_never_500(api_carol, played, cursor, status):
+def test_a_forged_cursor_is_400_or_a_page_never_500(api_carol, played, cursor, status):
     response = api_carol.get(f"/api/v1/sessions/{played.pk}/hands/?cursor={cursor}")
     assert response.status_code == status
-    if status == 404:
-        assert response.json()["detail"] == "Invalid cursor"
+    if status == 400:
+        assert response.json()["errors"][0]["code"] == "bad_cursor"
+        assert response.json()["errors"][0]["field"] == "cursor"
 
 
 @pytest.mark.postgres

@@ -168,9 +168,10 @@ def test_errors_are_json_even_when_csv_was_asked_for(api_mallory, played):
     assert response["Content-Type"] == "application/problem+json"
 
 
-def test_an_unknown_format_is_404_problem(api_carol, played):
+def test_an_unknown_format_is_406_problem(api_carol, played):
+    # Not 404: that would read as "no such session" (issue 16).
     response = api_carol.get(f"/api/v1/sessions/{played.pk}/settlement/?format=xlsx")
-    assert response.status_code == 404
+    assert response.status_code == 406
     assert response["Content-Type"] == "application/problem+json"
 
 

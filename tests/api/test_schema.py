@@ -16,7 +16,7 @@ import schemathesis
 from django.contrib.staticfiles import finders
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
 from hypothesis import HealthCheck, settings
@@ -38,14 +38,14 @@ def test_the_schema_is_valid_openapi_3(db):
     assert schema["openapi"].startswith("3.")
     paths = set(schema["paths"])
     assert {
-        "/api/v1/hands/verify",
+        "/api/v1/hands/verify/",
         "/api/v1/sessions/{session_id}/hands/",
         "/api/v1/clubs/{club_id}/postings/",
         "/api/v1/sessions/{session_id}/settlement/",
     } <= paths
     assert schema["components"]["securitySchemes"]["tokenAuth"]["scheme"] == "bearer"
     # No security requirement: the verifier is public (and there is no global one).
-    assert "security" not in schema["paths"]["/api/v1/hands/verify"]["post"]
+    assert "security" not in schema["paths"]["/api/v1/hands/verify/"]["post"]
     assert "security" not in schema
 
 
@@ -149,4 +149,41 @@ def test_api_conforms_to_its_schema(case, seeded, live_settings):
     case.call_and_validate(
         headers={"Authorization": f"Bearer {seeded['key']}"},
         checks=CHECKS,
+    )
+
+
+# --- schemathesis, stateful: chains of calls with the ids earlier responses returned ------
+
+
+@pytest.mark.slow
+def test_api_conforms_statefully(seeded, live_settings):
+    """Sequences of calls (create a club, add players, start a session, record, void…)
+    linked by the ids and Location headers earlier responses gave; every response must
+    be documented and never a 5xx. Bounded to run in about a minute."""
+    key = seeded["key"]
+
+    class Machine(schema.as_state_machine()):  # type: ignore[misc]
+        # Each scenario starts from the seeded data: what one scenario created would
+        # otherwise change the answers a replayed scenario gets (hypothesis replays
+        # scenarios, and then calls the difference "flaky").
+        def setup(self):
+            self.savepoint = transaction.savepoint()
+
+        def teardown(self):
+            transaction.savepoint_rollback(self.savepoint)
+
+        def get_call_kwargs(self, case):
+            return {"headers": {"Authorization": f"Bearer {key}"}}
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(response, checks=CHECKS, transport_kwargs=kwargs)
+
+    Machine.run(
+        settings=settings(
+            max_examples=25,
+            stateful_step_count=6,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        )
     )

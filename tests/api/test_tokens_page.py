@@ -89,3 +89,26 @@ def test_someone_elses_token_is_404(mallory_client, bob):
 def test_revoke_needs_post(bob_client, bob):
     token, _ = ApiToken.issue(bob, "x")
     assert bob_client.get(reverse("token_revoke", args=[token.pk])).status_code == 405
+
+
+def test_a_token_may_expire_and_the_list_says_so(bob_client, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    response = bob_client.post(URL, {"name": "month", "expires_in_days": "30"})
+    assert response.status_code == 201
+    token = ApiToken.objects.get(user=bob)
+    left = token.expires_at - timezone.now()
+    assert timedelta(days=29, hours=23) < left <= timedelta(days=30)
+    ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() - timedelta(days=1))
+    assert "expired" in bob_client.get(URL).content.decode()
+
+
+def test_after_a_password_change_the_list_says_so(bob_client, bob):
+    ApiToken.issue(bob, "old")
+    bob.set_password("brand-new-pass-1")
+    bob.save()
+    bob_client.force_login(bob)  # the change also ended the old login
+    page = bob_client.get(URL).content.decode()
+    assert "password changed" in page

@@ -1,6 +1,6 @@
 """Every phone at the table (issue 12), against a server started the way `make run`
 starts it (gunicorn, LAN mode, DEBUG off, its own SQLite with the demo data) on
-127.0.0.1:8112: the host on their phone, a watcher with the share link and no account,
+127.0.0.1 (a free port): the host on their phone, a watcher with the share link and no account,
 and a player on their seat link. Screenshots go to $BOURRE_SHOTS (default: a temporary
 folder) for people to look at.
 """

@@ -1,7 +1,10 @@
+import re
+from urllib.parse import quote
+
 import pytest
 from django.urls import reverse
 
-from games.models import Club, Invite, Membership, Player, Role
+from games.models import Club, Hand, Invite, Membership, Player, Role
 
 pytestmark = pytest.mark.django_db
 
@@ -97,6 +100,22 @@ def test_add_player_htmx_returns_roster_partial(bob_client, club):
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="roster">')
     assert "Zed" in body and "<html" not in body
+    # The name field keeps the focus (the phone keyboard stays open), emptied.
+    assert re.search(
+        r'<input type="text" name="name"[^>]*value=""[^>]*autofocus data-keep-focus', body
+    )
+    assert "Start a session" not in body  # one player is not a table yet
+    second = bob_client.post(
+        reverse("player_list", args=[club.pk]), {"name": "Amy"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert f'href="{reverse("session_new", args=[club.pk])}">Start a session</a>' in second
+
+
+def test_the_roster_page_focuses_the_name_only_after_an_add(bob_client, club):
+    page = bob_client.get(reverse("player_list", args=[club.pk])).content.decode()
+    assert "autofocus" not in page
+    added = bob_client.post(reverse("player_list", args=[club.pk]), {"name": "Zed"}, follow=True)
+    assert "autofocus" in added.content.decode()
 
 
 def test_duplicate_player_name_rejected_case_insensitively(bob_client, club, players):
@@ -169,6 +188,12 @@ def test_invite_anonymous_is_offered_signup(client, club, alice):
     response = client.get(reverse("invite_accept", args=[token]))
     assert response.status_code == 200
     assert b"Sign up" in response.content
+    # Every sign-up and log-in link on the page keeps the invitation, the header's too.
+    html = response.content.decode()
+    keep = "?next=" + quote(reverse("invite_accept", args=[token]))
+    for name in ("signup", "login"):
+        links = re.findall(rf'href="{reverse(name)}[^"]*"', html)
+        assert len(links) == 2 and all(keep in link for link in links), links
 
 
 def test_non_owner_cannot_invite(bob_client, club):
@@ -240,3 +265,50 @@ def test_club_edit_owner_only(alice_client, bob_client, club):
 )
 def test_ids_past_64_bits_are_404_not_500(alice_client, club, path):
     assert alice_client.get(path).status_code == 404
+
+
+def test_role_change_needs_its_own_tap(alice_client, club):
+    """Choosing in the role list changes nothing by itself (no onchange submit): the
+    owner confirms with the "Change role" button (and no inline script, for the CSP)."""
+    html = alice_client.get(reverse("member_list", args=[club.pk])).content.decode()
+    assert "onchange" not in html and "style=" not in html
+    assert html.count(">Change role</button>") == 3  # alice, bob, carol
+
+
+# -- a time zone per club (issue 14) --------------------------------------------------------
+
+
+def test_club_form_asks_the_zone_starting_from_the_browser(mallory_client, mallory):
+    page = mallory_client.get(reverse("club_create")).content.decode()
+    assert 'name="time_zone"' in page and "data-browser-tz" in page
+    assert '<option value="Europe/Paris">Europe / Paris</option>' in page
+    response = mallory_client.post(
+        reverse("club_create"),
+        {"name": "Paris table", "currency": "€", "time_zone": "Europe/Paris"},
+    )
+    assert response.status_code == 302
+    assert Club.objects.get(name="Paris table").time_zone == "Europe/Paris"
+
+
+def test_times_are_shown_in_the_clubs_zone_with_the_zone(bob_client, club, players, bob):
+    from datetime import UTC, datetime
+
+    from ledger import postings
+
+    club.time_zone = "Asia/Tokyo"
+    club.save()
+    session = postings.start_session(
+        club=club, name="Late", players=players, dealer=players[0], rules={}, currency="$", user=bob
+    )
+    hand, _ = postings.record_hand(
+        session_id=session.pk,
+        entry={"trump": "H", "tricks": {"ann": 5, "ben": 0}, "passed": ["cal", "dee"]},
+        idempotency_key="tz",
+        expected_version=None,
+        user=bob,
+    )
+    Hand.objects.filter(pk=hand.pk).update(created_at=datetime(2026, 1, 2, 23, 30, tzinfo=UTC))
+    html = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    assert "Jan 3, 08:30 JST" in html  # 23:30 UTC is 08:30 the next day in Tokyo
+    csv = bob_client.get(reverse("ledger_csv", args=[session.pk])).content.decode()
+    assert "+09:00" in csv.splitlines()[1]  # ISO 8601 with the club's offset

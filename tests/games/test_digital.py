@@ -216,7 +216,9 @@ def test_out_of_turn_move_is_refused_R16_and_nothing_written(session, seats, cli
     before = HandAction.objects.filter(hand=hand).count()
     response = _post(client, seats[other], hand, {"type": "pass"}, headers={"HX-Request": "1"})
     assert response.status_code == 409
-    assert f"it is {who}" in response.content.decode()
+    html = response.content.decode()
+    assert f"it is {who}" in html.lower()
+    assert "(declaring out of turn forfeits your deal)" in html and "#R16" in html
     assert HandAction.objects.filter(hand=hand).count() == before
 
 

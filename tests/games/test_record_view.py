@@ -51,7 +51,10 @@ def test_record_form_has_key_version_rows_and_suits(bob_client, table):
         assert f'name="trump" value="{code}"' in html
     assert "0</span> of 5 tricks counted" in html
     assert 'name="idempotency_key"' in html and 'name="version"' in html
-    assert "renege?" in html and "Add card log" in html
+    assert "Who reneged?" in html and "More: renege, up-card, card log" in html
+    # Who played? starts from nobody; each seat offers its tricks 0..5 as one tap each.
+    assert 'name="play_0" value="play" data-played>' in html
+    assert all(f'name="tricks_0" value="{n}"' in html for n in range(6))
     # Every render gets a new key: a second form is a second hand.
     again = bob_client.get(reverse("hand_record", args=[table.pk])).context["form"]
     assert again["idempotency_key"].value() != key
@@ -88,7 +91,7 @@ def test_valid_hand_plain_post_redirects_to_its_result(bob_client, table, bob):
     page = bob_client.get(response["Location"])
     html = page.content.decode()
     assert "Hand 1 saved" in html and "<strong>ann</strong> wins $4" in html
-    assert "Undo" in html and "Edit" in html
+    assert "Undo" in html and "Correct" in html
 
 
 def test_valid_hand_htmx_shows_result_replacing_form_R8_R36(bob_client, table):
@@ -151,7 +154,9 @@ def test_too_many_tricks_shown_on_the_row_R7(bob_client, table):
     assert response.status_code == 422
     assert books() == before
     html = response.content.decode()
-    assert "cal has no tricks left to give — 5 tricks are already counted (R7)." in html
+    # Words, and the rule as a "why?" link (the form error itself names R7).
+    assert "Cal has no tricks left to give — 5 tricks are already counted." in html
+    assert 'href="/rules/#R7"' in html
     plain = bob_client.post(url, data)
     assert plain.status_code == 422 and books() == before
     assert row_errors(plain, "cal") == [
@@ -216,7 +221,9 @@ def test_engine_error_beside_the_dealer_row_R12(bob_client, table):
     errors = row_errors(response, "dee")
     assert len(errors) == 1 and "must play (R12)" in errors[0]
     partial = record(bob_client, table, htmx=True, **kwargs)
-    assert partial.status_code == 422 and errors[0] in partial.content.decode()
+    assert partial.status_code == 422
+    assert "With an Ace up the dealer dee must play." in partial.content.decode()
+    assert 'href="/rules/#R12"' in partial.content.decode()
     assert books() == before
 
 
@@ -380,7 +387,7 @@ def test_undo_against_a_stale_version_is_refused(bob_client, table):
     assert hand.status == Hand.Status.RECORDED
 
 
-def test_edit_voids_and_prefills_the_form(bob_client, table):
+def test_edit_opens_the_correction_keeping_the_hand(bob_client, table):
     entry = dict(
         up_card="QS",
         passed=["ben"],
@@ -389,19 +396,14 @@ def test_edit_voids_and_prefills_the_form(bob_client, table):
     )
     hand = record_direct(table, **entry)
     response = bob_client.post(reverse("hand_edit", args=[hand.pk]), **HTMX)
-    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("hand_correct", args=[hand.pk])
+    plain = bob_client.post(reverse("hand_edit", args=[hand.pk]))
+    assert plain.status_code == 302 and plain["Location"] == reverse("hand_correct", args=[hand.pk])
     hand.refresh_from_db()
-    assert hand.status == Hand.Status.VOIDED
-    html = response.content.decode()
-    assert "Hand 1 undone" in html and "Correct it below" in html
-    assert 'value="S" checked' in html and 'value="QS"' in html
-    # Plain HTML: void, then the record page filled in from the voided hand.
-    again = record_direct(table, **entry)
-    plain = bob_client.post(reverse("hand_edit", args=[again.pk]))
-    assert plain.status_code == 302 and f"?from={again.pk}" in plain["Location"]
-    again.refresh_from_db()
-    assert again.status == Hand.Status.VOIDED
-    form = bob_client.get(plain["Location"]).context["form"]
+    assert hand.status == Hand.Status.RECORDED  # nothing is undone: the number stays
+    page = bob_client.get(plain["Location"])
+    assert "Correct hand 1" in page.content.decode()
+    form = page.context["form"]
     assert form["trump"].value() == "S" and form["up_card"].value() == "QS"
     assert [form[f"play_{i}"].value() for i in range(4)] == ["play", "pass", "play", "play"]
     assert [form[f"tricks_{i}"].value() for i in range(4)] == [3, 0, 2, 0]
@@ -445,3 +447,52 @@ def test_older_hand_shows_its_own_next_dealer_not_todays_R8(carol_client, table)
     html = carol_client.get(reverse("hand_detail", args=[first.pk])).content.decode()
     assert "Deals next</dt><dd>ann</dd>" in html
     assert "Antes next" not in html
+
+
+def test_three_bourres_ask_one_confirmation_showing_who_pays(bob_client, table):
+    """No money surprises (issue 14): a hand that charges three bourrés is shown before
+    it is saved; one more tap saves it."""
+    data = hand_data(table, tricks={"ann": 5, "ben": 0, "cal": 0, "dee": 0})
+    before = books()
+    asked = bob_client.post(reverse("hand_record", args=[table.pk]), data, **HTMX)
+    html = asked.content.decode()
+    assert asked.status_code == 200 and books() == before
+    assert "Check before saving" in html and "3 players are bourré" in html
+    for name in ("ben", "cal", "dee"):
+        assert f"<strong>{name}</strong> $4 (bourré)" in html
+    assert 'name="confirmed" value="1"' in html
+    saved = bob_client.post(
+        reverse("hand_record", args=[table.pk]), {**data, "confirmed": "1"}, **HTMX
+    )
+    assert saved.status_code == 200 and "Hand 1 saved" in saved.content.decode()
+    postings.check_invariants(table)
+
+
+def test_a_big_penalty_asks_too_but_an_ordinary_hand_does_not(bob_client, table):
+    record_direct(table, tricks={"ann": 2, "ben": 2, "cal": 1, "dee": 0})  # split: 4 carries
+    for _ in range(3):
+        record_direct(table, tricks={"ann": 2, "ben": 2, "cal": 1, "dee": 0})
+    table.refresh_from_db()
+    assert table.carry > 10  # a bourré now costs more than ten antes of 1
+    data = hand_data(table, tricks={"ann": 3, "ben": 2, "cal": 0}, passed=["dee"])
+    asked = bob_client.post(reverse("hand_record", args=[table.pk]), data, **HTMX)
+    assert "a penalty above ten antes" in asked.content.decode()
+    assert not Hand.objects.filter(session=table, number=5).exists()
+    ordinary = hand_data(table, tricks={"ann": 3, "ben": 2}, passed=["cal", "dee"])
+    saved = bob_client.post(reverse("hand_record", args=[table.pk]), ordinary, **HTMX)
+    assert "Hand 5 saved" in saved.content.decode()
+
+
+def test_result_says_a_corrected_renege_costs_the_next_deal_R39(bob_client, table):
+    """FINDINGS: a corrected renege costs the player their next deal, and the result
+    screen says so (the table would otherwise wonder why the deal skipped them)."""
+    data = hand_data(table, tricks={"ann": 3, "ben": 2}, passed=["cal", "dee"])
+    data["renege_who"], data["renege_kind"] = "ann", "corrected"
+    response = bob_client.post(reverse("hand_record", args=[table.pk]), data, **HTMX)
+    html = response.content.decode()
+    assert "Hand 1 saved" in html
+    assert "Loses the deal" in html
+    assert "<strong>ann</strong> reneged and caught it in time, so the deal skips them once" in html
+    # ann was next to deal (dee dealt): the deal skipped her at once, ben deals.
+    hand = Hand.objects.get(session=table, number=1)
+    assert hand.result["next_dealer"] == "ben" and hand.result["forfeits_next"] == []

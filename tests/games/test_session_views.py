@@ -2,6 +2,7 @@
 close, history and club statistics, with the forbidden cases of each (strangers 404,
 members 403 on writes, anonymous users sent to log in)."""
 
+import re
 import uuid
 
 import pytest
@@ -165,7 +166,8 @@ def test_start_session_needs_two_players_R3(bob_client, club, players):
         reverse("session_new", args=[club.pk]), new_session_data(players[:1])
     )
     assert response.status_code == 422
-    assert "2 to 8 players (R3)" in response.content.decode()
+    html = response.content.decode()
+    assert "2 to 8 players" in html and "(R3)" not in html and 'href="/rules/#R3"' in html
     assert not GameSession.objects.exists()
 
 
@@ -588,6 +590,10 @@ def test_club_stats(carol_client, club, table):
     assert "Player statistics" in html
     assert '<th scope="row">ann</th>' in html and "+$3" in html
     assert "Bourrés" in html
+    # Net right after the name (visible on a phone); "dealt in", not "played".
+    heads = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', html)
+    assert heads[:2] == ["Name", "Net"]
+    assert "Dealt in" in heads and "Passed" in heads and "Hands played" not in heads
 
 
 def test_club_stats_forbidden(mallory_client, client, club):

@@ -8,6 +8,7 @@ from collections import defaultdict
 import pytest
 from django.urls import reverse
 
+from games import timezones
 from ledger import postings
 from ledger.models import Leg, SettlementMark
 
@@ -173,7 +174,7 @@ def test_ledger_csv_streams_what_the_models_say(carol_client, table, bob, player
     response = carol_client.get(reverse("ledger_csv", args=[table.pk]))
     assert response.streaming
     expected = [
-        [str(p.pk), p.created_at.isoformat(), p.kind, str(p.hand.number) if p.hand else "",
+        [str(p.pk), timezones.iso(p.created_at), p.kind, str(p.hand.number) if p.hand else "",
          p.memo, str(p.reverses_id or ""), leg.account.kind,
          leg.account.player.name if leg.account.player else "", str(leg.amount), "$"]
         for p in Posting.objects.filter(session=table).order_by("id")

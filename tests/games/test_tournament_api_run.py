@@ -57,9 +57,11 @@ def test_create_and_run_a_freeze_out_through_the_api(club, alice, carol):
     data = created.json()
     assert data["seed"] is None and len(data["seed_commitment"]) == 64
     assert created["ETag"] and created["Location"].endswith(f"/tournaments/{data['id']}/")
-    # A retry with the same key creates nothing new.
+    # A retry with the same key creates nothing new: the first answer again, marked as a
+    # replay (games.api.idempotency, issue 16).
     again = post(client, reverse("api_tournament_list"), body, **{"Idempotency-Key": "cup-1"})
-    assert again.status_code == 200 and again.json()["id"] == data["id"]
+    assert again.status_code == 201 and again.json()["id"] == data["id"]
+    assert again["Idempotent-Replayed"] == "true"
     assert Tournament.objects.filter(club=club).count() == 1
     tid = data["id"]
 
@@ -82,7 +84,8 @@ def test_create_and_run_a_freeze_out_through_the_api(club, alice, carol):
         {"names": names, "check_in": True},
         **{"Idempotency-Key": "entries-1"},
     )
-    assert retry.status_code == 200 and len(retry.json()) == 5
+    assert retry.status_code == 201 and len(retry.json()) == 5
+    assert retry["Idempotent-Replayed"] == "true"
     # Without a key, entering someone twice is a 409 conflict with the reason.
     twice = post(client, reverse("api_tournament_entries", args=[tid]), {"names": ["api0"]})
     assert twice.status_code == 409 and "already entered" in said(twice)

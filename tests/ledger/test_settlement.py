@@ -150,7 +150,7 @@ def test_a_loss_split_between_two_winners_is_explained():
             "cal",
             "dee",
             4,
-            "cal's 9 loss is split: 5 to ann, 4 to dee; dee won 4, so this transfer settles dee.",
+            "cal pays 4 more of the 9 loss (2 of 2); dee won 4, so this transfer settles dee.",
         ),
     ]
 
@@ -165,6 +165,19 @@ def test_a_win_collected_from_two_losers_is_explained():
         "ben lost 5 overall and pays it all to ann; "
         "ann's 9 win is collected: 5 from ben, 4 from cal."
     )
+    # The second line does not repeat the sentence: it says which part it is.
+    assert transfers[1].explanation == (
+        "cal lost 4 overall and pays it all to ann; 4 of ann's 9 win (2 of 2)."
+    )
+
+
+def test_no_explanation_repeats_another():
+    """FINDINGS: "Dwayne's $34 win is collected: …" four times out of five."""
+    balances = {"dwayne": 34, "ann": -10, "ben": -9, "cal": -8, "dee": -7, "eve": 5, "fay": -5}
+    transfers = settle_balances(balances)
+    sentences = [t.explanation for t in transfers]
+    assert len(set(sentences)) == len(sentences)
+    assert sum("win is collected" in s for s in sentences) <= 1
 
 
 def test_names_and_amount_format_are_used_in_explanations():

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0008_i18_tournament_round2"),
+        ("games", "0011_i16_api"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

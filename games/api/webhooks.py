@@ -1,0 +1,156 @@
+"""REST API v1, webhooks: a club owner's endpoints and their delivery log.
+
+Events and delivery are games.api.outbox's. An endpoint's URL must be HTTPS (plain HTTP
+only with settings.WEBHOOK_ALLOW_HTTP, for local receivers in development and tests);
+its signing secret is shown when it is created.
+"""
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+
+from games.access import club_for
+from games.api.base import (
+    CURSOR_PARAMETERS,
+    READ_PROBLEMS,
+    WRITE_PROBLEMS,
+    ApiView,
+    absolute,
+    page_of,
+    paginate,
+    problems,
+    valid,
+)
+from games.api.outbox import EVENT_TYPES
+from games.api.serializers import StrictInputSerializer
+from games.models import Role, WebhookDelivery, WebhookEndpoint
+
+
+class EndpointInputSerializer(StrictInputSerializer):
+    url = serializers.URLField(max_length=500)
+    events = serializers.ListField(
+        child=serializers.ChoiceField(choices=EVENT_TYPES),
+        required=False,
+        default=list,
+        help_text="Event types to receive; empty: all of them.",
+    )
+
+    def validate_url(self, url: str) -> str:
+        if not url.startswith("https://") and not getattr(settings, "WEBHOOK_ALLOW_HTTP", False):
+            raise serializers.ValidationError("Use an https:// address.", code="https_required")
+        return url
+
+
+class EndpointOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField(source="club_id")
+    url = serializers.URLField()
+    events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_TYPES))
+    active = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+class EndpointCreatedOutputSerializer(EndpointOutputSerializer):
+    secret = serializers.CharField(help_text="Signs every delivery; shown only here.")
+
+
+class DeliveryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    event = serializers.IntegerField(source="event_id")
+    type = serializers.ChoiceField(choices=EVENT_TYPES, source="event.type")
+    status = serializers.ChoiceField(choices=WebhookDelivery.Status.choices)
+    attempts = serializers.IntegerField()
+    next_attempt_at = serializers.DateTimeField()
+    last_status_code = serializers.IntegerField(allow_null=True)
+    last_error = serializers.CharField(allow_blank=True)
+    delivered_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField(source="event.created_at")
+
+
+def _endpoint(request, endpoint_id: int) -> WebhookEndpoint:
+    endpoint = WebhookEndpoint.objects.filter(pk=endpoint_id).first()
+    if endpoint is None:
+        raise exceptions.NotFound()
+    club_for(request.user, endpoint.club_id, Role.OWNER)  # another club's: the same 404
+    return endpoint
+
+
+class EndpointListApi(ApiView):
+    @extend_schema(
+        operation_id="webhooks_list",
+        summary="A club's webhook endpoints (owner)",
+        responses={200: EndpointOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        tags=["webhooks"],
+    )
+    def get(self, request, club_id: int):
+        club, _ = club_for(request.user, club_id, Role.OWNER)
+        endpoints = WebhookEndpoint.objects.filter(club=club)
+        return Response(EndpointOutputSerializer(endpoints, many=True).data)
+
+    @extend_schema(
+        operation_id="webhooks_create",
+        summary="Register an HTTPS endpoint for a club's events (owner)",
+        request=EndpointInputSerializer,
+        responses={201: EndpointCreatedOutputSerializer, **problems(*WRITE_PROBLEMS)},
+        examples=[
+            OpenApiExample(
+                "Hands and closings",
+                value={
+                    "url": "https://example.com/bourre",
+                    "events": ["hand.recorded", "session.closed"],
+                },
+                request_only=True,
+            )
+        ],
+        tags=["webhooks"],
+    )
+    def post(self, request, club_id: int):
+        club, _ = club_for(request.user, club_id, Role.OWNER)
+        data = valid(EndpointInputSerializer, request.data)
+        endpoint = WebhookEndpoint.objects.create(club=club, url=data["url"], events=data["events"])
+        response = Response(
+            EndpointCreatedOutputSerializer(endpoint).data,
+            status=201,
+            headers={"Location": absolute(request, "api_webhook_detail", endpoint.pk)},
+        )
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class EndpointDetailApi(ApiView):
+    @extend_schema(
+        operation_id="webhooks_retrieve",
+        summary="One webhook endpoint (owner)",
+        responses={200: EndpointOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["webhooks"],
+    )
+    def get(self, request, endpoint_id: int):
+        return Response(EndpointOutputSerializer(_endpoint(request, endpoint_id)).data)
+
+    @extend_schema(
+        operation_id="webhooks_delete",
+        summary="Remove a webhook endpoint (owner); pending deliveries are dropped",
+        request=None,
+        responses={204: None, **problems(401, 403, 404)},
+        tags=["webhooks"],
+    )
+    def delete(self, request, endpoint_id: int):
+        _endpoint(request, endpoint_id).delete()
+        return Response(status=204)
+
+
+class DeliveryListApi(ApiView):
+    cursor_ordering = "-id"
+
+    @extend_schema(
+        operation_id="webhooks_deliveries",
+        summary="The delivery log of an endpoint, newest first (owner)",
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(DeliveryOutputSerializer), **problems(400, *READ_PROBLEMS)},
+        tags=["webhooks"],
+    )
+    def get(self, request, endpoint_id: int):
+        endpoint = _endpoint(request, endpoint_id)
+        deliveries = WebhookDelivery.objects.filter(endpoint=endpoint).select_related("event")
+        return paginate(self, request, deliveries, DeliveryOutputSerializer)

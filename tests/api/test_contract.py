@@ -1,0 +1,212 @@
+"""The API's cross-cutting contract (issue 16): one 404 for missing and not-yours, 413
+above the body limit, 400 for bad cursors and page sizes, UTC timestamps, and the API
+FINDINGS (one duplicate-name code, strict tricks, JSON messages, the verifier's paths,
+absolute Location headers, the schema's file name, numeric names)."""
+
+import json
+
+import pytest
+
+from games.api.base import MAX_BODY_BYTES
+from games.models import Player
+
+from .conftest import FIRST_HAND
+
+
+def _post(client, url, body, **headers):
+    return client.post(url, body, content_type="application/json", headers=headers)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/clubs/{club}/",
+        "/api/v1/players/{player}/",
+        "/api/v1/sessions/{session}/",
+        "/api/v1/hands/{hand}/",
+        "/api/v1/sessions/{session}/settlement/",
+    ],
+)
+def test_another_clubs_object_is_the_same_404_as_a_missing_one(api_bob, other_club_game, path):
+    theirs = path.format(
+        club=other_club_game.club_id,
+        player=other_club_game.seats.first().player_id,
+        session=other_club_game.pk,
+        hand=other_club_game.hands.first().pk,
+    )
+    missing = path.format(club=999999, player=999999, session=999999, hand=999999)
+    a, b = api_bob.get(theirs), api_bob.get(missing)
+    assert a.status_code == b.status_code == 404
+    assert a.json() == b.json()
+    assert a["Content-Type"] == "application/problem+json"
+
+
+def test_a_body_over_the_limit_is_413_even_for_the_public_verifier(api_anon, api_bob, game):
+    # ~2.5 MB of JSON: Django's own limit used to turn this into a 500.
+    big = json.dumps({"players": ["x" * 1000] * 2600})
+    assert len(big) > MAX_BODY_BYTES
+    for client, url in (
+        (api_anon, "/api/v1/hands/verify/"),
+        (api_bob, f"/api/v1/sessions/{game.pk}/hands/"),
+    ):
+        response = client.post(url, big, content_type="application/json")
+        assert response.status_code == 413, url
+        assert response["Content-Type"] == "application/problem+json"
+        assert response.json()["errors"][0]["code"] == "body_too_large"
+
+
+def test_a_body_under_the_limit_is_read(api_anon):
+    response = _post(api_anon, "/api/v1/hands/verify/", {"players": ["ann"] * 10})
+    assert response.status_code == 400  # read and refused by the verifier, not by size
+    assert response.json()["type"] == "urn:bourre:problem:invalid-record"
+
+
+@pytest.mark.parametrize("size", ["0", "-1", "501", "abc", "1.5"])
+def test_a_bad_page_size_is_400(api_carol, played, size):
+    response = api_carol.get(f"/api/v1/sessions/{played.pk}/hands/?page_size={size}")
+    assert response.status_code == 400
+    assert response.json()["errors"][0] == {
+        "field": "page_size",
+        "code": "bad_page_size",
+        "message": "page_size is a whole number from 1 to 500.",
+    }
+
+
+def test_a_good_page_size_is_used_and_links_are_absolute(api_carol, played):
+    body = api_carol.get(f"/api/v1/sessions/{played.pk}/hands/?page_size=1").json()
+    assert len(body["results"]) == 1
+    assert body["next"].startswith("http://testserver/api/v1/")
+
+
+def test_timestamps_are_utc_whatever_the_site_time_zone(api_carol, played, settings):
+    assert settings.TIME_ZONE == "America/Chicago"
+    hand = api_carol.get(f"/api/v1/sessions/{played.pk}/hands/").json()["results"][0]
+    assert hand["created_at"].endswith("Z")
+    session = api_carol.get(f"/api/v1/sessions/{played.pk}/").json()
+    assert session["created_at"].endswith("Z")
+    posting = api_carol.get(f"/api/v1/clubs/{played.club_id}/postings/").json()["results"][0]
+    assert posting["created_at"].endswith("Z")
+
+
+# --- FINDINGS (API) ----------------------------------------------------------------------
+
+
+def test_a_duplicate_player_name_has_one_code(api_bob, club, players):
+    response = _post(api_bob, f"/api/v1/clubs/{club.pk}/players/", {"name": "ANN"})
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "duplicate_name"
+    rename = api_bob.patch(
+        f"/api/v1/players/{players[1].pk}/", {"name": "ann"}, content_type="application/json"
+    )
+    assert rename.json()["errors"][0]["code"] == "duplicate_name"
+
+
+def test_tricks_as_strings_are_refused_like_the_verifier_does(api_bob, api_anon, game):
+    entry = {"up_card": "QH", "passed": ["ben"], "tricks": {"ann": "3", "cal": 2, "dee": 0}}
+    recorded = _post(api_bob, f"/api/v1/sessions/{game.pk}/hands/", entry)
+    verified = _post(
+        api_anon,
+        "/api/v1/hands/verify/",
+        {**entry, "players": ["ann", "ben", "cal", "dee"], "dealer": "dee"},
+    )
+    assert recorded.status_code == verified.status_code == 400
+    assert recorded.json()["errors"][0]["code"] == "bad_tricks"
+    assert verified.json()["errors"][0]["code"] == "bad_tricks"
+    assert game.hands.count() == 0
+
+
+def test_rules_that_disagree_are_explained_in_json_not_python(api_bob, game):
+    response = _post(
+        api_bob, f"/api/v1/sessions/{game.pk}/hands/", {**FIRST_HAND, "rules": {"ante": 5}}
+    )
+    assert response.status_code == 400
+    message = response.json()["errors"][0]["message"]
+    assert response.json()["errors"][0]["code"] == "session_mismatch"
+    assert "None" not in message and "'" not in message
+    assert '"ante": 1' in message and '"ante": 5' in message
+
+
+def test_the_verifier_answers_with_and_without_the_trailing_slash(api_anon):
+    record = {
+        "players": ["ann", "ben", "cal", "dee"],
+        "dealer": "dee",
+        "up_card": "QH",
+        "passed": ["ben"],
+        "tricks": {"ann": 3, "cal": 2, "dee": 0},
+    }
+    old = _post(api_anon, "/api/v1/hands/verify", record)
+    new = _post(api_anon, "/api/v1/hands/verify/", record)
+    assert old.status_code == new.status_code == 200
+    assert old.json() == new.json()
+
+
+def test_location_headers_are_absolute(api_bob, game):
+    response = _post(api_bob, f"/api/v1/sessions/{game.pk}/hands/", FIRST_HAND)
+    assert response["Location"] == f"http://testserver/api/v1/hands/{response.json()['id']}/"
+
+
+def test_the_schema_download_has_an_ascii_file_name(client, db):
+    disposition = client.get("/api/v1/schema/?format=json")["Content-Disposition"]
+    assert disposition == 'inline; filename="bourre-api-v1.json"'
+    assert disposition.isascii()
+
+
+def test_the_schema_separates_conflicts_and_validation_from_rejected_hands(client, db):
+    schema = client.get("/api/v1/schema/?format=json").json()
+    op = schema["paths"]["/api/v1/sessions/{session_id}/hands/"]["post"]["responses"]
+    ref409 = op["409"]["content"]["application/problem+json"]["schema"]["$ref"]
+    ref400 = op["400"]["content"]["application/problem+json"]["schema"]["$ref"]
+    components = schema["components"]["schemas"]
+    conflict = components[ref409.rsplit("/", 1)[1]]
+    bad = components[ref400.rsplit("/", 1)[1]]
+    # Nothing a closed-session or validation problem lacks is required.
+    assert "current_version" not in conflict.get("required", [])
+    assert "verdict" not in bad.get("required", [])
+    assert (
+        set(conflict["required"])
+        == set(bad["required"])
+        == {
+            "type",
+            "title",
+            "status",
+            "detail",
+            "errors",
+        }
+    )
+
+
+@pytest.mark.parametrize("name", ["-6.16e+277", "7", "3.5", "+12", "1e9"])
+def test_a_name_that_is_only_a_number_is_refused(api_bob, club, name):
+    response = _post(api_bob, f"/api/v1/clubs/{club.pk}/players/", {"name": name})
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "numeric_name"
+    assert not Player.objects.filter(club=club, name=name).exists()
+
+
+@pytest.mark.parametrize("name", ["Player 7", "Nan", "Inf", "7even", "E"])
+def test_names_with_letters_are_fine(api_bob, club, name):
+    response = _post(api_bob, f"/api/v1/clubs/{club.pk}/players/", {"name": name})
+    assert response.status_code == 201, response.content
+
+
+def test_the_verifier_says_how_much_of_its_rate_is_left(api_anon, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"verify": "3/min"},
+    }
+    record = {"players": ["ann", "ben"], "dealer": "ann", "trump": "S"}
+    seen = [_post(api_anon, "/api/v1/hands/verify/", record) for _ in range(4)]
+    assert [r["RateLimit-Remaining"] for r in seen[:3]] == ["2", "1", "0"]
+    assert {r["RateLimit-Limit"] for r in seen} == {"3"}
+    assert seen[3].status_code == 429
+    assert 0 < int(seen[3]["Retry-After"]) <= 60
+    assert 0 <= int(seen[0]["RateLimit-Reset"]) <= 60
+
+
+def test_an_unknown_format_is_406_naming_the_formats_there_are(api_carol, played):
+    response = api_carol.get(f"/api/v1/clubs/{played.club_id}/postings/?format=csv")
+    assert response.status_code == 406
+    assert response.json()["detail"] == "Unknown format; this endpoint answers in: json."
+    settlement = api_carol.get(f"/api/v1/sessions/{played.pk}/settlement/?format=xml")
+    assert settlement.status_code == 406
+    assert "csv, json" in settlement.json()["detail"]

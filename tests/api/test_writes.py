@@ -1,0 +1,197 @@
+"""Every write the web can do, through the API (issue 16), with the personas: strangers
+404, members 403 on writes, and the ledger's invariants after every money operation."""
+
+import pytest
+
+from games.models import Club, Invite, Membership, Role
+from ledger import postings
+from ledger.models import SettlementMark
+
+from .conftest import FIRST_HAND, SECOND_HAND, record
+
+
+def _send(client, method, url, body=None):
+    return getattr(client, method)(url, body or {}, content_type="application/json")
+
+
+def test_creating_a_club_makes_me_its_owner(api_mallory, mallory):
+    response = _send(api_mallory, "post", "/api/v1/clubs/", {"name": "Mallory's Den"})
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["role"], body["currency"]) == ("owner", "$")
+    assert Membership.objects.get(club_id=body["id"], user=mallory).role == Role.OWNER
+    assert response["Location"].endswith(f"/api/v1/clubs/{body['id']}/")
+
+
+def test_only_the_owner_updates_the_club(api_alice, api_bob, api_mallory, club):
+    url = f"/api/v1/clubs/{club.pk}/"
+    assert _send(api_mallory, "patch", url, {"name": "Mine"}).status_code == 404
+    assert _send(api_bob, "patch", url, {"name": "Mine"}).status_code == 403
+    response = _send(api_alice, "patch", url, {"currency": "€"})
+    assert response.status_code == 200
+    assert Club.objects.get(pk=club.pk).currency == "€"
+
+
+def test_members_roles_and_the_last_owner(api_alice, api_carol, club, carol, alice):
+    members = api_carol.get(f"/api/v1/clubs/{club.pk}/members/").json()
+    ids = {m["username"]: m["id"] for m in members}
+    url = f"/api/v1/clubs/{club.pk}/members/{ids['carol']}/"
+    assert _send(api_carol, "patch", url, {"role": "owner"}).status_code == 403
+    assert _send(api_alice, "patch", url, {"role": "scorekeeper"}).json()["role"] == "scorekeeper"
+    mine = f"/api/v1/clubs/{club.pk}/members/{ids['alice']}/"
+    response = _send(api_alice, "patch", mine, {"role": "member"})
+    assert response.status_code == 409
+    assert response.json()["errors"][0]["code"] == "last_owner"
+    assert api_alice.delete(url).status_code == 204
+    assert not Membership.objects.filter(club=club, user=carol).exists()
+
+
+def test_an_invitation_by_api_is_accepted_by_api(api_alice, api_mallory, club, mallory):
+    created = _send(api_alice, "post", f"/api/v1/clubs/{club.pk}/invites/", {"role": "member"})
+    assert created.status_code == 201
+    token = created.json()["token"]
+    assert created.json()["url"].startswith("http://testserver/invite/")
+    joined = _send(api_mallory, "post", "/api/v1/invites/accept/", {"token": token})
+    assert joined.status_code == 200
+    assert joined.json()["role"] == "member"
+    again = _send(api_mallory, "post", "/api/v1/invites/accept/", {"token": token})
+    assert again.status_code == 409  # single use
+    assert (
+        _send(api_mallory, "post", "/api/v1/invites/accept/", {"token": "nope"}).status_code == 404
+    )
+    assert Invite.objects.get(club=club).used_by == mallory
+
+
+def test_renaming_a_player(api_bob, api_carol, players):
+    url = f"/api/v1/players/{players[0].pk}/"
+    assert _send(api_carol, "patch", url, {"name": "Annie"}).status_code == 403
+    assert _send(api_bob, "patch", url, {"name": " Annie  B "}).json()["name"] == "Annie B"
+
+
+def test_changing_the_rules(api_bob, game):
+    response = _send(api_bob, "put", f"/api/v1/sessions/{game.pk}/rules/", {"rules": {"ante": 2}})
+    assert response.status_code == 200
+    assert response.json()["rules"]["ante"] == 2
+    bad = _send(api_bob, "put", f"/api/v1/sessions/{game.pk}/rules/", {"rules": {"ante": 0}})
+    assert bad.status_code == 400
+    assert bad.json()["errors"][0]["field"] == "rules.ante"
+
+
+def test_seats_leave_and_come_back(api_bob, game, club):
+    from tests.factories import PlayerFactory
+
+    eve = PlayerFactory(club=club, name="eve")
+    added = _send(api_bob, "post", f"/api/v1/sessions/{game.pk}/seats/", {"player": eve.pk})
+    assert added.status_code == 201 and added.json()["position"] == 4
+    url = f"/api/v1/sessions/{game.pk}/seats/{eve.pk}/"
+    assert _send(api_bob, "patch", url, {"active": False}).json()["active"] is False
+    assert _send(api_bob, "patch", url, {"active": True}).json()["active"] is True
+    other = _send(api_bob, "post", f"/api/v1/sessions/{game.pk}/seats/", {"player": 999999})
+    assert other.status_code == 400
+
+
+def test_buy_in_and_cash_out_go_through_the_ledger(api_bob, game, players):
+    ann = players[0]
+    url = f"/api/v1/sessions/{game.pk}/"
+    bought = _send(api_bob, "post", url + "buy-ins/", {"player": ann.pk, "amount": 500})
+    assert bought.status_code == 201 and bought.json()["kind"] == "buy_in"
+    postings.check_invariants(game)
+    too_much = _send(api_bob, "post", url + "cash-outs/", {"player": ann.pk, "amount": 501})
+    assert too_much.status_code == 400
+    assert too_much.json()["errors"][0]["code"] == "not_enough_chips"
+    cashed = _send(api_bob, "post", url + "cash-outs/", {"player": ann.pk, "amount": 200})
+    assert cashed.status_code == 201
+    postings.check_invariants(game)
+    assert (
+        _send(api_bob, "post", url + "buy-ins/", {"player": ann.pk, "amount": "5"}).status_code
+        == 400
+    )
+
+
+def test_voiding_the_latest_hand_only(api_bob, api_carol, game, bob):
+    first = record(game, FIRST_HAND, bob)
+    second = record(game, SECOND_HAND, bob)
+    assert _send(api_carol, "post", f"/api/v1/hands/{second.pk}/void/").status_code == 403
+    refused = _send(api_bob, "post", f"/api/v1/hands/{first.pk}/void/")
+    assert refused.status_code == 409
+    assert refused.json()["errors"][0]["code"] == "not_latest"
+    done = _send(api_bob, "post", f"/api/v1/hands/{second.pk}/void/", {"reason": "misdeal"})
+    assert done.status_code == 200
+    assert (done.json()["status"], done.json()["void_reason"]) == ("voided", "misdeal")
+    postings.check_invariants(game)
+
+
+def test_closing_with_a_leftover_policy(api_bob, game, bob):
+    record(game, FIRST_HAND, bob)  # dee's bourré leaves 4 in the pot
+    response = _send(
+        api_bob, "post", f"/api/v1/sessions/{game.pk}/close/", {"leftover_policy": "share_equally"}
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["status"], body["leftover_policy"], body["pot"]) == ("closed", "share_equally", 0)
+    postings.check_invariants(game)
+    late = _send(api_bob, "post", f"/api/v1/sessions/{game.pk}/hands/", SECOND_HAND)
+    assert late.status_code == 409
+    assert late.json()["type"] == "urn:bourre:problem:session-closed"
+
+
+def test_marking_a_transfer_paid(api_bob, played, bob):
+    transfers = api_bob.get(f"/api/v1/sessions/{played.pk}/settlement/").json()["transfers"]
+    t = next(t for t in transfers if t["payer"]["kind"] == t["payee"]["kind"] == "player")
+    url = f"/api/v1/sessions/{played.pk}/settlement/marks/"
+    body = {"payer": t["payer"]["id"], "payee": t["payee"]["id"], "paid": True}
+    response = _send(api_bob, "post", url, body)
+    assert response.status_code == 200
+    marked = [x for x in response.json()["transfers"] if x["payer"] == t["payer"]]
+    assert marked[0]["paid"] is True
+    assert SettlementMark.objects.filter(session=played).count() == 1
+    assert _send(api_bob, "post", url, {**body, "paid": False}).json()["transfers"]
+    assert SettlementMark.objects.filter(session=played).count() == 0
+    wrong = _send(api_bob, "post", url, {"payer": t["payee"]["id"], "payee": t["payer"]["id"]})
+    assert wrong.status_code == 409
+
+
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("put", "/api/v1/sessions/{s}/rules/", {"rules": {}}),
+        ("post", "/api/v1/sessions/{s}/close/", {}),
+        ("post", "/api/v1/sessions/{s}/buy-ins/", {"player": 1, "amount": 1}),
+        ("post", "/api/v1/sessions/{s}/settlement/marks/", {"payer": 1, "payee": 2}),
+        ("post", "/api/v1/hands/{h}/void/", {}),
+    ],
+)
+def test_strangers_get_404_on_every_write(api_mallory, played, method, path, body):
+    url = path.format(s=played.pk, h=played.hands.first().pk)
+    assert _send(api_mallory, method, url, body).status_code == 404
+
+
+def test_correcting_an_earlier_hand_resettles_the_later_ones(api_bob, api_carol, game, bob):
+    first = record(game, FIRST_HAND, bob)
+    record(game, SECOND_HAND, bob)
+    url = f"/api/v1/hands/{first.pk}/correct/"
+    # cal, not ann, took three tricks: cal wins the first pot.
+    fixed = {"up_card": "QH", "passed": ["ben"], "tricks": {"ann": 2, "cal": 3, "dee": 0}}
+    assert _send(api_carol, "post", url, fixed).status_code == 403
+    preview = _send(api_bob, "post", url, {**fixed, "dry_run": True})
+    assert preview.status_code == 200, preview.content
+    assert preview.json()["applied"] is False
+    assert preview.json()["changes"]["cal"] > 0 > preview.json()["changes"]["ann"]
+    game.refresh_from_db()
+    version = game.version
+    done = _send(api_bob, "post", url, {**fixed, "reason": "miscounted"})
+    assert done.status_code == 200
+    body = done.json()
+    assert body["applied"] is True and body["number"] == 1
+    assert body["changes"] == preview.json()["changes"]
+    game.refresh_from_db()
+    assert game.version > version  # phones watching the table see the change
+    postings.check_invariants(game)
+    stale = _send(api_bob, "post", url, {**fixed, "session_version": version})
+    assert stale.status_code == 409
+    assert stale.json()["type"] == "urn:bourre:problem:stale-state"
+
+
+def test_strangers_cannot_correct(api_mallory, played):
+    url = f"/api/v1/hands/{played.hands.first().pk}/correct/"
+    assert _send(api_mallory, "post", url, FIRST_HAND).status_code == 404

@@ -1,0 +1,96 @@
+"""Issue 14: every tap target on the main pages is at least 44 × 44 px at phone size.
+
+Each page is opened in Chromium at 390×844 and every interactive element is measured:
+buttons, links outside running text, selects, text inputs, summaries, and for a visually
+hidden radio or checkbox the label that is tapped instead. Links inside a sentence are
+left out (WCAG 2.5.8's inline exception). Failures list the page, the element and its size.
+"""
+
+import pytest
+
+from games.models import Role
+from ledger import postings
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+MEASURE = """
+() => {
+  const out = [];
+  const seen = new Set();
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
+  };
+  const inSentence = (a) => !!a.closest('p:not(.crumbs):not(.roster-next), li.msg, .help, dd, td, .row-sub, .muted');
+  const add = (el, what) => {
+    if (seen.has(el) || !visible(el)) return;
+    seen.add(el);
+    const r = el.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44) {
+      out.push(`${what} "${(el.innerText || el.value || el.name || '').trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  };
+  document.querySelectorAll('button, select, textarea, summary, input:not([type=hidden])').forEach((el) => {
+    if (el.closest('details:not([open])') && el.tagName !== 'SUMMARY') return;
+    if (el.matches('input[type=radio], input[type=checkbox]')) {
+      const s = getComputedStyle(el);
+      if (s.opacity === '0') { add(el.closest('label') || el, 'label'); return; }
+      add(el.closest('label') || el, 'choice');
+      return;
+    }
+    add(el, el.tagName.toLowerCase());
+  });
+  document.querySelectorAll('a[href]').forEach((a) => {
+    if (a.closest('details:not([open])') || inSentence(a)) return;
+    add(a, 'link');
+  });
+  return out;
+}
+"""
+
+
+def test_main_pages_have_44px_tap_targets(live_server, phone, login, club, players, bob, password):
+    session = postings.start_session(
+        club=club, name="Friday", players=players, dealer=players[-1], rules={},
+        currency="$", user=bob,
+    )  # fmt: skip
+    hand, _ = postings.record_hand(
+        session_id=session.pk,
+        entry={"trump": "H", "tricks": {"ann": 3, "ben": 1, "cal": 1, "dee": 0}},
+        idempotency_key="k1",
+        expected_version=None,
+        user=bob,
+    )
+    login(phone, "bob", password)
+    pages = [
+        "/",
+        f"/clubs/{club.pk}/",
+        f"/clubs/{club.pk}/players/",
+        f"/clubs/{club.pk}/stats/",
+        f"/clubs/{club.pk}/sessions/new/",
+        f"/sessions/{session.pk}/",
+        f"/sessions/{session.pk}/record/",
+        f"/sessions/{session.pk}/history/",
+        f"/hands/{hand.pk}/",
+        f"/hands/{hand.pk}/correct/",
+        "/rules/",
+    ]
+    small = []
+    for path in pages:
+        phone.goto(live_server.url + path)
+        small += [f"{path}: {s}" for s in phone.evaluate(MEASURE)]
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390, path
+    assert not small, "tap targets under 44 px:\n  " + "\n  ".join(small)
+
+
+def test_owner_pages_have_44px_tap_targets(
+    live_server, phone, login, club, players, alice, password
+):
+    assert club.memberships.filter(user=alice, role=Role.OWNER).exists()
+    login(phone, "alice", password)
+    small = []
+    for path in (f"/clubs/{club.pk}/members/", "/settings/tokens/", "/accounts/password/"):
+        phone.goto(live_server.url + path)
+        small += [f"{path}: {s}" for s in phone.evaluate(MEASURE)]
+    assert not small, "tap targets under 44 px:\n  " + "\n  ".join(small)

@@ -1,0 +1,136 @@
+"""Correcting an earlier hand from the phone: form → confirmation (each player's change
+of net) → save; a later hand the new chain breaks is named and fixed in the same flow;
+hand numbers shown match the hands saved; strangers and members are kept out."""
+
+import json
+import random
+
+import pytest
+from django.urls import reverse
+
+from games.models import GameSession, Hand
+from ledger import postings
+from ledger.models import Posting
+from ledger.postings.corrections import table_part
+from tests.ledger.conftest import playout
+
+from .test_session_views import WIN_ANN, record_direct, start_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(club, players, bob):
+    return start_table(club, players, bob)
+
+
+def form_data(hand, *, trump="H", tricks=None, passed=(), reneges=None, **extra):
+    version = GameSession.objects.get(pk=hand.session_id).version
+    data = {"idempotency_key": "correction", "version": version, "trump": trump}
+    for i, name in enumerate(hand.record["players"]):
+        data[f"player_{i}"] = name
+        data[f"play_{i}"] = "pass" if name in passed else "play"
+        data[f"tricks_{i}"] = (tricks or {}).get(name, 0)
+        data[f"renege_{i}"] = (reneges or {}).get(name, "")
+    data.update(extra)
+    return data
+
+
+def test_correct_hand_1_of_3_confirm_then_save(bob_client, table):
+    first = record_direct(table, **WIN_ANN)  # dee bourré
+    record_direct(table, tricks={"ann": 1, "ben": 4, "cal": 0, "dee": 0})
+    record_direct(table, tricks={"ann": 5, "ben": 0, "cal": 0, "dee": 0})
+    url = reverse("hand_correct", args=[first.pk])
+    page = bob_client.get(url)
+    assert page.status_code == 200 and "Correct hand 1" in page.content.decode()
+
+    count = Posting.objects.count()
+    data = form_data(first, tricks={"ann": 3, "ben": 1, "cal": 1}, passed=["dee"])
+    confirm = bob_client.post(url, data)
+    assert confirm.status_code == 200 and Posting.objects.count() == count  # nothing saved
+    html = confirm.content.decode()
+    correction = confirm.context["correction"]
+    assert not correction.applied and correction.changes["dee"] > 0
+    assert "What changes for each player" in html and "Hand 1</strong> (corrected)" in html
+    assert "Save the correction" in html
+
+    saved = bob_client.post(
+        url,
+        {
+            "step": "confirm",
+            "version": correction.version,
+            "pending": confirm.context["pending"],
+            "reason": "dee passed",
+        },
+    )
+    assert saved.status_code == 302 and saved["Location"] == reverse("hand_detail", args=[first.pk])
+    postings.check_invariants(table)
+    first.refresh_from_db()
+    assert first.number == 1 and first.record["passed"] == ["dee"]
+    assert first.corrections[0]["reason"] == "dee passed"
+    detail = bob_client.get(saved["Location"]).content.decode()
+    assert "Hand 1 corrected" in detail and "corrected</span>" in detail
+    assert "dee passed" in detail and "Details: postings" in detail
+    # Numbers stay: three live hands numbered 1..3, and the record page says hand 4.
+    assert list(table.hands.values_list("number", flat=True)) == [1, 2, 3]
+    record_page = bob_client.get(reverse("hand_record", args=[table.pk])).content.decode()
+    assert "Record hand 4" in record_page
+
+
+def test_stale_confirmation_changes_nothing(bob_client, table):
+    first = record_direct(table, **WIN_ANN)
+    url = reverse("hand_correct", args=[first.pk])
+    confirm = bob_client.post(url, form_data(first, tricks={"ann": 5}))
+    record_direct(table, **WIN_ANN)  # the table moved on
+    count = Posting.objects.count()
+    saved = bob_client.post(
+        url,
+        {"step": "confirm", "version": confirm.context["correction"].version,
+         "pending": confirm.context["pending"]},
+    )  # fmt: skip
+    assert saved.status_code == 302 and saved["Location"] == url
+    assert Posting.objects.count() == count
+    postings.check_invariants(table)
+
+
+def test_a_broken_later_hand_is_named_and_fixed_in_the_flow(bob_client, table):
+    first = record_direct(table, **WIN_ANN)
+    # Hand 2 as a card log: its first lead depends on who deals (ann, now).
+    state = postings.session_state(table)
+    assert state["dealer"] == "ann"
+    record_direct(table, **table_part(playout(state, random.Random(3), 0.0)))
+    # A corrected renege in hand 1 costs ann her deal (R39): ben deals hand 2 instead,
+    # and its card log's first lead is out of turn.
+    url = reverse("hand_correct", args=[first.pk])
+    data = form_data(first, tricks={"ann": 3, "ben": 1, "cal": 1}, reneges={"ann": "corrected"})
+    broken = bob_client.post(url, data)
+    assert broken.status_code == 409
+    html = broken.content.decode()
+    assert "Fix hand 2" in html and "hand 2 no longer adds up" in html
+    assert broken.context["target"].number == 2
+    pending = json.loads(broken.context["pending"])
+    assert pending["entry"]["reneges"] == [{"player": "ann", "corrected": True}]
+    # The host fixes hand 2 as a summary: tricks instead of the card log.
+    hand2 = Hand.objects.get(session=table, number=2)
+    tricks = hand2.verdict["tricks"]
+    fix = form_data(hand2, trump="S", tricks=tricks, pending=broken.context["pending"], target=2)
+    confirm = bob_client.post(url, fix)
+    assert confirm.status_code == 200, confirm.content.decode()[:2000]
+    assert [c.number for c in confirm.context["correction"].hands] == [1, 2]
+    saved = bob_client.post(
+        url,
+        {"step": "confirm", "version": confirm.context["correction"].version,
+         "pending": confirm.context["pending"]},
+    )  # fmt: skip
+    assert saved.status_code == 302
+    postings.check_invariants(table)
+    hand2.refresh_from_db()
+    assert hand2.corrected and hand2.number == 2
+
+
+def test_correction_forbidden(carol_client, mallory_client, table):
+    hand = record_direct(table, **WIN_ANN)
+    url = reverse("hand_correct", args=[hand.pk])
+    assert carol_client.get(url).status_code == 403
+    assert mallory_client.get(url).status_code == 404
+    assert carol_client.post(url, form_data(hand, tricks={"ann": 5})).status_code == 403
