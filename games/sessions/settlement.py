@@ -6,12 +6,14 @@ Transfers are recomputed from the ledger every time (`ledger.settlement`); a
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
@@ -137,10 +139,13 @@ def ledger_csv(request: AuthedHttpRequest, session_id: int) -> StreamingHttpResp
     column values (``ledger.exports``), so a long session costs flat memory."""
     session, _ = session_for(request.user, session_id)
     filename = f"{slugify(session.name) or 'session'}-{session.pk}-ledger.csv"
+    # The rows are written after the view returns (and the club's zone is reset): the
+    # zone active now goes with them.
+    when = partial(timezones.iso, name=timezone.get_current_timezone_name())
     response = StreamingHttpResponse(
         stream_csv(
             LEDGER_COLUMNS,
-            session_ledger_rows(session.pk, session.club_id, session.currency, timezones.iso),
+            session_ledger_rows(session.pk, session.club_id, session.currency, when),
         ),
         content_type="text/csv; charset=utf-8",
     )
