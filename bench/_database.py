@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,12 +25,27 @@ def sqlite_file(name: str) -> Path:
     return Path(tempfile.gettempdir()) / f"{name}.sqlite3"
 
 
+def code_root(bench_file: str) -> Path:
+    """The checkout whose code a benchmark runs: ``BENCH_ROOT`` (e.g. a worktree of main,
+    to compare in the same hour) or the one the benchmark lives in; put on ``sys.path``."""
+    import sys
+    import warnings
+
+    root = Path(os.environ.get("BENCH_ROOT") or Path(bench_file).resolve().parent.parent)
+    sys.path.insert(0, str(root))
+    warnings.filterwarnings("ignore", message="No directory at")  # no collectstatic here
+    return root
+
+
 def configure(name: str, postgres: bool = True, server: str = SERVER) -> None:
     """Point Django at the benchmark's own database; call before ``django.setup()``."""
     os.environ["DATABASE_URL"] = (
         f"{server.rstrip('/')}/{name}" if postgres else f"sqlite:///{sqlite_file(name)}"
     )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
+    # Benchmarks run without DEBUG (as production does), which needs a key of one's own;
+    # a server a benchmark starts inherits it, so its login sessions stay valid there.
+    os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
 
 
 def _reset(name: str, postgres: bool, server: str, create: bool) -> None:

@@ -97,7 +97,12 @@ class SecurityHeadersMiddleware:
             )
         response["Permissions-Policy"] = PERMISSIONS_POLICY
         try:
-            private = _private(request, response)
+            # A response that says so already (a poll's 304, games.polling.live) is left
+            # as it is without asking who the user is: asking loads the user row, which
+            # the scoreboard's fast 304 exists to avoid (issue #20).
+            private = response.get("Cache-Control") == "private, no-store" or _private(
+                request, response
+            )
         except (OperationalError, InterfaceError):
             private = True  # the session could not be read: assume the worst
         if private:

@@ -8,6 +8,10 @@ come from the models' ``_meta``, so a renamed column changes the SQL with it.
 - ``session_with_membership``: the session and the user's membership (every page and
   poll of a session; ``games.access.session_for``).
 - ``digital_hand``: a digital hand of a session (every move).
+- ``board_poll``: a session's version, the user's role in its club and what the login
+  session must match (every scoreboard poll that may be answered 304;
+  ``games.polling.member_board_unchanged``).
+- ``session_version``: a session's version alone (a poll whose access is already known).
 - ``insert_rows``: a multi-row INSERT without the ORM's per-call overhead, for the
   hottest writes.
 
@@ -25,6 +29,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 from games.models import Club, GameSession, Hand, Membership
@@ -100,3 +105,47 @@ def _hand_sql() -> str:
 def digital_hand(session_id: int, hand_id: int) -> Hand | None:
     """The digital hand ``hand_id`` of this session, or None (every move reads it)."""
     return next(iter(Hand.objects.raw(_hand_sql(), [hand_id, session_id, Hand.Kind.DIGITAL])), None)
+
+
+@cache
+def _board_poll_sql() -> str:
+    user = get_user_model()
+    return (
+        f"SELECT s.{column(GameSession, 'version')}, m.{column(Membership, 'role')}, "
+        f"u.{column(user, 'password')}, u.{column(user, 'is_active')} "
+        f"FROM {table(GameSession)} s JOIN {table(Membership)} m "
+        f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
+        f"AND m.{column(Membership, 'user')} = %s "
+        f"JOIN {table(user)} u ON u.{column(user, 'id')} = m.{column(Membership, 'user')} "
+        f"WHERE s.{column(GameSession, 'id')} = %s"
+    )
+
+
+def board_poll(user_id: int, session_id: int) -> tuple[int, str, str, bool] | None:
+    """(the session's version, the user's role in its club, the user's password hash,
+    whether the user is active); None unless the session exists and the user is a member
+    of its club. One statement over primary keys and the membership's unique index: no
+    model is built."""
+    with connection.cursor() as cursor:
+        cursor.execute(_board_poll_sql(), [user_id, session_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    version, role, password, active = row
+    return version, role, password, bool(active)
+
+
+@cache
+def _version_sql() -> str:
+    return (
+        f"SELECT {column(GameSession, 'version')} FROM {table(GameSession)} "
+        f"WHERE {column(GameSession, 'id')} = %s"
+    )
+
+
+def session_version(session_id: int) -> int | None:
+    """The session's version (None: no such session); the primary key alone."""
+    with connection.cursor() as cursor:
+        cursor.execute(_version_sql(), [session_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]

@@ -3,15 +3,48 @@
 Every CSV the app writes goes through ``writer``: each text cell is escaped by
 ``csv_cell`` (names, memos, explanations, the currency: anything a person typed), numbers
 pass as they are. A writer that escapes every cell cannot forget one.
+
+The ledger exports (a session's ``ledger.csv`` page, the API's ``postings/?format=csv``)
+stream one row per leg from plain column values (``values_list`` through chunked cursors
+— server-side cursors on PostgreSQL): no model instance, no posting's hand with its JSON
+fields decoded, and memory flat however long the ledger (issue #20; bench/floor.py).
+Their rows are made by ``_rows``, which escapes each typed cell once (a memo once per
+posting, a name once per account, the currency once) instead of once per leg, so
+``stream_csv`` writes them with the plain writer; the other cells are ledger values
+(kinds, dates, ids, amounts).
 """
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable
+import io
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
 from typing import Any
 
-__all__ = ["csv_cell", "writer"]
+from django.db.models import QuerySet
+
+from ledger.models import Account, Leg, Posting
+
+__all__ = ["club_ledger_rows", "csv_cell", "session_ledger_rows", "stream_csv", "writer"]
+
+# The session page's ledger.csv, one row per leg.
+LEDGER_COLUMNS = (
+    "posting",
+    "created_at",
+    "kind",
+    "hand",
+    "memo",
+    "reverses",
+    "account",
+    "player",
+    "amount",
+    "currency",
+)
+# The club's ledger through the API: the same, with the posting's session.
+CLUB_LEDGER_COLUMNS = (*LEDGER_COLUMNS[:3], "session", *LEDGER_COLUMNS[3:])
+
+CHUNK = 2000  # rows per database fetch and per piece of the response
 
 # What makes a spreadsheet read a cell as a formula (OWASP's list, and the full-width forms
 # some spreadsheets also accept), even after leading spaces.
@@ -48,3 +81,88 @@ class _EscapingWriter:
 def writer(stream: Any, **kwargs: Any) -> _EscapingWriter:
     """``csv.writer`` whose every text cell is escaped by ``csv_cell``."""
     return _EscapingWriter(stream, **kwargs)
+
+
+def session_ledger_rows(
+    session_id: int, club_id: int, currency: str, when: Callable[[datetime], str]
+) -> Iterator[tuple]:
+    """Every leg of the session's postings, oldest first, as ``LEDGER_COLUMNS``; ``when``
+    writes a posting's time (the page: in the club's time zone)."""
+    return _rows(club_id, Posting.objects.filter(session_id=session_id), currency, False, when)
+
+
+def club_ledger_rows(club_id: int, postings: QuerySet[Posting], currency: str) -> Iterator[tuple]:
+    """The legs of these postings (already filtered), oldest first, as
+    ``CLUB_LEDGER_COLUMNS``; a session's legs in its currency, the others (bank moves of
+    no session) in the club's (``currency``)."""
+    return _rows(club_id, postings, currency, True, datetime.isoformat)
+
+
+def _rows(
+    club_id: int,
+    postings: QuerySet[Posting],
+    currency: str,
+    with_session: bool,
+    when: Callable[[datetime], str],
+) -> Iterator[tuple]:
+    """One row per leg of the postings, oldest posting first.
+
+    Three plain reads instead of one wide join: the club's accounts once (one per player,
+    one per session's pot, the bank and the carry), the postings (their cells made once,
+    not once per leg: a date is the costliest value to read and format) and their legs
+    (three integers each), both through chunked cursors and merged on the posting id."""
+    accounts = {
+        pk: (kind, "" if name is None else csv_cell(name))
+        for pk, kind, name in Account.objects.filter(club_id=club_id).values_list(
+            "pk", "kind", "player__name"
+        )
+    }
+    extra = ("session_id", "session__currency") if with_session else ()
+    heads = (
+        postings.order_by("id")
+        .values_list("id", "created_at", "kind", "hand__number", "memo", "reverses_id", *extra)
+        .iterator(chunk_size=CHUNK)
+    )
+    legs = (
+        Leg.objects.filter(posting__in=postings.values("id"))
+        .order_by("posting_id", "id")
+        .values_list("posting_id", "account_id", "amount")
+        .iterator(chunk_size=CHUNK)
+    )
+    head: tuple = ()
+    currency = csv_cell(currency)
+    cur = currency
+    current = None
+    for posting_id, account_id, amount in legs:
+        # Postings written after the legs were read have no legs here: skipped.
+        while posting_id != current:
+            pid, created, kind, number, memo, reverses, *more = next(heads)
+            current = pid
+            hand = "" if number is None else number
+            if more:
+                session, session_currency = more
+                head = (pid, when(created), kind, session or "", hand, csv_cell(memo),
+                        reverses or "")  # fmt: skip
+                cur = csv_cell(session_currency) if session_currency else currency
+            else:
+                head = (pid, when(created), kind, hand, csv_cell(memo), reverses or "")
+        yield (*head, *accounts[account_id], amount, cur)
+
+
+def stream_csv(header: Sequence[str], rows: Iterable[Sequence]) -> Iterator[str]:
+    """The CSV text in pieces of ``CHUNK`` rows (for a StreamingHttpResponse). The rows'
+    typed cells are escaped already (``_rows``): the plain writer, not ``writer``."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    chunk: list[Sequence] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == CHUNK:
+            writer.writerows(chunk)
+            chunk.clear()
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    writer.writerows(chunk)
+    yield buffer.getvalue()

@@ -15,7 +15,8 @@ from ledger.books import (
     pot_balance,
     prize_balances,
 )
-from ledger.models import Account, Leg, Posting, PrizePosting
+from ledger.models import Account, Leg, PlayerTotals, Posting, PrizePosting
+from ledger.totals import recount_player_totals
 
 
 def check_invariants(session: GameSession) -> None:
@@ -29,7 +30,9 @@ def check_invariants(session: GameSession) -> None:
       chip-limited table, where shortfalls make them differ: no stack is negative);
     - ``hands_count`` is the number of live hands; every reversal reverses a posting of
       the same hand, leg for leg;
-    - at a tournament table, the tournament's prize ledger holds (``check_prize_ledger``).
+    - at a tournament table, the tournament's prize ledger holds (``check_prize_ledger``);
+    - the players' club totals are what the ledger and the hands recount
+      (``check_player_totals``).
     """
     session = GameSession.objects.get(pk=session.pk)
 
@@ -120,6 +123,7 @@ def check_invariants(session: GameSession) -> None:
         mine = sorted((leg.account_id, leg.amount) for leg in rev.legs.all())
         theirs = sorted((leg.account_id, -leg.amount) for leg in orig.legs.all())
         check(mine == theirs, f"reversal {rev.pk} does not mirror posting {orig.pk}")
+    check_player_totals(session.club_id)
     # A tournament table's money is in its tournament's prize ledger: check that too.
     table = TournamentTable.objects.filter(session=session).select_related("tournament").first()
     if table is not None:
@@ -146,3 +150,24 @@ def check_prize_ledger(t: Tournament) -> None:
         raise AssertionError(f"the pool is negative: {balances['pool']}")
     if t.status == Tournament.Status.FINISHED and balances["pool"] != 0:
         raise AssertionError(f"{balances['pool']} left in the pool after the prizes")
+
+
+def check_player_totals(club_id: int) -> None:
+    """Raise AssertionError unless every player's club totals (``PlayerTotals``, kept by
+    ``ledger.postings``) equal a recount from the ledger and the recorded hands
+    (``ledger.totals.recount_player_totals``). A player without a row counts as all
+    zeros. Callable on its own (a books check of a whole club)."""
+    kept = {
+        row["player_id"]: {c: row[c] for c in PlayerTotals.COUNTERS}
+        for row in PlayerTotals.objects.filter(club_id=club_id).values(
+            "player_id", *PlayerTotals.COUNTERS
+        )
+    }
+    zeros = dict.fromkeys(PlayerTotals.COUNTERS, 0)
+    recount = recount_player_totals(club_id)
+    for player_id in set(kept) | set(recount):
+        have, want = kept.get(player_id, zeros), recount.get(player_id, zeros)
+        if have != want:
+            raise AssertionError(
+                f"club totals of player {player_id} are {have} but the ledger says {want}"
+            )

@@ -99,7 +99,16 @@ class Posting(models.Model):
 
     class Meta:
         ordering = ["id"]
-        indexes = [models.Index(fields=["session", "id"])]
+        indexes = [
+            models.Index(fields=["session", "id"]),
+            # A session's money outside hands (carry-ins, buy-ins, leftovers) is a handful
+            # of postings among thousands: the history page finds them without a scan.
+            models.Index(
+                fields=["session"],
+                condition=models.Q(hand__isnull=True),
+                name="posting_outside_hands",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk}"
@@ -234,3 +243,43 @@ class PrizeLeg(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account}: {self.amount}"
+
+
+class PlayerTotals(models.Model):
+    """A player's running totals over the club's whole history (club statistics).
+
+    Kept by ``ledger.postings`` only, in the same transaction as the postings and hands
+    they count (like a session's ``nets``/``stacks``), so the statistics page reads one
+    row per player however many sessions the club has played; reversals are postings like
+    any other and subtract through the same writer. ``ledger.invariants.check_player_totals``
+    recounts them from the ledger and the hands. Money figures leave out tournament
+    tables (chips, not money) and bank moves; hand counts count every recorded hand.
+    """
+
+    player = models.OneToOneField(
+        "games.Player", primary_key=True, on_delete=models.CASCADE, related_name="totals"
+    )
+    club = models.ForeignKey("games.Club", on_delete=models.CASCADE, related_name="+")
+    net = models.BigIntegerField(default=0, help_text="Won − lost at the table, cash sessions.")
+    pots_won = models.IntegerField(default=0, help_text="Pots taken alone, not reversed.")
+    biggest_pot = models.BigIntegerField(default=0, help_text="Largest of those pots.")
+    hands_played = models.IntegerField(default=0, help_text="Recorded hands dealt in.")
+    hands_passed = models.IntegerField(default=0)
+    bourres = models.IntegerField(default=0)
+    reneges = models.IntegerField(default=0)
+    sessions = models.IntegerField(default=0, help_text="Sessions seated in.")
+
+    # The counters in the order ledger.sql.add_player_totals takes them.
+    COUNTERS = (
+        "net",
+        "pots_won",
+        "biggest_pot",
+        "hands_played",
+        "hands_passed",
+        "bourres",
+        "reneges",
+        "sessions",
+    )
+
+    def __str__(self) -> str:
+        return f"totals of player {self.player_id}"

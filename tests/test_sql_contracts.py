@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Max
 from django.test.utils import CaptureQueriesContext
@@ -576,6 +577,113 @@ def test_legs_written_by_plain_sql_are_checked_by_the_database(scene):
     with pytest.raises(DatabaseError, match="unbalanced"):
         write([5, -4])
     postings.check_invariants(scene.home)
+
+
+# -- games.sql.board_poll and session_version (issue #20) ----------------------------------------
+
+
+def test_board_poll_matches_the_orm_for_every_user_and_session(scene):
+    """The scoreboard poll's fast path answers 304 from this row alone, so it must be the
+    ORM's answer exactly: the version, the role in the session's own club (None → no row:
+    a stranger, a missing user or session falls through to the full view), and the user's
+    password hash and active flag (what Django's login check reads)."""
+    User = get_user_model()
+    missing_user = max(u.pk for u in scene.users) + 1000
+    seen = set()
+    for user_id in [*(u.pk for u in scene.users), missing_user]:
+        for session_id in [*(s.pk for s in scene.sessions), scene.missing_session]:
+            raw = games_sql.board_poll(user_id, session_id)
+            orm = GameSession.objects.filter(pk=session_id).first()
+            member = (
+                Membership.objects.filter(club_id=orm.club_id, user_id=user_id).first()
+                if orm
+                else None
+            )
+            if member is None:
+                assert raw is None, (user_id, session_id)
+                seen.add(None)
+                continue
+            user = User.objects.get(pk=user_id)
+            assert raw == (orm.version, member.role, user.password, user.is_active)
+            assert type(raw[0]) is int and type(raw[3]) is bool
+            seen.add(member.role)
+    assert seen == {Role.OWNER, Role.SCOREKEEPER, Role.MEMBER, None}
+
+
+def test_session_version_matches_the_orm(scene):
+    for session in scene.sessions:
+        assert (
+            games_sql.session_version(session.pk) == GameSession.objects.get(pk=session.pk).version
+        )
+    assert games_sql.session_version(scene.missing_session) is None
+
+
+# -- ledger.sql.seats_and_hand_lookup and add_player_totals (issue #20) ---------------------------
+
+
+def test_seats_and_hand_lookup_is_both_statements(scene):
+    """Recording a hand reads the seats and the hand lookup in one statement: it must be
+    exactly the two statements (each held to its ORM twin above), for every session and
+    key, and a missing session still answers the lookup."""
+    keys = {h.idempotency_key for h in Hand.objects.all()} | {"", "no-such-key"}
+    for session_id in [*(s.pk for s in scene.sessions), scene.missing_session]:
+        for key in sorted(keys):
+            seats, lookup = ledger_sql.seats_and_hand_lookup(session_id, key)
+            assert seats == ledger_sql.seat_rows(session_id)
+            assert lookup == _orm_hand_lookup(session_id, key), (session_id, key)
+
+
+def _orm_add_player_totals(club_id: int, deltas: dict[int, list[int]]) -> None:
+    from django.db.models import F
+    from django.db.models.functions import Greatest
+
+    from ledger.models import PlayerTotals
+
+    for player_id, values in deltas.items():
+        PlayerTotals.objects.get_or_create(player_id=player_id, defaults={"club_id": club_id})
+        changes = dict(zip(PlayerTotals.COUNTERS, values, strict=True))
+        biggest = changes.pop("biggest_pot")
+        PlayerTotals.objects.filter(player_id=player_id).update(
+            biggest_pot=Greatest(F("biggest_pot"), biggest),
+            **{c: F(c) + v for c, v in changes.items()},
+        )
+
+
+def test_add_player_totals_matches_the_orm(scene):
+    """The club totals' upsert adds every counter, keeps the larger biggest pot, and
+    creates the rows of players who had none, exactly like get_or_create + F()."""
+    from ledger.models import PlayerTotals
+
+    class Rollback(Exception):
+        pass
+
+    ann, ben, cal, _ = scene.players
+    fresh = PlayerFactory(club=scene.club, name="newcomer")
+    deltas = {
+        ann.pk: [5, 1, 2, 1, 0, 1, 0, 0],  # a smaller biggest pot than ann's: kept
+        ben.pk: [-3, -1, 999, 0, 1, 0, 1, 1],  # a larger one: taken
+        cal.pk: [0, 0, 0, -1, 0, 0, 0, 0],
+        fresh.pk: [7, 1, 7, 1, 0, 0, 0, 1],
+    }
+    assert not PlayerTotals.objects.filter(player=fresh).exists()
+
+    def rows():
+        return sorted(
+            PlayerTotals.objects.values_list("player_id", "club_id", *PlayerTotals.COUNTERS)
+        )
+
+    before = rows()
+    try:
+        with transaction.atomic():
+            _orm_add_player_totals(scene.club.pk, deltas)
+            orm = rows()
+            raise Rollback
+    except Rollback:
+        pass
+    assert rows() == before
+    ledger_sql.add_player_totals(scene.club.pk, deltas)
+    assert rows() == orm != before
+    assert PlayerTotals.objects.get(player=ben).biggest_pot == 999
 
 
 def test_rewrite_hands_writes_what_the_orm_writes(scene):

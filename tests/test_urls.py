@@ -53,6 +53,7 @@ URLS = [
     ("settlement_mark", (7,), "/sessions/7/settlement/paid/"),
     ("settlement_csv", (7,), "/sessions/7/settlement.csv"),
     ("ledger_csv", (7,), "/sessions/7/ledger.csv"),
+    ("session_history_chart", (7,), "/sessions/7/history/chart/"),
     ("token_list", (), "/settings/tokens/"),
     ("token_revoke", (7,), "/settings/tokens/7/revoke/"),
     ("tournament_list", (7,), "/clubs/7/tournaments/"),

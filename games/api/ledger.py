@@ -1,13 +1,17 @@
 """REST API v1, ledger part: postings with their legs, balances, settlement, statistics.
 
 Read-only: money is only ever written by ledger.postings. Conventions (auth, access,
-problems, cursor pages) come from games.api.
+problems, cursor pages) come from games.api. The postings list also streams the whole
+filtered ledger as CSV (``?format=csv``), one row per leg from plain column values
+(``ledger.exports``), for exports of any size.
 """
 
 import io
+import json
 from collections import defaultdict
 
 from django.db.models import F, Sum
+from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.renderers import BaseRenderer
@@ -28,6 +32,7 @@ from games.api.serializers import MAX_ID, PlayerRefSerializer
 from games.models import GameSession, Player
 from games.sessions.selectors import KITTY, settlement_rows
 from ledger import exports, postings
+from ledger.exports import CLUB_LEDGER_COLUMNS, club_ledger_rows, stream_csv
 from ledger.models import Account, Leg, Posting
 from ledger.stats import club_player_stats
 
@@ -162,19 +167,46 @@ class SettlementCSVRenderer(BaseRenderer):
 # --- views -------------------------------------------------------------------------------
 
 
+class LedgerCSVRenderer(BaseRenderer):
+    """Accepts ``?format=csv`` / ``Accept: text/csv`` on the postings list; the view then
+    streams the rows itself (``ledger.exports``), so this never renders anything."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        # Only errors reach a renderer here (the export is a StreamingHttpResponse).
+        return json.dumps(data).encode()
+
+
 class PostingListApi(ApiView):
     cursor_ordering = "id"  # the order they were written: an export replays history
+    renderer_classes = [*API_RENDERERS, LedgerCSVRenderer]
 
     @extend_schema(
         operation_id="postings_list",
-        summary="The club's ledger: postings with their legs, oldest first",
+        summary="The club's ledger: postings with their legs, oldest first (JSON or CSV)",
+        description=(
+            "JSON comes in cursor pages. `?format=csv` (or `Accept: text/csv`) streams the "
+            "whole filtered ledger in one response, one row per leg, oldest first: "
+            + ", ".join(CLUB_LEDGER_COLUMNS)
+            + "."
+        ),
         parameters=[
+            OpenApiParameter("format", str, enum=["json", "csv"]),
             OpenApiParameter("session", int, description="Only this session's postings."),
             OpenApiParameter("player", int, description="Only postings with a leg of this player."),
             OpenApiParameter("kind", str, enum=Posting.Kind.values),
             *CURSOR_PARAMETERS,
         ],
-        responses={200: page_of(PostingOutputSerializer), **problems(400, *READ_PROBLEMS)},
+        responses={
+            (200, "application/json"): page_of(PostingOutputSerializer),
+            (200, "text/csv"): OpenApiResponse(
+                response=str, description="One row per leg: " + ", ".join(CLUB_LEDGER_COLUMNS)
+            ),
+            **problems(400, *READ_PROBLEMS),
+        },
         tags=["ledger"],
     )
     def get(self, request, club_id: int):
@@ -195,6 +227,8 @@ class PostingListApi(ApiView):
             qs = qs.filter(pk__in=legs.values("posting_id"))
         if "kind" in filters:
             qs = qs.filter(kind=filters["kind"])
+        if request.accepted_renderer.format == "csv":
+            return _ledger_export(club, qs)
         # Two queries per page whatever its size: the postings, then all their legs. Rows
         # come straight from .values(): an export page of 500 postings would otherwise
         # build ~9,000 model instances and run a nested serializer over each (3x slower).
@@ -213,6 +247,16 @@ class PostingListApi(ApiView):
         paginator = CursorPage()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(posting_rows(page))
+
+
+def _ledger_export(club, postings_qs) -> StreamingHttpResponse:
+    """The filtered ledger as one streamed CSV, one row per leg (``ledger.exports``)."""
+    response = StreamingHttpResponse(
+        stream_csv(CLUB_LEDGER_COLUMNS, club_ledger_rows(club.pk, postings_qs, club.currency)),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="ledger-club-{club.pk}.csv"'
+    return response
 
 
 def posting_rows(postings_page: list[dict]) -> list[dict]:

@@ -212,6 +212,16 @@ class Hand(models.Model):
                 name="unique_hand_idempotency_key",
             ),
         ]
+        indexes = [
+            # At most one hand per session is in progress (a digital hand being played):
+            # recording a hand and every record form and scoreboard ask for it, and this
+            # index answers without reading the session's other hands.
+            models.Index(
+                fields=["session"],
+                condition=models.Q(status="in_progress"),
+                name="hand_in_progress",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.session} #{self.number}"

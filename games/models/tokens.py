@@ -59,7 +59,10 @@ class ApiToken(models.Model):
 
 
 def password_fingerprint(user) -> str:
-    """A fingerprint of the user's current password hash (not the hash itself)."""
+    """A fingerprint of the user's current password hash (not the hash itself).
+
+    Keyed by SECRET_KEY, so every app server must share the key, and rotating it stops
+    every token (as it signs everyone out): the README says so."""
     return hmac.new(
         settings.SECRET_KEY.encode(), f"api-token:{user.password}".encode(), "sha256"
     ).hexdigest()

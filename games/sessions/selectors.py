@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.cache import cache
 
+from games import polling
 from games.models import GameSession, Hand, Role, Seat, TournamentTable
 from games.sessions.charts import net_chart
 from games.sessions.forms import current_rules
@@ -73,7 +74,7 @@ def can_score(session: GameSession, membership) -> bool:
 
 def board_etag(session: GameSession, membership) -> str:
     """The scoreboard changes only with the session's version (and what the role may do)."""
-    return f'"board-{session.pk}-{session.version}-{membership.role}"'
+    return polling.board_etag(session.pk, session.version, membership.role)
 
 
 def by_version(session: GameSession, what: str, compute):

@@ -6,12 +6,14 @@ Transfers are recomputed from the ledger every time (`ledger.settlement`); a
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
@@ -22,7 +24,7 @@ from games.models import GameSession, Role
 from games.sessions.selectors import settlement_rows
 from games.templatetags.bourre import format_money
 from ledger import exports, postings
-from ledger.models import Leg, Posting
+from ledger.exports import LEDGER_COLUMNS, session_ledger_rows, stream_csv
 
 
 @login_required
@@ -132,44 +134,20 @@ def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
-def ledger_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    """Every posting of the session with its legs: one row per leg."""
+def ledger_csv(request: AuthedHttpRequest, session_id: int) -> StreamingHttpResponse:
+    """Every posting of the session with its legs: one row per leg, streamed from plain
+    column values (``ledger.exports``), so a long session costs flat memory."""
     session, _ = session_for(request.user, session_id)
-    legs = (
-        Leg.objects.filter(posting__session=session)
-        .select_related("posting", "posting__hand", "account__player")
-        .order_by("posting_id", "id")
+    filename = f"{slugify(session.name) or 'session'}-{session.pk}-ledger.csv"
+    # The rows are written after the view returns (and the club's zone is reset): the
+    # zone active now goes with them.
+    when = partial(timezones.iso, name=timezone.get_current_timezone_name())
+    response = StreamingHttpResponse(
+        stream_csv(
+            LEDGER_COLUMNS,
+            session_ledger_rows(session.pk, session.club_id, session.currency, when),
+        ),
+        content_type="text/csv; charset=utf-8",
     )
-    response, writer = _csv_response(session, "ledger")
-    writer.writerow(
-        [
-            "posting",
-            "created_at",
-            "kind",
-            "hand",
-            "memo",
-            "reverses",
-            "account",
-            "player",
-            "amount",
-            "currency",
-        ]
-    )
-    for leg in legs.iterator(chunk_size=2000):
-        posting: Posting = leg.posting
-        account = leg.account
-        writer.writerow(
-            [
-                posting.pk,
-                timezones.iso(posting.created_at),
-                posting.kind,
-                posting.hand.number if posting.hand_id and posting.hand else "",
-                posting.memo,
-                posting.reverses_id or "",
-                account.kind,
-                account.player.name if account.player_id and account.player else "",
-                leg.amount,
-                session.currency,
-            ]
-        )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -13,6 +13,11 @@ urlpatterns = [
     path("sessions/<id:session_id>/", sessions.session_detail, name="session_detail"),
     path("sessions/<id:session_id>/record/", sessions.hand_record, name="hand_record"),
     path("sessions/<id:session_id>/history/", sessions.session_history, name="session_history"),
+    path(
+        "sessions/<id:session_id>/history/chart/",
+        sessions.session_history_chart,
+        name="session_history_chart",
+    ),
     path("sessions/<id:session_id>/seats/", sessions.session_seats, name="session_seats"),
     path("sessions/<id:session_id>/rules/", sessions.session_rules, name="session_rules"),
     path("sessions/<id:session_id>/close/", sessions.session_close, name="session_close"),

@@ -11,7 +11,8 @@ post/redirect/get.
 from __future__ import annotations
 
 import uuid
-from typing import cast
+from collections.abc import Sequence
+from typing import cast, overload
 
 from django import forms
 from django.contrib import messages
@@ -19,7 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Max, Prefetch
+from django.db.models import Max, Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -33,7 +34,7 @@ from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
 from games.names import clean_name
-from games.polling import etag_matches, live, not_modified
+from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors, statements
 from games.sessions.forms import (
     RENEGE_KINDS,
@@ -48,7 +49,7 @@ from ledger import postings
 from ledger.models import Leg, Posting
 from ledger.stats import club_player_stats
 
-HISTORY_PAGE = 50
+HISTORY_PAGE = 20  # hands per history page (issue #20: render less per page)
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -135,10 +136,19 @@ def session_new(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
 # --- the scoreboard -----------------------------------------------------------------------
 
 
-@login_required
 def session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """The screen left open on the table. htmx polls the `board` partial; an unchanged
-    session answers 304 with no body (the ETag is the session's version)."""
+    session answers 304 with no body (the ETag is the session's version), for a member
+    without loading the user or the session row (``games.polling``)."""
+    if request.htmx:
+        unchanged = member_board_unchanged(request, session_id)
+        if unchanged is not None:
+            return unchanged
+    return _session_detail(request, session_id)
+
+
+@login_required
+def _session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
     etag = selectors.board_etag(session, membership)
     if request.htmx:
@@ -667,29 +677,55 @@ def session_close(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 # --- history ------------------------------------------------------------------------------
 
 
+class _NumberedHands(Sequence[Hand]):
+    """The session's numbered hands (recorded or undone), newest first, for the history's
+    Paginator: counted by the last number and sliced by a range of numbers, both read
+    from the (session, number) index, so a page costs the same at hand 100 and 20,000
+    (a COUNT and an OFFSET would read every hand before it). Every hand that gets a number
+    keeps it (an undone one too) and numbers follow on, so number n is the n-th hand."""
+
+    def __init__(self, session: GameSession) -> None:
+        self.hands = session.hands.filter(number__isnull=False)
+        self.last: int | None = None
+
+    def __len__(self) -> int:
+        if self.last is None:
+            self.last = self.hands.aggregate(m=Max("number"))["m"] or 0
+        return self.last
+
+    @overload
+    def __getitem__(self, index: int) -> Hand: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Hand]: ...
+
+    def __getitem__(self, index: int | slice) -> Hand | list[Hand]:
+        if isinstance(index, int):
+            return self[index : index + 1][0]
+        start, stop, _ = index.indices(len(self))
+        top, bottom = len(self) - start, len(self) - stop
+        return list(self.hands.filter(number__gt=bottom, number__lte=top).order_by("-number"))
+
+
 @login_required
 def session_history(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    """Every hand with its record, verdict and postings; the net chart; other events."""
+    """The hands, newest first, a page at a time, with their record, verdict and
+    postings; other money and events. The net chart, which sums the whole session, loads
+    on its own request (``session_history_chart``), so the page costs the same at hand
+    100 and hand 20,000."""
     session, membership = session_for(request.user, session_id)
     seats = list(session.seats.select_related("player").order_by("position", "id"))
-    hands_qs = (
-        session.hands.filter(number__isnull=False)
-        .exclude(status=Hand.Status.IN_PROGRESS)
-        .order_by("-number")
-    )
-    page = Paginator(hands_qs, HISTORY_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(_NumberedHands(session), HISTORY_PAGE).get_page(request.GET.get("page"))
     legs = Prefetch("legs", queryset=Leg.objects.select_related("account__player"))
     hands = list(page.object_list)
-    by_hand: dict[int | None, list[Posting]] = {}  # keyed by hand_id
-    for posting in Posting.objects.filter(hand__in=hands).order_by("id").prefetch_related(legs):
+    # The page's hands' postings and the money outside hands in one read (two indexes).
+    by_hand: dict[int | None, list[Posting]] = {}  # keyed by hand_id; None: outside hands
+    shown = Q(hand__in=hands) | Q(session=session, hand__isnull=True)
+    for posting in Posting.objects.filter(shown).order_by("id").prefetch_related(legs):
         by_hand.setdefault(posting.hand_id, []).append(posting)
     for hand in hands:
         hand.posting_list = by_hand.get(hand.pk, [])
-    other_postings = list(
-        Posting.objects.filter(session=session, hand__isnull=True)
-        .order_by("id")
-        .prefetch_related(legs)
-    )
+    other_postings = by_hand.get(None, [])
     context = {
         "session": session,
         "membership": membership,
@@ -697,12 +733,26 @@ def session_history(request: AuthedHttpRequest, session_id: int) -> HttpResponse
         "hands": hands,
         "events": list(session.events.select_related("created_by").order_by("created_at", "id")),
         "other_postings": other_postings,
-        "chart": selectors.by_version(
-            session, "chart", lambda: str(selectors.net_chart_for(session, seats))
-        ),
         "player_names": {s.player_id: s.player.name for s in seats},
     }
     return render(request, "games/session_history.html", context)
+
+
+@login_required
+def session_history_chart(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
+    """The net chart of the whole session: the history page loads it with htmx (the
+    partial); without JavaScript its link opens it as a page. Drawn once per version of
+    the session (``selectors.by_version``)."""
+    session, membership = session_for(request.user, session_id)
+    seats = list(session.seats.select_related("player").order_by("position", "id"))
+    chart = selectors.by_version(
+        session, "chart", lambda: str(selectors.net_chart_for(session, seats))
+    )
+    template = "games/session_history_chart.html"
+    if request.htmx:
+        template += "#chart"
+    context = {"session": session, "membership": membership, "chart": chart}
+    return render(request, template, context)
 
 
 # --- club statistics ----------------------------------------------------------------------

@@ -9,8 +9,10 @@ The package is split by concern, and this module is its public face (import
 - ``sessions``: start a session, seats, rules, award a pot, close, settlement marks;
 - ``bank``: buy-ins and cash-outs;
 - ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes);
-- ``_common``: the session lock, posting legs, the running totals, the seats and state
-  the engine sees, and the after-hand call to a tournament table's tournament.
+- ``_common``: the session lock, posting legs, the running totals (the session's
+  ``nets``/``stacks`` and the players' club totals, ``PlayerTotals``: one writer,
+  ``_post``, so reversals subtract through it too), the seats and state the engine sees,
+  and the after-hand call to a tournament table's tournament.
 
 Reads live apart: ``ledger.books`` (balances, stacks, pot, kitty, prize balances) and
 ``ledger.invariants`` (``check_invariants``, ``check_prize_ledger``); both are re-exported
@@ -95,7 +97,7 @@ from ledger.errors import (
     StaleState,
     VoidRefused,
 )
-from ledger.invariants import check_invariants, check_prize_ledger
+from ledger.invariants import check_invariants, check_player_totals, check_prize_ledger
 from ledger.postings._common import (
     actor,
     announce_change,
@@ -140,6 +142,7 @@ __all__ = [
     "cash_out",
     "change_rules",
     "check_invariants",
+    "check_player_totals",
     "check_prize_ledger",
     "close_session",
     "complete_hand",

@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Max, Sum
 from django.db.models.functions import Coalesce
 
 from games.engine import MAX_POT, Rules
@@ -17,7 +17,7 @@ from games.models import GameSession, Hand, Seat, SessionEvent
 from ledger import sql
 from ledger.books import BANK_KINDS
 from ledger.errors import SessionClosed, SetupError
-from ledger.models import Account, Leg, Posting
+from ledger.models import Account, Leg, PlayerTotals, Posting
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R3
 # The session's running totals of the ledger, saved with every write that posts.
@@ -99,9 +99,11 @@ def _post(
     hand: Hand | None = None,
     reverses: list[Posting] | None = None,
     owners: Mapping[int, int] | None = None,
+    counts: Mapping[int, Mapping[str, int]] | None = None,
     hands: list[Hand] | None = None,
 ) -> list[Posting]:
-    """Write postings given as (kind, {account id: amount}, memo); two queries in all.
+    """Write postings given as (kind, {account id: amount}, memo); two queries in all,
+    three with the club's running totals.
 
     ``hand`` is every posting's hand; ``hands`` instead gives each entry its own (a
     correction re-settles many hands in one call).
@@ -111,10 +113,15 @@ def _post(
 
     ``owners`` maps the player accounts among the legs to their player ids: their legs
     are added to the session's running totals (``nets``, ``stacks``), which the caller
-    saves with the session row (``BOOK_FIELDS``) in the same transaction.
+    saves with the session row (``BOOK_FIELDS``) in the same transaction, and to the
+    players' club totals (``PlayerTotals``: net, pots won, biggest pot), together with
+    ``counts`` (player id → {counter: change}, e.g. hands played) in one statement.
+    This is the one writer of both: a reversal is a posting like any other and
+    subtracts what it reverses.
     """
     postings: list[Posting] = []
     legs_of: list[dict[int, int]] = []
+    totals = _Totals(session, counts)
     for i, (kind, legs, memo) in enumerate(entries):
         legs = {a: x for a, x in legs.items() if x}
         if sum(legs.values()) != 0:
@@ -135,13 +142,79 @@ def _post(
         legs_of.append(legs)
         if session is not None and owners:
             _add_to_books(session, kind, legs, owners)
-    if not postings:
-        return []
-    sql.insert_postings(postings)
-    sql.insert_legs(
-        [(p.pk, a, x) for p, legs in zip(postings, legs_of, strict=True) for a, x in legs.items()]
-    )
+            totals.add(kind, legs, owners, reverses[i] if reverses else None)
+    if postings:
+        sql.insert_postings(postings)
+        sql.insert_legs(
+            [
+                (p.pk, a, x)
+                for p, legs in zip(postings, legs_of, strict=True)
+                for a, x in legs.items()
+            ]
+        )
+    totals.write(club_id)
     return postings
+
+
+class _Totals:
+    """What a call of ``_post`` changes in the players' club totals (``PlayerTotals``)."""
+
+    def __init__(self, session: GameSession | None, counts: Mapping[int, Mapping[str, int]] | None):
+        # Tournament tables play for chips, not money: their legs count for nothing here.
+        self.money = session is not None and not session.chip_limited
+        self.deltas: dict[int, list[int]] = {}
+        self.recount_biggest: set[int] = set()
+        for player_id, changes in (counts or {}).items():
+            row = self._row(player_id)
+            for name, change in changes.items():
+                row[_COUNTER[name]] += change
+
+    def _row(self, player_id: int) -> list[int]:
+        return self.deltas.setdefault(player_id, [0] * len(_COUNTER))
+
+    def add(self, kind: str, legs: Mapping[int, int], owners: Mapping[int, int], reverses) -> None:
+        if not self.money:
+            return
+        reversed_payout = reverses is not None and reverses.kind == Posting.Kind.PAYOUT
+        for account_id, amount in legs.items():
+            player_id = owners.get(account_id)
+            if player_id is None:
+                continue
+            row = self._row(player_id)
+            if kind not in BANK_KINDS:
+                row[_COUNTER["net"]] += amount
+            if kind == Posting.Kind.PAYOUT and amount > 0:
+                row[_COUNTER["pots_won"]] += 1
+                row[_COUNTER["biggest_pot"]] = max(row[_COUNTER["biggest_pot"]], amount)
+            elif reversed_payout and amount < 0:
+                row[_COUNTER["pots_won"]] -= 1
+                self.recount_biggest.add(player_id)
+
+    def write(self, club_id: int) -> None:
+        sql.add_player_totals(club_id, {p: d for p, d in self.deltas.items() if any(d)})
+        if self.recount_biggest:
+            # A reversed pot may have been the biggest: take the largest pot still standing
+            # (rare: only a void of a won pot comes here).
+            biggest = dict(
+                Leg.objects.filter(
+                    account__kind=Account.Kind.PLAYER,
+                    account__player_id__in=self.recount_biggest,
+                    posting__kind=Posting.Kind.PAYOUT,
+                    posting__reversed_by__isnull=True,
+                    posting__session__chip_limited=False,
+                )
+                .order_by()
+                .values("account__player_id")
+                .annotate(m=Max("amount"))
+                .values_list("account__player_id", "m")
+            )
+            for player_id in self.recount_biggest:
+                PlayerTotals.objects.filter(player_id=player_id).update(
+                    biggest_pot=biggest.get(player_id) or 0
+                )
+
+
+_COUNTER = {name: i for i, name in enumerate(PlayerTotals.COUNTERS)}
 
 
 def _add_to_books(
@@ -203,13 +276,18 @@ class _Seat:
     stack: int = 0
 
 
-def _seats(session: GameSession) -> list[_Seat]:
+def _seats(
+    session: GameSession, rows: list[tuple[int, str, bool, bool, int | None]] | None = None
+) -> list[_Seat]:
     """The session's seats in clockwise order, in one query, with their account ids and
-    stacks (the stacks from the session row as the caller read it)."""
+    stacks (the stacks from the session row as the caller read it). ``rows``: the seat
+    rows when the caller has already read them (``sql.seats_and_hand_lookup``)."""
     chips = session.stacks
+    if rows is None:
+        rows = sql.seat_rows(session.pk)
     return [
         _Seat(player_id, name, active, eliminated, account_id, chips.get(str(player_id), 0))
-        for player_id, name, active, eliminated, account_id in sql.seat_rows(session.pk)
+        for player_id, name, active, eliminated, account_id in rows
     ]
 
 

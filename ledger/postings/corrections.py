@@ -58,6 +58,7 @@ from ledger.postings.hands import (
     _Money,
     _money,
     _verified,
+    hand_counts,
     reverse_postings,
 )
 
@@ -267,6 +268,12 @@ def _summarise(
     )
 
 
+def _add_counts(into: dict[int, dict[str, int]], counts: dict[int, dict[str, int]]) -> None:
+    for player_id, changes in counts.items():
+        for counter, change in changes.items():
+            into[player_id][counter] += change
+
+
 def _write(
     session: GameSession,
     seats: list[_Seat],
@@ -298,6 +305,7 @@ def _write(
             hands += [step.hand] * len(new)
     _post(session, session.club_id, entries, user, owners=owners, hands=hands)
 
+    counts: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     now = timezone.now().isoformat()
     by = actor(user)
     why = (reason or "").strip()[:200]
@@ -321,9 +329,19 @@ def _write(
                     "verdict": hand.verdict,
                 },
             ]  # fmt: skip
+        live = hand.status == Hand.Status.RECORDED
+        if live:
+            _add_counts(counts, hand_counts(hand, -1))
         hand.record, hand.verdict, hand.before = step.record, step.verdict, step.before
+        if live:
+            _add_counts(counts, hand_counts(hand))
     # Hands whose stored state is unchanged (the chain has settled back) are not written.
     sql.rewrite_hands([s.hand for s in steps if s.hand.pk in rewritten])
+    # The rewritten records' counts (hands played, passed, bourrés, reneges) in the
+    # players' club totals, through the ledger's one writer (issue #20).
+    changes = {p: dict(c) for p, c in counts.items() if any(c.values())}
+    if changes:
+        _post(session, session.club_id, [], user, counts=changes)
     session.bump()
     session.save(update_fields=HAND_FIELDS)
     _event(

@@ -269,10 +269,31 @@ def _store_hand(
     return hand
 
 
+def hand_counts(hand: Hand, sign: int = 1) -> dict[int, dict[str, int]]:
+    """What a recorded hand adds to its players' club totals (``sign`` −1: what voiding it
+    takes away): hands dealt in and passed, bourrés, reneges. Names are the hand's own
+    (``before["seats"]``: name → player id, as they were when it was played)."""
+    seats = (hand.before or {}).get("seats") or {}
+    counts: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    result = hand.result
+    for counter, names in (
+        ("hands_played", hand.record.get("players") or []),
+        ("hands_passed", hand.record.get("passed") or []),
+        ("bourres", result.get("bourre") or []),
+        ("reneges", [r.get("player") for r in hand.verdict.get("reneges") or []]),
+    ):
+        for name in names:
+            player_id = seats.get(name)
+            if player_id is not None:
+                counts[player_id][counter] += sign
+    return counts
+
+
 def _post_hand_money(
     session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money, user
 ) -> None:
-    """At most three postings, in this order: antes, the payout (or split), penalties."""
+    """At most three postings, in this order: antes, the payout (or split), penalties;
+    with the hand's counts for the players' club totals."""
     _post(
         session,
         session.club_id,
@@ -280,6 +301,7 @@ def _post_hand_money(
         user,
         hand=hand,
         owners=_owners(seats),
+        counts=hand_counts(hand),
     )
 
 
@@ -388,11 +410,14 @@ def _settle(
     actions: list[dict] | None,
     user,
     confirm_surprises: bool = False,
+    seats: list[_Seat] | None = None,
 ) -> Hand:
     """Verify the hand against the locked session, write it (or complete ``pending``),
     post its money and move the session on. The caller holds the session's row lock
-    inside a transaction; nothing is written unless the hand is valid and complete."""
-    seats = _seats(session)
+    inside a transaction (and has read the ``seats`` in it); nothing is written unless
+    the hand is valid and complete."""
+    if seats is None:
+        seats = _seats(session)
     record, verdict = _verified(session, seats, entry)
     result = verdict["result"]
     if confirm_surprises:
@@ -466,7 +491,7 @@ def record_hand(
     with transaction.atomic():
         session = lock_session(session_id)
         # After the lock, so that a hand committed by the previous lock holder is seen.
-        last, in_progress, existing = sql.hand_lookup(session.pk, key)
+        seat_rows, (last, in_progress, existing) = sql.seats_and_hand_lookup(session.pk, key)
         pending: Hand | None = None
         if existing is not None:
             hand = Hand.objects.get(pk=existing)
@@ -499,8 +524,19 @@ def record_hand(
             )
 
         number = (last or 0) + 1
+        seats = _seats(session, seat_rows)
         hand = _settle(
-            session, pending, number, entry, key, kind, seed, actions, user, confirm_surprises
+            session,
+            pending,
+            number,
+            entry,
+            key,
+            kind,
+            seed,
+            actions,
+            user,
+            confirm_surprises,
+            seats,
         )
     return hand, True
 
@@ -521,11 +557,13 @@ def complete_hand(*, session: GameSession, hand: Hand, entry: dict, user) -> Han
     if hand.status != Hand.Status.IN_PROGRESS:
         return hand
     _require_open(session)
-    last, _, _ = sql.hand_lookup(session.pk, "")
+    seat_rows, (last, _, _) = sql.seats_and_hand_lookup(session.pk, "")
     key = hand.idempotency_key or f"digital-{hand.pk}"
+    seats = _seats(session, seat_rows)
     return _settle(
-        session, hand, (last or 0) + 1, entry, key, Hand.Kind.DIGITAL, hand.seed, None, user
-    )
+        session, hand, (last or 0) + 1, entry, key, Hand.Kind.DIGITAL, hand.seed, None, user,
+        seats=seats,
+    )  # fmt: skip
 
 
 # -- undo -------------------------------------------------------------------------------------------
@@ -598,6 +636,8 @@ def void_hand(
         )
         seats = _seats(session)
         reverse_postings(session, originals, [hand] * len(originals), "voided", user, seats)
+        # The hand's counts leave the players' club totals with it (money went above).
+        _post(session, session.club_id, [], user, counts=hand_counts(hand, -1))
         before = hand.before
         back = before.get("eliminated") or []
         if back:

@@ -120,7 +120,14 @@ def start_session(
                             "Tournament chips",
                         )
                     )
-        _post(session, club.pk, entries, user, owners={a: p for p, a in accounts.items()})
+        _post(
+            session,
+            club.pk,
+            entries,
+            user,
+            owners={a: p for p, a in accounts.items()},
+            counts={pid: {"sessions": 1} for pid in ids},
+        )
         session.carry = carried
         session.save(update_fields=["carry", "pot_account", *BOOK_FIELDS])
         _event(
@@ -205,6 +212,8 @@ def add_seat(*, session_id: int, player: Player, user, position: int | None = No
                 session=session, player=player, position=position, account_id=account
             )
             event = "seat_added"
+            # No money moves, but the player has one more session (club totals).
+            _post(session, session.club_id, [], user, counts={player.pk: {"sessions": 1}})
         else:
             seat.position = position if position is not None else seat.position
             seat.active, seat.left_at, seat.eliminated_at = True, None, None

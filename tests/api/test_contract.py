@@ -204,9 +204,13 @@ def test_the_verifier_says_how_much_of_its_rate_is_left(api_anon, settings):
 
 
 def test_an_unknown_format_is_406_naming_the_formats_there_are(api_carol, played):
-    response = api_carol.get(f"/api/v1/clubs/{played.club_id}/postings/?format=csv")
+    response = api_carol.get(f"/api/v1/sessions/{played.pk}/balances/?format=csv")
     assert response.status_code == 406
     assert response.json()["detail"] == "Unknown format; this endpoint answers in: json."
+    # The ledger streams CSV too (issue #20): an unknown format there names both.
+    postings = api_carol.get(f"/api/v1/clubs/{played.club_id}/postings/?format=xml")
+    assert postings.status_code == 406
+    assert "csv, json" in postings.json()["detail"]
     settlement = api_carol.get(f"/api/v1/sessions/{played.pk}/settlement/?format=xml")
     assert settlement.status_code == 406
     assert "csv, json" in settlement.json()["detail"]

@@ -215,3 +215,54 @@ def test_export_rows_match_the_documented_output_serializer(club, played, bob):
     )  # fmt: skip
     assert [dict(r) for r in expected] == rows
     assert any(r["reverses"] for r in rows)  # the void's reversals are in the comparison
+
+
+# -- the streamed CSV export (issue #20) ----------------------------------------------------------
+
+
+def _csv_rows(response) -> list[dict]:
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    return list(csv.DictReader(io.StringIO(response.getvalue().decode())))
+
+
+def test_postings_csv_is_the_json_ledger_leg_for_leg(api_carol, club, played, bob):
+    """?format=csv streams the whole filtered ledger: the same postings and legs as the
+    JSON pages, one row per leg, whatever the page size."""
+    hand = played.hands.order_by("-number").first()
+    postings.void_hand(session_id=played.pk, hand_id=hand.pk, user=bob)
+    postings.check_invariants(played)
+    expected = []
+    url = postings_url(club, session=played.pk, page_size=2)
+    while url:
+        page = api_carol.get(url).json()
+        for p in page["results"]:
+            for leg in p["legs"]:
+                name = leg["player"]["name"] if leg["player"] else ""
+                expected.append(
+                    [p["id"], p["kind"], p["session"], p["hand_number"], p["memo"],
+                     p["reverses"], leg["kind"], name, leg["amount"]]
+                )  # fmt: skip
+        url = page["next"]
+    rows = _csv_rows(api_carol.get(postings_url(club, session=played.pk, format="csv")))
+    got = [
+        [int(r["posting"]), r["kind"], int(r["session"]), int(r["hand"]) if r["hand"] else None,
+         r["memo"], int(r["reverses"]) if r["reverses"] else None, r["account"], r["player"],
+         int(r["amount"])]
+        for r in rows
+    ]  # fmt: skip
+    assert got == expected
+    assert any(r["kind"] == "reversal" and r["reverses"] for r in rows)
+    assert {r["currency"] for r in rows} == {played.currency}
+    assert all(r["created_at"] for r in rows)
+
+
+def test_postings_csv_keeps_the_filters_and_access(api_carol, api_mallory, club, players, played):
+    dee = players[3]
+    rows = _csv_rows(api_carol.get(postings_url(club, player=dee.pk, format="csv")))
+    json_ids = [p["id"] for p in api_carol.get(postings_url(club, player=dee.pk)).json()["results"]]
+    assert sorted({int(r["posting"]) for r in rows}) == json_ids
+    assert api_mallory.get(postings_url(club, format="csv")).status_code == 404
+    bad = api_carol.get(postings_url(club, kind="bribe", format="csv"))
+    assert bad.status_code == 400 and bad["Content-Type"].startswith("application/problem+json")

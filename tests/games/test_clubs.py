@@ -310,5 +310,5 @@ def test_times_are_shown_in_the_clubs_zone_with_the_zone(bob_client, club, playe
     Hand.objects.filter(pk=hand.pk).update(created_at=datetime(2026, 1, 2, 23, 30, tzinfo=UTC))
     html = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
     assert "Jan 3, 08:30 JST" in html  # 23:30 UTC is 08:30 the next day in Tokyo
-    csv = bob_client.get(reverse("ledger_csv", args=[session.pk])).content.decode()
+    csv = bob_client.get(reverse("ledger_csv", args=[session.pk])).getvalue().decode()
     assert "+09:00" in csv.splitlines()[1]  # ISO 8601 with the club's offset

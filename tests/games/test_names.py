@@ -164,7 +164,7 @@ def test_ledger_and_settlement_csv_escape_the_currency(alice_client, club, playe
     )
     record_direct(table, user=bob, **WIN_ANN)
     for name in ("ledger_csv", "settlement_csv"):
-        body = alice_client.get(reverse(name, args=[table.pk])).content.decode()
+        body = alice_client.get(reverse(name, args=[table.pk])).getvalue().decode()
         rows = list(csv.reader(io.StringIO(body)))
         cells = [c for row in rows[1:] for c in row]
         assert "'=1+1" in cells, name

@@ -27,6 +27,9 @@ def test_rule_book_page_has_every_rule_addressable(client):
     # R29 in full, switch names as code, cross-references as links.
     assert "A cinch holder who follows and is not last to play" in html
     assert "<code>pot_limit</code>" in html and '<a href="#R35">R35</a>' in html
+    # Section titles too: no raw backticks reach the page (it once read "The cinch (`cinch`)").
+    assert "`" not in html
+    assert "<h2>The cinch (<code>cinch</code>)</h2>" in html
 
 
 def test_every_rule_the_code_cites_is_in_the_book():

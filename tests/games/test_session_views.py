@@ -527,10 +527,22 @@ def test_history_shows_hands_postings_chart_and_undone_hands(carol_client, table
     record_direct(table, **WIN_ANN)
     second = record_direct(table, tricks={"ann": 2, "ben": 2, "cal": 1})
     postings.void_hand(session_id=table.pk, hand_id=second.pk, user=bob)
+    ann = table.seats.get(player__name="ann").player_id
+    postings.buy_in(session_id=table.pk, player_id=ann, amount=20, user=bob)
     response = carol_client.get(reverse("session_history", args=[table.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert '<svg class="net-chart"' in html and '<title id="chart-title">' in html
+    # Money outside hands has its own list; the hands keep only their own postings.
+    assert [p.kind for p in response.context["other_postings"]] == ["buy_in"]
+    assert all(p.hand_id == h.pk for h in response.context["hands"] for p in h.posting_list)
+    assert "Other money" in html
+    chart_url = reverse("session_history_chart", args=[table.pk])
+    assert f'hx-get="{chart_url}"' in html and f'href="{chart_url}"' in html
+    # The chart loads on its own: an htmx partial, or a page without JavaScript.
+    partial = carol_client.get(chart_url, **HTMX).content.decode()
+    assert partial.lstrip().startswith('<svg class="net-chart"') and "<html" not in partial
+    page = carol_client.get(chart_url).content.decode()
+    assert '<svg class="net-chart"' in page and '<title id="chart-title">' in page
     for name in ("ann", "ben", "cal", "dee"):
         assert name in html
     assert "undone</span>" in html  # the voided hand is listed, marked
@@ -551,9 +563,37 @@ def test_history_chart_leaves_out_voided_hands(table, bob):
 
 
 def test_history_forbidden(mallory_client, client, table):
+    for name in ("session_history", "session_history_chart"):
+        url = reverse(name, args=[table.pk])
+        assert mallory_client.get(url).status_code == 404
+        assert client.get(url).status_code == 302
+
+
+def test_history_pages_render_a_fixed_number_of_hands(carol_client, table, bob):
+    from games.sessions.views import HISTORY_PAGE
+
+    for _ in range(HISTORY_PAGE + 1):
+        record_direct(table, **WIN_ANN)
     url = reverse("session_history", args=[table.pk])
-    assert mallory_client.get(url).status_code == 404
-    assert client.get(url).status_code == 302
+    first = carol_client.get(url)
+    assert len(first.context["hands"]) == HISTORY_PAGE
+    assert first.context["hands"][0].number == HISTORY_PAGE + 1
+    older = carol_client.get(url + "?page=2")
+    assert [h.number for h in older.context["hands"]] == [1]
+    assert "Older hands" in first.content.decode()
+    # An undone hand keeps its number and its place; the page costs the same queries.
+    with CaptureQueriesContext(connection) as before:
+        carol_client.get(url)
+    latest = table.hands.order_by("-number").first()
+    postings.void_hand(session_id=table.pk, hand_id=latest.pk, user=bob)
+    for _ in range(HISTORY_PAGE):
+        record_direct(table, **WIN_ANN)
+    with CaptureQueriesContext(connection) as after:
+        again = carol_client.get(url + "?page=2")
+    assert len(after.captured_queries) == len(before.captured_queries)
+    numbers = [h.number for h in again.context["hands"]]
+    assert numbers == list(range(HISTORY_PAGE + 1, 1, -1))
+    assert again.context["hands"][0].status == Hand.Status.VOIDED
 
 
 def test_club_stats(carol_client, club, table):

@@ -8,6 +8,7 @@ from collections import defaultdict
 import pytest
 from django.urls import reverse
 
+from games import timezones
 from ledger import postings
 from ledger.models import Leg, SettlementMark
 
@@ -110,7 +111,7 @@ def test_settlement_forbidden(carol_client, mallory_client, client, played, play
 def _csv(response):
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
-    return list(csv.DictReader(io.StringIO(response.content.decode())))
+    return list(csv.DictReader(io.StringIO(response.getvalue().decode())))
 
 
 def test_settlement_csv(carol_client, played):
@@ -158,3 +159,27 @@ def test_csv_cells_that_look_like_formulas_stay_text(carol_client, played, playe
     ledger_rows = _csv(carol_client.get(reverse("ledger_csv", args=[played.pk])))
     assert "'=HYPERLINK(1)" in {r["player"] for r in ledger_rows}
     assert "=HYPERLINK(1)" not in {r["player"] for r in ledger_rows}
+
+
+def test_ledger_csv_streams_what_the_models_say(carol_client, table, bob, players):
+    """The export reads plain column values (issue #20); each row must be what the models
+    themselves say, for every kind of posting (a void's reversals, a leftover)."""
+    from ledger.models import Posting
+
+    record_direct(table, user=bob, **WIN_ANN)
+    hand = record_direct(table, user=bob, tricks={"ann": 1, "ben": 3, "cal": 1, "dee": 0})
+    postings.void_hand(session_id=table.pk, hand_id=hand.pk, user=bob)
+    postings.close_session(session_id=table.pk, user=bob, leftover_policy="share_equally")
+    postings.check_invariants(table)
+    response = carol_client.get(reverse("ledger_csv", args=[table.pk]))
+    assert response.streaming
+    expected = [
+        [str(p.pk), timezones.iso(p.created_at), p.kind, str(p.hand.number) if p.hand else "",
+         p.memo, str(p.reverses_id or ""), leg.account.kind,
+         leg.account.player.name if leg.account.player else "", str(leg.amount), "$"]
+        for p in Posting.objects.filter(session=table).order_by("id")
+        for leg in p.legs.order_by("id")
+    ]  # fmt: skip
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
+    assert rows[0][0] == "posting" and rows[1:] == expected
+    assert {"reversal", "leftover"} <= {r[2] for r in expected}

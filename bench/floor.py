@@ -1,0 +1,235 @@
+"""How close the web tier runs to its floor (issue #20), on PostgreSQL, in one process.
+
+Every figure is printed next to a bare "ok" view served by the same stack (URL routing,
+middleware, a logged-in test client) in the same run, so the ratios hold on a busy
+machine where the absolute times do not:
+
+1. record POST (the htmx record form) p50 at 100 hands and at ``BENCH_HANDS`` (5,000;
+   the issue's 20,000 with ``BENCH_HANDS=20000``), and its statement count;
+2. the scoreboard's 304 poll: p50 and statements;
+3. the history page, cold (nothing cached), at ``BENCH_HANDS``;
+4. ``ledger.csv`` of that session, and the API's ``postings/?format=csv`` when the code
+   has it: legs/s and the peak of Python memory (tracemalloc) while streaming;
+5. club statistics after ``BENCH_CLOSED`` (1,000) closed sessions.
+
+Run the same file against another checkout (e.g. main) with ``BENCH_ROOT=/path``:
+
+    .venv/bin/python bench/floor.py
+    BENCH_ROOT=/tmp/bench-main .venv/bin/python bench/floor.py
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import statistics
+import time
+import tracemalloc
+import uuid
+from urllib.parse import urlencode
+
+import _database
+
+ROOT = _database.code_root(__file__)
+DB_NAME = os.environ.get("BENCH_DB", "bench_floor")
+_database.configure(DB_NAME)
+
+HANDS = int(os.environ.get("BENCH_HANDS", "5000"))
+CLOSED = int(os.environ.get("BENCH_CLOSED", "1000"))
+RUNS = 40
+PLAYERS = ["ann", "ben", "cal", "dee", "eve"]
+FORM = "application/x-www-form-urlencoded"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def p50(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def timed(fn, runs: int = RUNS) -> list[float]:
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def random_hand(rng: random.Random) -> dict:
+    k = rng.choice([2, 3, 4, 5])
+    active = rng.sample(PLAYERS, k)
+    tricks = dict.fromkeys(active, 0)
+    for _ in range(5):
+        tricks[rng.choice(active)] += 1
+    return {"trump": rng.choice("SHDC"), "passed": [p for p in PLAYERS if p not in active],
+            "tricks": tricks}  # fmt: skip
+
+
+def main() -> None:
+    print(f"(code at {ROOT}; load average {os.getloadavg()[0]:.1f} at the start)")
+    with _database.scratch(DB_NAME):
+        run()
+    print(f"(load average {os.getloadavg()[0]:.1f} at the end)")
+
+
+def run() -> None:  # noqa: C901, PLR0915 (one straight script)
+    # The app's URLs plus a bare view, for the floor every figure is compared with (the
+    # same application bench/load.py serves with gunicorn).
+    import _serve  # noqa: F401
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from games.models import Club, Membership, Player, Role
+    from ledger import postings
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench", password="bench-password-1")
+    club = Club.objects.create(name="Bench club", created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
+    client = Client()
+    client.force_login(user)
+    rng = random.Random(20)
+
+    def start(name: str):
+        return postings.start_session(club=club, name=name, players=players,
+                                      dealer=players[-1], rules={}, currency="$", user=user)  # fmt: skip
+
+    def direct(session, n: int) -> None:
+        for _ in range(n):
+            postings.record_hand(session_id=session.pk, entry=random_hand(rng),
+                                 idempotency_key=uuid.uuid4().hex, expected_version=None,
+                                 user=user)  # fmt: skip
+
+    def bare() -> float:
+        client.get("/bench/ok/")
+        return p50(timed(lambda: client.get("/bench/ok/"), RUNS * 2))
+
+    def record_posts(session, runs: int) -> tuple[float, int]:
+        url = reverse("hand_record", args=[session.pk])
+        times, statements = [], 0
+        for _ in range(runs):
+            html = client.get(url, **HTMX).content.decode()
+            key = re.search(r'name="idempotency_key" value="([^"]+)"', html).group(1)
+            version = re.search(r'name="version" value="(\d+)"', html).group(1)
+            hand = random_hand(rng)
+            data = {"idempotency_key": key, "version": version, "trump": hand["trump"]}
+            for j, name in enumerate(PLAYERS):
+                data[f"player_{j}"] = name
+                data[f"play_{j}"] = "pass" if name in hand["passed"] else "play"
+                data[f"tricks_{j}"] = hand["tricks"].get(name, 0)
+                data[f"renege_{j}"] = ""
+            body = urlencode(data)
+            with CaptureQueriesContext(connection) as ctx:
+                t0 = time.perf_counter()
+                response = client.post(url, body, content_type=FORM, **HTMX)
+                times.append(time.perf_counter() - t0)
+            assert response.status_code == 200, response.status_code
+            statements = len(ctx.captured_queries)
+        return p50(times), statements
+
+    session = start("Long night")
+    direct(session, 100 - RUNS // 2)
+    floor = bare()
+    small, statements_small = record_posts(session, RUNS // 2)
+    print(f"== bare view p50 {ms(floor)}")
+    print(f"== record POST at 100 hands: p50 {ms(small)} = {small / floor:.1f}× bare, "
+          f"{statements_small} statements")  # fmt: skip
+    t0 = time.perf_counter()
+    session.refresh_from_db()
+    direct(session, HANDS - session.hands_count - RUNS // 2)
+    print(f"   (grew to {HANDS} hands in {time.perf_counter() - t0:.0f} s)")
+    floor = bare()
+    big, statements_big = record_posts(session, RUNS // 2)
+    print(f"== record POST at {HANDS} hands: p50 {ms(big)} = {big / floor:.1f}× bare, "
+          f"{statements_big} statements; {big / small:.2f}× its value at 100 hands")  # fmt: skip
+    session.refresh_from_db()
+
+    detail = reverse("session_detail", args=[session.pk])
+    etag = client.get(detail, **HTMX)["ETag"]
+    floor = bare()
+    polls = timed(lambda: client.get(detail, HTTP_IF_NONE_MATCH=etag, **HTMX))
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(detail, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+    print(f"== 304 poll: p50 {ms(p50(polls))} = {p50(polls) / floor:.1f}× bare, "
+          f"{len(ctx.captured_queries)} statements")  # fmt: skip
+
+    history = reverse("session_history", args=[session.pk])
+
+    def cold_history():
+        cache.clear()
+        assert client.get(history).status_code == 200
+
+    c0 = time.process_time()
+    times = timed(cold_history, 10)
+    cpu = (time.process_time() - c0) / 10
+    with CaptureQueriesContext(connection) as ctx:
+        cold_history()
+    print(f"== history page at {HANDS} hands, cold: p50 {ms(p50(times))} (CPU of this "
+          f"process {ms(cpu)} a page), {len(ctx.captured_queries)} statements")  # fmt: skip
+
+    from ledger.models import Leg
+
+    legs = Leg.objects.filter(posting__session=session).count()
+    for label, url in (
+        ("ledger.csv", reverse("ledger_csv", args=[session.pk])),
+        ("API postings CSV", f"/api/v1/clubs/{club.pk}/postings/?session={session.pk}&format=csv"),
+    ):
+        t0, c0 = time.perf_counter(), time.process_time()
+        response = client.get(url)
+        if response.status_code != 200 or not response["Content-Type"].startswith("text/csv"):
+            print(f"== {label}: not available in this code ({response.status_code})")
+            continue
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+        rows = body.count(b"\n") - 1
+        # Memory in a second pass: tracing slows Python down several times.
+        tracemalloc.start()
+        response = client.get(url)
+        size = 0
+        for piece in response.streaming_content if response.streaming else [response.content]:
+            size += len(piece)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        print(f"== {label}: {rows} legs of {legs} in {elapsed:.2f} s = {rows / elapsed:,.0f} "
+              f"legs/s ({rows / cpu:,.0f} per CPU second of this process); Python memory peak {peak / 2**20:.1f} MiB for {size / 2**20:.1f} MiB "
+              f"of CSV (streamed: {response.streaming})")  # fmt: skip
+
+    # The paginated JSON export, for comparison (pages of 500 postings).
+    t0 = time.perf_counter()
+    url, exported = f"/api/v1/clubs/{club.pk}/postings/?session={session.pk}&page_size=500", 0
+    while url:
+        page = client.get(url).json()
+        exported += sum(len(p["legs"]) for p in page["results"])
+        url = page["next"]
+    elapsed = time.perf_counter() - t0
+    print(f"== API postings JSON pages: {exported} legs in {elapsed:.2f} s = "
+          f"{exported / elapsed:,.0f} legs/s")  # fmt: skip
+
+    t0 = time.perf_counter()
+    for i in range(CLOSED):
+        s = start(f"Closed {i}")
+        direct(s, 3)
+        postings.close_session(session_id=s.pk, user=user)
+    print(f"   ({CLOSED} closed sessions made in {time.perf_counter() - t0:.0f} s)")
+    stats = reverse("club_stats", args=[club.pk])
+    client.get(stats)
+    times = timed(lambda: client.get(stats), 10)
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(stats)
+    print(f"== club statistics after {CLOSED} closed sessions: p50 {ms(p50(times))}, "
+          f"{len(ctx.captured_queries)} statements")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

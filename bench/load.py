@@ -1,0 +1,343 @@
+"""Load test: tables recording at a real table's pace, phones polling, against gunicorn on
+PostgreSQL, loopback only, bounded in time (issue #20).
+
+1. The floor: uncontended, one request at a time through the same gunicorn (3 workers):
+   a bare "ok" view behind the same middleware (``bench/_serve.py``), a record POST and
+   a 304 scoreboard poll; their p50 and the ratios to the bare view.
+2. The load: N tables (N = 1, 4, 16, then 32, 64… up to ``BENCH_MAX_TABLES``, stopping
+   once record p95 passes 100 ms), each recording one hand every 5 s (GET the form, POST
+   it as htmx does) with 3 phones polling its scoreboard every 3 s, for
+   ``BENCH_SECONDS`` (30) per N. Prints hands/s, record and poll p50/p95/p99, errors,
+   and the largest N whose record p95 stayed under 100 ms.
+
+    .venv/bin/python bench/load.py
+    BENCH_ROOT=/tmp/bench-main .venv/bin/python bench/load.py   # another checkout's code
+
+Ports 8120 (``BENCH_PORT``); its own scratch database (``BENCH_DB``), dropped at the end.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import _database
+
+BENCH = Path(__file__).resolve().parent
+ROOT = _database.code_root(__file__)
+DB_NAME = os.environ.get("BENCH_DB", "bench_load")
+_database.configure(DB_NAME)
+
+PORT = int(os.environ.get("BENCH_PORT", "8120"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "30"))
+MAX_TABLES = int(os.environ.get("BENCH_MAX_TABLES", "64"))
+WORKERS = os.environ.get("BENCH_WORKERS", "3")
+HAND_EVERY, POLL_EVERY, PHONES = 5.0, 3.0, 3
+PREFILL = 20  # hands already on each table before the load starts
+P95_LIMIT = 0.100
+FORM = "application/x-www-form-urlencoded"
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+class Phone:
+    """One client with its own cookies (a login session and the CSRF cookie)."""
+
+    def __init__(self, session_key: str | None) -> None:
+        self.cookies = {"sessionid": session_key} if session_key else {}
+
+    def request(self, method: str, path: str, body: str = "", headers: dict | None = None):
+        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        try:
+            head = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+            if not self.cookies:
+                head = {}
+            head.update(headers or {})
+            if body:
+                head["Content-Type"] = FORM
+            conn.request(method, path, body=body or None, headers=head)
+            response = conn.getresponse()
+            data = response.read()
+            for name, value in response.getheaders():
+                if name.lower() == "set-cookie":
+                    key, _, rest = value.partition("=")
+                    self.cookies[key.strip()] = rest.split(";", 1)[0]
+            return response.status, dict(response.getheaders()), data
+        finally:
+            conn.close()
+
+
+def random_hand(rng: random.Random, players: list[str]) -> dict:
+    k = rng.choice([2, 3, 4, len(players)])
+    active = rng.sample(players, k)
+    tricks = dict.fromkeys(active, 0)
+    for _ in range(5):
+        tricks[rng.choice(active)] += 1
+    return {"trump": rng.choice("SHDC"), "tricks": tricks}
+
+
+def record_once(phone: Phone, session_id: int, rng: random.Random) -> tuple[float, bool]:
+    """GET the record form, POST one hand as htmx does; (POST seconds, ok)."""
+    path = f"/sessions/{session_id}/record/"
+    status, _, page = phone.request("GET", path, headers={"HX-Request": "true"})
+    if status != 200:
+        return 0.0, False
+    html = page.decode()
+    players = re.findall(r'name="player_\d+" value="([^"]+)"', html)
+    fields = {
+        "csrfmiddlewaretoken": re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html),
+        "idempotency_key": re.search(r'name="idempotency_key" value="([^"]+)"', html),
+        "version": re.search(r'name="version" value="(\d+)"', html),
+    }
+    if not players or not all(fields.values()):
+        return 0.0, False
+    data = {k: m.group(1) for k, m in fields.items() if m}
+    hand = random_hand(rng, players)
+    data["trump"] = hand["trump"]
+    for i, name in enumerate(players):
+        data[f"player_{i}"] = name
+        data[f"play_{i}"] = "play" if name in hand["tricks"] else "pass"
+        data[f"tricks_{i}"] = str(hand["tricks"].get(name, 0))
+        data[f"renege_{i}"] = ""
+    t0 = time.perf_counter()
+    status, _, body = phone.request(
+        "POST",
+        path,
+        urlencode(data),
+        {"HX-Request": "true", "X-CSRFToken": data["csrfmiddlewaretoken"]},
+    )
+    elapsed = time.perf_counter() - t0
+    return elapsed, status == 200 and b"saved" in body
+
+
+class Poller:
+    def __init__(self, phone: Phone, session_id: int) -> None:
+        self.phone, self.path, self.etag = phone, f"/sessions/{session_id}/", ""
+
+    def poll(self) -> tuple[float, int]:
+        headers = {"HX-Request": "true"}
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        t0 = time.perf_counter()
+        status, head, _ = self.phone.request("GET", self.path, headers=headers)
+        elapsed = time.perf_counter() - t0
+        self.etag = head.get("ETag", self.etag)
+        return elapsed, status
+
+
+def main() -> None:
+    print(f"(code at {ROOT}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    with _database.scratch(DB_NAME):
+        run()
+    print(f"(load average {os.getloadavg()[0]:.1f} at the end)")
+
+
+def setup(tables: int):
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.core.management import call_command
+    from django.utils.module_loading import import_string
+
+    from games.models import Club, Membership, Player, Role
+    from ledger import postings
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("host", password="bench-password-1")
+    club = Club.objects.create(name="Load club", created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    rng = random.Random(2020)
+    sessions = []
+    for t in range(tables):
+        players = [Player.objects.create(club=club, name=f"t{t}p{j}") for j in range(5)]
+        session = postings.start_session(club=club, name=f"Table {t}", players=players,
+                                         dealer=players[-1], rules={}, currency="$", user=user)  # fmt: skip
+        names = [p.name for p in players]
+        for i in range(PREFILL):
+            postings.record_hand(session_id=session.pk, entry=random_hand(rng, names),
+                                 idempotency_key=f"pre-{t}-{i}", expected_version=None,
+                                 user=user)  # fmt: skip
+        sessions.append(session.pk)
+    store = import_string(settings.SESSION_ENGINE + ".SessionStore")
+
+    def login() -> str:
+        s = store()
+        s[SESSION_KEY] = str(user.pk)
+        s[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        s[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        s.create()
+        return s.session_key
+
+    from django.db import connections
+
+    connections.close_all()
+    return sessions, login
+
+
+def start_server() -> subprocess.Popen:
+    env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_ALLOWED_HOSTS="127.0.0.1",
+               DJANGO_SESSION_COOKIE_SECURE="0", DJANGO_CSRF_COOKIE_SECURE="0",
+               PYTHONWARNINGS="ignore")  # fmt: skip
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    server = subprocess.Popen(
+        [str(gunicorn), "_serve:application", "--workers", WORKERS, "--bind",
+         f"127.0.0.1:{PORT}", "--chdir", str(ROOT), "--pythonpath", f"{ROOT},{BENCH}",
+         "--log-level", "warning", "--timeout", "60"],
+        env=env,
+    )  # fmt: skip
+    phone = Phone(None)
+    for _ in range(100):
+        try:
+            if phone.request("GET", "/bench/ok/")[0] == 200:
+                return server
+        except OSError:
+            pass
+        time.sleep(0.2)
+    server.terminate()
+    raise SystemExit("gunicorn did not start")
+
+
+def floor(session_id: int, login) -> None:
+    # The bare view's client has no login: the floor is routing and middleware alone.
+    host, watcher, bare = Phone(login()), Phone(login()), Phone(None)
+    rng = random.Random(1)
+    for _ in range(20):  # warm every worker
+        bare.request("GET", "/bench/ok/")
+        record_once(host, session_id, rng)
+    bares = []
+    for _ in range(200):
+        t0 = time.perf_counter()
+        bare.request("GET", "/bench/ok/")
+        bares.append(time.perf_counter() - t0)
+    posts = [t for t, ok in (record_once(host, session_id, rng) for _ in range(60)) if ok]
+    poller = Poller(watcher, session_id)
+    poller.poll()
+    polls = []
+    for _ in range(200):
+        t, status = poller.poll()
+        if status == 304:
+            polls.append(t)
+    b = pct(bares, 50)
+    print(f"== floor (uncontended, gunicorn {WORKERS} workers, PostgreSQL)")
+    print(f"   bare view p50 {ms(b)}")
+    print(f"   record POST p50 {ms(pct(posts, 50))} = {pct(posts, 50) / b:.1f}× bare "
+          f"({len(posts)}/60 saved)")  # fmt: skip
+    print(f"   304 poll p50 {ms(pct(polls, 50))} = {pct(polls, 50) / b:.1f}× bare "
+          f"({len(polls)}/200 were 304)")  # fmt: skip
+
+
+def load(sessions: list[int], login, n: int) -> float:
+    records: list[float] = []
+    polls: list[float] = []
+    errors = {"record": 0, "poll": 0}
+    lock = threading.Lock()
+    # Every login made here, on this thread's one connection: the client threads touch
+    # only HTTP (a database connection per thread would exhaust the shared server's).
+    keys = iter([login() for _ in range(n * (1 + PHONES))])
+    start = time.perf_counter() + 1.0
+    end = start + SECONDS
+
+    def table(session_id: int, seed: int) -> None:
+        phone, rng = Phone(next(keys)), random.Random(seed)
+        at = start + rng.uniform(0, HAND_EVERY)
+        while at < end:
+            time.sleep(max(0.0, at - time.perf_counter()))
+            try:
+                t, ok = record_once(phone, session_id, rng)
+            except OSError:
+                t, ok = 0.0, False
+            with lock:
+                if ok:
+                    records.append(t)
+                else:
+                    errors["record"] += 1
+            at += HAND_EVERY
+
+    def phone_poll(session_id: int, seed: int) -> None:
+        poller, rng = Poller(Phone(next(keys)), session_id), random.Random(seed)
+        at = start + rng.uniform(0, POLL_EVERY)
+        while at < end:
+            time.sleep(max(0.0, at - time.perf_counter()))
+            try:
+                t, status = poller.poll()
+            except OSError:
+                t, status = 0.0, 0
+            with lock:
+                if status in (200, 304):
+                    polls.append(t)
+                else:
+                    errors["poll"] += 1
+            at += POLL_EVERY
+
+    from django.db import connections
+
+    connections.close_all()
+    threads = []
+    for i, session_id in enumerate(sessions[:n]):
+        threads.append(threading.Thread(target=table, args=(session_id, i)))
+        for k in range(PHONES):
+            threads.append(threading.Thread(target=phone_poll, args=(session_id, 1000 * i + k)))
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    p95 = pct(records, 95)
+    print(f"== {n} table(s), {n * PHONES} phones, {SECONDS:.0f} s: "
+          f"{len(records) / SECONDS:.2f} hands/s; record p50 {ms(pct(records, 50))}, "
+          f"p95 {ms(p95)}, p99 {ms(pct(records, 99))}; poll p50 {ms(pct(polls, 50))}, "
+          f"p95 {ms(pct(polls, 95))} ({len(polls)} polls); errors {errors}")  # fmt: skip
+    return p95
+
+
+def run() -> None:
+    counts = [1, 4, 16]
+    n = 32
+    while n <= MAX_TABLES:
+        counts.append(n)
+        n *= 2
+    sessions, login = setup(max(counts))
+    server = start_server()
+    try:
+        floor(sessions[0], login)
+        best, failed_at = 0, None
+        for n in counts:
+            if n > 16 and failed_at is not None:
+                break  # 1, 4 and 16 always run; more only while p95 stays under the limit
+            if load(sessions, login, n) <= P95_LIMIT and failed_at is None:
+                best = n
+            elif failed_at is None:
+                failed_at = n
+                print(f"   record p95 passed {ms(P95_LIMIT)} at {n} tables")
+        more = " (or more: BENCH_MAX_TABLES reached)" if failed_at is None else ""
+        print(f"== largest N tried with record p95 under {ms(P95_LIMIT)}: {best}{more}")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
