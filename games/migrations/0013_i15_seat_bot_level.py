@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0011_i16_api"),
+        ("games", "0012_i20_hand_in_progress_index"),
     ]
 
     operations = [
