@@ -29,7 +29,7 @@ Every answer that changes the tournament carries its ETag (``selectors.etag``).
 from __future__ import annotations
 
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -260,6 +260,24 @@ class TournamentListCreateApi(TournamentListApi):
         summary="Create a tournament (scorekeeper); the draw's seed is committed now",
         parameters=[IDEMPOTENCY],
         request=TournamentCreateInputSerializer,
+        examples=[
+            OpenApiExample(
+                "A freeze-out with the standard structure",
+                value={
+                    "club": 1,
+                    "name": "Mardi Gras freeze-out",
+                    "format": "freezeout",
+                    "buy_in": 20,
+                    "fee": 2,
+                    "starting_chips": 100,
+                    "structure_preset": "standard",
+                    "payout_preset": "top15",
+                    "late_until_level": 3,
+                    "max_reentries": 1,
+                },
+                request_only=True,
+            )
+        ],
         responses={
             201: TournamentCreatedOutputSerializer,
             200: TournamentCreatedOutputSerializer,
@@ -294,6 +312,13 @@ class EntryListApi(ApiView):
         summary="Register players (by id or name), optionally checked in (scorekeeper)",
         parameters=[IDEMPOTENCY],
         request=EntryCreateInputSerializer,
+        examples=[
+            OpenApiExample(
+                "Two roster players and a newcomer, checked in",
+                value={"players": [3, 7], "names": ["Renée"], "check_in": True},
+                request_only=True,
+            )
+        ],
         responses={
             201: EntryOutputSerializer(many=True),
             200: EntryOutputSerializer(many=True),
@@ -411,6 +436,9 @@ def action_view(action: str):
         operation_id=f"tournaments_{action.replace('-', '_')}",
         summary=ACTION_SUMMARIES[action],
         request=body,
+        examples=[OpenApiExample("End the round now", value={"now": True}, request_only=True)]
+        if body
+        else [],
         responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
@@ -439,6 +467,12 @@ class ClockApi(ApiView):
         operation_id="tournaments_clock_action",
         summary="Start, pause, resume or adjust the clock (scorekeeper)",
         request=ClockInputSerializer,
+        examples=[
+            OpenApiExample("Start the clock", value={"action": "start"}, request_only=True),
+            OpenApiExample(
+                "Add two minutes", value={"action": "adjust", "seconds": 120}, request_only=True
+            ),
+        ],
         responses={200: ClockOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
@@ -456,6 +490,13 @@ class TableHandApi(ApiView):
         operation_id="tournaments_table_hand",
         summary="Record a hand at a table of the current round (= sessions/{session}/hands/)",
         request=session_api.s.HandCreateInputSerializer,
+        examples=[
+            OpenApiExample(
+                "Summary of a hand at table 2",
+                value={"up_card": "QH", "passed": ["ben"], "tricks": {"ann": 3, "cal": 2}},
+                request_only=True,
+            )
+        ],
         parameters=[session_api.IDEMPOTENCY_PARAMETER, session_api.IF_MATCH_PARAMETER],
         responses={
             201: session_api.s.HandDetailOutputSerializer,
@@ -506,6 +547,13 @@ class DealApi(ApiView):
         operation_id="tournaments_deal",
         summary="Record a final-table deal every remaining player agreed to; it ends the event",
         request=DealInputSerializer,
+        examples=[
+            OpenApiExample(
+                "Chip chop agreed by the last three",
+                value={"kind": "chips", "agreed": [3, 7, 12]},
+                request_only=True,
+            )
+        ],
         responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
