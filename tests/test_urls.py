@@ -84,6 +84,7 @@ URLS = [
     ("club_edit", (7,), "/clubs/7/edit/"),
     ("player_list", (7,), "/clubs/7/players/"),
     ("player_edit", (7,), "/players/7/edit/"),
+    ("player_archive", (7,), "/players/7/archive/"),
     ("member_list", (7,), "/clubs/7/members/"),
     ("invite_create", (7,), "/clubs/7/invites/"),
     ("member_role", (7, 7), "/clubs/7/members/7/role/"),

@@ -180,6 +180,12 @@ class PlayerOutputSerializer(serializers.Serializer):
         source="user.username", allow_null=True, help_text="The linked member's username."
     )
     created_at = serializers.DateTimeField()
+    archived = serializers.SerializerMethodField(
+        help_text="Archived players are off the roster pickers; their books are kept."
+    )
+
+    def get_archived(self, player) -> bool:
+        return player.archived_at is not None
 
 
 class PlayerCreateInputSerializer(StrictInputSerializer):
@@ -187,6 +193,19 @@ class PlayerCreateInputSerializer(StrictInputSerializer):
 
     def validate_name(self, value: str) -> str:
         return clean_name(value, max_length=NAME_MAX)
+
+
+class PlayerUpdateInputSerializer(StrictInputSerializer):
+    name = serializers.CharField(max_length=NAME_MAX, required=False)
+    archived = serializers.BooleanField(required=False)
+
+    def validate_name(self, value: str) -> str:
+        return clean_name(value, max_length=NAME_MAX)
+
+    def validate(self, attrs):
+        if not attrs:
+            raise serializers.ValidationError("Send a name, archived, or both.", code="empty")
+        return attrs
 
 
 class PlayerRefSerializer(serializers.Serializer):

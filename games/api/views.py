@@ -41,7 +41,7 @@ from games.api.errors import (
 from games.api.idempotency import check_key
 from games.api.schema import ref
 from games.clubs.forms import ClubForm, PlayerForm
-from games.clubs.service import create_club
+from games.clubs.service import archive_player, create_club
 from games.engine import verify
 from games.models import GameSession, Hand, Membership, Player, Role
 from ledger import postings
@@ -186,18 +186,31 @@ class PlayerDetailApi(ApiView):
 
     @extend_schema(
         operation_id="players_update",
-        summary="Rename a player (scorekeeper)",
-        description="Past hands keep the name they were recorded with.",
-        request=s.PlayerCreateInputSerializer,
-        responses={200: s.PlayerOutputSerializer, **problems(*WRITE_PROBLEMS)},
-        examples=[OpenApiExample("Rename", value={"name": "Annie"}, request_only=True)],
+        summary="Rename, archive or restore a player (scorekeeper)",
+        description=(
+            "Past hands keep the name they were recorded with. An archived player is off the "
+            "roster pickers (new sessions, seats, tournaments) with every hand and statistic "
+            "kept; archiving is refused (409 `player_seated`) while they hold a seat in an "
+            "open session."
+        ),
+        request=s.PlayerUpdateInputSerializer,
+        responses={200: s.PlayerOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
+        examples=[
+            OpenApiExample("Rename", value={"name": "Annie"}, request_only=True),
+            OpenApiExample("Archive", value={"archived": True}, request_only=True),
+        ],
         tags=["players"],
     )
     def patch(self, request, player_id: int):
         player, _ = player_for(request.user, player_id, Role.SCOREKEEPER)
-        data = valid(s.PlayerCreateInputSerializer, request.data)
-        form = PlayerForm(data={"name": data["name"]}, instance=player, club=player.club)
-        return Response(s.PlayerOutputSerializer(_save_player(form, data["name"])).data)
+        data = valid(s.PlayerUpdateInputSerializer, request.data)
+        if "name" in data:
+            form = PlayerForm(data={"name": data["name"]}, instance=player, club=player.club)
+            player = _save_player(form, data["name"])
+        if "archived" in data:
+            player = archive_player(player, data["archived"])
+        player = Player.objects.select_related("user").get(pk=player.pk)
+        return Response(s.PlayerOutputSerializer(player).data)
 
 
 def _save_player(form: PlayerForm, name: str) -> Player:

@@ -1,7 +1,8 @@
 """Writes of the clubs feature: a new club with its owner, joining by invitation, and the
 owner's changes to members. Money never moves here.
 
-The pages (``games.clubs.views``) call these; so will the API's membership endpoints.
+The pages (``games.clubs.views``) and the API call these. ``archive_player`` takes a
+player off the roster pickers (never out of the books) and puts them back.
 A refusal is a ``ClubError`` (a ``BourreError``) with a code and the status to answer.
 """
 
@@ -12,9 +13,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine.errors import BourreError
-from games.models import Club, Invite, Membership, Role
+from games.models import Club, GameSession, Invite, Membership, Player, Role
 
-__all__ = ["ClubError", "accept_invite", "change_role", "create_club", "remove_member"]
+__all__ = [
+    "ClubError",
+    "accept_invite",
+    "archive_player",
+    "change_role",
+    "create_club",
+    "remove_member",
+]
 
 
 class ClubError(BourreError):
@@ -68,3 +76,31 @@ def remove_member(target: Membership) -> None:
     if target.role == Role.OWNER and _owner_count(target.club) == 1:
         raise ClubError("The last owner cannot be removed.", code="last_owner")
     target.delete()
+
+
+def archive_player(player: Player, archived: bool) -> Player:
+    """Archive a player (off the pickers; history and name kept) or bring them back.
+
+    Refused while the player holds a seat in an open session: their money is still moving.
+    """
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if archived and player.archived_at is None:
+            open_session = (
+                GameSession.objects.filter(seats__player=player, status=GameSession.Status.OPEN)
+                .order_by("id")
+                .first()
+            )
+            if open_session is not None:
+                raise ClubError(
+                    f"{player.name} has a seat in the open session “{open_session.name}”. "
+                    "Close that session first, then archive them.",
+                    code="player_seated",
+                    field="archived",
+                )
+            player.archived_at = timezone.now()
+            player.save(update_fields=["archived_at"])
+        elif not archived and player.archived_at is not None:
+            player.archived_at = None
+            player.save(update_fields=["archived_at"])
+    return player

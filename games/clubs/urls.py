@@ -34,6 +34,7 @@ urlpatterns = [
     path("clubs/<id:club_id>/edit/", views.club_edit, name="club_edit"),
     path("clubs/<id:club_id>/players/", views.player_list, name="player_list"),
     path("players/<id:player_id>/edit/", views.player_edit, name="player_edit"),
+    path("players/<id:player_id>/archive/", views.player_archive, name="player_archive"),
     path("clubs/<id:club_id>/members/", views.member_list, name="member_list"),
     path("clubs/<id:club_id>/invites/", views.invite_create, name="invite_create"),
     path(

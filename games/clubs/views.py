@@ -80,7 +80,8 @@ def player_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     context = {
         "club": club,
         "membership": membership,
-        "players": club.players.select_related("user"),
+        "players": club.players.select_related("user").filter(archived_at__isnull=True),
+        "archived": club.players.filter(archived_at__isnull=False),
         "player_form": form,
         "can_score": membership.has_role(Role.SCOREKEEPER),
         # Right after an add (or a refused one) the name field keeps the focus, so the
@@ -121,6 +122,24 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
         "games/player_edit.html",
         {"club": club, "player": player, "form": form, "link_form": link_form},
     )
+
+
+@login_required
+@require_POST
+def player_archive(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Archive a player (off the pickers, books kept) or bring them back."""
+    player, _ = player_for(request.user, player_id, Role.SCOREKEEPER)
+    archived = request.POST.get("archived") == "1"
+    try:
+        player = service.archive_player(player, archived)
+    except service.ClubError as refused:
+        messages.error(request, str(refused))
+        return redirect("player_edit", player.pk)
+    if archived:
+        messages.success(request, f"{player.name} archived: off the pickers, books kept.")
+    else:
+        messages.success(request, f"{player.name} is back on the roster.")
+    return redirect("player_list", player.club_id)
 
 
 @login_required

@@ -126,6 +126,9 @@ class Player(models.Model):
         related_name="players",
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # Archived players leave the roster pickers (new sessions, seats, tournaments) but keep
+    # their name, history and statistics; the name stays taken so books never get two "Ann"s.
+    archived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]

@@ -223,12 +223,14 @@ class SessionForm(RulesForm):
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
-        roster = list(club.players.all())
+        # Archived players keep their books but are not offered for a new table.
+        active = club.players.filter(archived_at__isnull=True)
+        roster = list(active)
         self.roster = roster
         by_id = {p.pk: p for p in roster}
         for i in range(1, MAX_SEATS + 1):
             field = forms.ModelChoiceField(
-                queryset=club.players.all(),
+                queryset=active,
                 required=False,
                 label=f"Seat {i}",
                 empty_label="— empty —",
@@ -239,7 +241,7 @@ class SessionForm(RulesForm):
             self.fields[f"seat_{i}"] = field
         dealer = self.fields["dealer"]
         assert isinstance(dealer, forms.ModelChoiceField)  # declared above
-        dealer.queryset = club.players.all()
+        dealer.queryset = active
         self.fields["name"].initial = dateformat.format(timezone.localdate(), "l j F")
         self.fields["currency"].initial = club.currency
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB

@@ -525,7 +525,9 @@ def _seats_context(session: GameSession, membership) -> dict:
         "membership": membership,
         "seats": seats,
         "next_dealer_id": session.next_dealer_id,
-        "bench": [p for p in session.club.players.all() if p.pk not in seated],
+        "bench": [
+            p for p in session.club.players.filter(archived_at__isnull=True) if p.pk not in seated
+        ],
         "can_score": selectors.can_score(session, membership),
     }
 

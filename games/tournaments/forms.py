@@ -186,7 +186,9 @@ class EntryForm(forms.Form):
         entered = tournament.entries.exclude(status=Entry.Status.WITHDRAWN).values("player_id")
         players = self.fields["players"]
         assert isinstance(players, forms.ModelMultipleChoiceField)  # declared above
-        players.queryset = tournament.club.players.exclude(pk__in=entered)
+        players.queryset = tournament.club.players.filter(archived_at__isnull=True).exclude(
+            pk__in=entered
+        )
 
 
 class RosterForm(forms.Form):

@@ -195,3 +195,26 @@ def test_correcting_an_earlier_hand_resettles_the_later_ones(api_bob, api_carol,
 def test_strangers_cannot_correct(api_mallory, played):
     url = f"/api/v1/hands/{played.hands.first().pk}/correct/"
     assert _send(api_mallory, "post", url, FIRST_HAND).status_code == 404
+
+
+def test_a_player_is_archived_and_restored_by_api(api_bob, api_carol, game, players):
+    ann, dee = players[0], players[3]
+    url = f"/api/v1/players/{ann.pk}/"
+    seated = _send(api_bob, "patch", url, {"archived": True})
+    assert seated.status_code == 409  # ann holds a seat in the open session
+    assert seated.json()["errors"][0]["code"] == "player_seated"
+
+    postings.close_session(session_id=game.pk, user=game.created_by)
+    postings.check_invariants(game)
+    assert _send(api_carol, "patch", url, {"archived": True}).status_code == 403
+    archived = _send(api_bob, "patch", url, {"archived": True, "name": "Annie"})
+    assert archived.status_code == 200, archived.content
+    assert (archived.json()["archived"], archived.json()["name"]) == (True, "Annie")
+    listed = {
+        p["name"]: p["archived"]
+        for p in api_bob.get(f"/api/v1/clubs/{game.club_id}/players/").json()
+    }
+    assert listed["Annie"] is True and listed[dee.name] is False
+    restored = _send(api_bob, "patch", url, {"archived": False})
+    assert restored.json()["archived"] is False
+    assert _send(api_bob, "patch", url, {}).status_code == 400  # nothing to change
