@@ -18,7 +18,7 @@ from rest_framework.renderers import BaseRenderer
 from games.access import club_for
 from games.api import serializers as s
 from games.api.base import API_RENDERERS, READ_PROBLEMS, ApiView, attachment_header, problems
-from games.api.ledger import posting_rows
+from games.api.ledger import posting_rows, posting_values
 from games.models import Club, GameSession, Hand, Seat
 from ledger.models import Posting
 
@@ -66,21 +66,7 @@ def export_lines(club: Club) -> Iterator[bytes]:
         for batch in _batches(hands):
             for h in s.HandDetailOutputSerializer(batch, many=True).data:
                 yield _line("hand", h)
-        postings = Posting.objects.filter(club=club).values(
-            "id",
-            "kind",
-            "memo",
-            "session_id",
-            "hand_id",
-            "reverses_id",
-            "created_at",
-            "hand__number",
-            "created_by__username",
-        )
-        for batch in _batches(postings):
-            for row in batch:
-                row["hand_number"] = row.pop("hand__number")
-                row["created_by_name"] = row.pop("created_by__username")
+        for batch in _batches(posting_values(Posting.objects.filter(club=club))):
             for p in posting_rows(batch):
                 yield _line("posting", p)
 

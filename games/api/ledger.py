@@ -233,17 +233,7 @@ class PostingListApi(ApiView):
         # come straight from .values(): an export page of 500 postings would otherwise
         # build ~9,000 model instances and run a nested serializer over each (3x slower).
         # PostingOutputSerializer stays the documented contract; tests hold the rows to it.
-        rows = qs.values(
-            "id",
-            "kind",
-            "memo",
-            "session_id",
-            "hand_id",
-            "reverses_id",
-            "created_at",
-            hand_number=F("hand__number"),
-            created_by_name=F("created_by__username"),
-        )
+        rows = posting_values(qs)
         paginator = CursorPage()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(posting_rows(page))
@@ -257,6 +247,22 @@ def _ledger_export(club, postings_qs) -> StreamingHttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="ledger-club-{club.pk}.csv"'
     return response
+
+
+def posting_values(postings_qs):
+    """The posting columns ``posting_rows`` reads, as plain values (the ledger pages and
+    the club export share them)."""
+    return postings_qs.values(
+        "id",
+        "kind",
+        "memo",
+        "session_id",
+        "hand_id",
+        "reverses_id",
+        "created_at",
+        hand_number=F("hand__number"),
+        created_by_name=F("created_by__username"),
+    )
 
 
 def posting_rows(postings_page: list[dict]) -> list[dict]:

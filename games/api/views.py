@@ -209,7 +209,6 @@ class PlayerDetailApi(ApiView):
             player = _save_player(form, data["name"])
         if "archived" in data:
             player = archive_player(player, data["archived"])
-        player = Player.objects.select_related("user").get(pk=player.pk)
         return Response(s.PlayerOutputSerializer(player).data)
 
 
