@@ -75,6 +75,7 @@ def run() -> None:
             "idempotency_key": re.search(r'name="idempotency_key" value="([^"]+)"', html)[1],
             "version": re.search(r'name="version" value="(\d+)"', html)[1],
             "trump": rng.choice("SHDC"),
+            "confirmed": "1",  # a costly hand is saved, not shown for a second look
         }
         active = rng.sample(PLAYERS, rng.choice([2, 3, 4, 5]))
         tricks = dict.fromkeys(active, 0)

@@ -123,7 +123,11 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
             key = re.search(r'name="idempotency_key" value="([^"]+)"', html).group(1)
             version = re.search(r'name="version" value="(\d+)"', html).group(1)
             hand = random_hand(rng)
-            data = {"idempotency_key": key, "version": version, "trump": hand["trump"]}
+            # confirmed: a costly hand (three bourrés…) is saved, not shown for a second
+            # look (that answer runs fewer statements and would make the count and the
+            # p50 depend on the random hands).
+            data = {"idempotency_key": key, "version": version, "trump": hand["trump"],
+                    "confirmed": "1"}  # fmt: skip
             for j, name in enumerate(PLAYERS):
                 data[f"player_{j}"] = name
                 data[f"play_{j}"] = "pass" if name in hand["passed"] else "play"
@@ -134,7 +138,9 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
                 t0 = time.perf_counter()
                 response = client.post(url, body, content_type=FORM, **HTMX)
                 times.append(time.perf_counter() - t0)
-            assert response.status_code == 200, response.status_code
+            assert response.status_code == 200 and b"saved" in response.content, (
+                response.status_code
+            )
             statements = len(ctx.captured_queries)
         return p50(times), statements
 

@@ -21,7 +21,7 @@ from typing import cast
 from django.db import connection
 from django.db.models import Field
 
-from games.models import GameSession, Hand, Player, Seat
+from games.models import Club, GameSession, Hand, Player, Seat
 from games.sql import column as _column
 from games.sql import insert_rows
 from games.sql import table as _table
@@ -31,13 +31,22 @@ from .models import Leg, PlayerTotals, Posting
 
 @cache
 def _lock_sql(for_update: bool) -> str:
-    sql = f"SELECT * FROM {_table(GameSession)} WHERE {_column(GameSession, 'id')} = %s"
-    return sql + (" FOR UPDATE" if for_update else "")
+    # The club's webhook flag rides along (a scalar subquery: FOR UPDATE locks the
+    # session row only), so a club without endpoints asks for none (games.api.outbox).
+    flag = (
+        f"(SELECT c.{_column(Club, 'has_webhooks')} FROM {_table(Club)} c "
+        f"WHERE c.{_column(Club, 'id')} = s.{_column(GameSession, 'club')}) AS _has_webhooks"
+    )
+    sql = (
+        f"SELECT s.*, {flag} FROM {_table(GameSession)} s WHERE s.{_column(GameSession, 'id')} = %s"
+    )
+    return sql + (" FOR UPDATE OF s" if for_update else "")
 
 
 def lock_session(session_id: int) -> GameSession:
     """The session row, locked until the transaction ends (SQLite has no row locks; its
-    IMMEDIATE transactions serialise writers instead). Raises DoesNotExist."""
+    IMMEDIATE transactions serialise writers instead), with ``_has_webhooks``: whether its
+    club has an active webhook endpoint (``Club.has_webhooks``). Raises DoesNotExist."""
     rows = list(
         GameSession.objects.raw(_lock_sql(connection.features.has_select_for_update), [session_id])
     )

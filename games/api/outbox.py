@@ -1,6 +1,11 @@
 """Webhooks: the outbox (events written in the transaction of the change) and its
 delivery (signed POSTs with retries), run by `manage.py deliver_webhooks`.
 
+Endpoints are written only through the model's save and delete, which keep the club's
+`has_webhooks` flag in the same transaction (games/models/api.py); `emit` answers a
+club without active endpoints from that flag, read with the rows the caller already
+holds (the ledger's session lock), without a query.
+
 Events: `hand.recorded`, `hand.voided`, `session.closed`, `settlement.marked`,
 `tournament.finished`. The ledger tells `on_ledger_change` of each change inside its
 transaction (registered in games.apps); other code calls `emit(club, type, payload)`
@@ -50,11 +55,18 @@ BACKOFF = timedelta(seconds=30)
 MAX_BACKOFF = timedelta(hours=6)
 
 
-def emit(club: Club | int, event_type: str, payload: dict[str, Any]) -> WebhookEvent | None:
+def emit(
+    club: Club | int, event_type: str, payload: dict[str, Any], has_webhooks: bool | None = None
+) -> WebhookEvent | None:
     """Put an event in the outbox, in the caller's transaction; None when no endpoint of
-    the club wants it (nothing is written then)."""
+    the club wants it (nothing is written then).
+
+    ``has_webhooks`` is the club's ``Club.has_webhooks`` when the caller read it with its
+    own rows (the ledger's session lock does): False answers without a query."""
     if event_type not in EVENT_TYPES:
         raise ValueError(f"unknown webhook event {event_type!r}")
+    if has_webhooks is False:
+        return None
     club_id = club if isinstance(club, int) else club.pk
     endpoints = [
         e
@@ -91,9 +103,14 @@ def _hand_payload(hand: Hand) -> dict[str, Any]:
 
 
 def on_ledger_change(session: GameSession, kind: str, data: dict[str, Any]) -> None:
-    """ledger.postings.on_change listener: the ledger's changes as webhook events."""
+    """ledger.postings.on_change listener: the ledger's changes as webhook events. A
+    session the ledger locked carries its club's webhook flag (``ledger.sql.lock_session``):
+    a club without endpoints costs no query here."""
+    flag = getattr(session, "_has_webhooks", None)
+    if flag is False:
+        return
     if kind == "hand_recorded":
-        emit(session.club_id, "hand.recorded", _hand_payload(data["hand"]))
+        emit(session.club_id, "hand.recorded", _hand_payload(data["hand"]), flag)
     elif kind == "hand_voided":
         emit(
             session.club_id,

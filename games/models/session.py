@@ -83,6 +83,8 @@ class GameSession(models.Model):
     _membership_id: int | None
     _role: str | None
     _time_zone: str | None
+    # And on rows read by ledger.sql.lock_session: the club's ``has_webhooks``.
+    _has_webhooks: bool | None
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -201,6 +203,10 @@ class Hand(models.Model):
 
     # Not a field: the hand's postings, set on the hands of the session history page.
     posting_list: list["Posting"]
+
+    # Not a field: the players' legs the ledger has just written for this hand, set by
+    # ledger.postings when it records it (games.sessions.statements.hand_deltas).
+    _posted_legs: list[tuple[int, str, int, int]]
 
     class Meta:
         ordering = ["session", "number"]

@@ -4,6 +4,8 @@ net, with the standings after it. Nothing here writes.
 
 Both read the legs themselves, not the hand records, so they say what the books say: a
 hand that was undone shows its postings and then, later, the reversal that gave them back.
+A hand the ledger has just recorded carries the legs it wrote (``Hand._posted_legs``), so
+the result screen after recording reads none back.
 """
 
 from __future__ import annotations
@@ -125,18 +127,28 @@ def _names(session: GameSession, hand: Hand) -> dict[int, str]:
     return names
 
 
+def hand_legs(hand: Hand) -> list[tuple[int, str, int, int]]:
+    """The players' legs of a hand, reversals left out: (player id, posting kind, amount,
+    posting id) in posting order."""
+    return list(
+        Leg.objects.filter(posting__hand=hand, account__kind=Account.Kind.PLAYER)
+        .exclude(posting__kind=Posting.Kind.REVERSAL)
+        .order_by("posting_id", "id")
+        .values_list("account__player_id", "posting__kind", "amount", "posting_id")
+    )
+
+
 def hand_deltas(session: GameSession, hand: Hand, latest: bool) -> list[dict[str, Any]]:
     """Each player's change for this hand (+6, −1 ante, −6 bourré) and their net after
     it, in seat order. ``latest``: the hand is the session's latest, so the nets after it
     are the session row's running totals (no sum needed)."""
     if hand.status == Hand.Status.IN_PROGRESS:
         return []
-    legs = list(
-        Leg.objects.filter(posting__hand=hand, account__kind=Account.Kind.PLAYER)
-        .exclude(posting__kind=Posting.Kind.REVERSAL)
-        .order_by("posting_id", "id")
-        .values_list("account__player_id", "posting__kind", "amount", "posting_id")
-    )
+    # A hand the ledger has just recorded brings its legs (no query: on PostgreSQL the
+    # planner read this join through the player accounts' legs, growing with the session).
+    legs = getattr(hand, "_posted_legs", None)
+    if legs is None:
+        legs = hand_legs(hand)
     names = _names(session, hand)
     if latest:
         after = session.net_by_player()

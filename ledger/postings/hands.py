@@ -293,16 +293,22 @@ def _post_hand_money(
     session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money, user
 ) -> None:
     """At most three postings, in this order: antes, the payout (or split), penalties;
-    with the hand's counts for the players' club totals."""
-    _post(
-        session,
-        session.club_id,
-        _hand_entries(session, seats, hand, result, money),
-        user,
-        hand=hand,
-        owners=_owners(seats),
-        counts=hand_counts(hand),
-    )
+    with the hand's counts for the players' club totals. The players' legs written stay
+    on the hand as ``_posted_legs`` — (player id, posting kind, amount, posting id), in
+    posting order — so the result screen shows them without reading them back
+    (``games.sessions.statements.hand_deltas``)."""
+    owners = _owners(seats)
+    entries = _hand_entries(session, seats, hand, result, money)
+    written = _post(session, session.club_id, entries, user, hand=hand, owners=owners,
+                    counts=hand_counts(hand))  # fmt: skip
+    # _post writes a posting for each entry with a nonzero leg, in order, with its legs.
+    kept = [(kind, legs) for kind, legs, _ in entries if any(legs.values())]
+    hand._posted_legs = [
+        (owners[account], kind, amount, posting.pk)
+        for posting, (kind, legs) in zip(written, kept, strict=True)
+        for account, amount in legs.items()
+        if amount and account in owners
+    ]
 
 
 def _hand_entries(
