@@ -68,7 +68,7 @@ class WebhookEndpoint(models.Model):
             super().save(*args, **kwargs)
             sync_webhook_flag(self.club_id)
 
-    def delete(self, *args, **kwargs):  # type: ignore[override]
+    def delete(self, *args, **kwargs):
         with transaction.atomic():
             result = super().delete(*args, **kwargs)
             sync_webhook_flag(self.club_id)
