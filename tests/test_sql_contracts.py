@@ -25,7 +25,16 @@ from django.test.utils import CaptureQueriesContext
 
 from games import sql as games_sql
 from games.digital import service as digital
-from games.models import GameSession, Hand, HandAction, Membership, Role, Seat
+from games.models import (
+    Club,
+    GameSession,
+    Hand,
+    HandAction,
+    Membership,
+    Role,
+    Seat,
+    WebhookEndpoint,
+)
 from ledger import postings
 from ledger import sql as ledger_sql
 from ledger.models import Account, Leg, Posting
@@ -240,6 +249,39 @@ def test_lock_session_loads_the_row_the_orm_loads(scene):
             orm = GameSession.objects.select_for_update().get(pk=session.pk)
             _assert_loaded_like_the_orm(raw, orm)
             assert isinstance(raw.rules, dict) and isinstance(raw.nets, dict)
+
+
+def test_lock_session_reads_the_clubs_webhook_flag_like_the_orm(scene):
+    """The lock statement's ``_has_webhooks`` is ``Club.has_webhooks`` of the session's
+    club (games.api.outbox skips the endpoint query when it is False), for a club with an
+    active endpoint and one without."""
+    WebhookEndpoint.objects.create(club=scene.club, url="https://example.com/hook")
+    for session in scene.sessions:
+        with transaction.atomic():
+            raw = ledger_sql.lock_session(session.pk)
+        orm = Club.objects.values_list("has_webhooks", flat=True).get(pk=session.club_id)
+        assert bool(raw._has_webhooks) is orm
+        assert orm is (session.club_id == scene.club.pk)
+
+
+def test_posted_legs_are_the_legs_hand_deltas_reads(scene, bob):
+    """A hand the ledger just recorded carries its players' legs (``Hand._posted_legs``),
+    which the result screen uses instead of reading them back: they must be exactly the
+    rows ``games.sessions.statements.hand_legs`` reads, for a win, a bourré with a
+    penalty, a split pot and a chip-limited table."""
+    from games.sessions.statements import hand_legs
+
+    cases = [
+        (scene.home, {"ann": 3, "cal": 2}),
+        (scene.home, {"ann": 1, "cal": 2, "eve": 2}),  # a split pot: nobody took three
+        (scene.home, {"ann": 2, "cal": 0, "eve": 3}),  # cal bourré: a penalty
+        (scene.table, {"ann": 3, "cal": 2, "dee": 0}),
+    ]
+    for session, tricks in cases:
+        hand = _record(session, bob, tricks)
+        assert hand._posted_legs, tricks
+        assert hand._posted_legs == hand_legs(Hand.objects.get(pk=hand.pk)), tricks
+        postings.check_invariants(session)
 
 
 def test_lock_session_locks_like_select_for_update(scene):

@@ -1,0 +1,222 @@
+"""Flat costs on the record path (issue #20): recording a hand, the scoreboard's poll and
+its re-render run the same statements at 5 hands as at 60; a club without webhook
+endpoints records a hand without asking for them, and the club's flag follows every
+way an endpoint is created, disabled or deleted.
+
+Counts, not timings (bench/floor.py and bench/flat.py time them)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.models import Club, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from games.sessions.statements import hand_legs
+from ledger import postings
+
+from .games.test_session_views import HTMX, hand_data, start_table
+
+pytestmark = pytest.mark.django_db
+
+SMALL, LARGE = 5, 60
+ENDPOINT_TABLE = WebhookEndpoint._meta.db_table
+
+# Hands that differ in who wins, who passes, who is bourré (a penalty posting) and
+# whether the pot splits, so the larger session holds every kind of posting.
+# whether the pot splits, so the larger session holds every kind of posting (a clean
+# win after each bourré keeps the pots small).
+TRICKS = [
+    {"ann": 3, "ben": 1, "cal": 1, "dee": 0},
+    {"ann": 3, "ben": 2},
+    {"ann": 1, "ben": 2, "cal": 2},
+    {"ben": 3, "cal": 2},
+]
+
+
+@pytest.fixture
+def table(club, players, bob):
+    return start_table(club, players, bob)
+
+
+def _grow(session, user, count: int) -> None:
+    """Record hands through the ledger until the session has ``count``."""
+    session.refresh_from_db()
+    while session.hands_count < count:
+        postings.record_hand(
+            session_id=session.pk,
+            entry={"trump": "S", "tricks": TRICKS[session.hands_count % len(TRICKS)]},
+            idempotency_key=uuid.uuid4().hex,
+            expected_version=None,
+            user=user,
+        )
+        session.refresh_from_db()
+    postings.check_invariants(session)
+
+
+def _post_hand(client, session) -> list[str]:
+    """The statements of one htmx record POST (a plain win), checked to have saved it."""
+    session.refresh_from_db()
+    data = hand_data(session, trump="H", tricks=TRICKS[0], confirmed="1")
+    url = reverse("hand_record", args=[session.pk])
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(url, data, **HTMX)
+    assert response.status_code == 200
+    assert f"Hand {session.hands_count + 1} saved" in response.content.decode()
+    postings.check_invariants(session)
+    return [q["sql"] for q in ctx.captured_queries]
+
+
+def _shape(sqls: list[str]) -> list[str]:
+    """Each statement's first words, numbers blanked (savepoint names, ids): what it is,
+    without its values."""
+    return [re.sub(r"\d+", "N", " ".join(s.split()[:4])) for s in sqls]
+
+
+def test_recording_a_hand_costs_the_same_statements_at_5_and_60_hands(
+    bob, bob_client, table, club, players
+):
+    # A second table, grown to 60 hands; both get one hand through the record form.
+    big = start_table(club, players, bob)
+    _grow(table, bob, SMALL)
+    _grow(big, bob, LARGE)
+    small_sqls = _post_hand(bob_client, table)
+    large_sqls = _post_hand(bob_client, big)
+    assert _shape(small_sqls) == _shape(large_sqls), (small_sqls, large_sqls)
+    # Nothing read back that the ledger just wrote or already holds: no query of the
+    # club's webhook endpoints (it has none) and none of the hand's legs.
+    assert not [s for s in large_sqls if ENDPOINT_TABLE in s]
+    assert not [
+        s for s in large_sqls if s.lstrip().upper().startswith("SELECT") and "ledger_leg" in s
+    ]
+
+
+def test_the_ledger_records_in_the_same_statements_at_5_and_60_hands(bob, table, club, players):
+    big = start_table(club, players, bob)
+    _grow(table, bob, SMALL)
+    _grow(big, bob, LARGE)
+
+    def one(session) -> list[str]:
+        with CaptureQueriesContext(connection) as ctx:
+            postings.record_hand(
+                session_id=session.pk,
+                entry={"trump": "S", "tricks": TRICKS[0]},
+                idempotency_key=uuid.uuid4().hex,
+                expected_version=None,
+                user=bob,
+            )
+        postings.check_invariants(session)
+        return [q["sql"] for q in ctx.captured_queries]
+
+    small, large = one(table), one(big)
+    assert _shape(small) == _shape(large), (small, large)
+    assert not [s for s in large if ENDPOINT_TABLE in s]
+
+
+def test_poll_and_board_cost_the_same_statements_at_5_and_60_hands(
+    bob, carol_client, table, club, players
+):
+    big = start_table(club, players, bob)
+    _grow(table, bob, SMALL)
+    _grow(big, bob, LARGE)
+
+    def costs(session) -> tuple[list[str], list[str]]:
+        url = reverse("session_detail", args=[session.pk])
+        with CaptureQueriesContext(connection) as board:
+            response = carol_client.get(url, **HTMX)
+        assert response.status_code == 200
+        assert f"#{session.hands_count}" in response.content.decode()
+        with CaptureQueriesContext(connection) as poll:
+            unchanged = carol_client.get(url, HTTP_IF_NONE_MATCH=response["ETag"], **HTMX)
+        assert unchanged.status_code == 304
+        return (
+            [q["sql"] for q in board.captured_queries],
+            [q["sql"] for q in poll.captured_queries],
+        )
+
+    small_board, small_poll = costs(table)
+    large_board, large_poll = costs(big)
+    assert _shape(small_poll) == _shape(large_poll) and len(large_poll) == 2
+    assert _shape(small_board) == _shape(large_board), (small_board, large_board)
+
+
+# -- the club's webhook flag ------------------------------------------------------------------
+
+
+def _flag(club) -> bool:
+    return Club.objects.values_list("has_webhooks", flat=True).get(pk=club.pk)
+
+
+def test_a_club_with_an_endpoint_still_gets_its_hand_event(bob, bob_client, table, club):
+    WebhookEndpoint.objects.create(club=club, url="https://example.com/hook")
+    assert _flag(club)
+    sqls = _post_hand(bob_client, table)
+    assert [s for s in sqls if ENDPOINT_TABLE in s]  # the flag sent it to the endpoints
+    event = WebhookEvent.objects.get(club=club, type="hand.recorded")
+    hand = table.hands.get(number=1)
+    assert event.payload["hand"] == hand.pk
+    assert WebhookDelivery.objects.filter(event=event).count() == 1
+    # And the legs the result screen showed are the ledger's.
+    assert hand_legs(hand)
+
+
+def test_an_endpoint_for_other_events_only_writes_no_hand_event(bob, bob_client, table, club):
+    WebhookEndpoint.objects.create(
+        club=club, url="https://example.com/h", events=["session.closed"]
+    )
+    _post_hand(bob_client, table)
+    assert not WebhookEvent.objects.filter(type="hand.recorded").exists()
+
+
+def test_the_flag_follows_create_disable_enable_and_delete(club):
+    assert not _flag(club)
+    first = WebhookEndpoint.objects.create(club=club, url="https://example.com/a")
+    second = WebhookEndpoint.objects.create(club=club, url="https://example.com/b")
+    assert _flag(club)
+    first.active = False
+    first.save()
+    assert _flag(club)  # the second is still active
+    second.active = False
+    second.save(update_fields=["active"])
+    assert not _flag(club)
+    second.active = True
+    second.save()
+    assert _flag(club)
+    second.delete()
+    assert not _flag(club)  # the first is there but disabled
+    first.delete()
+    assert not _flag(club)
+
+
+def test_the_flag_is_the_clubs_own(club, mallory):
+    other = Club.objects.create(name="Elsewhere", created_by=mallory)
+    WebhookEndpoint.objects.create(club=other, url="https://example.com/x")
+    assert _flag(other) and not _flag(club)
+
+
+def test_the_flag_follows_the_api(alice_client, club):
+    url = reverse("api_webhook_list", args=[club.pk])
+    response = alice_client.post(
+        url, {"url": "https://example.com/api", "events": []}, content_type="application/json"
+    )
+    assert response.status_code == 201, response.content
+    assert _flag(club)
+    endpoint = response.json()["id"]
+    assert alice_client.delete(reverse("api_webhook_detail", args=[endpoint])).status_code == 204
+    assert not _flag(club)
+
+
+def test_an_endpoint_rolled_back_leaves_the_flag_unset(club):
+    """The flag is written in the endpoint's own transaction: when that transaction rolls
+    back, so does the flag."""
+    from django.db import transaction
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        WebhookEndpoint.objects.create(club=club, url="https://example.com/z")
+        assert _flag(club)
+        raise RuntimeError("the caller fails after creating it")
+    assert not _flag(club) and not WebhookEndpoint.objects.filter(club=club).exists()
