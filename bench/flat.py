@@ -1,11 +1,16 @@
 """Is the record path flat in the session's length? (issue #20, target 1), on PostgreSQL.
 
-Records hands through the record form (GET + htmx POST, in process) on a session with 100
-hands, then adds ``BENCH_HANDS`` (20,000) hand rows in bulk (numbered, keyed, recorded:
-what the lookups read; their money is not needed for that) and records again. Prints the
-POST p50 at both sizes and their ratio, the statements of a POST, and the time of the
-statements that used to read every hand: the hand lookup and the "digital hand in
-progress" check. Runs main's code too with ``BENCH_ROOT=/path`` (a checkout of main).
+Two tables in two clubs (so they share no player accounts): one stays near 100 hands,
+the other gets ``BENCH_HANDS`` (20,000) more hand rows in bulk, each with the antes and
+payout postings and legs a recorded hand has (what the lookups and the legs' indexes
+read; the session's running totals are not kept for them, which no read here needs).
+Then POSTs through the record form (GET + htmx POST, in process) alternate between the
+two tables and a bare "ok" view, so the three medians are taken at the same moments on
+a busy machine and their ratios hold. Prints the p50s, the large/small ratio, the
+statements of a POST at each size, and the time of the statements that used to read
+every hand or leg: the hand lookup, the "digital hand in progress" check and the
+result screen's legs of the hand; and the Python memory peak (tracemalloc) of streaming
+``ledger.csv`` and the API's ``postings/?format=csv`` at both sizes. Runs main's code too with ``BENCH_ROOT=/path``.
 
     .venv/bin/python bench/flat.py
 """
@@ -17,6 +22,7 @@ import random
 import re
 import statistics
 import time
+import tracemalloc
 from urllib.parse import urlencode
 
 import _database
@@ -26,7 +32,7 @@ DB_NAME = os.environ.get("BENCH_DB", "bench_flat")
 _database.configure(DB_NAME)
 
 HANDS = int(os.environ.get("BENCH_HANDS", "20000"))
-RUNS = 30
+RUNS = 40
 PLAYERS = ["ann", "ben", "cal", "dee", "eve"]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -42,10 +48,8 @@ def main() -> None:
     print(f"(load average {os.getloadavg()[0]:.1f} at the end)")
 
 
-def run() -> None:
-    import django
-
-    django.setup()
+def run() -> None:  # noqa: PLR0915 (one straight script)
+    import _serve  # noqa: F401  (the app's URLs plus /bench/ok/)
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
@@ -56,20 +60,23 @@ def run() -> None:
     from games.models import Club, Hand, Membership, Player, Role
     from ledger import postings
     from ledger import sql as ledger_sql
+    from ledger.models import Account, Leg, Posting
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
-    club = Club.objects.create(name="Bench club", created_by=user)
-    Membership.objects.create(club=club, user=user, role=Role.OWNER)
-    players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
-    session = postings.start_session(club=club, name="Long", players=players,
-                                     dealer=players[-1], rules={}, currency="$", user=user)  # fmt: skip
     client = Client()
     client.force_login(user)
     rng = random.Random(7)
-    url = reverse("hand_record", args=[session.pk])
 
-    def post_one() -> tuple[float, int]:
+    def table(name: str):
+        club = Club.objects.create(name=name, created_by=user)
+        Membership.objects.create(club=club, user=user, role=Role.OWNER)
+        players = [Player.objects.create(club=club, name=n) for n in PLAYERS]
+        return postings.start_session(club=club, name=name, players=players,
+                                      dealer=players[-1], rules={}, currency="$", user=user)  # fmt: skip
+
+    def post_one(session) -> tuple[float, int]:
+        url = reverse("hand_record", args=[session.pk])
         html = client.get(url, **HTMX).content.decode()
         data = {
             "idempotency_key": re.search(r'name="idempotency_key" value="([^"]+)"', html)[1],
@@ -95,43 +102,111 @@ def run() -> None:
         assert response.status_code == 200 and b"saved" in response.content
         return elapsed, len(ctx.captured_queries)
 
-    def lookups() -> tuple[float, float]:
-        last = session.hands.order_by("-number").values_list("idempotency_key", flat=True)[0]
-        t_lookup, t_busy = [], []
+    def bare() -> float:
+        t0 = time.perf_counter()
+        client.get("/bench/ok/")
+        return time.perf_counter() - t0
+
+    def legs_query(hand_id: int) -> None:
+        # The result screen's read of a hand's legs before issue #20 (now only for a hand
+        # looked at later: games.sessions.statements.hand_legs).
+        list(
+            Leg.objects.filter(posting__hand_id=hand_id, account__kind=Account.Kind.PLAYER)
+            .exclude(posting__kind=Posting.Kind.REVERSAL)
+            .order_by("posting_id", "id")
+            .values_list("account__player_id", "posting__kind", "amount", "posting_id")
+        )
+
+    def lookups(session) -> tuple[float, float, float]:
+        last = session.hands.order_by("-number").values_list("pk", "idempotency_key")[0]
+        t_lookup, t_busy, t_legs = [], [], []
         for _ in range(RUNS):
             t0 = time.perf_counter()
-            ledger_sql.hand_lookup(session.pk, last)
+            ledger_sql.hand_lookup(session.pk, last[1])
             t_lookup.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             session.hands.filter(status=Hand.Status.IN_PROGRESS).exists()
             t_busy.append(time.perf_counter() - t0)
-        return statistics.median(t_lookup), statistics.median(t_busy)
+            t0 = time.perf_counter()
+            legs_query(last[0])
+            t_legs.append(time.perf_counter() - t0)
+        return tuple(statistics.median(t) for t in (t_lookup, t_busy, t_legs))  # type: ignore[return-value]
 
-    for _ in range(100 - RUNS):
-        post_one()
-    small = [post_one() for _ in range(RUNS)]
-    lookup_small, busy_small = lookups()
+    small, big = table("Small"), table("Big")
+    for _ in range(100 - RUNS // 2):
+        post_one(small)
+        post_one(big)
 
     t0 = time.perf_counter()
-    start = session.hands.count() + 1
+    big.refresh_from_db()
+    accounts = list(big.seats.order_by("position").values_list("account_id", flat=True))
+    pot = big.pot_account_id
+    start = big.hands_count + 1
     for first in range(start, start + HANDS, 2000):
-        Hand.objects.bulk_create([
-            Hand(session=session, number=n, status=Hand.Status.RECORDED, idempotency_key=f"bulk-{n}",
+        numbers = range(first, min(first + 2000, start + HANDS))
+        hands = Hand.objects.bulk_create([
+            Hand(session=big, number=n, status=Hand.Status.RECORDED, idempotency_key=f"bulk-{n}",
                  record={"players": PLAYERS}, verdict={"valid": True}, before={})
-            for n in range(first, min(first + 2000, start + HANDS))
+            for n in numbers
         ])  # fmt: skip
+        made = Posting.objects.bulk_create([
+            Posting(club_id=big.club_id, session=big, hand=h, kind=kind, memo=f"Hand {h.number}")
+            for h in hands for kind in (Posting.Kind.ANTE, Posting.Kind.PAYOUT)
+        ])  # fmt: skip
+        legs = []
+        for i in range(0, len(made), 2):
+            ante, payout = made[i], made[i + 1]
+            winner = accounts[(i // 2) % len(accounts)]
+            legs += [Leg(posting=ante, account_id=a, amount=-1) for a in accounts]
+            legs += [Leg(posting=ante, account_id=pot, amount=len(accounts)),
+                     Leg(posting=payout, account_id=winner, amount=len(accounts)),
+                     Leg(posting=payout, account_id=pot, amount=-len(accounts))]  # fmt: skip
+        Leg.objects.bulk_create(legs)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
-    print(f"   ({HANDS} hand rows added in {time.perf_counter() - t0:.0f} s)")
-    big = [post_one() for _ in range(RUNS)]
-    lookup_big, busy_big = lookups()
-    p_small = statistics.median(t for t, _ in small)
-    p_big = statistics.median(t for t, _ in big)
-    total = session.hands.count()
-    print(f"== record POST p50: {ms(p_small)} at 100 hands, {ms(p_big)} at {total} hands "
-          f"= {p_big / p_small:.2f}×; statements {small[-1][1]} and {big[-1][1]}")  # fmt: skip
+    print(f"   ({HANDS} hand rows with their postings and legs added in "
+          f"{time.perf_counter() - t0:.0f} s)")  # fmt: skip
+    lookup_small, busy_small, legs_small = lookups(small)
+    times: dict[str, list[float]] = {"small": [], "big": [], "bare": []}
+    statements = {}
+    for _ in range(RUNS):
+        times["bare"].append(bare())
+        for name, session in (("small", small), ("big", big)):
+            elapsed, statements[name] = post_one(session)
+            times[name].append(elapsed)
+    lookup_big, busy_big, legs_big = lookups(big)
+    p = {k: statistics.median(v) for k, v in times.items()}
+    counts = {k: s.hands.count() for k, s in (("small", small), ("big", big))}
+    print(f"== bare view p50 {ms(p['bare'])}")
+    print(f"== record POST p50: {ms(p['small'])} at {counts['small']} hands "
+          f"({p['small'] / p['bare']:.1f}× bare), {ms(p['big'])} at {counts['big']} hands "
+          f"({p['big'] / p['bare']:.1f}× bare) = {p['big'] / p['small']:.2f}×; "
+          f"statements {statements['small']} and {statements['big']}")  # fmt: skip
+    # The exports' memory at both sizes (issue #20, target 4: flat in the ledger's size).
+    for label, path in (
+        ("ledger.csv", lambda s: reverse("ledger_csv", args=[s.pk])),
+        ("API postings CSV",
+         lambda s: f"/api/v1/clubs/{s.club_id}/postings/?session={s.pk}&format=csv"),
+    ):  # fmt: skip
+        figures = []
+        for session in (small, big):
+            tracemalloc.start()
+            response = client.get(path(session))
+            rows = size = 0
+            for piece in response.streaming_content if response.streaming else [response.content]:
+                rows += piece.count(b"\n")
+                size += len(piece)
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            assert response.status_code == 200, (label, response.status_code)
+            figures.append((rows - 1, peak, size))
+        (n1, m1, s1), (n2, m2, s2) = figures
+        print(f"== {label}: Python memory peak {m1 / 2**20:.2f} MiB for {n1:,} legs "
+              f"({s1 / 2**20:.2f} MiB), {m2 / 2**20:.2f} MiB for {n2:,} legs "
+              f"({s2 / 2**20:.1f} MiB) = {m2 / m1:.2f}× the memory for {n2 / n1:.0f}× the legs")  # fmt: skip
     print(f"== hand lookup statement: {ms(lookup_small)} → {ms(lookup_big)}; "
-          f"digital-hand-in-progress check: {ms(busy_small)} → {ms(busy_big)}")  # fmt: skip
+          f"digital-hand-in-progress check: {ms(busy_small)} → {ms(busy_big)}; "
+          f"a hand's legs (the ORM join): {ms(legs_small)} → {ms(legs_big)}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@ Every figure is printed next to a bare "ok" view served by the same stack (URL r
 middleware, a logged-in test client) in the same run, so the ratios hold on a busy
 machine where the absolute times do not:
 
-1. record POST (the htmx record form) p50 at 100 hands and at ``BENCH_HANDS`` (5,000;
-   the issue's 20,000 with ``BENCH_HANDS=20000``), and its statement count;
+1. record POST (the htmx record form, hands confirmed so each is saved) p50 at 100 hands
+   and at ``BENCH_HANDS`` (5,000; the issue's 20,000 with ``BENCH_HANDS=20000``), each
+   against the bare view timed between its POSTs, and its statement count;
 2. the scoreboard's 304 poll: p50 and statements;
 3. the history page, cold (nothing cached), at ``BENCH_HANDS``;
 4. ``ledger.csv`` of that session, and the API's ``postings/?format=csv`` when the code
@@ -115,10 +116,16 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
         client.get("/bench/ok/")
         return p50(timed(lambda: client.get("/bench/ok/"), RUNS * 2))
 
-    def record_posts(session, runs: int) -> tuple[float, int]:
+    def record_posts(session, runs: int) -> tuple[float, float, int]:
+        """(POST p50, bare view p50, statements of a POST): a bare request before each
+        POST, so the ratio compares the same moments of a busy machine."""
         url = reverse("hand_record", args=[session.pk])
-        times, statements = [], 0
+        times, floors, statements = [], [], 0
+        client.get("/bench/ok/")
         for _ in range(runs):
+            t0 = time.perf_counter()
+            client.get("/bench/ok/")
+            floors.append(time.perf_counter() - t0)
             html = client.get(url, **HTMX).content.decode()
             key = re.search(r'name="idempotency_key" value="([^"]+)"', html).group(1)
             version = re.search(r'name="version" value="(\d+)"', html).group(1)
@@ -142,23 +149,22 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
                 response.status_code
             )
             statements = len(ctx.captured_queries)
-        return p50(times), statements
+        return p50(times), p50(floors), statements
 
     session = start("Long night")
-    direct(session, 100 - RUNS // 2)
-    floor = bare()
-    small, statements_small = record_posts(session, RUNS // 2)
-    print(f"== bare view p50 {ms(floor)}")
+    direct(session, 100 - RUNS)
+    small, floor, statements_small = record_posts(session, RUNS)
+    print(f"== bare view p50 {ms(floor)} (between the POSTs)")
     print(f"== record POST at 100 hands: p50 {ms(small)} = {small / floor:.1f}× bare, "
           f"{statements_small} statements")  # fmt: skip
     t0 = time.perf_counter()
     session.refresh_from_db()
-    direct(session, HANDS - session.hands_count - RUNS // 2)
+    direct(session, HANDS - session.hands_count - RUNS)
     print(f"   (grew to {HANDS} hands in {time.perf_counter() - t0:.0f} s)")
-    floor = bare()
-    big, statements_big = record_posts(session, RUNS // 2)
-    print(f"== record POST at {HANDS} hands: p50 {ms(big)} = {big / floor:.1f}× bare, "
-          f"{statements_big} statements; {big / small:.2f}× its value at 100 hands")  # fmt: skip
+    big, floor_big, statements_big = record_posts(session, RUNS)
+    print(f"== record POST at {HANDS} hands: p50 {ms(big)} = {big / floor_big:.1f}× bare "
+          f"({ms(floor_big)}), {statements_big} statements; {big / small:.2f}× its value at "
+          f"100 hands ({(big / floor_big) / (small / floor):.2f}× as a multiple of bare)")  # fmt: skip
     session.refresh_from_db()
 
     detail = reverse("session_detail", args=[session.pk])

@@ -143,16 +143,52 @@ def seat_rows(session_id: int) -> list[tuple[int, str, bool, bool, int | None]]:
 POSTING_FIELDS = ("club", "session", "hand", "kind", "memo", "reverses", "created_by", "created_at")
 
 
+def _insert_new(objects: list, fields: tuple[str, ...]) -> None:
+    """Insert unsaved instances of one model (``fields``: every column but the id, with
+    the defaults the model's constructor filled in) and mark them saved, as ``create`` and
+    ``bulk_create`` do."""
+    # serializable_value: the field's value, the id for a foreign key (its attname).
+    rows = [[o.serializable_value(f) for f in fields] for o in objects]
+    model = type(objects[0])
+    for o, pk in zip(objects, insert_rows(model, fields, rows, returning=True), strict=True):
+        o.pk = pk
+        o._state.adding = False
+        o._state.db = connection.alias
+
+
 def insert_postings(postings: list[Posting]) -> None:
     """Insert unsaved postings; sets their ``pk``."""
-    # serializable_value: the field's value, the id for a foreign key (its attname).
-    rows = [[p.serializable_value(f) for f in POSTING_FIELDS] for p in postings]
-    for p, pk in zip(
-        postings, insert_rows(Posting, POSTING_FIELDS, rows, returning=True), strict=True
-    ):
-        p.pk = pk
-        p._state.adding = False
-        p._state.db = connection.alias
+    _insert_new(postings, POSTING_FIELDS)
+
+
+@cache
+def _hand_fields() -> tuple[str, ...]:
+    return tuple(f.name for f in Hand._meta.concrete_fields if not f.primary_key)
+
+
+def insert_hand(hand: Hand) -> None:
+    """Insert an unsaved hand (every column, as ``Hand.objects.create`` does); sets its
+    ``pk``. The recorded hand's INSERT without the ORM's compilation (bench/floor.py)."""
+    _insert_new([hand], _hand_fields())
+
+
+@cache
+def _update_sql(fields: tuple[str, ...]) -> str:
+    assignments = ", ".join(f"{_column(GameSession, f)} = %s" for f in fields)
+    return f"UPDATE {_table(GameSession)} SET {assignments} WHERE {_column(GameSession, 'id')} = %s"
+
+
+def save_session(session: GameSession, fields: list[str]) -> None:
+    """Write ``fields`` of the session row: what ``session.save(update_fields=fields)``
+    writes (each field's ``pre_save`` and ``get_db_prep_save``), in a prepared UPDATE."""
+    meta = [GameSession._meta.get_field(f) for f in fields]
+    assert all(isinstance(f, Field) and f.concrete for f in meta)  # columns of the row
+    params = [
+        cast(Field, f).get_db_prep_save(cast(Field, f).pre_save(session, False), connection)
+        for f in meta
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(tuple(fields)), [*params, session.pk])
 
 
 def insert_legs(legs: list[tuple[int, int, int]]) -> None:

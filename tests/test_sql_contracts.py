@@ -751,3 +751,68 @@ def test_rewrite_hands_writes_what_the_orm_writes(scene):
         h.pk: (h.record, h.verdict) for h in Hand.objects.exclude(pk__in=[h.pk for h in hands])
     } == others
     ledger_sql.rewrite_hands([])  # nothing to write is fine
+
+
+# -- ledger.sql.insert_hand / save_session -----------------------------------------------------
+
+
+def test_insert_hand_writes_what_create_writes(scene, bob):
+    """The recorded hand's INSERT (``ledger.postings.hands._store_hand``): every column
+    the ORM's ``Hand.objects.create`` writes, JSON (unicode, nesting, null), an aware
+    datetime, a user and empty defaults alike; the instance comes back saved."""
+    fields = {
+        "kind": Hand.Kind.REPORTED,
+        "status": Hand.Status.RECORDED,
+        "record": {"players": ["ann", "bén"], "tricks": {"ann": 5}, "note": "ünïcode ♥"},
+        "verdict": {"valid": True, "result": {"pot": 4, "winner": None}, "list": [1, 1.5]},
+        "before": {"carry": 0, "seats": {"ann": 1}},
+        "seed": "",
+        "created_by": bob,
+        "created_at": WHEN,
+        "shortfalls": {},
+    }
+    rows = []
+    for via, number in (("sql", 900), ("orm", 901)):
+        with transaction.atomic():
+            if via == "sql":
+                hand = Hand(session=scene.home, number=number, idempotency_key=via, **fields)
+                ledger_sql.insert_hand(hand)
+            else:
+                hand = Hand.objects.create(
+                    session=scene.home, number=number, idempotency_key=via, **fields
+                )
+            assert hand.pk and not hand._state.adding and hand._state.db == "default"
+            stored = _values(Hand.objects.get(pk=hand.pk))
+            transaction.set_rollback(True)
+        rows.append(
+            {k: v for k, v in stored.items() if k not in ("id", "number", "idempotency_key")}
+        )
+    assert rows[0] == rows[1]
+
+
+def test_save_session_writes_what_save_update_fields_writes(scene):
+    """The recorded hand's UPDATE of the session row (``_move_on``): the same columns as
+    ``save(update_fields=HAND_FIELDS)``, foreign key, JSON lists and dicts included, and
+    nothing else."""
+    from ledger.postings._common import HAND_FIELDS
+
+    ann, ben = scene.players[:2]
+    written = []
+    for via in ("sql", "orm"):
+        with transaction.atomic():
+            session = GameSession.objects.get(pk=scene.home.pk)
+            session.carry, session.next_dealer_id, session.hands_count = 7, ben.pk, 41
+            session.excused, session.forfeits = [ann.pk], [ben.pk]
+            session.nets = {str(ann.pk): -3, str(ben.pk): 3}
+            session.stacks = {str(ann.pk): 10}
+            session.version += 5
+            session.name = "not saved"  # not among the fields: must stay as it was
+            if via == "sql":
+                ledger_sql.save_session(session, HAND_FIELDS)
+            else:
+                session.save(update_fields=HAND_FIELDS)
+            written.append(_values(GameSession.objects.get(pk=session.pk)))
+            transaction.set_rollback(True)
+    assert written[0] == written[1]
+    assert written[0]["name"] == scene.home.name and written[0]["carry"] == 7
+    assert written[0]["next_dealer_id"] == ben.pk and written[0]["excused"] == [ann.pk]

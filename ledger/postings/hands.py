@@ -261,7 +261,8 @@ def _store_hand(
             setattr(hand, f, v)
         hand.save(update_fields=list(fields))
     else:
-        hand = Hand.objects.create(session=session, **fields)
+        hand = Hand(session=session, **fields)
+        sql.insert_hand(hand)
     if actions and (pending is None or not hand.actions.exists()):
         HandAction.objects.bulk_create(
             [HandAction(hand=hand, seq=i, action=a) for i, a in enumerate(actions)]
@@ -364,7 +365,7 @@ def _move_on(
     """The session's state before the next hand, saved: see ``_advance``."""
     _advance(session, seats, result, money, before, after)
     session.bump()
-    session.save(update_fields=HAND_FIELDS)
+    sql.save_session(session, HAND_FIELDS)
 
 
 def _advance(
