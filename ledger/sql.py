@@ -6,6 +6,11 @@ compiling these few statements than the database spent running them (bench/web.p
 bench/digital.py), so they are written out here once, portable between PostgreSQL and
 SQLite (3.35+, for RETURNING), with table and column names taken from the models.
 
+A recorded hand runs, after ``lock_session`` (which also reads the club's webhook flag)
+and ``seats_and_hand_lookup``: ``insert_hand``, ``insert_postings``, ``insert_legs``,
+``add_player_totals`` and ``save_session`` — every one a primary key or one hand's index
+range, so the cost does not grow with the session (issue #20; tests/test_record_flat.py).
+
 Only ``ledger.postings`` calls this module (``add_player_totals`` keeps the club
 statistics' running totals: one upsert per hand instead of a read and a write per
 player). What it writes is checked like everything else the ledger writes: legs must

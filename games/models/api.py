@@ -1,6 +1,7 @@
 """Data of the API's integrations: idempotency records and webhooks (endpoints, the
 outbox of events, the log of delivery attempts). Data only; the writers are
-games.api.idempotency and games.api.outbox."""
+games.api.idempotency and games.api.outbox. One rule lives here: an endpoint's save and
+delete keep its club's ``has_webhooks`` flag (read by the ledger's session lock)."""
 
 import secrets
 
