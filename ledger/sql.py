@@ -57,7 +57,9 @@ def lock_session(session_id: int) -> GameSession:
     )
     if not rows:
         raise GameSession.DoesNotExist(f"no session {session_id}")
-    return rows[0]
+    session = rows[0]
+    session._has_webhooks = bool(session._has_webhooks)  # SQLite answers 0 or 1
+    return session
 
 
 @cache

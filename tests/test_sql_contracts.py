@@ -260,7 +260,7 @@ def test_lock_session_reads_the_clubs_webhook_flag_like_the_orm(scene):
         with transaction.atomic():
             raw = ledger_sql.lock_session(session.pk)
         orm = Club.objects.values_list("has_webhooks", flat=True).get(pk=session.club_id)
-        assert bool(raw._has_webhooks) is orm
+        assert raw._has_webhooks is orm
         assert orm is (session.club_id == scene.club.pk)
 
 

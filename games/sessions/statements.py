@@ -144,8 +144,9 @@ def hand_deltas(session: GameSession, hand: Hand, latest: bool) -> list[dict[str
     are the session row's running totals (no sum needed)."""
     if hand.status == Hand.Status.IN_PROGRESS:
         return []
-    # A hand the ledger has just recorded brings its legs (no query: on PostgreSQL the
-    # planner read this join through the player accounts' legs, growing with the session).
+    # A hand the ledger has just recorded brings its legs: no query (on PostgreSQL with
+    # statistics behind a fast-growing ledger this join was planned as a scan of every
+    # leg, the record POST's one cost that grew with the books).
     legs = getattr(hand, "_posted_legs", None)
     if legs is None:
         legs = hand_legs(hand)
