@@ -160,10 +160,13 @@ window.bourre.t = function (key, values) {
   document.addEventListener("htmx:responseError", function (e) { failed(e, false); });
   document.addEventListener("htmx:sendError", function (e) { failed(e, false); });
   document.addEventListener("htmx:timeout", function (e) { failed(e, true); });
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // An answer that is no error (also a poll's 304): on beforeSwap, because by afterRequest
+  // an element swapped out of the page no longer sends its events to the document.
+  document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail || {};
-    if (!detail.successful) return;
-    if (isPoll(detail.elt)) pollOk(detail.elt);
+    if (detail.isError || !detail.xhr || detail.xhr.status >= 400) return;
+    var elt = (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
+    if (isPoll(elt)) pollOk(elt);
     else hideBanner();
   });
 

@@ -346,10 +346,13 @@
   });
 
   // A returned hand saved again: gone from the queue, and the ones typed after it follow.
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // (On beforeSwap: by afterRequest the form has been swapped out of the page, and its
+  // events no longer reach the document.)
+  document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail || {};
-    var form = recordForm(detail.elt);
-    if (form && detail.successful && form.hasAttribute("data-replaces")) {
+    var ok = !detail.isError && detail.xhr && detail.xhr.status < 400;
+    var form = recordForm((detail.requestConfig && detail.requestConfig.elt) || detail.elt);
+    if (form && ok && form.hasAttribute("data-replaces")) {
       var doc = parse(detail.xhr.responseText || "");
       var result = doc.querySelector("section.result[data-session-version]");
       if (result) {
@@ -357,7 +360,7 @@
         var version = parseInt(result.getAttribute("data-session-version"), 10);
         drop(key).then(function () { return resolve(key, version); }).then(flush);
       }
-    } else if (detail.successful && waiting().length) {
+    } else if (ok && waiting().length) {
       flush(); // the connection works again
     }
   });

@@ -1,0 +1,226 @@
+"""Issue #13, never silent, never lost, in real Chromium at a phone's size: hands saved
+offline wait on the phone and land once, in order; a queued hand the table moved past
+comes back filled in with the reason; a server error on Save or on a digital move shows
+the banner and Retry gets it through; a refused form's error is on screen, clear of the
+sticky bar; the service worker serves the offline page.
+"""
+
+import pytest
+
+from games.digital import service
+from games.models import GameSession, Hand, Player, Role
+from ledger import postings
+from ledger.invariants import check_invariants
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+HEIGHT = 844
+
+
+def _session(club, players, bob) -> GameSession:
+    return postings.start_session(
+        club=club, name="Kitchen", players=players[:3], dealer=players[2], rules={},
+        currency="$", user=bob,
+    )  # fmt: skip
+
+
+def _open_record(page, live_server, session):
+    page.goto(f"{live_server.url}/sessions/{session.pk}/record/")
+    page.locator(".record-form").wait_for()
+    page.wait_for_function("() => window.bourre && window.bourre.queue")
+
+
+def _type_hand(page, trump: str, winner: str, other: str):
+    """Trump, the winner took 3 and the other player 2; the third seat passed (untouched)."""
+    page.locator(f".suit-btn.suit-{trump}").click()
+    page.locator(f'[data-row][data-name="{winner}"] .trick-opt:has(input[value="3"])').click()
+    page.locator(f'[data-row][data-name="{other}"] .trick-opt:has(input[value="2"])').click()
+
+
+def _in_view(page, locator):
+    """The element is on screen: below the sticky top bar, above the bottom of the phone."""
+    box = locator.bounding_box()
+    assert box is not None, "not rendered"
+    bar = page.locator(".topbar").bounding_box()
+    assert box["y"] >= bar["y"] + bar["height"] - 1, f"under the top bar: {box}"
+    assert box["y"] + min(box["height"], 40) <= HEIGHT, f"below the screen: {box}"
+
+
+def test_three_hands_saved_offline_land_once_and_in_order(
+    live_server, phone, login, club, players, bob, password
+):
+    session = _session(club, players, bob)
+    login(phone, "bob", password)
+    _open_record(phone, live_server, session)
+    phone.context.set_offline(True)
+    typed = [("H", "ann", "ben"), ("S", "ben", "cal"), ("D", "cal", "ann")]
+    for n, (trump, winner, other) in enumerate(typed, start=1):
+        _type_hand(phone, trump, winner, other)
+        phone.get_by_role("button", name="Save hand").click()
+        phone.locator("[data-queue-status]").get_by_text(f"Waiting to send ({n})").wait_for()
+        assert phone.locator("input[name=trump]:checked").count() == 0  # blank for the next
+    assert Hand.objects.filter(session=session).count() == 0
+    phone.screenshot(path="/tmp/i13_queued_offline.png")
+
+    phone.context.set_offline(False)
+    phone.wait_for_function(
+        "() => !window.bourre.queue.entries().length", timeout=20_000
+    )  # fmt: skip
+    hands = list(Hand.objects.filter(session=session).order_by("number"))
+    assert [(h.record["trump"], h.result.get("winner")) for h in hands] == [
+        (trump, winner) for trump, winner, _ in typed
+    ]
+    assert phone.locator("[data-queue-status]").is_hidden()
+    session.refresh_from_db()
+    check_invariants(session)
+
+
+def test_a_hand_queued_against_a_stale_version_comes_back_filled_in(
+    live_server, phone, login, club, players, bob, password
+):
+    session = _session(club, players, bob)
+    login(phone, "bob", password)
+    _open_record(phone, live_server, session)
+    phone.context.set_offline(True)
+    _type_hand(phone, "C", "ben", "cal")
+    phone.get_by_role("button", name="Save hand").click()
+    phone.locator("[data-queue-status]").get_by_text("Waiting to send (1)").wait_for()
+    # Meanwhile another phone changes the table: the queued hand is for an older one.
+    postings.change_rules(session_id=session.pk, rules={**session.rules, "ante": 2}, user=bob)
+
+    phone.context.set_offline(False)
+    back = phone.locator("[data-returned]")
+    back.get_by_text("The table moved on").wait_for(timeout=20_000)
+    _in_view(phone, back)
+    assert phone.locator('input[name=trump][value="C"]').is_checked()
+    assert phone.locator('[data-row][data-name="ben"] input[value="3"]').is_checked()
+    assert phone.locator('[data-row][data-name="cal"] input[value="2"]').is_checked()
+    assert not phone.locator('[data-row][data-name="ann"] [data-played]').is_checked()
+    assert Hand.objects.filter(session=session).count() == 0
+    # Saved again from the fresh form: recorded once, and the queue is empty.
+    phone.get_by_role("button", name="Save hand").click()
+    phone.locator("section.result").get_by_text("saved").wait_for()
+    assert Hand.objects.filter(session=session).count() == 1
+    phone.wait_for_function("() => !window.bourre.queue.entries().length")
+    session.refresh_from_db()
+    check_invariants(session)
+
+
+def test_a_server_error_on_save_shows_the_banner_and_retry_records_once(
+    live_server, phone, login, club, players, bob, password
+):
+    session = _session(club, players, bob)
+    login(phone, "bob", password)
+    _open_record(phone, live_server, session)
+    failures = []
+
+    def first_post_fails(route):
+        if route.request.method == "POST" and not failures:
+            failures.append(route.request.url)
+            route.fulfill(status=500, body="boom")
+        else:
+            route.continue_()
+
+    phone.route("**/record/", first_post_fails)
+    _type_hand(phone, "S", "ann", "cal")
+    save = phone.get_by_role("button", name="Save hand")
+    save.click()
+    banner = phone.locator(".net-banner")
+    banner.get_by_text("went wrong on the server (500)").wait_for()
+    assert save.is_enabled()
+    _in_view(phone, banner)
+    phone.screenshot(path="/tmp/i13_banner.png")
+    banner.get_by_role("button", name="Retry").click()
+    phone.locator("section.result").get_by_text("saved").wait_for()
+    assert banner.is_hidden()
+    assert failures and Hand.objects.filter(session=session).count() == 1
+    session.refresh_from_db()
+    check_invariants(session)
+
+
+def test_a_server_error_on_a_digital_move_shows_the_banner_and_retry_plays(live_server, phone):
+    keeper = UserFactory(username="keeper")
+    club = ClubFactory(name="Phone Club")
+    MembershipFactory(club=club, user=keeper, role=Role.SCOREKEEPER)
+    people = [Player.objects.create(club=club, name=n) for n in ("ann", "ben", "cal", "dee")]
+    session = postings.start_session(
+        club=club, name="Phones", players=people, dealer=people[3], rules={},
+        currency="$", user=keeper, mode="digital",
+    )  # fmt: skip
+    session.seats.exclude(player__name="ann").update(is_bot=True)
+    service.start_hand(session_id=session.pk, user=keeper)
+    seat = session.seats.get(player__name="ann")
+    failures = []
+
+    def first_move_fails(route):
+        if route.request.method == "POST" and not failures:
+            failures.append(route.request.url)
+            route.fulfill(status=500, body="boom")
+        else:
+            route.continue_()
+
+    phone.route("**/seat/**", first_move_fails)
+    phone.goto(f"{live_server.url}/seat/{seat.secret}/")
+    form = phone.locator("form[data-digital]")
+    form.first.wait_for()
+    seq = phone.locator("#board").get_attribute("data-seq")
+    legal = phone.locator("form[data-digital] button.pc-legal")
+    move = legal.first if legal.count() else phone.locator("[data-play-label]")
+    move.click()
+    banner = phone.locator(".net-banner")
+    banner.get_by_text("Your move was not sent").wait_for()
+    assert failures and move.is_enabled()
+    banner.get_by_role("button", name="Retry").click()
+    phone.wait_for_function("s => document.getElementById('board').dataset.seq !== s", arg=seq)
+    assert banner.is_hidden()
+
+
+def test_refusals_are_on_screen_the_record_counter_and_the_hidden_pot_limit(
+    live_server, phone, login, club, players, bob, password
+):
+    session = _session(club, players, bob)
+    login(phone, "bob", password)
+    _open_record(phone, live_server, session)
+    # Only 4 of 5 tricks: ann 3, ben 1, cal passed.
+    phone.locator(".suit-btn.suit-H").click()
+    phone.locator('[data-row][data-name="ann"] .trick-opt:has(input[value="3"])').click()
+    phone.locator('[data-row][data-name="ben"] .trick-opt:has(input[value="1"])').click()
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    phone.get_by_role("button", name="Save hand").click()
+    error = phone.locator(".record-form .errorlist").first
+    error.wait_for()
+    _in_view(phone, error)
+    summary = phone.locator("[data-error-summary]")
+    assert "Not saved" in summary.inner_text()
+    _in_view(phone, summary)
+    phone.screenshot(path="/tmp/i13_error_in_view.png")
+    assert Hand.objects.filter(session=session).count() == 0
+
+    # A bad pot limit in the collapsed house rules of a new session: it opens, in view.
+    phone.goto(f"{live_server.url}/clubs/{club.pk}/sessions/new/")
+    phone.locator("#id_name").fill("Friday")
+    phone.locator("details.house-rules summary").click()
+    phone.locator("#id_pot_limit").fill("-5")
+    phone.locator("details.house-rules summary").click()  # closed again, as a host leaves it
+    phone.get_by_role("button", name="Start session").click()
+    phone.wait_for_load_state()
+    assert phone.locator("details.house-rules").get_attribute("open") is not None
+    limit_error = phone.locator("#id_pot_limit_errors")
+    limit_error.wait_for()
+    _in_view(phone, limit_error)
+    assert phone.evaluate("document.activeElement.id") == "id_pot_limit"
+    assert phone.locator("#id_pot_limit").get_attribute("aria-invalid") == "true"
+
+
+def test_the_service_worker_serves_the_offline_page(live_server, phone):
+    phone.goto(f"{live_server.url}/accounts/login/")
+    phone.wait_for_function(
+        "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+    )
+    phone.context.set_offline(True)
+    phone.goto(f"{live_server.url}/accounts/signup/")
+    phone.get_by_role("heading", name="No connection").wait_for()
+    # The styles came from the worker's cache: the top bar is the app's.
+    assert phone.locator(".topbar").evaluate("el => getComputedStyle(el).position") == "sticky"
+    phone.context.set_offline(False)
