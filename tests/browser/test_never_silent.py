@@ -224,3 +224,30 @@ def test_the_service_worker_serves_the_offline_page(live_server, phone):
     # The styles came from the worker's cache: the top bar is the app's.
     assert phone.locator(".topbar").evaluate("el => getComputedStyle(el).position") == "sticky"
     phone.context.set_offline(False)
+
+
+def test_back_then_save_without_javascript_records_one_hand(
+    live_server, browser, club, players, bob, password
+):
+    session = _session(club, players, bob)
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 390, "height": HEIGHT}
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("bob")
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/sessions/{session.pk}/record/")
+    page.locator(".suit-btn.suit-H").click()
+    for name, n in (("ann", 3), ("ben", 2)):  # without JavaScript: the tricks and "played"
+        page.locator(f'[data-row][data-name="{name}"] .trick-opt:has(input[value="{n}"])').click()
+        page.locator(f'[data-row][data-name="{name}"] label.who').click()
+    page.get_by_role("button", name="Save hand").click()
+    page.get_by_text("Hand 1 saved").wait_for()
+    page.go_back()
+    page.get_by_role("button", name="Save hand").click()
+    page.wait_for_load_state()
+    assert Hand.objects.filter(session=session).count() == 1
+    assert page.locator(".errorlist, .result-kicker").count()  # refused, or "already saved"
+    context.close()
