@@ -15,11 +15,6 @@ check for load balancers and a clear answer while the database is away.
   * ``Cache-Control: private, no-store`` on every response to a signed-in user (session
     or API token), on every export (an attachment or CSV) and on seat pages (the secret
     link is the key); a shared cache or the back button must not keep someone's books.
-    One exception, which a view asks for with ``private, no-cache`` (``HISTORY_KEPT``):
-    the record-hand form. Back must show it exactly as it was rendered, with the
-    idempotency key of the hand it saved; a fresh copy (what no-store makes the browser
-    fetch) carries a new key, and the browser fills the host's taps back in: without
-    JavaScript, Back then Save recorded the hand twice (issue #13).
   * A database that does not answer (``OperationalError``/``InterfaceError``) becomes a
     503 with ``Retry-After`` (problem+json under ``/api/``) instead of a bare 500.
 """
@@ -76,7 +71,6 @@ PERMISSIONS_POLICY = ", ".join(
 )
 
 PRIVATE_PATHS = ("/seat/",)
-HISTORY_KEPT = "private, no-cache"
 
 
 def _private(request: HttpRequest, response: HttpResponse) -> bool:
@@ -111,7 +105,7 @@ class SecurityHeadersMiddleware:
             )
         except (OperationalError, InterfaceError):
             private = True  # the session could not be read: assume the worst
-        if private and response.get("Cache-Control") != HISTORY_KEPT:
+        if private:
             response["Cache-Control"] = "private, no-store"
         return response
 
