@@ -203,7 +203,7 @@ window.bourre.t = function (key, values) {
     });
     var first = errors[0];
     reveal(first);
-    var form = first.closest("form") || (root && root.querySelector && root.querySelector("form"));
+    var form = first.closest("form");
     if (form) summarise(form, first);
     return true;
   }
