@@ -5,6 +5,8 @@ the banner and Retry gets it through; a refused form's error is on screen, clear
 sticky bar; the service worker serves the offline page.
 """
 
+import re
+
 import pytest
 
 from games.digital import service
@@ -74,6 +76,25 @@ def test_three_hands_saved_offline_land_once_and_in_order(
     assert phone.locator("[data-queue-status]").is_hidden()
     session.refresh_from_db()
     check_invariants(session)
+
+
+def test_the_scoreboard_says_since_when_it_is_offline_and_recovers(
+    live_server, phone, login, club, players, bob, password
+):
+    session = _session(club, players, bob)
+    login(phone, "bob", password)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/")
+    phone.locator("#board").wait_for()
+    poll_now = "document.dispatchEvent(new Event('visibilitychange'))"  # a poll's trigger
+    phone.context.set_offline(True)
+    phone.evaluate(poll_now)
+    line = phone.locator("[data-poll-status]")
+    line.wait_for()
+    assert re.fullmatch(r"Offline — last updated \d\d:\d\d", line.inner_text())
+    _in_view(phone, line)
+    phone.context.set_offline(False)
+    phone.evaluate(poll_now)
+    line.wait_for(state="detached")  # the next poll answers
 
 
 def test_a_hand_queued_against_a_stale_version_comes_back_filled_in(
