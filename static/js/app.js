@@ -26,7 +26,9 @@ window.bourre.text = {
   discard: "Discard it",
   openIt: "Open it",
   offlineSince: "Offline — last updated {time}",
-  moveFailed: "Your move was not sent. Try again."
+  moveFailed: "Your move was not sent. Try again.",
+  playDraw: "Play, draw {n}",
+  copied: "Copied"
 };
 window.bourre.t = function (key, values) {
   var s = window.bourre.text[key] || key;
@@ -262,7 +264,7 @@ window.bourre.t = function (key, values) {
     if (navigator.clipboard) {
       navigator.clipboard.writeText(text).then(function () {
         button.dataset.label = button.dataset.label || button.textContent;
-        button.textContent = "Copied";
+        button.textContent = window.bourre.text.copied;
         setTimeout(function () { button.textContent = button.dataset.label; }, 1500);
       });
     }

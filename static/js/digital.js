@@ -158,7 +158,7 @@
     var form = box.form;
     var n = form.querySelectorAll("input[name=discard]:checked").length;
     var play = form.querySelector("[data-play-label]");
-    if (play) play.textContent = "Play, draw " + n;
+    if (play) play.textContent = window.bourre.t("playDraw", { n: n });
   });
 
   // Tapping a dimmed card shows why; tapping another closes the first.

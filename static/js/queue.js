@@ -23,6 +23,7 @@
   var SKIP = { csrfmiddlewaretoken: 1, idempotency_key: 1, version: 1, confirmed: 1 };
   var entries = []; // a copy of the store, in order, for the synchronous checks
   var flushing = false;
+  var sent = 0; // hands this page has sent from the queue
 
   function db() {
     return new Promise(function (resolve, reject) {
@@ -233,6 +234,7 @@
         var doc = parse(html);
         var result = doc.querySelector("section.result[data-session-version]");
         if (response.ok && result) {
+          sent += 1;
           var version = parseInt(result.getAttribute("data-session-version"), 10);
           return drop(entry.key).then(function () { return resolve(entry.key, version); }).then(function () {
             chainForm(entry, version);
@@ -252,6 +254,16 @@
     var input = form && form.querySelector('input[name="version"]');
     if (input && parseInt(input.value, 10) === entry.version) input.value = String(version);
   }
+  // Once the queue has gone out, an untouched record form is fetched again: the next
+  // hand's number, dealer and pot are the server's, not those of before the queue.
+  function refreshForm() {
+    var form = document.querySelector("form.record-form[data-session]");
+    if (!form || !window.htmx || form.hasAttribute("data-replaces")) return;
+    if (waiting(form.getAttribute("data-session")).length) return;
+    if (form.querySelector("input[name=trump]:checked, .trick-opt input:checked")) return;
+    window.htmx.ajax("GET", form.action, { target: "#record", swap: "outerHTML" });
+  }
+
   function flush() {
     if (flushing) return Promise.resolve();
     flushing = true;
@@ -266,9 +278,11 @@
         return step();
       });
     }
+    var sentBefore = sent;
     return step().catch(function () { /* the store failed: the entries stay */ }).then(function () {
       flushing = false;
       render();
+      if (sent > sentBefore) refreshForm();
     });
   }
 

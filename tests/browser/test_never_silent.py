@@ -74,6 +74,8 @@ def test_three_hands_saved_offline_land_once_and_in_order(
         (trump, winner) for trump, winner, _ in typed
     ]
     assert phone.locator("[data-queue-status]").is_hidden()
+    # The untouched form is fetched again: the next hand is the server's hand 4.
+    phone.get_by_role("heading", name="Record hand 4").wait_for()
     session.refresh_from_db()
     check_invariants(session)
 
