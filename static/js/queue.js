@@ -156,16 +156,20 @@
       render();
     });
   }
+  // A message of its kind (`marker`), in place of the one before it.
+  function box(parent, before, marker, tag, className, role) {
+    var old = parent.querySelector("[" + marker + "]");
+    if (old) old.remove();
+    var el = document.createElement(tag);
+    el.className = className;
+    el.setAttribute("role", role);
+    el.setAttribute(marker, "");
+    parent.insertBefore(el, before);
+    return el;
+  }
   function note(form, text) {
     var section = form.closest("section") || form.parentNode;
-    var old = section.querySelector("[data-queue-note]");
-    if (old) old.remove();
-    var p = document.createElement("p");
-    p.className = "msg msg-success";
-    p.setAttribute("role", "status");
-    p.setAttribute("data-queue-note", "");
-    p.textContent = text;
-    section.insertBefore(p, form);
+    box(section, form, "data-queue-note", "p", "msg msg-success", "status").textContent = text;
   }
 
   function recordForm(elt) {
@@ -296,18 +300,13 @@
       });
     });
     // Boxes left unticked were not in the fields: untick them.
-    form.querySelectorAll("input[type=checkbox]").forEach(function (box) {
-      var sent = entry.fields.some(function (p) { return p[0] === box.name && p[1] === box.value; });
-      if (!sent) box.checked = false;
+    form.querySelectorAll("input[type=checkbox]").forEach(function (tick) {
+      var posted = entry.fields.some(function (p) { return p[0] === tick.name && p[1] === tick.value; });
+      if (!posted) tick.checked = false;
     });
     form.setAttribute("data-replaces", entry.key);
-    var old = form.querySelector("[data-returned]");
-    if (old) old.remove();
-    var box = document.createElement("div");
-    box.className = "msg msg-warning";
-    box.setAttribute("role", "alert");
-    box.setAttribute("data-returned", "");
-    box.setAttribute("data-in-view", "");
+    var back = box(form, form.firstChild, "data-returned", "div", "msg msg-warning", "alert");
+    back.setAttribute("data-in-view", "");
     var p = document.createElement("p");
     p.textContent = t("returned", { reason: entry.reason || t("returnedGeneric") });
     var discard = document.createElement("button");
@@ -315,8 +314,7 @@
     discard.className = "btn-small";
     discard.setAttribute("data-queue-discard", entry.key);
     discard.textContent = t("discard");
-    box.append(p, discard);
-    form.insertBefore(box, form.firstChild);
+    back.append(p, discard);
     form.dispatchEvent(new Event("change", { bubbles: true }));
   }
   function showReturned(entry, doc) {

@@ -10,10 +10,10 @@ import re
 import pytest
 
 from games.digital import service
-from games.models import GameSession, Hand, Player, Role
+from games.models import GameSession, Hand
 from ledger import postings
 from ledger.invariants import check_invariants
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.browser.test_digital import _table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,6 +25,13 @@ def _session(club, players, bob) -> GameSession:
         club=club, name="Kitchen", players=players[:3], dealer=players[2], rules={},
         currency="$", user=bob,
     )  # fmt: skip
+
+
+@pytest.fixture
+def kitchen(phone, login, club, players, bob, password) -> GameSession:
+    """A three-player table (cal deals), the scorekeeper bob logged in on the phone."""
+    login(phone, "bob", password)
+    return _session(club, players, bob)
 
 
 def _open_record(page, live_server, session):
@@ -40,6 +47,21 @@ def _type_hand(page, trump: str, winner: str, other: str):
     page.locator(f'[data-row][data-name="{other}"] .trick-opt:has(input[value="2"])').click()
 
 
+def _first_post_fails(page, pattern: str) -> list[str]:
+    """The first POST to `pattern` gets a 500 from the network; the rest go through."""
+    failures: list[str] = []
+
+    def handler(route):
+        if route.request.method == "POST" and not failures:
+            failures.append(route.request.url)
+            route.fulfill(status=500, body="boom")
+        else:
+            route.continue_()
+
+    page.route(pattern, handler)
+    return failures
+
+
 def _in_view(page, locator):
     """The element is on screen: below the sticky top bar, above the bottom of the phone."""
     box = locator.bounding_box()
@@ -49,11 +71,8 @@ def _in_view(page, locator):
     assert box["y"] + min(box["height"], 40) <= HEIGHT, f"below the screen: {box}"
 
 
-def test_three_hands_saved_offline_land_once_and_in_order(
-    live_server, phone, login, club, players, bob, password
-):
-    session = _session(club, players, bob)
-    login(phone, "bob", password)
+def test_three_hands_saved_offline_land_once_and_in_order(live_server, phone, kitchen):
+    session = kitchen
     _open_record(phone, live_server, session)
     phone.context.set_offline(True)
     typed = [("H", "ann", "ben"), ("S", "ben", "cal"), ("D", "cal", "ann")]
@@ -80,11 +99,8 @@ def test_three_hands_saved_offline_land_once_and_in_order(
     check_invariants(session)
 
 
-def test_the_scoreboard_says_since_when_it_is_offline_and_recovers(
-    live_server, phone, login, club, players, bob, password
-):
-    session = _session(club, players, bob)
-    login(phone, "bob", password)
+def test_the_scoreboard_says_since_when_it_is_offline_and_recovers(live_server, phone, kitchen):
+    session = kitchen
     phone.goto(f"{live_server.url}/sessions/{session.pk}/")
     phone.locator("#board").wait_for()
     poll_now = "document.dispatchEvent(new Event('visibilitychange'))"  # a poll's trigger
@@ -100,10 +116,9 @@ def test_the_scoreboard_says_since_when_it_is_offline_and_recovers(
 
 
 def test_a_hand_queued_against_a_stale_version_comes_back_filled_in(
-    live_server, phone, login, club, players, bob, password
+    live_server, phone, kitchen, bob
 ):
-    session = _session(club, players, bob)
-    login(phone, "bob", password)
+    session = kitchen
     _open_record(phone, live_server, session)
     phone.context.set_offline(True)
     _type_hand(phone, "C", "ben", "cal")
@@ -131,21 +146,11 @@ def test_a_hand_queued_against_a_stale_version_comes_back_filled_in(
 
 
 def test_a_server_error_on_save_shows_the_banner_and_retry_records_once(
-    live_server, phone, login, club, players, bob, password
+    live_server, phone, kitchen
 ):
-    session = _session(club, players, bob)
-    login(phone, "bob", password)
+    session = kitchen
     _open_record(phone, live_server, session)
-    failures = []
-
-    def first_post_fails(route):
-        if route.request.method == "POST" and not failures:
-            failures.append(route.request.url)
-            route.fulfill(status=500, body="boom")
-        else:
-            route.continue_()
-
-    phone.route("**/record/", first_post_fails)
+    failures = _first_post_fails(phone, "**/record/")
     _type_hand(phone, "S", "ann", "cal")
     save = phone.get_by_role("button", name="Save hand")
     save.click()
@@ -163,27 +168,12 @@ def test_a_server_error_on_save_shows_the_banner_and_retry_records_once(
 
 
 def test_a_server_error_on_a_digital_move_shows_the_banner_and_retry_plays(live_server, phone):
-    keeper = UserFactory(username="keeper")
-    club = ClubFactory(name="Phone Club")
-    MembershipFactory(club=club, user=keeper, role=Role.SCOREKEEPER)
-    people = [Player.objects.create(club=club, name=n) for n in ("ann", "ben", "cal", "dee")]
-    session = postings.start_session(
-        club=club, name="Phones", players=people, dealer=people[3], rules={},
-        currency="$", user=keeper, mode="digital",
-    )  # fmt: skip
-    session.seats.exclude(player__name="ann").update(is_bot=True)
+    keeper, session, seats = _table()  # ann leads; cal and dee are bots
+    seats["ben"].is_bot = True
+    seats["ben"].save(update_fields=["is_bot"])
     service.start_hand(session_id=session.pk, user=keeper)
-    seat = session.seats.get(player__name="ann")
-    failures = []
-
-    def first_move_fails(route):
-        if route.request.method == "POST" and not failures:
-            failures.append(route.request.url)
-            route.fulfill(status=500, body="boom")
-        else:
-            route.continue_()
-
-    phone.route("**/seat/**", first_move_fails)
+    seat = seats["ann"]
+    failures = _first_post_fails(phone, "**/seat/**")
     phone.goto(f"{live_server.url}/seat/{seat.secret}/")
     form = phone.locator("form[data-digital]")
     form.first.wait_for()
@@ -200,10 +190,9 @@ def test_a_server_error_on_a_digital_move_shows_the_banner_and_retry_plays(live_
 
 
 def test_refusals_are_on_screen_the_record_counter_and_the_hidden_pot_limit(
-    live_server, phone, login, club, players, bob, password
+    live_server, phone, kitchen, club
 ):
-    session = _session(club, players, bob)
-    login(phone, "bob", password)
+    session = kitchen
     _open_record(phone, live_server, session)
     # Only 4 of 5 tricks: ann 3, ben 1, cal passed.
     phone.locator(".suit-btn.suit-H").click()
