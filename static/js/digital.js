@@ -1,6 +1,8 @@
 // Digital hands: keep the board live and send moves without reloading the page.
 // Without this file the page still works: forms post normally and a <noscript> refresh
-// keeps the board current.
+// keeps the board current. A move that gets no answer or a 5xx shows app.js's banner with
+// Retry (the same move again) and gives the buttons back; a poll that fails shows
+// "offline — last updated", and the next one that answers takes it away.
 (function () {
   "use strict";
   var PERIOD = 1000; // the issue asks for others' moves within about two seconds
