@@ -304,6 +304,11 @@
       var posted = entry.fields.some(function (p) { return p[0] === tick.name && p[1] === tick.value; });
       if (!posted) tick.checked = false;
     });
+    mark(form, entry);
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  // The form stands for the returned hand: saving it settles the entry, Discard drops it.
+  function mark(form, entry) {
     form.setAttribute("data-replaces", entry.key);
     var back = box(form, form.firstChild, "data-returned", "div", "msg msg-warning", "alert");
     back.setAttribute("data-in-view", "");
@@ -315,7 +320,6 @@
     discard.setAttribute("data-queue-discard", entry.key);
     discard.textContent = t("discard");
     back.append(p, discard);
-    form.dispatchEvent(new Event("change", { bubbles: true }));
   }
   function showReturned(entry, doc) {
     var here = document.getElementById("record");
@@ -364,9 +368,12 @@
     var detail = event.detail || {};
     var ok = !detail.isError && detail.xhr && detail.xhr.status < 400;
     var form = recordForm((detail.requestConfig && detail.requestConfig.elt) || detail.elt);
-    if (form && ok && form.hasAttribute("data-replaces")) {
-      var doc = parse(detail.xhr.responseText || "");
-      var result = doc.querySelector("section.result[data-session-version]");
+    if (form && form.hasAttribute("data-replaces")) {
+      var doc = parse((detail.xhr && detail.xhr.responseText) || "");
+      var result = ok && doc.querySelector("section.result[data-session-version]");
+      // Refused again (the form comes back with its errors): the new form still stands
+      // for the returned hand, with the host's corrections, not the queued fields.
+      if (!result) carried = form.getAttribute("data-replaces");
       if (result) {
         var key = form.getAttribute("data-replaces");
         var version = parseInt(result.getAttribute("data-session-version"), 10);
@@ -376,7 +383,15 @@
       flush(); // the connection works again
     }
   });
-  document.addEventListener("htmx:afterSettle", function () { render(); restore(); });
+  var carried = null;
+  document.addEventListener("htmx:afterSettle", function () {
+    var form = document.querySelector("form.record-form[data-session]");
+    var entry = carried && entries.filter(function (e) { return e.key === carried; })[0];
+    carried = null;
+    if (form && entry) mark(form, entry);
+    render();
+    restore();
+  });
   window.addEventListener("online", function () { flush(); });
   setInterval(function () { if (navigator.onLine && waiting().length) flush(); }, 15000);
 
