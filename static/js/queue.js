@@ -316,7 +316,7 @@
     p.textContent = t("returned", { reason: entry.reason || t("returnedGeneric") });
     var discard = document.createElement("button");
     discard.type = "button";
-    discard.className = "btn-small";
+    discard.className = "btn-small secondary";
     discard.setAttribute("data-queue-discard", entry.key);
     discard.textContent = t("discard");
     back.append(p, discard);
@@ -327,6 +327,8 @@
     if (!form) { render(); return; }
     var fresh = doc && doc.querySelector("#record");
     if (fresh && fresh.querySelector("form.record-form")) {
+      // The returned box says why; the server's own notice would say it twice.
+      fresh.querySelectorAll("p[data-in-view]").forEach(function (el) { el.remove(); });
       here.replaceWith(fresh);
       if (window.htmx) window.htmx.process(fresh);
       form = fresh.querySelector("form.record-form");

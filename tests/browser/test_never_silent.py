@@ -132,6 +132,7 @@ def test_a_hand_queued_against_a_stale_version_comes_back_filled_in(
     back = phone.locator("[data-returned]")
     back.get_by_text("The table moved on").wait_for(timeout=20_000)
     _in_view(phone, back)
+    phone.screenshot(path="/tmp/i13_returned.png")
     assert phone.locator('input[name=trump][value="C"]').is_checked()
     assert phone.locator('[data-row][data-name="ben"] input[value="3"]').is_checked()
     assert phone.locator('[data-row][data-name="cal"] input[value="2"]').is_checked()
@@ -240,6 +241,7 @@ def test_the_service_worker_serves_the_offline_page(live_server, phone):
     phone.context.set_offline(True)
     phone.goto(f"{live_server.url}/accounts/signup/")
     phone.get_by_role("heading", name="No connection").wait_for()
+    phone.screenshot(path="/tmp/i13_offline_page.png")
     # The styles came from the worker's cache: the top bar is the app's.
     assert phone.locator(".topbar").evaluate("el => getComputedStyle(el).position") == "sticky"
     phone.context.set_offline(False)
