@@ -232,6 +232,14 @@ def test_refusals_are_on_screen_the_record_counter_and_the_hidden_pot_limit(
     assert phone.evaluate("document.activeElement.id") == "id_pot_limit"
     assert phone.locator("#id_pot_limit").get_attribute("aria-invalid") == "true"
 
+    # Any other form too: a club without a name.
+    phone.goto(f"{live_server.url}/clubs/new/")
+    phone.locator("form button[type=submit], form button:not([type])").last.click()
+    phone.wait_for_load_state()
+    phone.locator("#id_name_errors").wait_for()
+    assert phone.evaluate("document.activeElement.id") == "id_name"
+    assert "Not saved" in phone.locator("[data-error-summary]").inner_text()
+
 
 def test_the_service_worker_serves_the_offline_page(live_server, phone):
     phone.goto(f"{live_server.url}/accounts/login/")
