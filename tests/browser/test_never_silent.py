@@ -100,6 +100,25 @@ def test_three_hands_saved_offline_land_once_and_in_order(live_server, phone, ki
     check_invariants(session)
 
 
+def test_a_save_that_gets_no_answer_waits_on_the_phone_and_is_sent_once(
+    live_server, phone, kitchen
+):
+    session = kitchen
+    _open_record(phone, live_server, session)
+    phone.route("**/record/", lambda route: route.abort("connectionreset"))  # Wi-Fi drops
+    _type_hand(phone, "H", "ann", "ben")
+    phone.get_by_role("button", name="Save hand").click()
+    status = phone.locator("[data-queue-status]")
+    status.get_by_text("Waiting to send (1)").wait_for()
+    assert phone.locator(".net-banner").count() == 0  # the queue took it: no alarm
+    phone.unroute("**/record/")
+    status.get_by_role("button", name="Send now").click()
+    phone.wait_for_function("() => !window.bourre.queue.entries().length")
+    assert Hand.objects.filter(session=session).count() == 1
+    session.refresh_from_db()
+    check_invariants(session)
+
+
 def test_the_scoreboard_says_since_when_it_is_offline_and_recovers(live_server, phone, kitchen):
     session = kitchen
     phone.goto(f"{live_server.url}/sessions/{session.pk}/")
