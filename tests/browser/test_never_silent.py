@@ -62,6 +62,11 @@ def _first_post_fails(page, pattern: str) -> list[str]:
     return failures
 
 
+def _books_balance(session) -> None:
+    session.refresh_from_db()
+    check_invariants(session)
+
+
 def _in_view(page, locator):
     """The element is on screen: below the sticky top bar, above the bottom of the phone."""
     box = locator.bounding_box()
@@ -96,8 +101,7 @@ def test_three_hands_saved_offline_land_once_and_in_order(live_server, phone, ki
     assert phone.locator("[data-queue-status]").is_hidden()
     # The untouched form is fetched again: the next hand is the server's hand 4.
     phone.get_by_role("heading", name="Record hand 4").wait_for()
-    session.refresh_from_db()
-    check_invariants(session)
+    _books_balance(session)
 
 
 def test_a_save_that_gets_no_answer_waits_on_the_phone_and_is_sent_once(
@@ -115,8 +119,7 @@ def test_a_save_that_gets_no_answer_waits_on_the_phone_and_is_sent_once(
     status.get_by_role("button", name="Send now").click()
     phone.wait_for_function("() => !window.bourre.queue.entries().length")
     assert Hand.objects.filter(session=session).count() == 1
-    session.refresh_from_db()
-    check_invariants(session)
+    _books_balance(session)
 
 
 def test_the_scoreboard_says_since_when_it_is_offline_and_recovers(live_server, phone, kitchen):
@@ -170,8 +173,7 @@ def test_a_hand_queued_against_a_stale_version_comes_back_filled_in(
     phone.locator("section.result").get_by_text("saved").wait_for()
     assert Hand.objects.filter(session=session).count() == 1
     phone.wait_for_function("() => !window.bourre.queue.entries().length")
-    session.refresh_from_db()
-    check_invariants(session)
+    _books_balance(session)
 
 
 def test_a_server_error_on_save_shows_the_banner_and_retry_records_once(
@@ -192,8 +194,7 @@ def test_a_server_error_on_save_shows_the_banner_and_retry_records_once(
     phone.locator("section.result").get_by_text("saved").wait_for()
     assert banner.is_hidden()
     assert failures and Hand.objects.filter(session=session).count() == 1
-    session.refresh_from_db()
-    check_invariants(session)
+    _books_balance(session)
 
 
 def test_a_server_error_on_a_digital_move_shows_the_banner_and_retry_plays(live_server, phone):
