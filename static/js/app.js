@@ -23,6 +23,7 @@ window.bourre.text = {
   sending: "Sending…",
   returned: "A hand typed offline was not recorded: {reason} It is filled in below: check it and save it again, or discard it.",
   returnedGeneric: "the server refused it.",
+  returnedStale: "the table moved on while it waited (another hand was recorded, or the seats or rules changed).",
   discard: "Discard it",
   openIt: "Open it",
   offlineSince: "Offline — last updated {time}",

@@ -247,7 +247,9 @@
         }
         if (response.status >= 500 || response.status === 0) return "later";
         entry.status = "returned";
-        entry.reason = reasonOf(doc) || t("returnedGeneric");
+        // A stale refusal's page text speaks to someone who had the form open; the
+        // queue's own words say what happened to a hand that waited.
+        entry.reason = response.status === 409 ? t("returnedStale") : reasonOf(doc) || t("returnedGeneric");
         return put(entry).then(function () { showReturned(entry, doc); return "returned"; });
       });
     }, function () { return "later"; });

@@ -152,7 +152,7 @@ def test_a_hand_queued_against_a_stale_version_comes_back_filled_in(
 
     phone.context.set_offline(False)
     back = phone.locator("[data-returned]")
-    back.get_by_text("The table moved on").wait_for(timeout=20_000)
+    back.get_by_text("the table moved on while it waited").wait_for(timeout=20_000)
     _in_view(phone, back)
     phone.screenshot(path="/tmp/i13_returned.png")
     assert phone.locator('input[name=trump][value="C"]').is_checked()
