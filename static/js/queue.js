@@ -109,6 +109,20 @@
       line.append(label, " ", send);
     }
     line.hidden = !line.childNodes.length;
+    ahead(n);
+  }
+  // With hands waiting, the form on screen is for the hand after them: its number counts
+  // them, and the pot and dealer it showed (the server's, before them) are not known yet.
+  function ahead(n) {
+    var heading = document.querySelector("#record h1[data-next-number]");
+    var context = document.querySelector("#record .record-context");
+    if (!heading || document.querySelector(".record-form[data-replaces]")) return;
+    var base = parseInt(heading.getAttribute("data-next-number"), 10);
+    if (!isNaN(base)) heading.textContent = t("recordHand", { n: base + n });
+    if (!context) return;
+    if (!context.hasAttribute("data-server-text")) context.setAttribute("data-server-text", context.innerHTML);
+    if (n) context.textContent = t(n === 1 ? "afterWaitingOne" : "afterWaitingMany", { n: n });
+    else context.innerHTML = context.getAttribute("data-server-text");
   }
   function pageSession() {
     var el = document.querySelector("[data-session]");
@@ -259,6 +273,10 @@
     var form = document.querySelector('form.record-form[data-session="' + entry.session + '"]');
     var input = form && form.querySelector('input[name="version"]');
     if (input && parseInt(input.value, 10) === entry.version) input.value = String(version);
+    // One hand fewer waits and one more is on the server: the number on screen holds.
+    var heading = form && document.querySelector("#record h1[data-next-number]");
+    var base = heading ? parseInt(heading.getAttribute("data-next-number"), 10) : NaN;
+    if (!isNaN(base)) heading.setAttribute("data-next-number", String(base + 1));
   }
   // Once the queue has gone out, an untouched record form is fetched again: the next
   // hand's number, dealer and pot are the server's, not those of before the queue.

@@ -88,6 +88,11 @@ def test_three_hands_saved_offline_land_once_and_in_order(live_server, phone, ki
         # Blank for the next hand.
         phone.wait_for_function("() => !document.querySelector('input[name=trump]:checked')")
     assert Hand.objects.filter(session=session).count() == 0
+    # The form on screen is for the hand after the three waiting ones, and does not claim
+    # a pot or a dealer it cannot know yet.
+    phone.get_by_role("heading", name="Record hand 4").wait_for()
+    context = phone.locator("#record .record-context")
+    assert context.inner_text() == "Pot and dealer follow once the 3 waiting hands are sent."
     phone.screenshot(path="/tmp/i13_queued_offline.png")
 
     phone.context.set_offline(False)
