@@ -23,6 +23,7 @@ from games.engine.rulebook import CODE_RULES, SWITCHES
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
 from games.formtext import own_messages
 from games.models import Club, GameSession, Player
+from games.money import DEFAULT_CURRENCY, Currency, CurrencyField, MoneyField
 from games.names import TITLE_MAX, clean_name
 from games.sessions.card_log import parse_card_log, plays_text
 
@@ -85,9 +86,22 @@ def _number_widget() -> forms.NumberInput:
     return forms.NumberInput(attrs={"inputmode": "numeric"})
 
 
-def rule_form_field(spec: RuleField) -> forms.Field:
+# The switches that are amounts: typed and shown in the session's currency ("0.25"),
+# stored in its minor unit (games.money).
+MONEY_RULES = ("ante", "pot_limit")
+
+
+def rule_form_field(spec: RuleField, currency: Currency | None = None) -> forms.Field:
     """One form field for one house-rule switch, labelled and explained for a player."""
     common: dict[str, Any] = {"label": spec.label, "help_text": spec.help}
+    if spec.key in MONEY_RULES:
+        return MoneyField(
+            currency=currency or DEFAULT_CURRENCY,
+            required=spec.type != "optional_int",
+            min_value=spec.min or 0,
+            max_value=spec.max,
+            **common,
+        )
     labels = CHOICE_LABELS.get(spec.key, {})
     if spec.type == "bool":
         return forms.BooleanField(required=False, **common)
@@ -119,11 +133,18 @@ def current_rules(rules: dict | None) -> dict[str, Any]:
 class RulesForm(forms.Form):
     """Every house-rule switch of RULES.md, with the session's (or the default) values."""
 
-    def __init__(self, *args, rules: dict | None = None, **kwargs):
+    def __init__(
+        self, *args, rules: dict | None = None, currency: Currency | None = None, **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        cur = self.currency = currency or DEFAULT_CURRENCY
         values = current_rules(rules)
+        if not rules:
+            # A new table antes one whole unit ($1, 1 chip), not the engine's default of
+            # one minor unit (a cent).
+            values["ante"] = cur.minor
         for spec in RULE_FIELDS:
-            field = rule_form_field(spec)
+            field = rule_form_field(spec, cur)
             field.initial = values.get(spec.key, spec.default)
             self.fields[spec.key] = field
         own_messages(self)
@@ -208,10 +229,8 @@ class SessionForm(RulesForm):
         empty_label="Seat 1 deals",
         help_text="Must be seated. The player on the dealer's left leads.",
     )
-    currency = forms.CharField(
-        max_length=8,
-        help_text="The unit every amount is counted in, shown with it: $ or € before the "
-        "number (whole dollars or euros), a word such as chips or cents after it.",
+    currency = CurrencyField(
+        help_text="What every amount is counted in: dollars and cents, euros, chips…",
     )
     leftover_policy = forms.ChoiceField(
         choices=GameSession.LeftoverPolicy.choices,
@@ -221,8 +240,20 @@ class SessionForm(RulesForm):
     )
 
     def __init__(self, *args, club: Club, **kwargs):
+        # The amounts (ante, pot limit) are read in the currency being chosen: the one
+        # posted if it is one of ours, else the club's.
+        data = args[0] if args else kwargs.get("data")
+        picker = CurrencyField(own=club.currency, required=False)
+        try:
+            posted = picker.clean((data or {}).get("currency"))
+        except ValidationError:
+            posted = None
+        kwargs.setdefault("currency", posted or club.currency)
         super().__init__(*args, **kwargs)
         self.club = club
+        currency_field = self.fields["currency"]
+        assert isinstance(currency_field, CurrencyField)  # declared above
+        currency_field.set_own(club.currency)
         # Archived players keep their books but are not offered for a new table.
         active = club.players.filter(archived_at__isnull=True)
         roster = list(active)
@@ -243,7 +274,9 @@ class SessionForm(RulesForm):
         assert isinstance(dealer, forms.ModelChoiceField)  # declared above
         dealer.queryset = active
         self.fields["name"].initial = dateformat.format(timezone.localdate(), "l j F")
-        self.fields["currency"].initial = club.currency
+        self.fields["currency"].initial = (
+            club.currency.symbol if currency_field.own else club.currency.code
+        )
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
         self._by_id = by_id
         own_messages(self)

@@ -586,7 +586,7 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
 @login_required
 def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
-    form = RulesForm(request.POST or None, rules=session.rules)
+    form = RulesForm(request.POST or None, rules=session.rules, currency=session.currency)
     if request.method == "POST":
         session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
         _refuse_tournament_table(session)

@@ -34,6 +34,7 @@ from games.tournaments import entries as late
 from games.tournaments import service as svc
 from games.tournaments.forms import DealForm, EntryForm, RosterForm, TournamentForm
 from ledger import books, exports
+from ledger.exports import major
 
 
 @login_required
@@ -587,5 +588,7 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-standings.csv"'
     writer = exports.writer(response, lineterminator="\r\n")
     writer.writerow(selectors.STANDINGS_CSV_COLUMNS)
-    writer.writerows(selectors.standings_csv_rows(selectors.standings(t)))
+    writer.writerows(
+        selectors.standings_csv_rows(selectors.standings(t), lambda x: major(x, t.currency))
+    )
     return response

@@ -160,7 +160,7 @@ def test_session_detail_has_pot_dealer_excused_and_balances(api_carol, game, bob
 def test_session_list_newest_first_with_status_filter(api_carol, club, players, game, alice):
     later = postings.start_session(
         club=club, name="Later", players=players[:2], dealer=players[0], rules={},
-        currency="$", user=alice,
+        currency=club.currency, user=alice,
     )  # fmt: skip
     postings.close_session(session_id=game.pk, user=alice)
     page = api_carol.get(f"/api/v1/clubs/{club.pk}/sessions/").json()

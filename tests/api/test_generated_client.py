@@ -110,7 +110,7 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
     )
 
     club = api("clubs.clubs_create").sync(
-        client=client, body=models.ClubInput(name="Thursday", currency="$")
+        client=client, body=models.ClubInput(name="Thursday", currency="USD")
     )
     assert club.role == models.RoleEnum.OWNER
     players = [

@@ -152,7 +152,7 @@ def test_csv_cells_cannot_become_formulas(api_carol, club, players, alice, bob):
     players[0].name = "=cmd()"
     players[0].save()
     session = postings.start_session(
-        club=club, name="x", players=players[:2], dealer=players[1], rules={}, currency="$",
+        club=club, name="x", players=players[:2], dealer=players[1], rules={}, currency=club.currency,
         user=alice,
     )  # fmt: skip
     record(session, {"trump": "H", "tricks": {"=cmd()": 3, "ben": 2}}, bob)

@@ -509,7 +509,7 @@ def test_cash_sessions_are_not_looked_at(
         players=players,
         dealer=players[0],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=alice,
     )
     called = []

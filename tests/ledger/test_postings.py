@@ -97,7 +97,7 @@ def test_R3_start_needs_two_to_eight_distinct_players_of_the_club(start, club, p
 )
 def test_start_rejects_bad_fields(club, players, alice, kwargs, code):
     args = {"club": club, "name": "Thursday", "players": players, "dealer": players[0]}
-    args |= {"rules": {}, "currency": "$", "user": alice}
+    args |= {"rules": {}, "currency": club.currency, "user": alice}
     with pytest.raises(postings.SetupError) as info:
         postings.start_session(**(args | kwargs))
     assert info.value.code == code

@@ -1,0 +1,323 @@
+"""Money for people: a club's currency, and the one parser and the one formatter of amounts.
+
+Every amount the app stores is an integer in the currency's *minor unit* (DESIGN.md):
+cents for $, € and £ (exponent 2), whole chips for chip games (exponent 0). The engine and
+the ledger never see anything else; only this module turns an integer into words and words
+into an integer.
+
+- ``Currency`` is a club's ``code`` (ISO 4217: USD, EUR, GBP…; ``XXX``, ISO's "no
+  currency", for chips), ``exponent`` (how many decimal places the minor unit has) and
+  ``symbol`` (what a person reads: "$", "€", "chips"). A club picks one from ``CURRENCIES``
+  at creation; sessions and tournaments keep a copy, as they kept the old symbol.
+- ``parse_amount`` reads what a person types: "$0.25", "0.25", "1" (one whole dollar, 100
+  cents), "1,250.50", "5 chips". Too many decimals for the currency ("0.255"), words,
+  a minus sign, and amounts outside ``[minimum, maximum]`` are refused with a sentence that
+  says what to type instead (``MoneyError``).
+- ``format_money`` writes "$0.25", "$14" (a whole amount drops ".00", so a column of whole
+  dollars reads as it always did), "$1,250.50", "14 chips", "−$3"; ``format_plain`` is the
+  same number without the symbol, for a form's input ("0.25", "14").
+- ``round_to`` rounds an amount down to a multiple of a unit (tournament prizes are paid in
+  whole currency units; see games.tournaments.payouts).
+
+Both ``format_money`` and ``parse_amount`` also take a code ("EUR") or an old one-string
+currency ("$" means USD in cents, "chips" whole chips), read through ``as_currency``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+
+__all__ = [
+    "CHIPS",
+    "CURRENCIES",
+    "DEFAULT_CURRENCY",
+    "Currency",
+    "MoneyError",
+    "MoneyField",
+    "as_currency",
+    "currency_choices",
+    "format_money",
+    "format_plain",
+    "input_value",
+    "parse_amount",
+    "round_to",
+]
+
+MINUS = "\u2212"
+
+
+@dataclass(frozen=True, slots=True)
+class Currency:
+    code: str
+    exponent: int
+    symbol: str
+
+    def __str__(self) -> str:
+        # Where a page or a CSV wrote the old one-string currency it now writes the symbol.
+        return self.symbol
+
+    @property
+    def minor(self) -> int:
+        """Minor units in one whole unit: 100 for cents, 1 for chips."""
+        return 10**self.exponent
+
+    @property
+    def is_word(self) -> bool:
+        # A word ("chips", "CHF") reads after the number; a symbol ("$", "€") before it.
+        return len(self.symbol) > 1 and self.symbol.isalpha()
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "exponent": self.exponent, "symbol": self.symbol}
+
+
+CHIPS = Currency("XXX", 0, "chips")
+CURRENCIES: dict[str, Currency] = {
+    c.code: c
+    for c in (
+        Currency("USD", 2, "$"),
+        Currency("EUR", 2, "€"),
+        Currency("GBP", 2, "£"),
+        Currency("CAD", 2, "CA$"),
+        Currency("AUD", 2, "A$"),
+        Currency("JPY", 0, "¥"),
+        CHIPS,
+    )
+}
+DEFAULT_CURRENCY = CURRENCIES["USD"]
+
+# The old one-string currencies (before exponents) → the currency they meant. Anything
+# else (a word such as "chips" or "points") was a count of whole things: kept as it is.
+SYMBOLS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "CA$": "CAD", "A$": "AUD"}
+
+
+def currency_choices() -> list[tuple[str, str]]:
+    return [
+        (c.code, "Chips (no money)" if c is CHIPS else f"{c.symbol} {c.code}")
+        for c in CURRENCIES.values()
+    ]
+
+
+def currency_for_symbol(symbol: str) -> Currency:
+    """What an old one-string currency meant: "$" → USD in cents; "chips" → whole chips."""
+    symbol = (symbol or "").strip()
+    code = SYMBOLS.get(symbol) or SYMBOLS.get(symbol.upper())
+    if code:
+        return CURRENCIES[code]
+    if symbol in CURRENCIES:
+        return CURRENCIES[symbol]
+    if symbol.lower() == "chips":
+        return CHIPS
+    return Currency("XXX", 0, symbol)
+
+
+def as_currency(value: Currency | dict | str | None) -> Currency:
+    """A Currency from a Currency, its dict, a code ("EUR") or an old one-string currency
+    ("$" is USD in cents, "chips" whole chips: ``currency_for_symbol``)."""
+    if isinstance(value, Currency):
+        return value
+    if isinstance(value, dict):
+        return Currency(str(value["code"]), int(value["exponent"]), str(value["symbol"]))
+    return currency_for_symbol(value or "")
+
+
+class MoneyError(ValueError):
+    """An amount a person typed that is not one; ``message`` says what to type instead."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def format_plain(amount: int, currency: Currency | str) -> str:
+    """The number alone, no symbol, no sign: "0.25", "14", "1,250.50" (grouped)."""
+    cur = as_currency(currency)
+    whole, part = divmod(abs(int(amount)), cur.minor)
+    text = f"{whole:,}"
+    if cur.exponent and part:
+        text += "." + str(part).rjust(cur.exponent, "0")
+    return text
+
+
+def format_money(
+    amount: int | str | None, currency: Currency | str = DEFAULT_CURRENCY, signed: bool = False
+) -> str:
+    """`$14`, `$0.25`, `−$3`, `14 chips`; with `signed`, `+$14` (zero has no sign)."""
+    if amount is None or amount == "":
+        return ""
+    amount = int(amount)
+    cur = as_currency(currency)
+    digits = format_plain(amount, cur)
+    if cur.is_word:
+        text = f"{digits} {cur.symbol}"
+    else:
+        text = f"{cur.symbol}{digits}"
+    if amount < 0:
+        return MINUS + text
+    if signed and amount > 0:
+        return "+" + text
+    return text
+
+
+def input_value(amount: int | None, currency: Currency | str) -> str:
+    """How a stored amount is shown back in a form's input: "0.25", "1", "1250.5" is "1250.50"."""
+    if amount is None or amount == "":
+        return ""
+    return format_plain(int(amount), currency).replace(",", "")
+
+
+_NUMBER = re.compile(r"^(?P<whole>\d{1,3}(?:,\d{3})+|\d*)(?:\.(?P<part>\d*))?$")
+
+
+def parse_amount(
+    text: str | int | None,
+    currency: Currency | str,
+    *,
+    minimum: int = 0,
+    maximum: int | None = None,
+    what: str = "The amount",
+) -> int:
+    """What a person typed, in minor units: "$0.25" → 25, "1" → 100, "5 chips" → 5.
+
+    ``minimum``/``maximum`` are in minor units; ``what`` names the amount in the message
+    ("The ante must be at least $0.01").
+    """
+    cur = as_currency(currency)
+    if isinstance(text, int):
+        raw = str(text)
+    else:
+        raw = (text or "").strip()
+    if not raw:
+        raise MoneyError(f"{what} is missing: type an amount such as {_example(cur)}.")
+    body = raw.replace("\u00a0", "").replace(" ", "")
+    negative = "-" in body or MINUS in body
+    body = body.replace("-", "").replace(MINUS, "").lstrip("+")
+    for mark in sorted({cur.symbol, cur.code, "$", "€", "£", "¥"}, key=len, reverse=True):
+        if body.lower().startswith(mark.lower()):
+            body = body[len(mark) :]
+        if body.lower().endswith(mark.lower()):
+            body = body[: -len(mark)]
+    match = _NUMBER.match(body)
+    if not match or not (match.group("whole") or match.group("part")):
+        raise MoneyError(
+            f"“{raw}” is not an amount: type a number such as {_example(cur)}."
+        )
+    if negative:
+        raise MoneyError(f"{what} cannot be negative: type it without a minus sign.")
+    part = match.group("part") or ""
+    if len(part.rstrip("0")) > cur.exponent and not (match.group("whole") or "").strip("0,"):
+        if Decimal("0." + part) * cur.minor < 1:
+            raise MoneyError(
+                f"“{raw}” is less than {format_money(1, cur)}, the smallest amount in {cur.symbol}."
+            )
+    if len(part.rstrip("0")) > cur.exponent:
+        if cur.exponent == 0:
+            hint = f"amounts in {cur.symbol} are whole numbers"
+        else:
+            hint = f"amounts in {cur.symbol} have at most {cur.exponent} decimals"
+        raise MoneyError(f"“{raw}” has too many decimals: {hint} ({_example(cur)}).")
+    try:
+        value = Decimal((match.group("whole") or "0").replace(",", "") + "." + (part or "0"))
+    except InvalidOperation:  # pragma: no cover - the pattern admits digits only
+        raise MoneyError(f"“{raw}” is not an amount.") from None
+    amount = int(value * cur.minor)
+    if amount < minimum:
+        raise MoneyError(f"{what} must be at least {format_money(minimum, cur)}.")
+    if maximum is not None and amount > maximum:
+        raise MoneyError(f"{what} can be at most {format_money(maximum, cur)}.")
+    return amount
+
+
+def _example(cur: Currency) -> str:
+    return "0.25 or 5" if cur.exponent else "5"
+
+
+def round_to(amount: int, unit: int) -> int:
+    """``amount`` rounded down to a multiple of ``unit`` (a unit below 1 counts as 1)."""
+    unit = max(1, unit)
+    return amount - amount % unit
+
+
+class MoneyField(forms.CharField):
+    """A form's amount: typed as "$0.25", "0.25" or "1", cleaned to minor units (an int).
+
+    The currency is set by the form (``field.currency = …``) before it is bound, since a
+    session's amounts are counted in its club's. ``min_value``/``max_value`` are in minor
+    units; messages are the app's own (``parse_amount``).
+    """
+
+    def __init__(
+        self,
+        *,
+        currency: Currency | str = DEFAULT_CURRENCY,
+        min_value: int = 0,
+        max_value: int | None = None,
+        **kwargs,
+    ) -> None:
+        kwargs.setdefault("widget", forms.TextInput())
+        super().__init__(**kwargs)
+        self.currency = as_currency(currency)
+        self.min_value = min_value
+        self.max_value = max_value
+        self.widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
+
+    def prepare_value(self, value):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return input_value(value, self.currency)
+        return value
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        try:
+            return parse_amount(
+                text,
+                self.currency,
+                minimum=self.min_value,
+                maximum=self.max_value,
+                what=str(self.label or "The amount"),
+            )
+        except MoneyError as error:
+            raise forms.ValidationError(error.message, code="money") from None
+
+
+class CurrencyField(forms.ChoiceField):
+    """Pick a currency from ``CURRENCIES`` (plus ``own``, a club's currency that is not in
+    the list, such as "points" kept by the data migration); cleans to a ``Currency``.
+
+    A code ("EUR") or a symbol ("€") is accepted, so older clients that post the symbol
+    keep working.
+    """
+
+    def __init__(self, *, own: Currency | None = None, **kwargs) -> None:
+        super().__init__(choices=(), **kwargs)
+        self.set_own(own)
+
+    def set_own(self, own: Currency | None) -> None:
+        self.own = own if own is not None and CURRENCIES.get(own.code) != own else None
+        choices = currency_choices()
+        if self.own is not None:
+            choices.insert(0, (self.own.symbol, self.own.symbol))
+        self.choices = choices
+
+    def to_python(self, value):
+        text = (super().to_python(value) or "").strip()
+        if self.own is not None and text == self.own.symbol:
+            return text
+        if text and text not in CURRENCIES:
+            mapped = currency_for_symbol(text)
+            if CURRENCIES.get(mapped.code) == mapped:
+                return mapped.code
+        return text
+
+    def clean(self, value) -> Currency | None:  # type: ignore[override]
+        text = super().clean(value)
+        if not text:
+            return None
+        if self.own is not None and text == self.own.symbol:
+            return self.own
+        return CURRENCIES[text]
