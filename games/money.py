@@ -151,10 +151,7 @@ def format_money(
     amount = int(amount)
     cur = as_currency(currency)
     digits = format_plain(amount, cur)
-    if cur.is_word:
-        text = f"{digits} {cur.symbol}"
-    else:
-        text = f"{cur.symbol}{digits}"
+    text = f"{digits} {cur.symbol}" if cur.is_word else f"{cur.symbol}{digits}"
     if amount < 0:
         return MINUS + text
     if signed and amount > 0:
@@ -186,10 +183,7 @@ def parse_amount(
     ("The ante must be at least $0.01").
     """
     cur = as_currency(currency)
-    if isinstance(text, int):
-        raw = str(text)
-    else:
-        raw = (text or "").strip()
+    raw = str(text) if isinstance(text, int) else (text or "").strip()
     if not raw:
         raise MoneyError(f"{what} is missing: type an amount such as {_example(cur)}.")
     body = raw.replace("\u00a0", "").replace(" ", "")
@@ -202,17 +196,14 @@ def parse_amount(
             body = body[: -len(mark)]
     match = _NUMBER.match(body)
     if not match or not (match.group("whole") or match.group("part")):
-        raise MoneyError(
-            f"“{raw}” is not an amount: type a number such as {_example(cur)}."
-        )
+        raise MoneyError(f"“{raw}” is not an amount: type a number such as {_example(cur)}.")
     if negative:
         raise MoneyError(f"{what} cannot be negative: type it without a minus sign.")
     part = match.group("part") or ""
-    if len(part.rstrip("0")) > cur.exponent and not (match.group("whole") or "").strip("0,"):
-        if Decimal("0." + part) * cur.minor < 1:
-            raise MoneyError(
-                f"“{raw}” is less than {format_money(1, cur)}, the smallest amount in {cur.symbol}."
-            )
+    tiny = not (match.group("whole") or "").strip("0,") and Decimal("0." + part) * cur.minor < 1
+    if len(part.rstrip("0")) > cur.exponent and tiny:
+        smallest = format_money(1, cur)
+        raise MoneyError(f"“{raw}” is less than {smallest}, the smallest amount in {cur.symbol}.")
     if len(part.rstrip("0")) > cur.exponent:
         if cur.exponent == 0:
             hint = f"amounts in {cur.symbol} are whole numbers"

@@ -53,6 +53,7 @@ def major(amount: int, currency: Currency) -> str:
     sign = "-" if amount < 0 else ""
     return f"{sign}{whole}.{str(part).rjust(currency.exponent, '0')}"
 
+
 # The session page's ledger.csv, one row per leg.
 LEDGER_COLUMNS = (
     "posting",

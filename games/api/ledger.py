@@ -30,7 +30,7 @@ from games.api.base import (
     page_of,
     problems,
 )
-from games.api.serializers import MAX_ID, PlayerRefSerializer
+from games.api.serializers import MAX_ID, CurrencySerializer, PlayerRefSerializer
 from games.models import GameSession, Player
 from games.sessions.selectors import KITTY, settlement_rows
 from ledger import exports, postings
@@ -358,7 +358,8 @@ class SessionSettlementApi(ApiView):
         responses={
             (200, "application/json"): SettlementOutputSerializer,
             (200, "text/csv"): OpenApiResponse(
-                response=str, description="Columns: payer,payee,amount_minor,currency,paid,paid_at,explanation."
+                response=str,
+                description="Columns: payer,payee,amount_minor,currency,paid,paid_at,explanation.",
             ),
             **problems(*READ_PROBLEMS),
         },

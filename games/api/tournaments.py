@@ -32,7 +32,7 @@ from games.api.base import (
     paginate,
     problems,
 )
-from games.api.serializers import MAX_ID
+from games.api.serializers import MAX_ID, CurrencySerializer
 from games.models import Tournament
 from games.tournaments import payouts, selectors
 from games.tournaments import service as svc

@@ -133,9 +133,7 @@ class ClubDetailApi(ApiView):
             data={
                 "name": data.get("name", club.name),
                 # A code of the list, or the club's own symbol (a currency off the list).
-                "currency": data["currency"].code
-                if data.get("currency")
-                else club.currency.symbol,
+                "currency": data["currency"].code if data.get("currency") else club.currency.symbol,
             },
             instance=club,
         )

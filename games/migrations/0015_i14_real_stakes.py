@@ -156,7 +156,9 @@ def _convert(apps, schema_editor, forward: bool) -> None:
         t.buy_in, t.fee, t.addon_price = scale(t.buy_in), scale(t.fee), scale(t.addon_price)
         t.payout_unit = max(1, scale(t.payout_unit))
         if t.deal:
-            t.deal = dict(t.deal, amounts={k: scale(v) for k, v in t.deal.get("amounts", {}).items()})
+            t.deal = dict(
+                t.deal, amounts={k: scale(v) for k, v in t.deal.get("amounts", {}).items()}
+            )
         t.save(update_fields=["buy_in", "fee", "addon_price", "payout_unit", "deal"])
     bulk(Entry.objects.filter(tournament_id__in=tournaments), "prize")
 
@@ -183,7 +185,9 @@ def _currency_fields(model: str) -> list:
         migrations.AlterField(
             model,
             "currency_symbol",
-            models.CharField(default="$", help_text="Shown with amounts: $, €, chips.", max_length=8),
+            models.CharField(
+                default="$", help_text="Shown with amounts: $, €, chips.", max_length=8
+            ),
         ),
         migrations.AddField(
             model,

@@ -300,7 +300,13 @@ def test_times_are_shown_in_the_clubs_zone_with_the_zone(bob_client, club, playe
     club.time_zone = "Asia/Tokyo"
     club.save()
     session = postings.start_session(
-        club=club, name="Late", players=players, dealer=players[0], rules={}, currency=club.currency, user=bob
+        club=club,
+        name="Late",
+        players=players,
+        dealer=players[0],
+        rules={},
+        currency=club.currency,
+        user=bob,
     )
     hand, _ = postings.record_hand(
         session_id=session.pk,
