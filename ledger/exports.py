@@ -27,6 +27,7 @@ import csv
 import io
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
@@ -44,14 +45,13 @@ __all__ = [
 ]
 
 
-def major(amount: int, currency: Currency) -> str:
-    """A stored amount as a plain decimal of the major unit: 25 cents → "0.25", -150 →
-    "-1.50", 1400 → "14.00"; chips as they are. For a spreadsheet: no symbol, no commas."""
+def major(amount: int, currency: Currency) -> int | Decimal:
+    """A stored amount as a plain decimal of the major unit: 25 cents → 0.25, -150 →
+    -1.50, 1400 → 14.00; chips as they are. For a spreadsheet: no symbol, no commas. A
+    number, not text, so ``writer`` does not take "-1.50" for a formula."""
     if not currency.exponent:
-        return str(amount)
-    whole, part = divmod(abs(amount), currency.minor)
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{whole}.{str(part).rjust(currency.exponent, '0')}"
+        return amount
+    return Decimal(amount).scaleb(-currency.exponent)
 
 
 # The session page's ledger.csv, one row per leg.

@@ -12,7 +12,7 @@ from .conftest import FIRST_HAND, record
 def test_club_list_shows_my_clubs_with_my_role(api_carol, club):
     (body,) = api_carol.get("/api/v1/clubs/").json()
     assert body.pop("created_at")
-    assert body == {"id": club.pk, "name": "Bayou Club", "currency": "$", "role": "member"}
+    assert body == {"id": club.pk, "name": "Bayou Club", "currency": {"code": "USD", "exponent": 0, "symbol": "$"}, "role": "member"}
 
 
 def test_club_detail(api_bob, club):
@@ -78,7 +78,7 @@ def test_starting_a_session(api_bob, club, players):
     assert [s["player"]["name"] for s in body["seats"]] == ["ann", "ben", "cal", "dee"]
     assert body["dealer"]["name"] == "dee"
     assert body["rules"]["ante"] == 2
-    assert body["currency"] == "$"
+    assert body["currency"] == {"code": "USD", "exponent": 0, "symbol": "$"}
     assert body["pot"] == 0
     assert response["ETag"] == f'"{session.version}"'
     postings.check_invariants(session)

@@ -18,7 +18,10 @@ def test_creating_a_club_makes_me_its_owner(api_mallory, mallory):
     response = _send(api_mallory, "post", "/api/v1/clubs/", {"name": "Mallory's Den"})
     assert response.status_code == 201, response.content
     body = response.json()
-    assert (body["role"], body["currency"]) == ("owner", "$")
+    assert (body["role"], body["currency"]) == (
+        "owner",
+        {"code": "USD", "exponent": 2, "symbol": "$"},
+    )
     assert Membership.objects.get(club_id=body["id"], user=mallory).role == Role.OWNER
     assert response["Location"].endswith(f"/api/v1/clubs/{body['id']}/")
 
@@ -27,9 +30,10 @@ def test_only_the_owner_updates_the_club(api_alice, api_bob, api_mallory, club):
     url = f"/api/v1/clubs/{club.pk}/"
     assert _send(api_mallory, "patch", url, {"name": "Mine"}).status_code == 404
     assert _send(api_bob, "patch", url, {"name": "Mine"}).status_code == 403
-    response = _send(api_alice, "patch", url, {"currency": "€"})
-    assert response.status_code == 200
-    assert Club.objects.get(pk=club.pk).currency == "€"
+    response = _send(api_alice, "patch", url, {"currency": "EUR"})
+    assert response.status_code == 200, response.content
+    assert Club.objects.get(pk=club.pk).currency.as_dict() == response.json()["currency"]
+    assert response.json()["currency"] == {"code": "EUR", "exponent": 2, "symbol": "€"}
 
 
 def test_members_roles_and_the_last_owner(api_alice, api_carol, club, carol, alice):
