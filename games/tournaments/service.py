@@ -231,6 +231,8 @@ def create_tournament(*, club, user, idempotency_key: str = "", **settings: Any)
         settings.get("hands_per_level") or settings.get("level_minutes")
     ):
         settings["hands_per_level"] = FREEZEOUT_HANDS_PER_LEVEL
+    # Prizes are rounded to one whole unit of the money ($1, not a cent) unless asked.
+    settings.setdefault("payout_unit", club.currency.minor)
     t = Tournament(club=club, created_by=postings.actor(user), currency=club.currency, **settings)
     t.seed = logic.new_seed()
     t.seed_commitment = logic.commitment(t.seed)

@@ -335,7 +335,8 @@ def _deal_form(t: Tournament):
         terms = deals.deal_terms(t)
     except TournamentError:
         return None
-    return DealForm(terms=terms, names=dict(t.entries.values_list("player_id", "player__name")))
+    names = dict(t.entries.values_list("player_id", "player__name"))
+    return DealForm(terms=terms, names=names, currency=t.currency)
 
 
 @login_required
@@ -346,7 +347,7 @@ def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if form is None:
         messages.error(request, "A deal is made at the final table, between hands.")
         return redirect(t)
-    form = DealForm(request.POST, terms=form.terms, names=form.names)
+    form = DealForm(request.POST, terms=form.terms, names=form.names, currency=t.currency)
     if not form.is_valid():
         messages.error(request, form.first_error())
         return redirect(t)

@@ -12,7 +12,12 @@ from .conftest import FIRST_HAND, record
 def test_club_list_shows_my_clubs_with_my_role(api_carol, club):
     (body,) = api_carol.get("/api/v1/clubs/").json()
     assert body.pop("created_at")
-    assert body == {"id": club.pk, "name": "Bayou Club", "currency": {"code": "USD", "exponent": 0, "symbol": "$"}, "role": "member"}
+    assert body == {
+        "id": club.pk,
+        "name": "Bayou Club",
+        "currency": {"code": "USD", "exponent": 0, "symbol": "$"},
+        "role": "member",
+    }
 
 
 def test_club_detail(api_bob, club):

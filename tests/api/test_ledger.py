@@ -1,8 +1,8 @@
 """Ledger endpoints: postings with legs, balances, settlement (JSON and CSV), statistics."""
 
 import csv
-from datetime import datetime
 import io
+from datetime import datetime
 
 import pytest
 
