@@ -73,6 +73,14 @@ class Currency:
     def as_dict(self) -> dict:
         return {"code": self.code, "exponent": self.exponent, "symbol": self.symbol}
 
+    def fields(self) -> dict:
+        """The model columns that keep it (games.models.club.HasCurrency)."""
+        return {
+            "currency_code": self.code,
+            "currency_exponent": self.exponent,
+            "currency_symbol": self.symbol,
+        }
+
 
 CHIPS = Currency("XXX", 0, "chips")
 CURRENCIES: dict[str, Currency] = {
@@ -305,7 +313,7 @@ class CurrencyField(forms.ChoiceField):
                 return mapped.code
         return text
 
-    def clean(self, value) -> Currency | None:  # type: ignore[override]
+    def clean(self, value) -> Currency | None:
         text = super().clean(value)
         if not text:
             return None

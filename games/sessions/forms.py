@@ -137,7 +137,7 @@ class RulesForm(forms.Form):
         self, *args, rules: dict | None = None, currency: Currency | None = None, **kwargs
     ):
         super().__init__(*args, **kwargs)
-        cur = self.currency = currency or DEFAULT_CURRENCY
+        cur = self.amounts_in = currency or DEFAULT_CURRENCY
         values = current_rules(rules)
         if not rules:
             # A new table antes one whole unit ($1, 1 chip), not the engine's default of

@@ -79,6 +79,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from games.money import CHIPS
 from games.tournaments import entries as late
 from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
@@ -233,7 +234,7 @@ def create_tournament(*, club, user, idempotency_key: str = "", **settings: Any)
         settings["hands_per_level"] = FREEZEOUT_HANDS_PER_LEVEL
     # Prizes are rounded to one whole unit of the money ($1, not a cent) unless asked.
     settings.setdefault("payout_unit", club.currency.minor)
-    t = Tournament(club=club, created_by=postings.actor(user), currency=club.currency, **settings)
+    t = Tournament(club=club, created_by=postings.actor(user), **club.currency.fields(), **settings)
     t.seed = logic.new_seed()
     t.seed_commitment = logic.commitment(t.seed)
     t.idempotency_key = idempotency_key[:80]
@@ -567,7 +568,7 @@ def _open_table(t: Tournament, rnd: Round, number: int, players: list[int], chip
         players=seated,
         dealer=seated[0],
         rules=table_rules(t, rnd, 0),
-        currency="chips",
+        currency=CHIPS,
         user=user,
         mode=t.table_mode,
         tournament_chips={p: chips[p] for p in players},

@@ -86,7 +86,7 @@ def start_session(
         session = GameSession.objects.create(
             club=club,
             name=name.strip(),
-            currency=cur,
+            **cur.fields(),
             rules=rules_dict,
             mode=mode,
             leftover_policy=leftover_policy,
