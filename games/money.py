@@ -296,9 +296,15 @@ class CurrencyField(forms.ChoiceField):
         super().__init__(choices=(), **kwargs)
         self.set_own(own)
 
-    def set_own(self, own: Currency | None) -> None:
+    def set_own(self, own: Currency | None, same_exponent: bool = False) -> None:
+        """Offer ``own`` too; with ``same_exponent``, only currencies counted like it (a
+        session must count in its club's minor unit)."""
         self.own = own if own is not None and CURRENCIES.get(own.code) != own else None
-        choices = currency_choices()
+        choices = [
+            (code, label)
+            for code, label in currency_choices()
+            if not (same_exponent and own and CURRENCIES[code].exponent != own.exponent)
+        ]
         if self.own is not None:
             choices.insert(0, (self.own.symbol, self.own.symbol))
         self.choices = choices

@@ -1,3 +1,10 @@
+"""Forms of the club pages: sign-up, the club (name, money, time zone), players, members.
+
+The club's money is picked from games.money.CURRENCIES (USD preselected: one tap for the
+common case); once the club has games it may only change to a currency counted in the same
+minor unit, since the stored integers would otherwise change value.
+"""
+
 import re
 
 from django import forms

@@ -1,7 +1,11 @@
 """Forms of the session pages: starting a session, house rules, recording a hand.
 
 The house-rule fields are built from `games.engine.rules.RULE_FIELDS`, so a switch added to
-the engine shows up here with its label, default and help text. The hand form turns a
+the engine shows up here with its label, default and help text; the amounts among them
+(``MONEY_RULES``: ante, pot limit) are typed and shown in the session's currency ("0.25",
+"$1") and kept in its minor unit (games.money), and a new table's ante starts at one whole
+unit. A session counts in its club's minor unit (the picker offers only those currencies).
+The hand form turns a
 few taps per player into the table's part of a hand record (HAND_RECORD.md); the engine
 stays the judge, but the obvious slips (more tricks than a hand has, a passer with tricks)
 are caught here first, so the player reads them in table words beside the row.
@@ -253,7 +257,7 @@ class SessionForm(RulesForm):
         self.club = club
         currency_field = self.fields["currency"]
         assert isinstance(currency_field, CurrencyField)  # declared above
-        currency_field.set_own(club.currency)
+        currency_field.set_own(club.currency, same_exponent=True)
         # Archived players keep their books but are not offered for a new table.
         active = club.players.filter(archived_at__isnull=True)
         roster = list(active)

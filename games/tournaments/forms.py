@@ -1,10 +1,16 @@
-"""The tournament director's forms: settings, adding entrants, starting with a seed."""
+"""The tournament director's forms: settings, adding entrants, starting with a seed.
+
+Money (buy-in, fee, add-on price, the prize rounding unit, a deal's custom shares) is
+typed and shown in the tournament's currency ("25", "0.50") and kept in minor units
+(games.money.MoneyField); chips (stacks, antes, the tables' pot limit) stay whole numbers.
+"""
 
 from django import forms
 from django.db import models
 
 from games.engine import tournament_levels as levels
 from games.engine import tournament_payouts as pay
+from games.engine.rules import MAX_STAKE
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Tournament
 from games.money import Currency, MoneyField
@@ -82,9 +88,11 @@ class TournamentForm(forms.ModelForm):
         help_text="e.g. 50, 30, 20. Empty: the default for the field size.",
     )
     # Money, typed and shown in the club's currency ("25", "0.50"), kept in minor units.
-    buy_in = MoneyField(label="Buy-in", help_text="Goes into the prize pool.")
-    fee = MoneyField(label="Fee", help_text="Paid on top of the buy-in, kept by the house.")
-    addon_price = MoneyField(label="Add-on price", required=False)
+    buy_in = MoneyField(label="Buy-in", max_value=MAX_STAKE, help_text="Goes into the prize pool.")
+    fee = MoneyField(
+        label="Fee", max_value=MAX_STAKE, help_text="Paid on top of the buy-in, kept by the house."
+    )
+    addon_price = MoneyField(label="Add-on price", max_value=MAX_STAKE, required=False)
     payout_unit = MoneyField(
         label="Round prizes to",
         min_value=1,
@@ -167,6 +175,10 @@ class TournamentForm(forms.ModelForm):
 
     def settings(self) -> dict:
         data = {k: self.cleaned_data[k] for k in self.Meta.fields}
+        if data.get("payout_unit") is None:  # left empty: whole units of the money
+            payout_unit = self.fields["payout_unit"]
+            assert isinstance(payout_unit, MoneyField)  # declared above
+            data["payout_unit"] = payout_unit.currency.minor
         for name in OPTIONAL_NUMBERS:
             if data.get(name) is None:
                 field = Tournament._meta.get_field(name)

@@ -79,7 +79,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
-from games.money import CHIPS
+from games.money import CHIPS, format_money
 from games.tournaments import entries as late
 from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
@@ -175,7 +175,8 @@ def validate(t: Tournament) -> None:
         value = getattr(t, name)
         if type(value) is not int or not 0 <= value <= MAX_STAKE:
             raise TournamentError(
-                f"{name} must be a whole amount from 0 to {MAX_STAKE}.", code=name
+                f"{name} must be an amount from 0 to {format_money(MAX_STAKE, t.currency)}.",
+                code=name,
             )
     if type(t.starting_chips) is not int or not 0 < t.starting_chips <= MAX_STAKE:
         raise TournamentError(
@@ -383,7 +384,7 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
             {accounts[entry.player_id]: -paid, accounts["pool"]: paid},
             user,
             player=entry.player_id,
-            memo=f"{name}: buy-in {t.buy_in} + fee {t.fee}",
+            memo=f"{name}: buy-in {format_money(t.buy_in, t.currency)} + fee {format_money(t.fee, t.currency)}",
         )
         postings.post_prize(
             t,

@@ -76,6 +76,16 @@ def start_session(
     cur = as_currency(currency)
     if not cur.symbol or len(cur.symbol) > 8 or not 0 <= cur.exponent <= 4:
         raise SetupError("bad_currency", "the currency unit is 1 to 8 characters", "currency")
+    if not tournament_chips and cur.exponent != club.currency.exponent:
+        # The club's carried pot and its bank are counted in the club's minor unit: a
+        # session counted in another (chips in a club of cents) would mix the two.
+        raise SetupError(
+            "bad_currency",
+            f"the club counts in {club.currency.symbol} "
+            f"{'cents' if club.currency.exponent else 'whole units'}; a session must count "
+            "the same way (a chip game needs a chip club)",
+            "currency",
+        )
     chips = dict(tournament_chips or {})
     for pid, amount in chips.items():
         if pid not in ids:

@@ -234,3 +234,36 @@ def test_the_ledger_csv_carries_the_clubs_offset(bob_client, cents_club, players
     legs = list(csv.DictReader(io.StringIO(_body(bob_client, "ledger_csv", session))))
     offsets = {datetime.fromisoformat(r["created_at"]).utcoffset() for r in legs}
     assert len(offsets) == 1 and offsets.pop().total_seconds() in (-6 * 3600, -5 * 3600)
+
+
+# --- tournaments ---------------------------------------------------------------------------
+
+
+def test_a_tournament_in_dollars_and_cents_pays_whole_dollar_prizes(alice_client, cents_club):
+    from games.models import Tournament
+    from games.tournaments.payouts import payout_rows
+
+    data = {
+        "name": "Spring Cup", "format": "rounds", "table_mode": "reported",
+        "buy_in": "$12.50", "fee": "0.50", "starting_chips": "40", "antes_text": "1, 2, 4",
+        "hands_per_level": "0", "min_table": "4", "max_table": "7", "hands_per_round": "8",
+        "advance_per_table": "2", "final_hands": "0", "tiebreak": "pots",
+        "payouts_text": "50, 30, 20", "pot_limit": "10",
+    }  # fmt: skip
+    response = alice_client.post(reverse("tournament_create", args=[cents_club.pk]), data)
+    assert response.status_code == 302
+    t = Tournament.objects.get()
+    assert (t.buy_in, t.fee, t.payout_unit, t.currency) == (1250, 50, 100, USD)
+    assert t.antes == [1, 2, 4] and t.rules == {"pot_limit": 10}  # chips stay whole
+    pool = 7 * t.buy_in  # $87.50 from seven entrants
+    amounts = [row["amount"] for row in payout_rows(t, pool, 7)]
+    assert sum(amounts) == pool
+    # Whole dollars to every place; the 50 cents below a dollar go to 1st.
+    assert all(a % 100 == 0 for a in amounts[1:]) and amounts[0] % 100 == 50
+    page = alice_client.get(reverse("tournament_edit", args=[t.pk])).content.decode()
+    assert 'value="12.50"' in page and 'inputmode="decimal"' in page
+
+    data["buy_in"] = "12.505"
+    response = alice_client.post(reverse("tournament_create", args=[cents_club.pk]), data)
+    assert "has too many decimals" in response.content.decode()
+    assert Tournament.objects.count() == 1
