@@ -35,6 +35,8 @@ __all__ = [
     "CHIPS",
     "CURRENCIES",
     "DEFAULT_CURRENCY",
+    "MINUS",
+    "MONEY_RULES",
     "Currency",
     "MoneyError",
     "MoneyField",
@@ -96,6 +98,10 @@ CURRENCIES: dict[str, Currency] = {
     )
 }
 DEFAULT_CURRENCY = CURRENCIES["USD"]
+
+# The house-rule switches (games.engine.rules) that are amounts: typed and shown in the
+# session's currency, stored in its minor unit. The others are counts.
+MONEY_RULES = ("ante", "pot_limit")
 
 # The old one-string currencies (before exponents) → the currency they meant. Anything
 # else (a word such as "chips" or "points") was a count of whole things: kept as it is.

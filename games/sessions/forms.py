@@ -27,7 +27,7 @@ from games.engine.rulebook import CODE_RULES, SWITCHES
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
 from games.formtext import own_messages
 from games.models import Club, GameSession, Player
-from games.money import DEFAULT_CURRENCY, Currency, CurrencyField, MoneyField
+from games.money import DEFAULT_CURRENCY, MONEY_RULES, Currency, CurrencyField, MoneyField
 from games.names import TITLE_MAX, clean_name
 from games.sessions.card_log import parse_card_log, plays_text
 
@@ -88,11 +88,6 @@ FEATURED_RULES = ("undertrump_required", "cinch")
 
 def _number_widget() -> forms.NumberInput:
     return forms.NumberInput(attrs={"inputmode": "numeric"})
-
-
-# The switches that are amounts: typed and shown in the session's currency ("0.25"),
-# stored in its minor unit (games.money).
-MONEY_RULES = ("ante", "pot_limit")
 
 
 def rule_form_field(spec: RuleField, currency: Currency | None = None) -> forms.Field:

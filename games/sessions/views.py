@@ -45,7 +45,7 @@ from games.sessions.forms import (
     SessionForm,
     current_rules,
 )
-from games.templatetags.bourre import SUITS, format_money
+from games.templatetags.bourre import SUITS, format_money, rule_value
 from ledger import postings
 from ledger.models import Leg, Posting
 from ledger.stats import club_player_stats
@@ -612,7 +612,8 @@ def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
                     request,
                     "New house rules from the next hand: "
                     + "; ".join(
-                        f"{labels[k]}: {_rule_text(old.get(k))} → {_rule_text(new[k])}"
+                        f"{labels[k]}: {rule_value(k, old.get(k), session.currency)} → "
+                        f"{rule_value(k, new[k], session.currency)}"
                         for k in changed
                     )
                     + ".",
@@ -631,16 +632,6 @@ def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         },
         status=422 if form.errors else 200,
     )
-
-
-def _rule_text(value) -> str:
-    if value is None:
-        return "none"
-    if value is True:
-        return "on"
-    if value is False:
-        return "off"
-    return str(value).replace("_", " ")
 
 
 @login_required

@@ -16,7 +16,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 
 from games.engine.cards import CardError, parse_card, parse_suit
-from games.money import DEFAULT_CURRENCY, MINUS, Currency, format_money, input_value
+from games.money import DEFAULT_CURRENCY, MINUS, MONEY_RULES, Currency, format_money, input_value
 
 __all__ = ["MINUS", "format_money", "register"]
 
@@ -55,6 +55,19 @@ def signed_money(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
 def amount_input(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     """A stored amount as a form's input shows it: "0.25", "1" (no symbol, no grouping)."""
     return input_value(amount, currency)
+
+
+@register.simple_tag
+def rule_value(key: str, value: Any, currency: Currency | str = DEFAULT_CURRENCY) -> str:
+    """A house-rule value as people read it: amounts in money ("$0.25"), switches "on" or
+    "off", nothing as "none", choices in words ("next best")."""
+    if value is None or value == "":
+        return "none"
+    if value is True or value is False:
+        return "on" if value else "off"
+    if key in MONEY_RULES:
+        return format_money(value, currency)
+    return str(value).replace("_", " ")
 
 
 @register.filter

@@ -443,13 +443,13 @@ def test_rule_change_applies_from_next_hand_and_is_in_history_R5(bob_client, tab
     assert event.data["changed"]["ante"] == [1, 2]
     assert first.record["rules"]["ante"] == 1  # the hand already played keeps its rules
     follow = bob_client.get(response["Location"])
-    assert "Ante: 1 → 2" in follow.content.decode()
+    assert "Ante: $1 → $2" in follow.content.decode()
     response = record(bob_client, table, tricks={"ann": 3, "ben": 1, "cal": 1})
     second = Hand.objects.get(number=2)
     assert second.record["rules"]["ante"] == 2
     assert second.result["antes"] == {"ann": 2, "ben": 2, "cal": 2}  # dee excused (R36)
     history = bob_client.get(reverse("session_history", args=[table.pk])).content.decode()
-    assert "House rules changed: ante 1 → 2" in history
+    assert "House rules changed: ante $1 → $2" in history
 
 
 def test_rule_change_bad_value_is_shown(bob_client, table):
