@@ -11,7 +11,7 @@ from django.db import transaction
 from django.urls import NoReverseMatch
 
 from games.models import GameSession
-from games.money import Currency
+from games.money import Currency, format_money
 from ledger import postings
 
 DEMO_SESSION = "Demo night"
@@ -102,5 +102,5 @@ def seed_sessions(club, user, players) -> list[str]:
         where = ""
     return [
         f"Demo session {DEMO_SESSION!r}: {session.hands_count} hands recorded, "
-        f"{session.carry} in the pot{where}."
+        f"{format_money(session.carry, session.currency)} in the pot{where}."
     ]

@@ -229,7 +229,8 @@ class SessionForm(RulesForm):
         help_text="Must be seated. The player on the dealer's left leads.",
     )
     currency = CurrencyField(
-        help_text="What every amount is counted in: dollars and cents, euros, chips…",
+        help_text="What every amount is counted in: the club's money, or another counted the "
+        "same way (dollars or euros, both in cents).",
     )
     leftover_policy = forms.ChoiceField(
         choices=GameSession.LeftoverPolicy.choices,
