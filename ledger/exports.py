@@ -32,7 +32,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.money import Currency
+from games.models.currency import Currency
 from ledger.models import Account, Leg, Posting
 
 __all__ = [

@@ -67,8 +67,6 @@ class ClubForm(forms.ModelForm):
         currency = self.fields["currency"]
         assert isinstance(currency, CurrencyField)  # declared above
         currency.set_own(self.instance.currency)
-        own = currency.own
-        currency.initial = own.symbol if own else self.instance.currency.code
         own_messages(self)
 
     def clean_name(self) -> str:

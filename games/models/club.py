@@ -8,7 +8,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
-from games.money import DEFAULT_CURRENCY, Currency, as_currency
+from .currency import DEFAULT_CURRENCY, Currency, as_currency
 
 
 class Role(models.TextChoices):

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games.engine import Rules
 from games.models import GameSession, Hand, Player, Seat
-from games.money import Currency, as_currency
+from games.models.currency import Currency, as_currency
 from ledger.errors import SetupError
 from ledger.models import Account, Leg, Posting, SettlementMark
 from ledger.postings._common import (
