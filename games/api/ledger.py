@@ -126,13 +126,15 @@ class PlayerStatsOutputSerializer(serializers.Serializer):
     pots_won = serializers.IntegerField(help_text="Pots taken alone (wins, uncontested).")
     bourres = serializers.IntegerField()
     reneges = serializers.IntegerField()
-    net = serializers.IntegerField(help_text="Won − lost at the table, all sessions.")
-    biggest_pot = serializers.IntegerField()
+    net = serializers.IntegerField(
+        help_text="Won − lost at the table, all sessions; minor units of the club's currency."
+    )
+    biggest_pot = serializers.IntegerField(help_text="Minor units.")
 
 
 class PlayerBalanceSerializer(serializers.Serializer):
     player = PlayerRefSerializer()
-    balance = serializers.IntegerField()
+    balance = serializers.IntegerField(help_text="Minor units.")
 
 
 class ClubBalancesOutputSerializer(serializers.Serializer):
