@@ -10,7 +10,7 @@ into an integer.
   ``symbol`` (what a person reads: "$", "€", "chips"). A club picks one from ``CURRENCIES``
   at creation; sessions and tournaments keep a copy, as they kept the old symbol.
 - ``parse_amount`` reads what a person types: "$0.25", "0.25", "1" (one whole dollar, 100
-  cents), "1,250.50", "5 chips". Too many decimals for the currency ("0.255"), words,
+  cents), "1,250.50", "5 chips", and a decimal comma ("0,25", "€2,5"; "1,250" is 1250). Too many decimals for the currency ("0.255"), words,
   a minus sign, and amounts outside ``[minimum, maximum]`` are refused with a sentence that
   says what to type instead (``MoneyError``).
 - ``format_money`` writes "$0.25", "$14" (a whole amount drops ".00", so a column of whole
@@ -109,6 +109,8 @@ def input_value(amount: int | None, currency: Currency | str) -> str:
 
 
 _NUMBER = re.compile(r"^(?P<whole>\d{1,3}(?:,\d{3})+|\d*)(?:\.(?P<part>\d*))?$")
+# "0,25" or "12,5": a decimal comma (as € and £ tables may write it); "1,250" stays 1250.
+_DECIMAL_COMMA = re.compile(r"^\d*,\d{1,2}$")
 
 
 def parse_amount(
@@ -136,6 +138,8 @@ def parse_amount(
             body = body[len(mark) :]
         if body.lower().endswith(mark.lower()):
             body = body[: -len(mark)]
+    if _DECIMAL_COMMA.match(body):
+        body = body.replace(",", ".")
     match = _NUMBER.match(body)
     if not match or not (match.group("whole") or match.group("part")):
         raise MoneyError(f"“{raw}” is not an amount: type a number such as {_example(cur)}.")

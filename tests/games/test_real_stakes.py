@@ -54,7 +54,17 @@ def test_format_writes_every_minor_unit_and_the_sign(amount, exponent):
 
 @pytest.mark.parametrize(
     "text, cents",
-    [("$0.25", 25), ("0.25", 25), ("1", 100), (".5", 50), ("1,250.50", 125050), ("$ 3", 300)],
+    [
+        ("$0.25", 25),
+        ("0.25", 25),
+        ("1", 100),
+        (".5", 50),
+        ("1,250.50", 125050),
+        ("$ 3", 300),
+        ("0,25", 25),
+        ("€2,5", 250),
+        ("1,250", 125000),  # a decimal comma; thousands
+    ],  # fmt: skip
 )
 def test_amounts_typed_as_a_person_types_them(text, cents):
     assert parse_amount(text, USD) == cents
