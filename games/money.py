@@ -10,14 +10,14 @@ into an integer.
   ``symbol`` (what a person reads: "$", "€", "chips"). A club picks one from ``CURRENCIES``
   at creation; sessions and tournaments keep a copy, as they kept the old symbol.
 - ``parse_amount`` reads what a person types: "$0.25", "0.25", "1" (one whole dollar, 100
-  cents), "1,250.50", "5 chips", and a decimal comma ("0,25", "€2,5"; "1,250" is 1250). Too many decimals for the currency ("0.255"), words,
-  a minus sign, and amounts outside ``[minimum, maximum]`` are refused with a sentence that
-  says what to type instead (``MoneyError``).
+  cents), "1,250.50", "5 chips", and a decimal comma ("0,25", "€2,5"; "1,250" is 1250).
+  Too many decimals for the currency ("0.255"), words, a minus sign, and amounts outside
+  ``[minimum, maximum]`` are refused with a sentence that says what to type instead
+  (``MoneyError``). ``MoneyField`` is the form field that uses it (at most ``MAX_POT``
+  unless told less, so nothing typed overflows a column).
 - ``format_money`` writes "$0.25", "$14" (a whole amount drops ".00", so a column of whole
   dollars reads as it always did), "$1,250.50", "14 chips", "−$3"; ``format_plain`` is the
   same number without the symbol, for a form's input ("0.25", "14").
-- ``round_to`` rounds an amount down to a multiple of a unit (tournament prizes are paid in
-  whole currency units; see games.tournaments.payouts).
 
 Both ``format_money`` and ``parse_amount`` also take a code ("EUR") or an old one-string
 currency ("$" means USD in cents, "chips" whole chips), read through ``as_currency``.
@@ -30,6 +30,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 
+from games.engine.rules import MAX_POT
 from games.models.currency import (
     CHIPS,
     CURRENCIES,
@@ -55,7 +56,6 @@ __all__ = [
     "format_plain",
     "input_value",
     "parse_amount",
-    "round_to",
 ]
 
 MINUS = "\u2212"
@@ -172,12 +172,6 @@ def _example(cur: Currency) -> str:
     return "0.25 or 5" if cur.exponent else "5"
 
 
-def round_to(amount: int, unit: int) -> int:
-    """``amount`` rounded down to a multiple of ``unit`` (a unit below 1 counts as 1)."""
-    unit = max(1, unit)
-    return amount - amount % unit
-
-
 class MoneyField(forms.CharField):
     """A form's amount: typed as "$0.25", "0.25" or "1", cleaned to minor units (an int).
 
@@ -191,7 +185,7 @@ class MoneyField(forms.CharField):
         *,
         currency: Currency | str = DEFAULT_CURRENCY,
         min_value: int = 0,
-        max_value: int | None = None,
+        max_value: int | None = MAX_POT,
         **kwargs,
     ) -> None:
         kwargs.setdefault("widget", forms.TextInput())

@@ -96,6 +96,7 @@ class TournamentForm(forms.ModelForm):
     payout_unit = MoneyField(
         label="Round prizes to",
         min_value=1,
+        max_value=10**9,  # an int column
         help_text="Each prize is a multiple of it (1 = whole dollars, 0.01 = to the cent); "
         "what rounding leaves goes to 1st.",
     )
