@@ -172,6 +172,17 @@ def _example(cur: Currency) -> str:
     return "0.25 or 5" if cur.exponent else "5"
 
 
+class MoneyInput(forms.TextInput):
+    """Shows a stored amount as typed ("0.25", "1"); the form's value stays the integer."""
+
+    currency: Currency = DEFAULT_CURRENCY
+
+    def format_value(self, value):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return input_value(value, self.currency)
+        return super().format_value(value)
+
+
 class MoneyField(forms.CharField):
     """A form's amount: typed as "$0.25", "0.25" or "1", cleaned to minor units (an int).
 
@@ -188,17 +199,23 @@ class MoneyField(forms.CharField):
         max_value: int | None = MAX_POT,
         **kwargs,
     ) -> None:
-        kwargs.setdefault("widget", forms.TextInput())
+        kwargs.setdefault("widget", MoneyInput())
         super().__init__(**kwargs)
         self.currency = as_currency(currency)
         self.min_value = min_value
         self.max_value = max_value
         self.widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
 
-    def prepare_value(self, value):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return input_value(value, self.currency)
-        return value
+    @property
+    def currency(self) -> Currency:
+        return self._currency
+
+    @currency.setter
+    def currency(self, value: Currency) -> None:
+        # The input shows amounts in it too.
+        self._currency = value
+        if isinstance(self.widget, MoneyInput):
+            self.widget.currency = value
 
     def to_python(self, value):
         text = super().to_python(value)

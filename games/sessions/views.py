@@ -1,5 +1,5 @@
-"""Session pages: start, scoreboard (polled), record a hand, undo/edit, seats, rules, close,
-history, and the club's player statistics.
+"""Session pages: start, scoreboard (polled), record a hand, undo/edit, seats, close,
+history, and the club's player statistics (the house rules page is ``rules_views``).
 
 Every view reaches club objects through `games.access` (strangers 404, members read,
 scorekeepers write). Money is written only by `ledger.postings`; these views parse forms,
@@ -41,11 +41,10 @@ from games.sessions.forms import (
     RENEGE_KINDS,
     CloseForm,
     HandForm,
-    RulesForm,
     SessionForm,
     current_rules,
 )
-from games.templatetags.bourre import SUITS, format_money, rule_value
+from games.templatetags.bourre import SUITS, format_money
 from ledger import postings
 from ledger.models import Leg, Posting
 from ledger.stats import club_player_stats
@@ -582,56 +581,6 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
     except BourreError as error:
         return False, str(error)
     return False, "Unknown seat action."
-
-
-@login_required
-def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    session, membership = session_for(request.user, session_id)
-    form = RulesForm(request.POST or None, rules=session.rules, currency=session.currency)
-    if request.method == "POST":
-        session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
-        _refuse_tournament_table(session)
-        if not session.is_open:
-            return _closed_response(request, session)
-        if form.is_valid():
-            old = current_rules(session.rules)
-            new = form.rules()
-            changed = [k for k in new if old.get(k) != new[k]]
-            if not changed:
-                messages.info(request, "Nothing changed: the house rules stay as they were.")
-                return redirect(session)
-            try:
-                postings.change_rules(session_id=session.pk, rules=new, user=request.user)
-            except postings.SessionClosed:
-                return _closed_response(request, session)
-            except BourreError as error:
-                form_error(form, error)
-            else:
-                labels = {k: form.fields[k].label for k in changed}
-                messages.success(
-                    request,
-                    "New house rules from the next hand: "
-                    + "; ".join(
-                        f"{labels[k]}: {rule_value(k, old.get(k), session.currency)} → "
-                        f"{rule_value(k, new[k], session.currency)}"
-                        for k in changed
-                    )
-                    + ".",
-                )
-                if request.htmx:
-                    return HttpResponseClientRedirect(session.get_absolute_url())
-                return redirect(session)
-    return render(
-        request,
-        "games/session_rules.html",
-        {
-            "session": session,
-            "membership": membership,
-            "form": form,
-            "can_score": selectors.can_score(session, membership),
-        },
-        status=422 if form.errors else 200,
-    )
 
 
 @login_required
