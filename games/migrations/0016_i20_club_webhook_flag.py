@@ -15,7 +15,7 @@ def set_flags(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0014_player_archived")]
+    dependencies = [("games", "0015_i14_real_stakes")]
 
     operations = [
         migrations.AddField(
