@@ -38,15 +38,22 @@ def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Members
     return membership.club, membership
 
 
-def session_for(user, session_id: int, role: str = Role.MEMBER) -> tuple[GameSession, Membership]:
+def session_for(
+    user, session_id: int, role: str = Role.MEMBER, lock: bool = False
+) -> tuple[GameSession, Membership]:
     """The session and the user's membership of its club, in one query.
 
     This runs on every scoreboard poll, recorded hand and digital page, so it is one
     plain join instead of the ORM's subqueries (whose compilation alone cost several
-    milliseconds a request; bench/web.py). The club is loaded on first use."""
+    milliseconds a request; bench/web.py). The club is loaded on first use.
+
+    With ``lock`` (inside the caller's ``transaction.atomic()``) the same statement locks
+    the session row as ``ledger.postings.lock_session`` does, for
+    ``record_hand(locked=...)``: the record POST reads the row once (issue #20). A
+    stranger's 404 or a member's 403 then rolls the caller's transaction back."""
     if not user.is_authenticated:
         raise Http404("No such session")
-    session = sql.session_with_membership(user.pk, session_id)
+    session = sql.session_with_membership(user.pk, session_id, lock=lock)
     if session is None or session._membership_id is None:
         raise Http404("No such session")
     assert session._role is not None  # read with the membership id (a NOT NULL column)

@@ -6,7 +6,8 @@ compilation cost more than the database's work (bench/web.py, bench/digital.py).
 come from the models' ``_meta``, so a renamed column changes the SQL with it.
 
 - ``session_with_membership``: the session and the user's membership (every page and
-  poll of a session; ``games.access.session_for``).
+  poll of a session; ``games.access.session_for``); locked, with the club's webhook flag,
+  for a recorded hand (the access check and the ledger's lock in one statement).
 - ``digital_hand``: a digital hand of a session (every move).
 - ``board_poll``: a session's version, the user's role in its club and what the login
   session must match (every scoreboard poll that may be answered 304;
@@ -73,25 +74,46 @@ def insert_rows(
 
 
 @cache
-def _session_sql() -> str:
-    return (
+def _session_sql(lock: bool = False, for_update: bool = False) -> str:
+    def of_club(field: str) -> str:
+        return (
+            f"(SELECT c.{column(Club, field)} FROM {table(Club)} c "
+            f"WHERE c.{column(Club, 'id')} = s.{column(GameSession, 'club')})"
+        )
+
+    # Locked for a recorded hand: the club's webhook flag rides along as in
+    # ledger.sql.lock_session (scalar subqueries: FOR UPDATE OF s locks the session row only).
+    webhooks = f", {of_club('has_webhooks')} AS _has_webhooks" if lock else ""
+    sql = (
         f"SELECT s.*, m.{column(Membership, 'id')} AS _membership_id, "
-        f"m.{column(Membership, 'role')} AS _role, "
-        f"(SELECT c.{column(Club, 'time_zone')} FROM {table(Club)} c "
-        f"WHERE c.{column(Club, 'id')} = s.{column(GameSession, 'club')}) AS _time_zone "
-        f"FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
+        f"m.{column(Membership, 'role')} AS _role, {of_club('time_zone')} AS _time_zone"
+        f"{webhooks} FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
         f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
         f"AND m.{column(Membership, 'user')} = %s "
         f"WHERE s.{column(GameSession, 'id')} = %s"
     )
+    return sql + (" FOR UPDATE OF s" if for_update else "")
 
 
-def session_with_membership(user_id: int, session_id: int) -> GameSession | None:
+def session_with_membership(
+    user_id: int, session_id: int, lock: bool = False
+) -> GameSession | None:
     """The session with ``_membership_id`` and ``_role`` of the user's membership of its
     club (both None for a non-member) and ``_time_zone``, its club's zone; None if there
-    is no such session. One statement."""
-    rows: list[Any] = list(GameSession.objects.raw(_session_sql(), [user_id, session_id]))
-    return rows[0] if rows else None
+    is no such session. One statement.
+
+    With ``lock`` (inside the caller's transaction) the row is also locked as
+    ``ledger.sql.lock_session`` locks it and carries ``_has_webhooks``: a recorded hand's
+    access check and the ledger's lock in one statement (``access.session_for``)."""
+    if lock and not connection.in_atomic_block:
+        raise RuntimeError("a locked read needs the caller's transaction")
+    sql = _session_sql(lock, lock and connection.features.has_select_for_update)
+    rows: list[Any] = list(GameSession.objects.raw(sql, [user_id, session_id]))
+    if not rows:
+        return None
+    if lock:
+        rows[0]._has_webhooks = bool(rows[0]._has_webhooks)  # SQLite answers 0 or 1
+    return rows[0]
 
 
 @cache

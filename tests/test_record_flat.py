@@ -15,7 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Club, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from games.models import Club, GameSession, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from games.sessions.statements import hand_legs
 from ledger import postings
 
@@ -24,6 +24,12 @@ from .games.test_session_views import HTMX, hand_data, start_table
 pytestmark = pytest.mark.django_db
 
 SMALL, LARGE = 5, 60
+SESSION_TABLE = GameSession._meta.db_table
+# One htmx record POST: the login session and the user; the access check that also locks
+# the session row; the seats and hand lookup; the hand, its postings, their legs, the
+# club totals and the session row written; the transaction's two ends (a savepoint's
+# inside the test's transaction). Lower it when a statement goes; never raise it.
+RECORD_POST_STATEMENTS = 11
 ENDPOINT_TABLE = WebhookEndpoint._meta.db_table
 
 # Hands that differ in who wins, who passes, who is bourré (a penalty posting) and
@@ -87,12 +93,44 @@ def test_recording_a_hand_costs_the_same_statements_at_5_and_60_hands(
     small_sqls = _post_hand(bob_client, table)
     large_sqls = _post_hand(bob_client, big)
     assert _shape(small_sqls) == _shape(large_sqls), (small_sqls, large_sqls)
+    assert len(large_sqls) == RECORD_POST_STATEMENTS, large_sqls
     # Nothing read back that the ledger just wrote or already holds: no query of the
     # club's webhook endpoints (it has none) and none of the hand's legs.
     assert not [s for s in large_sqls if ENDPOINT_TABLE in s]
     assert not [
         s for s in large_sqls if s.lstrip().upper().startswith("SELECT") and "ledger_leg" in s
     ]
+
+
+def test_a_record_post_reads_the_session_row_once(bob_client, table):
+    """The access check and the ledger's lock are one statement (``session_for(lock=True)``
+    and ``record_hand(locked=...)``): the session row is selected once, locked."""
+    sqls = _post_hand(bob_client, table)
+    reads = [s for s in sqls if s.lstrip().upper().startswith("SELECT") and SESSION_TABLE in s]
+    assert len(reads) == 1, reads
+    assert "_membership_id" in reads[0] and "_has_webhooks" in reads[0]
+    if connection.features.has_select_for_update:
+        assert "FOR UPDATE" in reads[0]
+
+
+def test_a_record_post_by_a_stranger_or_a_member_writes_nothing(
+    bob_client, carol_client, mallory_client, client, table
+):
+    """The folded access check keeps its answers: a stranger 404, a member without the
+    scorekeeper role 403, an anonymous phone sent to log in; none writes anything or
+    keeps the row locked (the scorekeeper records right after)."""
+    url = reverse("hand_record", args=[table.pk])
+    data = hand_data(table, trump="H", tricks=TRICKS[0], confirmed="1")
+    assert mallory_client.post(url, data, **HTMX).status_code == 404
+    assert carol_client.post(url, data, **HTMX).status_code == 403
+    anonymous = client.post(url, data, **HTMX)
+    assert anonymous.status_code == 302 and "login" in anonymous["Location"]
+    table.refresh_from_db()
+    assert table.hands_count == 0 and table.version == data["version"]
+    postings.check_invariants(table)
+    _post_hand(bob_client, table)
+    table.refresh_from_db()
+    assert table.hands_count == 1
 
 
 def test_the_ledger_records_in_the_same_statements_at_5_and_60_hands(bob, table, club, players):

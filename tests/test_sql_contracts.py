@@ -205,6 +205,33 @@ def test_session_with_membership_of_a_stranger_or_a_missing_session(scene):
         assert games_sql.session_with_membership(user.pk, scene.missing_session) is None
 
 
+def test_locked_session_with_membership_matches_the_orm_and_the_lock(scene):
+    """The record POST's one read (``session_for(lock=True)``): the row, the membership
+    and the club's zone as unlocked, plus the club's webhook flag as ``lock_session``
+    reads it, for every user and session."""
+    WebhookEndpoint.objects.create(club=scene.club, url="https://example.com/hook")
+    for user in scene.users:
+        for session in scene.sessions:
+            with transaction.atomic():
+                raw = games_sql.session_with_membership(user.pk, session.pk, lock=True)
+                orm = GameSession.objects.select_for_update().get(pk=session.pk)
+                plain = games_sql.session_with_membership(user.pk, session.pk)
+                locked = ledger_sql.lock_session(session.pk)
+            _assert_loaded_like_the_orm(raw, orm)
+            member = Membership.objects.filter(club_id=orm.club_id, user=user).first()
+            assert (raw._membership_id, raw._role) == (
+                (member.pk, member.role) if member else (None, None)
+            )
+            assert raw._time_zone == plain._time_zone
+            assert raw._has_webhooks is locked._has_webhooks
+            assert raw._has_webhooks is (session.club_id == scene.club.pk)
+    with transaction.atomic():
+        assert (
+            games_sql.session_with_membership(scene.users[0].pk, scene.missing_session, lock=True)
+            is None
+        )
+
+
 # -- games.sql.digital_hand --------------------------------------------------------------------
 
 

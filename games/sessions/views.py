@@ -228,26 +228,32 @@ def _entry_of(record: dict) -> dict:
 
 @login_required
 def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
+    if request.method == "POST":
+        return _record_post(request, session_id)
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
     if not session.is_open:
         return _closed_response(request, session)
-    template = "games/hand_record.html"
-    if request.htmx:
-        template += "#record"
-    if request.method != "POST":
-        prefill = None
-        source = request.GET.get("from")
-        if source and source.isdigit():
-            hand, _ = hand_for(request.user, int(source))
-            if hand.session_id != session.pk:
-                raise Http404("No such hand in this session")
-            prefill = _entry_of(hand.record)
-        form = _fresh_form(session, prefill)
-        busy = session.hands.filter(status=Hand.Status.IN_PROGRESS).exists()
-        return render(
-            request, template, _record_context(session, membership, form, digital_busy=busy)
-        )
+    prefill = None
+    source = request.GET.get("from")
+    if source and source.isdigit():
+        hand, _ = hand_for(request.user, int(source))
+        if hand.session_id != session.pk:
+            raise Http404("No such hand in this session")
+        prefill = _entry_of(hand.record)
+    form = _fresh_form(session, prefill)
+    busy = session.hands.filter(status=Hand.Status.IN_PROGRESS).exists()
+    return render(
+        request,
+        _record_template(request),
+        _record_context(session, membership, form, digital_busy=busy),
+    )
 
+
+def _record_template(request: AuthedHttpRequest) -> str:
+    return "games/hand_record.html#record" if request.htmx else "games/hand_record.html"
+
+
+def _posted_form(request: AuthedHttpRequest, session: GameSession) -> HandForm:
     # Parsing needs only the rules and version (the names travel in the form); the
     # table's state is read only if the form must be shown again.
     posted_state = {"rules": session.rules, "version": session.version}
@@ -257,57 +263,68 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         # R16: a called declaration adds to the forfeits the session holds (the ledger
         # refuses a list that drops one, and a stale version anyway)
         posted_state["forfeits"] = postings.session_state(session)["forfeits"]
-    form = HandForm(request.POST, state=posted_state)
-    status = 422
-    if form.is_valid():
-        try:
-            hand, created = postings.record_hand(
-                session_id=session.pk,
-                entry=form.entry(),
-                idempotency_key=form.cleaned_data["idempotency_key"],
-                expected_version=form.cleaned_data.get("version"),
-                user=request.user,
-                confirm_surprises=request.POST.get("confirmed") != "1",
-            )
-        except postings.NeedsConfirmation as costly:
-            status = 200
-            confirm = _charges(costly, session.currency)
-            return render(
-                request,
-                template,
-                _record_context(session, membership, form, confirm=confirm),
-                status=status,
-            )
-        except postings.StaleState:
-            session.refresh_from_db()
-            form = _fresh_form(session)
-            form.notice = (
-                "The table moved on while this form was open (a hand was recorded, or the "
-                "seats or rules changed). Nothing was saved: here is the fresh form."
-            )
-            status = 409
-        except postings.SessionClosed:
-            session.refresh_from_db()
-            return _closed_response(request, session)
-        except postings.HandRejected as rejected:
-            form.add_engine_errors(rejected.errors, rejected.verdict)
-        else:
-            if not request.htmx:
-                if created:
-                    messages.success(request, f"Hand {hand.number} saved.")
-                else:
-                    messages.info(request, f"Hand {hand.number} was already saved.")
-                return redirect("hand_detail", hand.pk, permanent=False)
-            # The ledger hands back the session row as the hand left it.
-            session = hand.session
-            return render(
-                request,
-                "games/hand_result.html#result",
-                result_context(session, membership, hand, created=created),
-            )
-    if form.is_bound:
-        form.set_table(postings.session_state(session))
-    return render(request, template, _record_context(session, membership, form), status=status)
+    return HandForm(request.POST, state=posted_state)
+
+
+def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
+    """One reported hand. The access check reads and locks the session row in one
+    statement and the ledger settles the hand in that same transaction
+    (``record_hand(locked=...)``): the row is read once (issue #20). Everything the
+    ledger refuses it refuses before changing the session object, and its exception
+    rolls the transaction back before the answer is rendered."""
+    template = _record_template(request)
+    hand: Hand | None = None
+    try:
+        with transaction.atomic():
+            session, membership = session_for(request.user, session_id, Role.SCOREKEEPER, lock=True)
+            form = _posted_form(request, session) if session.is_open else None
+            if form is not None and form.is_valid():
+                hand, created = postings.record_hand(
+                    session_id=session.pk,
+                    entry=form.entry(),
+                    idempotency_key=form.cleaned_data["idempotency_key"],
+                    expected_version=form.cleaned_data.get("version"),
+                    user=request.user,
+                    confirm_surprises=request.POST.get("confirmed") != "1",
+                    locked=session,
+                )
+    except postings.NeedsConfirmation as costly:
+        assert form is not None
+        confirm = _charges(costly, session.currency)
+        return render(
+            request, template, _record_context(session, membership, form, confirm=confirm)
+        )
+    except postings.StaleState:
+        session.refresh_from_db()
+        form = _fresh_form(session)
+        form.notice = (
+            "The table moved on while this form was open (a hand was recorded, or the "
+            "seats or rules changed). Nothing was saved: here is the fresh form."
+        )
+        return render(request, template, _record_context(session, membership, form), status=409)
+    except postings.SessionClosed:
+        session.refresh_from_db()
+        return _closed_response(request, session)
+    except postings.HandRejected as rejected:
+        assert form is not None
+        form.add_engine_errors(rejected.errors, rejected.verdict)
+    if form is None:
+        return _closed_response(request, session)
+    if hand is not None:
+        if not request.htmx:
+            if created:
+                messages.success(request, f"Hand {hand.number} saved.")
+            else:
+                messages.info(request, f"Hand {hand.number} was already saved.")
+            return redirect("hand_detail", hand.pk, permanent=False)
+        # The ledger hands back the session row as the hand left it.
+        return render(
+            request,
+            "games/hand_result.html#result",
+            result_context(hand.session, membership, hand, created=created),
+        )
+    form.set_table(postings.session_state(session))
+    return render(request, template, _record_context(session, membership, form), status=422)
 
 
 def _charges(costly: postings.NeedsConfirmation, currency: Currency) -> dict:

@@ -476,8 +476,15 @@ def record_hand(
     actions: list[dict] | None = None,
     hand_id: int | None = None,
     confirm_surprises: bool = False,
+    locked: GameSession | None = None,
 ) -> tuple[Hand, bool]:
     """Verify and settle one hand; returns (hand, created).
+
+    ``locked``: the session row the caller already locked in its own open transaction
+    (``games.access.session_for(..., lock=True)``, which reads the row, the user's role
+    and the club's webhook flag in one statement); the hand is then settled in that
+    transaction without a savepoint, so any exception here must roll it back (the caller
+    lets it leave its ``atomic`` block). Without it, the session is locked here.
 
     With ``confirm_surprises`` a hand that charges three or more bourrés or a penalty
     above ten antes raises ``NeedsConfirmation`` (nothing written); the caller shows what
@@ -495,8 +502,12 @@ def record_hand(
         raise SetupError("bad_key", "idempotency key longer than 80 characters", "key")
     if kind not in Hand.Kind.values:
         raise SetupError("bad_kind", f"unknown hand kind {kind!r}", "kind")
-    with transaction.atomic():
-        session = lock_session(session_id)
+    if locked is not None and (
+        locked.pk != session_id or not transaction.get_connection().in_atomic_block
+    ):
+        raise RuntimeError("record_hand(locked=...) needs that session locked by the caller")
+    with transaction.atomic(savepoint=locked is None):
+        session = locked if locked is not None else lock_session(session_id)
         # After the lock, so that a hand committed by the previous lock holder is seen.
         seat_rows, (last, in_progress, existing) = sql.seats_and_hand_lookup(session.pk, key)
         pending: Hand | None = None
