@@ -38,7 +38,9 @@ _database.configure(DB_NAME)
 
 HANDS = int(os.environ.get("BENCH_HANDS", "5000"))
 CLOSED = int(os.environ.get("BENCH_CLOSED", "1000"))
-RUNS = 40
+RUNS = int(os.environ.get("BENCH_RUNS", "40"))
+# BENCH_RECORD_ONLY=1: stop after the record POST figures (quick before/after comparisons).
+RECORD_ONLY = os.environ.get("BENCH_RECORD_ONLY") == "1"
 PLAYERS = ["ann", "ben", "cal", "dee", "eve"]
 FORM = "application/x-www-form-urlencoded"
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -166,6 +168,8 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
           f"({ms(floor_big)}), {statements_big} statements; {big / small:.2f}× its value at "
           f"100 hands ({(big / floor_big) / (small / floor):.2f}× as a multiple of bare)")  # fmt: skip
     session.refresh_from_db()
+    if RECORD_ONLY:
+        return
 
     detail = reverse("session_detail", args=[session.pk])
     etag = client.get(detail, **HTMX)["ETag"]

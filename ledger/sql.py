@@ -6,10 +6,13 @@ compiling these few statements than the database spent running them (bench/web.p
 bench/digital.py), so they are written out here once, portable between PostgreSQL and
 SQLite (3.35+, for RETURNING), with table and column names taken from the models.
 
-A recorded hand runs, after ``lock_session`` (which also reads the club's webhook flag)
-and ``seats_and_hand_lookup``: ``insert_hand``, ``insert_postings``, ``insert_legs``,
-``add_player_totals`` and ``save_session`` — every one a primary key or one hand's index
-range, so the cost does not grow with the session (issue #20; tests/test_record_flat.py).
+A recorded hand runs, after ``lock_session`` (which also reads the club's webhook flag;
+the record form's POST locks with ``games.sql.session_with_membership(lock=True)``
+instead, its access check and lock in one) and ``seats_and_hand_lookup``:
+``insert_hand``, ``write_postings`` (the postings, their legs and ``add_player_totals``
+in one statement on PostgreSQL, three on SQLite) and ``save_session`` — every one a
+primary key or one hand's index range, so the cost does not grow with the session
+(issue #20; tests/test_record_flat.py).
 
 Only ``ledger.postings`` calls this module (``add_player_totals`` keeps the club
 statistics' running totals: one upsert per hand instead of a read and a write per
@@ -21,7 +24,7 @@ the tests run ``check_invariants`` after every operation.
 from __future__ import annotations
 
 from functools import cache
-from typing import cast
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Field
@@ -225,6 +228,13 @@ def _totals_sql(rows: int) -> str:
     )
 
 
+def _totals_params(club_id: int, deltas: dict[int, list[int]]) -> list[int]:
+    params: list[int] = []
+    for player_id in sorted(deltas):
+        params += [player_id, club_id, *deltas[player_id]]
+    return params
+
+
 def add_player_totals(club_id: int, deltas: dict[int, list[int]]) -> None:
     """Add ``deltas`` (player id → one number per ``PlayerTotals.COUNTERS``; for
     ``biggest_pot`` a candidate, kept if larger) to the players' running totals, creating
@@ -233,11 +243,80 @@ def add_player_totals(club_id: int, deltas: dict[int, list[int]]) -> None:
     same order."""
     if not deltas:
         return
-    params: list[int] = []
-    for player_id in sorted(deltas):
-        params += [player_id, club_id, *deltas[player_id]]
     with connection.cursor() as cursor:
-        cursor.execute(_totals_sql(len(deltas)), params)
+        cursor.execute(_totals_sql(len(deltas)), _totals_params(club_id, deltas))
+
+
+@cache
+def _write_sql(postings: int, legs: tuple[int, ...], totals: int) -> str:
+    # PostgreSQL: the postings' ids drawn from their sequence first (in posting order),
+    # so the legs can name them in the same statement; each INSERT a data-modifying CTE
+    # (the legs' foreign key to their posting and the balance trigger are checked at
+    # commit, both deferred).
+    posting, leg = _table(Posting), _table(Leg)
+    pk = _column(Posting, "id")
+    names = ", ".join([pk, *(_column(Posting, f) for f in POSTING_FIELDS)])
+    one = ", ".join(["%s"] * len(POSTING_FIELDS))
+
+    def posting_id(n: int) -> str:
+        return f"(SELECT id FROM ids WHERE n = {n})"
+
+    rows = ", ".join(f"({posting_id(n)}, {one})" for n in range(1, postings + 1))
+    leg_rows = ", ".join(
+        f"({posting_id(n)}, %s, %s)" for n, count in enumerate(legs, 1) for _ in range(count)
+    )
+    leg_names = ", ".join(_column(Leg, f) for f in ("posting", "account", "amount"))
+    parts = [
+        f"ids AS (SELECT nextval(pg_get_serial_sequence(%s, %s)) AS id, n "
+        f"FROM generate_series(1, {postings}) AS n ORDER BY n)",
+        f"p AS (INSERT INTO {posting} ({names}) VALUES {rows})",
+        f"l AS (INSERT INTO {leg} ({leg_names}) VALUES {leg_rows})",
+    ]
+    if totals:
+        parts.append(f"t AS ({_totals_sql(totals)})")
+    return f"WITH {', '.join(parts)} SELECT id FROM ids ORDER BY n"
+
+
+def write_postings(
+    postings: list[Posting],
+    legs: list[dict[int, int]],
+    club_id: int,
+    deltas: dict[int, list[int]],
+) -> None:
+    """Insert unsaved ``postings`` (setting their ``pk``), each with its ``legs``
+    ({account id: amount}), and add ``deltas`` to the club totals: what
+    ``insert_postings``, ``insert_legs`` and ``add_player_totals`` write, in one statement
+    on PostgreSQL (a recorded hand's money in one round trip; issue #20) and in those
+    three on SQLite."""
+    if not postings:
+        add_player_totals(club_id, deltas)
+        return
+    if connection.vendor != "postgresql":
+        insert_postings(postings)
+        insert_legs(
+            [(p.pk, a, x) for p, ls in zip(postings, legs, strict=True) for a, x in ls.items()]
+        )
+        add_player_totals(club_id, deltas)
+        return
+    fields = [Posting._meta.get_field(f) for f in POSTING_FIELDS]
+    params: list[Any] = [Posting._meta.db_table, Posting._meta.pk.column]
+    for p in postings:
+        params += [
+            cast(Field, f).get_db_prep_save(p.serializable_value(f.name), connection)
+            for f in fields
+        ]
+    for ls in legs:
+        for account_id, amount in ls.items():
+            params += [account_id, amount]
+    params += _totals_params(club_id, deltas)
+    shape = tuple(len(ls) for ls in legs)
+    with connection.cursor() as cursor:
+        cursor.execute(_write_sql(len(postings), shape, len(deltas)), params)
+        ids = [row[0] for row in cursor.fetchall()]
+    for p, pk in zip(postings, ids, strict=True):
+        p.pk = pk
+        p._state.adding = False
+        p._state.db = connection.alias
 
 
 HAND_REWRITE_FIELDS = ("record", "verdict", "before", "corrections")

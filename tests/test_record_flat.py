@@ -27,9 +27,10 @@ SMALL, LARGE = 5, 60
 SESSION_TABLE = GameSession._meta.db_table
 # One htmx record POST: the login session and the user; the access check that also locks
 # the session row; the seats and hand lookup; the hand, its postings, their legs, the
-# club totals and the session row written; the transaction's two ends (a savepoint's
-# inside the test's transaction). Lower it when a statement goes; never raise it.
-RECORD_POST_STATEMENTS = 11
+# club totals (those three one statement on PostgreSQL: ledger.sql.write_postings) and
+# the session row written; the transaction's two ends (a savepoint's inside the test's
+# transaction). Lower it when a statement goes; never raise it.
+RECORD_POST_STATEMENTS = 9 if connection.vendor == "postgresql" else 11
 ENDPOINT_TABLE = WebhookEndpoint._meta.db_table
 
 # Hands that differ in who wins, who passes, who is bourré (a penalty posting) and
@@ -258,3 +259,25 @@ def test_an_endpoint_rolled_back_leaves_the_flag_unset(club):
         assert _flag(club)
         raise RuntimeError("the caller fails after creating it")
     assert not _flag(club) and not WebhookEndpoint.objects.filter(club=club).exists()
+
+
+def test_record_hand_refuses_a_locked_row_of_another_session(bob, table, club, players):
+    """``record_hand(locked=...)`` settles in the caller's transaction: handed another
+    session's row it refuses before writing anything."""
+    from django.db import transaction
+
+    other = start_table(club, players, bob)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        locked = postings.lock_session(other.pk)
+        postings.record_hand(
+            session_id=table.pk,
+            entry={"trump": "S", "tricks": TRICKS[0]},
+            idempotency_key=uuid.uuid4().hex,
+            expected_version=None,
+            user=bob,
+            locked=locked,
+        )
+    for session in (table, other):
+        session.refresh_from_db()
+        assert session.hands_count == 0
+        postings.check_invariants(session)

@@ -755,6 +755,55 @@ def test_add_player_totals_matches_the_orm(scene):
     assert PlayerTotals.objects.get(player=ben).biggest_pot == 999
 
 
+def test_write_postings_writes_what_the_orm_writes(scene):
+    """A recorded hand's money in one statement on PostgreSQL (``write_postings``; three
+    on SQLite): the same postings, legs on the right posting and club totals as
+    ``bulk_create`` and the totals' get_or_create + F(), the instances marked saved with
+    their ids in posting order; and the books still balance."""
+    from ledger.models import PlayerTotals
+
+    pot = scene.home.pot_account_id
+    accounts = list(Seat.objects.filter(session=scene.home).values_list("account_id", flat=True))
+    ann, ben = scene.players[:2]
+    deltas = {ann.pk: [4, 1, 4, 1, 0, 0, 0, 0], ben.pk: [-4, 0, 0, 1, 0, 0, 0, 0]}
+    legs = [{pot: 8, accounts[0]: -4, accounts[1]: -4}, {pot: -8, accounts[0]: 8}]
+    written = {}
+    for via in ("sql", "orm"):
+        with transaction.atomic():
+            before = set(Leg.objects.values_list("pk", flat=True))
+            unsaved = _unsaved_postings(scene)
+            objs = [unsaved[0], unsaved[2]]  # an ante and a payout, as a hand writes them
+            if via == "sql":
+                assert ledger_sql.write_postings(objs, legs, scene.club.pk, deltas) is None
+            else:
+                Posting.objects.bulk_create(objs)
+                Leg.objects.bulk_create(
+                    [
+                        Leg(posting_id=p.pk, account_id=a, amount=x)
+                        for p, ls in zip(objs, legs, strict=True)
+                        for a, x in ls.items()
+                    ]
+                )
+                _orm_add_player_totals(scene.club.pk, deltas)
+            ids = [p.pk for p in objs]
+            assert all(type(i) is int for i in ids) and ids == sorted(set(ids))
+            for p in objs:
+                assert (p._state.adding, p._state.db) == (False, connection.alias)
+                assert _values(Posting.objects.get(pk=p.pk)) == _values(p)
+            new = Leg.objects.exclude(pk__in=before).order_by("pk")
+            written[via] = (
+                [{f: getattr(p, Posting._meta.get_field(f).attname) for f in _posting_columns()}
+                 for p in Posting.objects.filter(pk__in=ids).order_by("pk")],
+                [(ids.index(leg.posting_id), leg.account_id, leg.amount) for leg in new],
+                sorted(PlayerTotals.objects.values_list("player_id", *PlayerTotals.COUNTERS)),
+            )  # fmt: skip
+            transaction.set_rollback(True)
+    assert written["sql"] == written["orm"]
+    assert written["sql"][1] == [(0, pot, 8), (0, accounts[0], -4), (0, accounts[1], -4),
+                                 (1, pot, -8), (1, accounts[0], 8)]  # fmt: skip
+    postings.check_invariants(scene.home)
+
+
 def test_rewrite_hands_writes_what_the_orm_writes(scene):
     hands = list(Hand.objects.filter(status=Hand.Status.RECORDED, number__isnull=False)[:3])
     assert len(hands) >= 2

@@ -6,12 +6,16 @@ help text; a new table's ante starts at one whole unit of its currency. A sessio
 its club's minor unit (the picker offers only those currencies). The hand form turns a
 few taps per player into the table's part of a hand record (HAND_RECORD.md); the engine
 stays the judge, but the obvious slips (more tricks than a hand has, a passer with tricks)
-are caught here first, so the player reads them in table words beside the row.
+are caught here first, so the player reads them in table words beside the row. Its
+fields are built once per players, hand size and language and copied shallowly into each
+form (``_hand_fields``; building them was an eighth of a record POST).
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
+import functools
 import json
 import re
 from typing import Any
@@ -19,6 +23,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import dateformat, timezone
+from django.utils.translation import get_language
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
 from games.engine.rulebook import CODE_RULES, SWITCHES
@@ -327,60 +332,16 @@ class HandForm(forms.Form):
         self.players = self._players(state)
         self.dealer = state.get("dealer")
         self.excused = set(state.get("excused") or [])
+        # Every field, built for these names and this hand size once per process (building
+        # ~27 fields and rewriting their messages was an eighth of a record POST; issue
+        # #20); each form gets its own shallow copies, so an attribute set on one form's
+        # field (like the version's initial below) stays that form's.
+        built = _hand_fields(tuple(self.players), self.hand_size, get_language())
+        self.fields = {name: copy.copy(field) for name, field in built.items()}
         self.fields["version"].initial = state.get("version")
-        hs = self.hand_size
-        for i, name in enumerate(self.players):
-            self.fields[f"player_{i}"] = forms.CharField(
-                max_length=40, initial=name, widget=forms.HiddenInput
-            )
-            # The phone sends "play" for a ticked name and nothing for the others; an
-            # explicit "pass" is accepted too. A name left unticked with tricks counted
-            # played (tapping a player's tricks is how most hands are entered).
-            self.fields[f"play_{i}"] = forms.ChoiceField(
-                choices=[(PLAY, "Play"), (PASS, "Pass")],
-                initial=PASS,
-                required=False,
-                widget=forms.RadioSelect,
-                label=f"{name} plays or passes",
-            )
-            self.fields[f"tricks_{i}"] = forms.IntegerField(
-                min_value=0,
-                max_value=hs,
-                required=False,
-                initial=0,
-                label=f"Tricks {name} took",
-                error_messages={
-                    "max_value": f"{name} cannot take more than {hs} tricks",
-                    "min_value": f"{name} cannot take fewer than 0 tricks",
-                    "invalid": f"Tricks for {name} are a whole number, like 2",
-                },
-                widget=forms.NumberInput(
-                    attrs={"inputmode": "numeric", "class": "stepper-value", "min": 0, "max": hs}
-                ),
-            )
-            self.fields[f"renege_{i}"] = forms.ChoiceField(
-                choices=RENEGE_CHOICES,
-                required=False,
-                widget=forms.RadioSelect,
-                label=f"Did {name} renege?",
-            )
-            self.fields[f"out_of_turn_{i}"] = forms.BooleanField(
-                required=False, label=f"{name} declared out of turn (forfeits the next deal)"
-            )
-        # One renege is entered with two taps under "More" (who, and whether it was
-        # caught in time); more than one goes in the card log or the per-seat fields.
-        self.fields["renege_who"] = forms.ChoiceField(
-            choices=[("", "nobody"), *[(n, n) for n in self.players]],
-            required=False,
-            label="Who reneged?",
-        )
-        self.fields["renege_kind"] = forms.ChoiceField(
-            choices=RENEGE_KINDS, required=False, initial=UNCORRECTED, label="The renege was"
-        )
         if prefill:
             self._prefill(prefill)
         self.notice = ""
-        own_messages(self)
 
     def _players(self, state: dict[str, Any]) -> list[str]:
         if self.is_bound:
@@ -736,3 +697,65 @@ def _incomplete_message(verdict: dict[str, Any]) -> str:
             f"Add the remaining cards, or enter the tricks with the steppers."
         )
     return "The hand is not over yet: enter the tricks, or the whole card log."
+
+
+@functools.lru_cache(maxsize=256)
+def _hand_fields(
+    players: tuple[str, ...], hand_size: int, language: str | None
+) -> dict[str, forms.Field]:
+    """HandForm's fields for these players and hand size, their messages in the app's own
+    words (``own_messages``), built once per process and language. Never changed after:
+    each form takes shallow copies (``HandForm.__init__``)."""
+    form = HandForm.__new__(HandForm)
+    form.fields = copy.deepcopy(HandForm.base_fields)
+    hs = hand_size
+    for i, name in enumerate(players):
+        form.fields[f"player_{i}"] = forms.CharField(
+            max_length=40, initial=name, widget=forms.HiddenInput
+        )
+        # The phone sends "play" for a ticked name and nothing for the others; an
+        # explicit "pass" is accepted too. A name left unticked with tricks counted
+        # played (tapping a player's tricks is how most hands are entered).
+        form.fields[f"play_{i}"] = forms.ChoiceField(
+            choices=[(PLAY, "Play"), (PASS, "Pass")],
+            initial=PASS,
+            required=False,
+            widget=forms.RadioSelect,
+            label=f"{name} plays or passes",
+        )
+        form.fields[f"tricks_{i}"] = forms.IntegerField(
+            min_value=0,
+            max_value=hs,
+            required=False,
+            initial=0,
+            label=f"Tricks {name} took",
+            error_messages={
+                "max_value": f"{name} cannot take more than {hs} tricks",
+                "min_value": f"{name} cannot take fewer than 0 tricks",
+                "invalid": f"Tricks for {name} are a whole number, like 2",
+            },
+            widget=forms.NumberInput(
+                attrs={"inputmode": "numeric", "class": "stepper-value", "min": 0, "max": hs}
+            ),
+        )
+        form.fields[f"renege_{i}"] = forms.ChoiceField(
+            choices=RENEGE_CHOICES,
+            required=False,
+            widget=forms.RadioSelect,
+            label=f"Did {name} renege?",
+        )
+        form.fields[f"out_of_turn_{i}"] = forms.BooleanField(
+            required=False, label=f"{name} declared out of turn (forfeits the next deal)"
+        )
+    # One renege is entered with two taps under "More" (who, and whether it was
+    # caught in time); more than one goes in the card log or the per-seat fields.
+    form.fields["renege_who"] = forms.ChoiceField(
+        choices=[("", "nobody"), *[(n, n) for n in players]],
+        required=False,
+        label="Who reneged?",
+    )
+    form.fields["renege_kind"] = forms.ChoiceField(
+        choices=RENEGE_KINDS, required=False, initial=UNCORRECTED, label="The renege was"
+    )
+    own_messages(form)
+    return form.fields

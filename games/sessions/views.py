@@ -5,7 +5,8 @@ Every view reaches club objects through `games.access` (strangers 404, members r
 scorekeepers write). Money is written only by `ledger.postings`; these views parse forms,
 call it, and render what it returns. htmx requests get partials and are never redirected
 (a redirected XHR would swap a whole page into a fragment); plain posts follow
-post/redirect/get.
+post/redirect/get. A recorded hand's POST checks access and locks the session row in one
+statement, and the ledger settles the hand in that transaction (``_record_post``).
 """
 
 from __future__ import annotations

@@ -102,8 +102,9 @@ def _post(
     counts: Mapping[int, Mapping[str, int]] | None = None,
     hands: list[Hand] | None = None,
 ) -> list[Posting]:
-    """Write postings given as (kind, {account id: amount}, memo); two queries in all,
-    three with the club's running totals.
+    """Write postings given as (kind, {account id: amount}, memo) with the club's
+    running totals: one statement on PostgreSQL, three on SQLite (``sql.write_postings``),
+    one more when a reversed pot's biggest pot must be read again.
 
     ``hand`` is every posting's hand; ``hands`` instead gives each entry its own (a
     correction re-settles many hands in one call).
@@ -143,16 +144,9 @@ def _post(
         if session is not None and owners:
             _add_to_books(session, kind, legs, owners)
             totals.add(kind, legs, owners, reverses[i] if reverses else None)
-    if postings:
-        sql.insert_postings(postings)
-        sql.insert_legs(
-            [
-                (p.pk, a, x)
-                for p, legs in zip(postings, legs_of, strict=True)
-                for a, x in legs.items()
-            ]
-        )
-    totals.write(club_id)
+    # The postings, their legs and the club totals: one statement on PostgreSQL.
+    sql.write_postings(postings, legs_of, club_id, totals.changed())
+    totals.recount()
     return postings
 
 
@@ -190,8 +184,13 @@ class _Totals:
                 row[_COUNTER["pots_won"]] -= 1
                 self.recount_biggest.add(player_id)
 
-    def write(self, club_id: int) -> None:
-        sql.add_player_totals(club_id, {p: d for p, d in self.deltas.items() if any(d)})
+    def changed(self) -> dict[int, list[int]]:
+        """The rows to add to the club totals (``sql.add_player_totals``)."""
+        return {p: d for p, d in self.deltas.items() if any(d)}
+
+    def recount(self) -> None:
+        """After the totals are written: the biggest pot of a player whose pot was
+        reversed, read again."""
         if self.recount_biggest:
             # A reversed pot may have been the biggest: take the largest pot still standing
             # (rare: only a void of a won pot comes here).
