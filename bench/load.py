@@ -40,6 +40,8 @@ PORT = int(os.environ.get("BENCH_PORT", "8120"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "30"))
 MAX_TABLES = int(os.environ.get("BENCH_MAX_TABLES", "64"))
 WORKERS = os.environ.get("BENCH_WORKERS", "3")
+# BENCH_FLOOR_ONLY=1: the uncontended floor alone (quick before/after comparisons).
+FLOOR_ONLY = os.environ.get("BENCH_FLOOR_ONLY") == "1"
 HAND_EVERY, POLL_EVERY, PHONES = 5.0, 3.0, 3
 PREFILL = 20  # hands already on each table before the load starts
 P95_LIMIT = 0.100
@@ -322,10 +324,12 @@ def run() -> None:
     while n <= MAX_TABLES:
         counts.append(n)
         n *= 2
-    sessions, login = setup(max(counts))
+    sessions, login = setup(1 if FLOOR_ONLY else max(counts))
     server = start_server()
     try:
         floor(sessions[0], login)
+        if FLOOR_ONLY:
+            return
         best, failed_at = 0, None
         for n in counts:
             if n > 16 and failed_at is not None:
