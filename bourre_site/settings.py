@@ -189,7 +189,11 @@ LANGUAGES = [
     ("ko", "Korean"),
     ("su", "Sundanese"),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# locale/ first: makemessages writes there. bourre_site/locale_django holds the Sundanese for
+# the words Django itself renders (month names, "3 days"), which Django does not ship.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "bourre_site" / "locale_django"]
+# Sundanese date and number formats (Django has none): bourre_site/formats/su/formats.py.
+FORMAT_MODULE_PATH = ["bourre_site.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Chicago")
 USE_I18N = True

@@ -240,3 +240,22 @@ def test_catalogues_are_compiled_when_missing_or_older_and_left_alone_otherwise(
 def test_compiled_catalogues_are_not_committed():
     ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert "*.mo" in ignored
+
+
+# -- Django's own words in Sundanese -----------------------------------------------------------
+
+SUPPLEMENT = ROOT / "bourre_site" / "locale_django" / "su" / "LC_MESSAGES" / "django.po"
+
+
+def test_the_sundanese_supplement_for_djangos_own_words_is_complete():
+    entries = [e for e in read_po(SUPPLEMENT) if e.msgid]
+    assert entries and all(e.translated and not e.fuzzy for e in entries)
+    from django.utils import dates
+
+    with override("en"):
+        words = {
+            str(w)
+            for table in (dates.MONTHS, dates.WEEKDAYS, dates.WEEKDAYS_ABBR)
+            for w in table.values()
+        }
+    assert words <= {e.msgid for e in entries if e.msgctxt is None}

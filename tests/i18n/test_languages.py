@@ -132,3 +132,23 @@ def test_share_link_and_seat_pages_are_in_the_viewers_language_not_the_hosts(
     seat = table.seats.select_related("player").first()
     seat_url = reverse("digital_seat", args=[seat.secret])
     assert _lang(Client(headers={"accept-language": "sq"}).get(seat_url)) == "sq"
+
+
+def test_dates_and_numbers_follow_the_language_sundanese_included():
+    import datetime
+
+    from django.utils import formats
+    from django.utils.timesince import timesince
+
+    day = datetime.date(2026, 11, 30)
+    with override("su"):
+        assert formats.date_format(day, "DATE_FORMAT") == "30 Nop. 2026"
+        assert formats.date_format(day, "l") == "Senén"
+        assert formats.number_format(1234.5, 1, force_grouping=True) == "1.234,5"
+        assert timesince(day - datetime.timedelta(days=3), day) == "3\xa0poé"
+    with override("fi"):
+        assert formats.number_format(1234.5, 1) == "1234,5"
+    with override("ko"):
+        assert formats.date_format(day, "DATE_FORMAT") == "2026년 11월 30일"
+    with override("en"):
+        assert formats.date_format(day, "DATE_FORMAT") == "Nov. 30, 2026"
