@@ -9,6 +9,11 @@ section, rendered at ``/rules/`` with each rule addressable as ``/rules/#R29``; 
 wording is RULES.md's). English here is the source text; the web layer renders it for
 people. Backticks mark the name of a house-rule switch.
 
+Every text is marked with this module's own ``gettext_noop`` (a no-op: the engine imports
+no Django) so that ``makemessages`` extracts it into locale/*.po;
+``games.rulebook_text`` translates it when a page renders, keeping the rule numbers and
+anchors. The command line keeps English.
+
 It is also the rule book's data: each :class:`Rule` may carry a ``note`` (how the engine
 reads it) and ``sources`` (which sources say what), and :data:`SWITCHES` explains each
 value of the switches a table should see chosen (the session start screen shows them).
