@@ -26,6 +26,12 @@ class GamesConfig(AppConfig):
         # before the first request loads a catalogue.
         register_languages()
         compile_catalogues(*settings.LOCALE_PATHS)
+        # The player's saved language goes into the session at login (games/language.py).
+        from django.contrib.auth.signals import user_logged_in
+
+        from games.language import remember_language
+
+        user_logged_in.connect(remember_language, dispatch_uid="games.language")
         from games.tournaments import service
         from ledger import postings
 

@@ -5,10 +5,11 @@ cookie the switcher sets (so a guest on a share link or a seat keeps their choic
 the browser's ``Accept-Language``; a code the site does not offer falls back to English.
 It is the *viewer's* language, never the host's: a share or seat link carries no language.
 
-The saved choice is read once per login session (one query by the user id stored in the
-session, no user object built, so the scoreboard poll's fast path in games.polling keeps
-its single statement) and kept in the session beside that user id; the switcher updates
-both.
+The saved choice is read at login (``remember_language``, connected to Django's
+``user_logged_in`` in ``GamesConfig.ready``: one query) and kept in the session beside the
+user id, so no later request pays for it (the scoreboard poll's fast path in
+games.polling keeps its single statement). A login session older than that is read once
+by the user id stored in the session, no user object built; the switcher updates both.
 """
 
 from __future__ import annotations
@@ -47,13 +48,25 @@ def saved_language(request: HttpRequest) -> str | None:
     cached = session.get(SESSION_LANGUAGE)
     if isinstance(cached, list) and len(cached) == 2 and cached[0] == str(user_id):
         return supported(cached[1])
-    code = (
+    code = _saved_code(user_id)
+    session[SESSION_LANGUAGE] = [str(user_id), code]
+    return supported(code)
+
+
+def _saved_code(user_id: object) -> str:
+    return (
         LanguagePreference.objects.filter(user_id=user_id)
         .values_list("language", flat=True)
         .first()
+        or ""
     )
-    session[SESSION_LANGUAGE] = [str(user_id), code or ""]
-    return supported(code)
+
+
+def remember_language(sender, request, user, **kwargs) -> None:
+    """``user_logged_in`` receiver: keep the user's saved language in the new session."""
+    session = getattr(request, "session", None)
+    if session is not None:
+        session[SESSION_LANGUAGE] = [str(user.pk), _saved_code(user.pk)]
 
 
 class PreferredLanguageMiddleware(LocaleMiddleware):

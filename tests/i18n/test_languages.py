@@ -94,19 +94,31 @@ def test_a_signed_in_players_saved_choice_beats_accept_language_on_every_device(
     assert phone.session[SESSION_LANGUAGE] == [str(bob.pk), "ko"]
 
 
-def test_the_saved_choice_is_read_once_per_login_session(
-    bob, bob_client, django_assert_num_queries
+def test_the_saved_choice_is_put_in_the_session_at_login_and_costs_no_query_later(
+    bob, password, django_assert_num_queries
 ):
     LanguagePreference.objects.create(user=bob, language="sq")
-    assert _lang(bob_client.get(reverse("rule_book"))) == "sq"  # read and kept in the session
+    phone = Client()
+    assert phone.login(username="bob", password=password)
+    assert phone.session[SESSION_LANGUAGE] == [str(bob.pk), "sq"]
     from games.language import saved_language
 
     class Request:
-        session = bob_client.session
+        session = phone.session
 
-    assert Request.session.get(SESSION_LANGUAGE) == [str(bob.pk), "sq"]  # loads the session
+    assert Request.session.get(SESSION_LANGUAGE)  # loads the session
     with django_assert_num_queries(0):
         assert saved_language(Request()) == "sq"  # type: ignore[arg-type]
+    assert _lang(phone.get(reverse("rule_book"))) == "sq"
+
+
+def test_a_login_session_from_before_the_preference_existed_reads_it_once(bob, bob_client):
+    session = bob_client.session
+    session.pop(SESSION_LANGUAGE, None)  # a session made before this feature
+    session.save()
+    LanguagePreference.objects.create(user=bob, language="ko")
+    assert _lang(bob_client.get(reverse("rule_book"))) == "ko"
+    assert bob_client.session[SESSION_LANGUAGE] == [str(bob.pk), "ko"]
 
 
 def test_a_saved_code_no_longer_offered_falls_back_to_accept_language(bob, bob_client):
