@@ -53,7 +53,7 @@ def saved_language(request: HttpRequest) -> str | None:
     return supported(code)
 
 
-def _saved_code(user_id: object) -> str:
+def _saved_code(user_id: str | int) -> str:
     return (
         LanguagePreference.objects.filter(user_id=user_id)
         .values_list("language", flat=True)
