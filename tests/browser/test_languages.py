@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _switch(page, code: str) -> None:
-    page.locator("summary", has_text="Language").or_(page.locator("summary").last).first.click()
+    page.locator("summary[aria-label]").first.click()
     page.locator("#language-select").select_option(code)
     page.locator(".language-form button").click()
     page.wait_for_selector(f'html[lang="{code}"]')
