@@ -4,6 +4,8 @@ from django.urls import include, path
 # One URL module per app: the games app includes each of its features' URL modules.
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The installable app's manifest, service worker (root scope) and offline page.
+    path("", include("bourre_site.pwa")),
     path("", include("games.urls")),
 ]
 

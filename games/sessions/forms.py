@@ -337,7 +337,12 @@ def with_rule(message: str, rule: str | None, capitalize: bool = False) -> str:
     """A message that names its rule once: "… (R10)."; player names keep their case."""
     message = message.strip().rstrip(".")
     if rule and not RULE_IN_TEXT.search(message):
-        message = f"{message} ({rule})"
+        # A question keeps its mark last ("… the other 1 (R7)?"), so the page, which
+        # turns "(R7)" into a "why?" link, never shows "1?.".
+        if message.endswith(("?", "!")):
+            message = f"{message[:-1]} ({rule}){message[-1]}"
+        else:
+            message = f"{message} ({rule})"
     return _sentence(message, capitalize)
 
 

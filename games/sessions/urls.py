@@ -4,7 +4,7 @@ share link (a read-only scoreboard without an account) with each player's statem
 
 from django.urls import path
 
-from games.sessions import correct, settlement, share_views
+from games.sessions import correct, rules_views, settlement, share_views
 from games.sessions import views as sessions
 
 urlpatterns = [
@@ -19,7 +19,7 @@ urlpatterns = [
         name="session_history_chart",
     ),
     path("sessions/<id:session_id>/seats/", sessions.session_seats, name="session_seats"),
-    path("sessions/<id:session_id>/rules/", sessions.session_rules, name="session_rules"),
+    path("sessions/<id:session_id>/rules/", rules_views.session_rules, name="session_rules"),
     path("sessions/<id:session_id>/close/", sessions.session_close, name="session_close"),
     path("hands/<id:hand_id>/", sessions.hand_detail, name="hand_detail"),
     path("hands/<id:hand_id>/undo/", sessions.hand_void, name="hand_void"),

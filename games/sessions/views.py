@@ -1,5 +1,5 @@
-"""Session pages: start, scoreboard (polled), record a hand, undo/edit, seats, rules, close,
-history, and the club's player statistics.
+"""Session pages: start, scoreboard (polled), record a hand, undo/edit, seats, close,
+history, and the club's player statistics (the house rules page is ``rules_views``).
 
 Every view reaches club objects through `games.access` (strangers 404, members read,
 scorekeepers write). Money is written only by `ledger.postings`; these views parse forms,
@@ -40,7 +40,6 @@ from games.sessions.forms import (
     RENEGE_KINDS,
     CloseForm,
     HandForm,
-    RulesForm,
     SessionForm,
     current_rules,
 )
@@ -581,65 +580,6 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
     except BourreError as error:
         return False, str(error)
     return False, "Unknown seat action."
-
-
-@login_required
-def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    session, membership = session_for(request.user, session_id)
-    form = RulesForm(request.POST or None, rules=session.rules)
-    if request.method == "POST":
-        session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
-        _refuse_tournament_table(session)
-        if not session.is_open:
-            return _closed_response(request, session)
-        if form.is_valid():
-            old = current_rules(session.rules)
-            new = form.rules()
-            changed = [k for k in new if old.get(k) != new[k]]
-            if not changed:
-                messages.info(request, "Nothing changed: the house rules stay as they were.")
-                return redirect(session)
-            try:
-                postings.change_rules(session_id=session.pk, rules=new, user=request.user)
-            except postings.SessionClosed:
-                return _closed_response(request, session)
-            except BourreError as error:
-                form_error(form, error)
-            else:
-                labels = {k: form.fields[k].label for k in changed}
-                messages.success(
-                    request,
-                    "New house rules from the next hand: "
-                    + "; ".join(
-                        f"{labels[k]}: {_rule_text(old.get(k))} → {_rule_text(new[k])}"
-                        for k in changed
-                    )
-                    + ".",
-                )
-                if request.htmx:
-                    return HttpResponseClientRedirect(session.get_absolute_url())
-                return redirect(session)
-    return render(
-        request,
-        "games/session_rules.html",
-        {
-            "session": session,
-            "membership": membership,
-            "form": form,
-            "can_score": selectors.can_score(session, membership),
-        },
-        status=422 if form.errors else 200,
-    )
-
-
-def _rule_text(value) -> str:
-    if value is None:
-        return "none"
-    if value is True:
-        return "on"
-    if value is False:
-        return "off"
-    return str(value).replace("_", " ")
 
 
 @login_required

@@ -287,3 +287,22 @@ def rule_text(text) -> str:
     escaped = _CODE.sub(r"<code>\1</code>", escaped)
     escaped = re.sub(r"\b(R\d+)\b", r'<a href="#\1">\1</a>', escaped)
     return mark_safe(escaped)  # noqa: S308 - escaped above
+
+
+@register.filter
+def described(field):
+    """The field's widget; when it has errors, linked to them (``aria-describedby`` the
+    error list ``<id>_errors``, then the help text) — Django marks it ``aria-invalid``."""
+    if not field.errors or not field.auto_id:
+        return field
+    ids = [f"{field.auto_id}_errors"]
+    if field.help_text:
+        ids.append(f"{field.auto_id}_helptext")
+    return field.as_widget(attrs={"aria-describedby": " ".join(ids)})
+
+
+@register.filter
+def groups_have_errors(groups) -> bool:
+    """Whether any field of ``[(title, fields), ...]`` has an error (a collapsed section
+    holding one opens, without JavaScript too)."""
+    return any(field.errors for _, fields in groups for field in fields)

@@ -1,6 +1,8 @@
 // Digital hands: keep the board live and send moves without reloading the page.
 // Without this file the page still works: forms post normally and a <noscript> refresh
-// keeps the board current.
+// keeps the board current. A move that gets no answer or a 5xx shows app.js's banner with
+// Retry (the same move again) and gives the buttons back; a poll that fails shows
+// "offline — last updated", and the next one that answers takes it away.
 (function () {
   "use strict";
   var PERIOD = 1000; // the issue asks for others' moves within about two seconds
@@ -69,11 +71,31 @@
       cache: "no-store",
       credentials: "same-origin"
     }).then(function (response) {
+      // An answer, even "nothing new" (304): the page is live again.
+      if (response.status === 200 || response.status === 304) polled(true);
       if (response.status === 200) return response.text().then(function (html) { install(parse(html)); });
       // The link was reissued (404) or another phone holds the seat (403): the page says so.
       if (response.status === 404 || response.status === 403) window.location.reload();
-    }).catch(function () { /* offline for a moment: the next poll tries again */ })
+      else if (response.status !== 304) polled(false);
+    }).catch(function () { polled(false); }) // offline for a moment: the next poll tries again
       .then(function () { busy = false; });
+  }
+
+  // A poll that fails says since when the board is not current (app.js); the next one
+  // that answers takes the line away and gives back any button a failed move left off.
+  function polled(ok) {
+    var cur = board();
+    var shared = window.bourre && window.bourre.poll;
+    if (!cur || !shared) return;
+    if (ok) {
+      shared.ok(cur);
+      cur.querySelectorAll("form[data-digital] button[disabled][data-busy]").forEach(function (b) {
+        b.disabled = false;
+        b.removeAttribute("data-busy");
+      });
+    } else {
+      shared.failed(cur);
+    }
   }
 
   function start() {
@@ -94,7 +116,25 @@
     var by = event.submitter;
     // Browsers that ignore FormData's submitter argument: add the tapped button's value.
     if (by && by.name && !data.has(by.name)) data.append(by.name, by.value);
-    form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    send(form, data);
+  });
+
+  // A move that gets no answer or a server error: the banner says so (app.js) and Retry
+  // sends the same move again; the buttons come back at once.
+  function send(form, data) {
+    var buttons = form.querySelectorAll("button");
+    buttons.forEach(function (b) { if (!b.disabled) { b.disabled = true; b.setAttribute("data-busy", ""); } });
+    function release() {
+      buttons.forEach(function (b) { if (b.hasAttribute("data-busy")) { b.disabled = false; b.removeAttribute("data-busy"); } });
+    }
+    function failed(status, retryAfter) {
+      release();
+      var shared = window.bourre && window.bourre.banner;
+      if (!shared) return;
+      var t = window.bourre.t;
+      var text = status >= 500 || !status ? shared.describe(status, retryAfter, false) : t("refused", { status: status });
+      shared.show(t("moveFailed") + " " + text, function () { send(form, data); });
+    }
     busy = true;
     fetch(form.action, {
       method: "POST",
@@ -102,15 +142,16 @@
       headers: { "HX-Request": "true" },
       credentials: "same-origin"
     }).then(function (response) {
+      if (response.status >= 500) { failed(response.status, response.headers.get("Retry-After")); return null; }
       return response.text().then(function (html) {
         var next = parse(html);
+        if (window.bourre && window.bourre.banner) window.bourre.banner.hide();
         if (next) install(next);
         else window.location.reload(); // not a board (the seat was taken or reissued)
       });
-    }).catch(function () {
-      form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
-    }).then(function () { busy = false; });
-  });
+    }).catch(function () { failed(0, null); })
+      .then(function () { busy = false; });
+  }
 
   // Declaring: the Play button says how many cards will be exchanged.
   document.addEventListener("change", function (event) {
@@ -119,7 +160,7 @@
     var form = box.form;
     var n = form.querySelectorAll("input[name=discard]:checked").length;
     var play = form.querySelector("[data-play-label]");
-    if (play) play.textContent = "Play, draw " + n;
+    if (play) play.textContent = window.bourre.t("playDraw", { n: n });
   });
 
   // Tapping a dimmed card shows why; tapping another closes the first.

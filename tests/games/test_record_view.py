@@ -184,8 +184,11 @@ def test_too_few_tricks_shown_on_the_counter_R7(bob_client, table):
     response = record(bob_client, table, tricks={"ann": 2, "ben": 1, "cal": 1})
     assert response.status_code == 422 and books() == before
     slots = response.context["slots"]
-    assert slots["counter"] == ["Only 4 of 5 tricks are counted — who took the other 1? (R7)."]
-    assert "4</span> of 5 tricks counted" in response.content.decode()
+    assert slots["counter"] == ["Only 4 of 5 tricks are counted — who took the other 1 (R7)?"]
+    page = response.content.decode()
+    assert "4</span> of 5 tricks counted" in page
+    # The page turns "(R7)" into a "why?" link and the question keeps its own mark.
+    assert 'who took the other 1? <a class="why"' in page and "1?." not in page
 
 
 def test_passer_with_tricks_R10(bob_client, table):

@@ -1,0 +1,307 @@
+"""Issue #13, never silent, never lost, in real Chromium at a phone's size: hands saved
+offline wait on the phone and land once, in order; a queued hand the table moved past
+comes back filled in with the reason; a server error on Save or on a digital move shows
+the banner and Retry gets it through; a refused form's error is on screen, clear of the
+sticky bar; the service worker serves the offline page.
+"""
+
+import re
+
+import pytest
+
+from games.digital import service
+from games.models import GameSession, Hand
+from ledger import postings
+from ledger.invariants import check_invariants
+from tests.browser.test_digital import _table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+HEIGHT = 844
+
+
+def _session(club, players, bob) -> GameSession:
+    return postings.start_session(
+        club=club, name="Kitchen", players=players[:3], dealer=players[2], rules={},
+        currency="$", user=bob,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def kitchen(phone, login, club, players, bob, password) -> GameSession:
+    """A three-player table (cal deals), the scorekeeper bob logged in on the phone."""
+    login(phone, "bob", password)
+    return _session(club, players, bob)
+
+
+def _open_record(page, live_server, session):
+    page.goto(f"{live_server.url}/sessions/{session.pk}/record/")
+    page.locator(".record-form").wait_for()
+    page.wait_for_function("() => window.bourre && window.bourre.queue")
+
+
+def _type_hand(page, trump: str, winner: str, other: str):
+    """Trump, the winner took 3 and the other player 2; the third seat passed (untouched)."""
+    page.locator(f".suit-btn.suit-{trump}").click()
+    page.locator(f'[data-row][data-name="{winner}"] .trick-opt:has(input[value="3"])').click()
+    page.locator(f'[data-row][data-name="{other}"] .trick-opt:has(input[value="2"])').click()
+
+
+def _first_post_fails(page, pattern: str) -> list[str]:
+    """The first POST to `pattern` gets a 500 from the network; the rest go through."""
+    failures: list[str] = []
+
+    def handler(route):
+        if route.request.method == "POST" and not failures:
+            failures.append(route.request.url)
+            route.fulfill(status=500, body="boom")
+        else:
+            route.continue_()
+
+    page.route(pattern, handler)
+    return failures
+
+
+def _books_balance(session) -> None:
+    session.refresh_from_db()
+    check_invariants(session)
+
+
+def _in_view(page, locator):
+    """The element is on screen: below the sticky top bar, above the bottom of the phone."""
+    box = locator.bounding_box()
+    assert box is not None, "not rendered"
+    bar = page.locator(".topbar").bounding_box()
+    assert box["y"] >= bar["y"] + bar["height"] - 1, f"under the top bar: {box}"
+    assert box["y"] + min(box["height"], 40) <= HEIGHT, f"below the screen: {box}"
+
+
+def test_three_hands_saved_offline_land_once_and_in_order(live_server, phone, kitchen):
+    session = kitchen
+    _open_record(phone, live_server, session)
+    phone.context.set_offline(True)
+    typed = [("H", "ann", "ben"), ("S", "ben", "cal"), ("D", "cal", "ann")]
+    for n, (trump, winner, other) in enumerate(typed, start=1):
+        _type_hand(phone, trump, winner, other)
+        phone.get_by_role("button", name="Save hand").click()
+        phone.locator("[data-queue-status]").get_by_text(f"Waiting to send ({n})").wait_for()
+        # Blank for the next hand.
+        phone.wait_for_function("() => !document.querySelector('input[name=trump]:checked')")
+    assert Hand.objects.filter(session=session).count() == 0
+    # The form on screen is for the hand after the three waiting ones, and does not claim
+    # a pot or a dealer it cannot know yet.
+    phone.get_by_role("heading", name="Record hand 4").wait_for()
+    context = phone.locator("#record .record-context")
+    assert context.inner_text() == "Pot and dealer follow once the 3 waiting hands are sent."
+    phone.screenshot(path="/tmp/i13_queued_offline.png")
+
+    phone.context.set_offline(False)
+    phone.wait_for_function(
+        "() => !window.bourre.queue.entries().length", timeout=20_000
+    )  # fmt: skip
+    hands = list(Hand.objects.filter(session=session).order_by("number"))
+    assert [(h.record["trump"], h.result.get("winner")) for h in hands] == [
+        (trump, winner) for trump, winner, _ in typed
+    ]
+    assert phone.locator("[data-queue-status]").is_hidden()
+    # The untouched form is fetched again: the next hand is the server's hand 4.
+    phone.get_by_role("heading", name="Record hand 4").wait_for()
+    _books_balance(session)
+
+
+def test_a_save_that_gets_no_answer_waits_on_the_phone_and_is_sent_once(
+    live_server, phone, kitchen
+):
+    session = kitchen
+    _open_record(phone, live_server, session)
+    phone.route("**/record/", lambda route: route.abort("connectionreset"))  # Wi-Fi drops
+    _type_hand(phone, "H", "ann", "ben")
+    phone.get_by_role("button", name="Save hand").click()
+    status = phone.locator("[data-queue-status]")
+    status.get_by_text("Waiting to send (1)").wait_for()
+    assert phone.locator(".net-banner").count() == 0  # the queue took it: no alarm
+    phone.unroute("**/record/")
+    status.get_by_role("button", name="Send now").click()
+    phone.wait_for_function("() => !window.bourre.queue.entries().length")
+    assert Hand.objects.filter(session=session).count() == 1
+    _books_balance(session)
+
+
+def test_the_scoreboard_says_since_when_it_is_offline_and_recovers(live_server, phone, kitchen):
+    session = kitchen
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/")
+    phone.locator("#board").wait_for()
+    poll_now = "document.dispatchEvent(new Event('visibilitychange'))"  # a poll's trigger
+    phone.context.set_offline(True)
+    phone.evaluate(poll_now)
+    line = phone.locator("[data-poll-status]")
+    line.wait_for()
+    assert re.fullmatch(r"Offline — last updated \d\d:\d\d", line.inner_text())
+    _in_view(phone, line)
+    phone.context.set_offline(False)
+    phone.evaluate(poll_now)
+    line.wait_for(state="detached")  # the next poll answers
+
+
+def test_a_hand_queued_against_a_stale_version_comes_back_filled_in(
+    live_server, phone, kitchen, bob
+):
+    session = kitchen
+    _open_record(phone, live_server, session)
+    phone.context.set_offline(True)
+    _type_hand(phone, "C", "ben", "cal")
+    phone.get_by_role("button", name="Save hand").click()
+    phone.locator("[data-queue-status]").get_by_text("Waiting to send (1)").wait_for()
+    # Meanwhile another phone changes the table: the queued hand is for an older one.
+    postings.change_rules(session_id=session.pk, rules={**session.rules, "ante": 2}, user=bob)
+
+    phone.context.set_offline(False)
+    back = phone.locator("[data-returned]")
+    back.get_by_text("the table moved on while it waited").wait_for(timeout=20_000)
+    _in_view(phone, back)
+    phone.screenshot(path="/tmp/i13_returned.png")
+    assert phone.locator('input[name=trump][value="C"]').is_checked()
+    assert phone.locator('[data-row][data-name="ben"] input[value="3"]').is_checked()
+    assert phone.locator('[data-row][data-name="cal"] input[value="2"]').is_checked()
+    assert not phone.locator('[data-row][data-name="ann"] [data-played]').is_checked()
+    assert Hand.objects.filter(session=session).count() == 0
+    # A slip while correcting it (4 of 5 tricks): refused, the host's taps are kept.
+    ben = '[data-row][data-name="ben"] .trick-opt:has(input[value="{}"])'
+    phone.locator(ben.format(2)).click()
+    phone.get_by_role("button", name="Save hand").click()
+    phone.locator(".record-form .counter-errors").wait_for()
+    assert phone.locator('[data-row][data-name="ben"] input[value="2"]').is_checked()
+    phone.locator(".record-form[data-replaces] [data-returned]").wait_for()  # still that hand
+    # Saved again: recorded once, and the queue is empty.
+    phone.locator(ben.format(3)).click()
+    phone.get_by_role("button", name="Save hand").click()
+    phone.locator("section.result").get_by_text("saved").wait_for()
+    assert Hand.objects.filter(session=session).count() == 1
+    phone.wait_for_function("() => !window.bourre.queue.entries().length")
+    _books_balance(session)
+
+
+def test_a_server_error_on_save_shows_the_banner_and_retry_records_once(
+    live_server, phone, kitchen
+):
+    session = kitchen
+    _open_record(phone, live_server, session)
+    failures = _first_post_fails(phone, "**/record/")
+    _type_hand(phone, "S", "ann", "cal")
+    save = phone.get_by_role("button", name="Save hand")
+    save.click()
+    banner = phone.locator(".net-banner")
+    banner.get_by_text("went wrong on the server (500)").wait_for()
+    assert save.is_enabled()
+    _in_view(phone, banner)
+    phone.screenshot(path="/tmp/i13_banner.png")
+    banner.get_by_role("button", name="Retry").click()
+    phone.locator("section.result").get_by_text("saved").wait_for()
+    assert banner.is_hidden()
+    assert failures and Hand.objects.filter(session=session).count() == 1
+    _books_balance(session)
+
+
+def test_a_server_error_on_a_digital_move_shows_the_banner_and_retry_plays(live_server, phone):
+    keeper, session, seats = _table()  # ann leads; cal and dee are bots
+    seats["ben"].is_bot = True
+    seats["ben"].save(update_fields=["is_bot"])
+    service.start_hand(session_id=session.pk, user=keeper)
+    seat = seats["ann"]
+    failures = _first_post_fails(phone, "**/seat/**")
+    phone.goto(f"{live_server.url}/seat/{seat.secret}/")
+    form = phone.locator("form[data-digital]")
+    form.first.wait_for()
+    seq = phone.locator("#board").get_attribute("data-seq")
+    legal = phone.locator("form[data-digital] button.pc-legal")
+    move = legal.first if legal.count() else phone.locator("[data-play-label]")
+    move.click()
+    banner = phone.locator(".net-banner")
+    banner.get_by_text("Your move was not sent").wait_for()
+    assert failures and move.is_enabled()
+    banner.get_by_role("button", name="Retry").click()
+    phone.wait_for_function("s => document.getElementById('board').dataset.seq !== s", arg=seq)
+    assert banner.is_hidden()
+
+
+def test_refusals_are_on_screen_the_record_counter_and_the_hidden_pot_limit(
+    live_server, phone, kitchen, club
+):
+    session = kitchen
+    _open_record(phone, live_server, session)
+    # Only 4 of 5 tricks: ann 3, ben 1, cal passed.
+    phone.locator(".suit-btn.suit-H").click()
+    phone.locator('[data-row][data-name="ann"] .trick-opt:has(input[value="3"])').click()
+    phone.locator('[data-row][data-name="ben"] .trick-opt:has(input[value="1"])').click()
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    phone.get_by_role("button", name="Save hand").click()
+    summary = phone.locator("[data-error-summary]")  # written once the error is in view
+    assert "Not saved" in summary.inner_text()
+    _in_view(phone, summary)
+    _in_view(phone, phone.locator(".record-form .errorlist").first)
+    phone.screenshot(path="/tmp/i13_error_in_view.png")
+    assert Hand.objects.filter(session=session).count() == 0
+
+    # A bad pot limit in the collapsed house rules of a new session: it opens, in view.
+    phone.goto(f"{live_server.url}/clubs/{club.pk}/sessions/new/")
+    phone.locator("#id_name").fill("Friday")
+    phone.locator("details.house-rules summary").click()
+    phone.locator("#id_pot_limit").fill("-5")
+    phone.locator("details.house-rules summary").click()  # closed again, as a host leaves it
+    phone.get_by_role("button", name="Start session").click()
+    phone.wait_for_load_state()
+    assert phone.locator("details.house-rules").get_attribute("open") is not None
+    limit_error = phone.locator("#id_pot_limit_errors")
+    limit_error.wait_for()
+    _in_view(phone, limit_error)
+    assert phone.evaluate("document.activeElement.id") == "id_pot_limit"
+    assert phone.locator("#id_pot_limit").get_attribute("aria-invalid") == "true"
+
+    # Any other form too: a club without a name.
+    phone.goto(f"{live_server.url}/clubs/new/")
+    phone.locator("form button[type=submit], form button:not([type])").last.click()
+    phone.wait_for_load_state()
+    phone.locator("#id_name_errors").wait_for()
+    assert phone.evaluate("document.activeElement.id") == "id_name"
+    assert "Not saved" in phone.locator("[data-error-summary]").inner_text()
+
+
+def test_the_service_worker_serves_the_offline_page(live_server, phone):
+    phone.goto(f"{live_server.url}/accounts/login/")
+    phone.wait_for_function(
+        "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+    )
+    phone.context.set_offline(True)
+    phone.goto(f"{live_server.url}/accounts/signup/")
+    phone.get_by_role("heading", name="No connection").wait_for()
+    phone.screenshot(path="/tmp/i13_offline_page.png")
+    # The styles came from the worker's cache: the top bar is the app's.
+    assert phone.locator(".topbar").evaluate("el => getComputedStyle(el).position") == "sticky"
+    phone.context.set_offline(False)
+
+
+def test_back_then_save_without_javascript_records_one_hand(
+    live_server, browser, club, players, bob, password
+):
+    session = _session(club, players, bob)
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 390, "height": HEIGHT}
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("bob")
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/sessions/{session.pk}/record/")
+    page.locator(".suit-btn.suit-H").click()
+    for name, n in (("ann", 3), ("ben", 2)):  # without JavaScript: the tricks and "played"
+        page.locator(f'[data-row][data-name="{name}"] .trick-opt:has(input[value="{n}"])').click()
+        page.locator(f'[data-row][data-name="{name}"] label.who').click()
+    page.get_by_role("button", name="Save hand").click()
+    page.get_by_text("Hand 1 saved").wait_for()
+    page.go_back()
+    page.get_by_role("button", name="Save hand").click()
+    page.wait_for_load_state()
+    assert Hand.objects.filter(session=session).count() == 1
+    assert page.locator(".errorlist, .result-kicker").count()  # refused, or "already saved"
+    context.close()
