@@ -110,22 +110,23 @@ def _rel(path) -> str:
     return str(path.relative_to(ROOT))
 
 
+def _check(path, found: list[str], listed: set[str], list_name: str) -> None:
+    if _rel(path) in listed:
+        assert found, f"{_rel(path)} is converted: take it off {list_name}"
+    else:
+        assert not found, f"{_rel(path)}: not marked for translation: {found[:5]}"
+
+
 @pytest.mark.parametrize("path", template_files(), ids=_rel)
 def test_templates_mark_every_text_people_read(path):
     found = template_literals(path.read_text(encoding="utf-8"))
-    if _rel(path) in TEMPLATES_NOT_YET_CONVERTED:
-        assert found, f"{_rel(path)} is converted: take it off TEMPLATES_NOT_YET_CONVERTED"
-    else:
-        assert not found, f"{_rel(path)}: not marked for translation: {found[:5]}"
+    _check(path, found, TEMPLATES_NOT_YET_CONVERTED, "TEMPLATES_NOT_YET_CONVERTED")
 
 
 @pytest.mark.parametrize("path", python_files(), ids=_rel)
 def test_the_web_layer_marks_every_text_people_read(path):
     found = python_literals(path.read_text(encoding="utf-8"))
-    if _rel(path) in PYTHON_NOT_YET_CONVERTED:
-        assert found, f"{_rel(path)} is converted: take it off PYTHON_NOT_YET_CONVERTED"
-    else:
-        assert not found, f"{_rel(path)}: not marked for translation: {found[:5]}"
+    _check(path, found, PYTHON_NOT_YET_CONVERTED, "PYTHON_NOT_YET_CONVERTED")
 
 
 def test_the_lists_name_only_files_that_exist():
