@@ -11,12 +11,18 @@ from django.db import transaction
 from django.urls import NoReverseMatch
 
 from games.models import GameSession
+from games.money import Currency, format_money
 from ledger import postings
 
 DEMO_SESSION = "Demo night"
-# Amounts are whole units of the session's currency (the smallest unit the table plays
-# in): a $1 ante, bourrés capped at $10.
-DEMO_RULES = {"ante": 1, "pot_limit": 10}
+
+
+def demo_rules(currency: Currency) -> dict:
+    """A quarter ante with bourrés capped at ten antes ($0.25 and $2.50: the stored
+    amounts are cents, games.money); a chip club antes 1 chip, capped at 10."""
+    ante = currency.minor // 4 or 1
+    return {"ante": ante, "pot_limit": 10 * ante}
+
 
 # (what happened, the table's part of the record). Names are seat positions 0..n-1 of the
 # seated players, so the script works with any five roster names.
@@ -76,7 +82,7 @@ def seed_sessions(club, user, players) -> list[str]:
             name=DEMO_SESSION,
             players=seated,
             dealer=seated[-1],
-            rules=DEMO_RULES,
+            rules=demo_rules(club.currency),
             currency=club.currency,
             user=user,
         )
@@ -96,5 +102,5 @@ def seed_sessions(club, user, players) -> list[str]:
         where = ""
     return [
         f"Demo session {DEMO_SESSION!r}: {session.hands_count} hands recorded, "
-        f"{session.carry} in the pot{where}."
+        f"{format_money(session.carry, session.currency)} in the pot{where}."
     ]

@@ -12,6 +12,13 @@ Their rows are made by ``_rows``, which escapes each typed cell once (a memo onc
 posting, a name once per account, the currency once) instead of once per leg, so
 ``stream_csv`` writes them with the plain writer; the other cells are ledger values
 (kinds, dates, ids, amounts).
+
+Units (issue #14): the CSVs a person downloads from a page (``ledger.csv``, the settlement
+CSV) write amounts in the currency's major unit as a plain decimal ("0.25", "-1.50",
+"14": ``major``), with the currency's ISO code in a ``currency`` column, so a spreadsheet
+sums dollars. The API's CSVs write the stored integers, minor units, and say so in the
+header (``amount_minor``), with the code beside them. Times are ISO 8601 with the club's
+UTC offset (games.timezones), the same in both.
 """
 
 from __future__ import annotations
@@ -20,13 +27,32 @@ import csv
 import io
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
 
+from games.models.currency import Currency
 from ledger.models import Account, Leg, Posting
 
-__all__ = ["club_ledger_rows", "csv_cell", "session_ledger_rows", "stream_csv", "writer"]
+__all__ = [
+    "club_ledger_rows",
+    "csv_cell",
+    "major",
+    "session_ledger_rows",
+    "stream_csv",
+    "writer",
+]
+
+
+def major(amount: int, currency: Currency) -> int | Decimal:
+    """A stored amount as a plain decimal of the major unit: 25 cents → 0.25, -150 →
+    -1.50, 1400 → 14.00; chips as they are. For a spreadsheet: no symbol, no commas. A
+    number, not text, so ``writer`` does not take "-1.50" for a formula."""
+    if not currency.exponent:
+        return amount
+    return Decimal(amount).scaleb(-currency.exponent)
+
 
 # The session page's ledger.csv, one row per leg.
 LEDGER_COLUMNS = (
@@ -41,8 +67,9 @@ LEDGER_COLUMNS = (
     "amount",
     "currency",
 )
-# The club's ledger through the API: the same, with the posting's session.
-CLUB_LEDGER_COLUMNS = (*LEDGER_COLUMNS[:3], "session", *LEDGER_COLUMNS[3:])
+# The club's ledger through the API: the same, with the posting's session, in minor units.
+CLUB_LEDGER_COLUMNS = (*LEDGER_COLUMNS[:3], "session", *LEDGER_COLUMNS[3:8], "amount_minor",
+                       "currency")  # fmt: skip
 
 CHUNK = 2000  # rows per database fetch and per piece of the response
 
@@ -84,18 +111,22 @@ def writer(stream: Any, **kwargs: Any) -> _EscapingWriter:
 
 
 def session_ledger_rows(
-    session_id: int, club_id: int, currency: str, when: Callable[[datetime], str]
+    session_id: int, club_id: int, currency: Currency, when: Callable[[datetime], str]
 ) -> Iterator[tuple]:
-    """Every leg of the session's postings, oldest first, as ``LEDGER_COLUMNS``; ``when``
-    writes a posting's time (the page: in the club's time zone)."""
-    return _rows(club_id, Posting.objects.filter(session_id=session_id), currency, False, when)
+    """Every leg of the session's postings, oldest first, as ``LEDGER_COLUMNS``, amounts
+    in the major unit (``major``); ``when`` writes a posting's time (the club's zone)."""
+    rows = _rows(club_id, Posting.objects.filter(session_id=session_id), currency.code, False, when)
+    for *head, amount, code in rows:
+        yield (*head, major(amount, currency), code)
 
 
-def club_ledger_rows(club_id: int, postings: QuerySet[Posting], currency: str) -> Iterator[tuple]:
+def club_ledger_rows(
+    club_id: int, postings: QuerySet[Posting], currency: Currency, when: Callable[[datetime], str]
+) -> Iterator[tuple]:
     """The legs of these postings (already filtered), oldest first, as
-    ``CLUB_LEDGER_COLUMNS``; a session's legs in its currency, the others (bank moves of
-    no session) in the club's (``currency``)."""
-    return _rows(club_id, postings, currency, True, datetime.isoformat)
+    ``CLUB_LEDGER_COLUMNS``, amounts in minor units; a session's legs in its currency, the
+    others (bank moves of no session) in the club's (``currency``)."""
+    return _rows(club_id, postings, currency.code, True, when)
 
 
 def _rows(
@@ -117,7 +148,7 @@ def _rows(
             "pk", "kind", "player__name"
         )
     }
-    extra = ("session_id", "session__currency") if with_session else ()
+    extra = ("session_id", "session__currency_code") if with_session else ()
     heads = (
         postings.order_by("id")
         .values_list("id", "created_at", "kind", "hand__number", "memo", "reverses_id", *extra)

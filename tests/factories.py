@@ -2,6 +2,12 @@ import factory
 from django.contrib.auth import get_user_model
 
 from games.models import Club, GameSession, Membership, Player, Role, Seat
+from games.money import Currency
+
+# Most tests count in whole units: their amounts are the engine's integers as written
+# ("ante 1" is $1). A club of real stakes (cents) is made with an explicit
+# ``currency=CURRENCIES["USD"]`` (tests/games/test_real_stakes.py).
+WHOLE_DOLLARS = Currency("USD", 0, "$")
 
 PASSWORD = "correct-horse-battery"
 
@@ -27,6 +33,7 @@ class ClubFactory(factory.django.DjangoModelFactory):
         model = Club
 
     name = factory.Sequence(lambda n: f"Club {n}")
+    currency = WHOLE_DOLLARS
 
 
 class MembershipFactory(factory.django.DjangoModelFactory):

@@ -50,7 +50,7 @@ def _start(club, seated, user, **kwargs):
         players=seated,
         dealer=kwargs.pop("dealer", seated[-1]),
         rules=kwargs.pop("rules", {}),
-        currency="$",
+        currency=club.currency,
         user=user,
         **kwargs,
     )

@@ -47,7 +47,7 @@ def _batches(queryset) -> Iterator[list]:
 def export_lines(club: Club) -> Iterator[bytes]:
     # The generator runs after the view returned: timestamps in UTC here too.
     with timezone.override(datetime.UTC):
-        yield _line("club", {"id": club.pk, "name": club.name, "currency": club.currency})
+        yield _line("club", {"id": club.pk, "name": club.name, "currency": club.currency.as_dict()})
         for players in _batches(club.players.select_related("user")):
             for p in s.PlayerOutputSerializer(players, many=True).data:
                 yield _line("player", p)

@@ -9,6 +9,7 @@ filtered ledger as CSV (``?format=csv``), one row per leg from plain column valu
 import io
 import json
 from collections import defaultdict
+from functools import partial
 
 from django.db.models import F, Sum
 from django.http import StreamingHttpResponse
@@ -17,6 +18,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 
+from games import timezones
 from games.access import club_for, session_for
 from games.api.base import (
     API_RENDERERS,
@@ -28,7 +30,7 @@ from games.api.base import (
     page_of,
     problems,
 )
-from games.api.serializers import MAX_ID, PlayerRefSerializer
+from games.api.serializers import MAX_ID, CurrencySerializer, PlayerRefSerializer
 from games.models import GameSession, Player
 from games.sessions.selectors import KITTY, settlement_rows
 from ledger import exports, postings
@@ -70,7 +72,7 @@ class PostingFilterSerializer(serializers.Serializer):
 
 class SessionHeadSerializer(serializers.Serializer):
     session = serializers.IntegerField()
-    currency = serializers.CharField()
+    currency = CurrencySerializer()
     status = serializers.CharField()
     version = serializers.IntegerField()
 
@@ -107,6 +109,9 @@ class TransferOutputSerializer(serializers.Serializer):
     amount = serializers.IntegerField(help_text="Minor units, > 0.")
     explanation = serializers.CharField()
     paid = serializers.BooleanField(help_text="Marked as paid (for this amount).")
+    paid_at = serializers.DateTimeField(
+        allow_null=True, help_text="When it was marked paid (the club's UTC offset)."
+    )
 
 
 class SettlementOutputSerializer(SessionHeadSerializer):
@@ -121,18 +126,20 @@ class PlayerStatsOutputSerializer(serializers.Serializer):
     pots_won = serializers.IntegerField(help_text="Pots taken alone (wins, uncontested).")
     bourres = serializers.IntegerField()
     reneges = serializers.IntegerField()
-    net = serializers.IntegerField(help_text="Won − lost at the table, all sessions.")
-    biggest_pot = serializers.IntegerField()
+    net = serializers.IntegerField(
+        help_text="Won − lost at the table, all sessions; minor units of the club's currency."
+    )
+    biggest_pot = serializers.IntegerField(help_text="Minor units.")
 
 
 class PlayerBalanceSerializer(serializers.Serializer):
     player = PlayerRefSerializer()
-    balance = serializers.IntegerField()
+    balance = serializers.IntegerField(help_text="Minor units.")
 
 
 class ClubBalancesOutputSerializer(serializers.Serializer):
     club = serializers.IntegerField()
-    currency = serializers.CharField()
+    currency = CurrencySerializer()
     players = PlayerBalanceSerializer(many=True, help_text="All-time, buy-ins included.")
     pots = serializers.IntegerField(help_text="In the pots of sessions.")
     carry = serializers.IntegerField(help_text="The club's carried-over pot.")
@@ -143,8 +150,9 @@ class SettlementCSVRenderer(BaseRenderer):
     media_type = "text/csv"
     format = "csv"
     charset = "utf-8"
-    # The same columns as the settlement page's CSV download.
-    COLUMNS = ("payer", "payee", "amount", "currency", "paid", "explanation")
+    # The settlement page's CSV columns, but the amount in minor units (named so) and the
+    # times as the JSON writes them (ISO 8601 with the club's offset): ledger.exports.
+    COLUMNS = ("payer", "payee", "amount_minor", "currency", "paid", "paid_at", "explanation")
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
@@ -156,8 +164,9 @@ class SettlementCSVRenderer(BaseRenderer):
                     t["payer"]["name"],
                     t["payee"]["name"],
                     t["amount"],
-                    data["currency"],
+                    data["currency"]["code"],
                     "yes" if t["paid"] else "no",
+                    t["paid_at"] or "",
                     t["explanation"],
                 ]
             )
@@ -242,7 +251,12 @@ class PostingListApi(ApiView):
 def _ledger_export(club, postings_qs) -> StreamingHttpResponse:
     """The filtered ledger as one streamed CSV, one row per leg (``ledger.exports``)."""
     response = StreamingHttpResponse(
-        stream_csv(CLUB_LEDGER_COLUMNS, club_ledger_rows(club.pk, postings_qs, club.currency)),
+        stream_csv(
+            CLUB_LEDGER_COLUMNS,
+            club_ledger_rows(
+                club.pk, postings_qs, club.currency, partial(timezones.iso, name=club.time_zone)
+            ),
+        ),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="ledger-club-{club.pk}.csv"'
@@ -346,7 +360,8 @@ class SessionSettlementApi(ApiView):
         responses={
             (200, "application/json"): SettlementOutputSerializer,
             (200, "text/csv"): OpenApiResponse(
-                response=str, description="Columns: payer,payee,amount,currency,paid,explanation."
+                response=str,
+                description="Columns: payer,payee,amount_minor,currency,paid,paid_at,explanation.",
             ),
             **problems(*READ_PROBLEMS),
         },
@@ -372,6 +387,7 @@ def settlement_data(session: GameSession) -> dict:
                 "amount": row["amount"],
                 "explanation": row["explanation"],
                 "paid": row["paid"],
+                "paid_at": row["mark"].paid_at if row["paid"] else None,
             }
             for row in rows
         ],
@@ -391,7 +407,8 @@ class SessionSettlementCsvApi(ApiView):
     @extend_schema(
         operation_id="sessions_settlement_csv",
         summary="The settlement as a CSV file",
-        description="Columns: payer,payee,amount,currency,paid,explanation (RFC 4180, UTF-8).",
+        description="Columns: payer,payee,amount_minor (minor units),currency (ISO code),paid,paid_at "
+        "(ISO 8601, club offset),explanation (RFC 4180, UTF-8).",
         responses={
             # A string, not format "binary": generators read text/* bodies as text.
             (200, "text/csv"): OpenApiResponse(

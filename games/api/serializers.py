@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from games.api.schema import ref
 from games.models import GameSession, Hand, Role
+from games.money import CURRENCIES, Currency, as_currency, currency_for_symbol
 from games.names import PLAYER_NAME_MAX, TITLE_MAX, clean_name
 
 # Ids come from BigAutoField; a bigger number could not be looked up (and must be a 400,
@@ -149,27 +150,71 @@ class InvalidRecordProblemSerializer(ProblemSerializer):
     valid = serializers.BooleanField()
 
 
+# --- currencies --------------------------------------------------------------------------
+
+
+class CurrencySerializer(serializers.Serializer):
+    """A club's (session's, tournament's) currency; every amount is in its minor unit."""
+
+    code = serializers.CharField(help_text="ISO 4217 code (USD, EUR…); XXX for chips, no money.")
+    exponent = serializers.IntegerField(
+        help_text="Amounts are integers of 10^-exponent of the unit: 2 means cents "
+        "(150 is $1.50), 0 whole units (chips)."
+    )
+    symbol = serializers.CharField(help_text='Shown with amounts: "$", "€", "chips".')
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "enum": list(CURRENCIES),
+        "description": "A currency code from the list (XXX: chips, no money); the old "
+        'symbols "$", "€", "£" and "chips" are read as USD, EUR, GBP and XXX.',
+    }
+)
+class CurrencyCodeField(serializers.Field):
+    """A currency in a request: a code of ``CURRENCIES`` (or an old symbol); → Currency."""
+
+    default_error_messages = {
+        "unknown": "Unknown currency {value}: use one of " + ", ".join(CURRENCIES) + "."
+    }
+
+    def to_internal_value(self, data) -> Currency:
+        text = str(data.get("code", "") if isinstance(data, dict) else data).strip()
+        cur = CURRENCIES.get(text)
+        if cur is None:
+            mapped = currency_for_symbol(text)
+            if CURRENCIES.get(mapped.code) != mapped:
+                self.fail("unknown", value=repr(text)[:40])
+            cur = mapped
+        return cur
+
+    def to_representation(self, value):
+        return as_currency(value).code
+
+
 # --- clubs and players -------------------------------------------------------------------
 
 
 class ClubOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    currency = serializers.CharField()
+    currency = CurrencySerializer()
     role = serializers.ChoiceField(choices=Role.choices, help_text="Your role in this club.")
     created_at = serializers.DateTimeField()
 
 
 class ClubInputSerializer(StrictInputSerializer):
     name = serializers.CharField(max_length=100)
-    currency = serializers.CharField(
-        max_length=8, required=False, help_text='Shown before amounts, e.g. "$"; default "$".'
-    )
+    currency = CurrencyCodeField(required=False, help_text="Default USD (dollars and cents).")
 
 
 class ClubUpdateInputSerializer(StrictInputSerializer):
     name = serializers.CharField(max_length=100, required=False)
-    currency = serializers.CharField(max_length=8, required=False)
+    currency = CurrencyCodeField(
+        required=False,
+        help_text="Once the club has games, only to a currency with the same exponent.",
+    )
 
 
 class PlayerOutputSerializer(serializers.Serializer):
@@ -220,7 +265,7 @@ class SessionOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     club = serializers.IntegerField(source="club_id")
     name = serializers.CharField()
-    currency = serializers.CharField()
+    currency = CurrencySerializer()
     mode = serializers.ChoiceField(choices=GameSession.Mode.choices)
     status = serializers.ChoiceField(choices=GameSession.Status.choices)
     version = serializers.IntegerField()
@@ -284,9 +329,7 @@ class SessionCreateInputSerializer(StrictInputSerializer):
         min_value=1, max_value=MAX_ID, help_text="Player id of the first dealer."
     )
     rules = RulesField(required=False, default=dict, help_text="House-rule switches (RULES.md).")
-    currency = serializers.CharField(
-        max_length=8, required=False, help_text="Defaults to the club's currency."
-    )
+    currency = CurrencyCodeField(required=False, help_text="Defaults to the club's currency.")
     mode = serializers.ChoiceField(
         choices=GameSession.Mode.choices, default=GameSession.Mode.REPORTED
     )

@@ -84,7 +84,12 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
     payout_preset = serializers.ChoiceField(
         choices=[("", "custom"), *pay.PAYOUT_PRESETS], required=False
     )
-    payout_unit = serializers.IntegerField(min_value=1, required=False)
+    payout_unit = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="Prizes are multiples of it, in minor units; default one whole unit of "
+        "the club's currency (100 for $: whole dollars).",
+    )
     late_until_level = serializers.IntegerField(min_value=0, max_value=100, required=False)
     max_entries = serializers.IntegerField(min_value=0, required=False)
     max_reentries = serializers.IntegerField(min_value=0, max_value=100, required=False)

@@ -32,7 +32,7 @@ from games.api.base import (
     paginate,
     problems,
 )
-from games.api.serializers import MAX_ID
+from games.api.serializers import MAX_ID, CurrencySerializer
 from games.models import Tournament
 from games.tournaments import payouts, selectors
 from games.tournaments import service as svc
@@ -53,7 +53,7 @@ class TournamentOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
-    currency = serializers.CharField()
+    currency = CurrencySerializer()
     buy_in = serializers.IntegerField(help_text="Minor units.")
     fee = serializers.IntegerField(help_text="Minor units, on top of the buy-in.")
     starting_chips = serializers.IntegerField()
@@ -136,7 +136,7 @@ class StandingOutputSerializer(serializers.Serializer):
 class StandingsOutputSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     status = serializers.CharField()
-    currency = serializers.CharField()
+    currency = CurrencySerializer()
     final = serializers.BooleanField()
     standings = StandingOutputSerializer(many=True)
 
@@ -170,7 +170,7 @@ class PrizeBalancesOutputSerializer(serializers.Serializer):
 
 class PrizeLedgerOutputSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
-    currency = serializers.CharField()
+    currency = CurrencySerializer()
     remainder_rule = serializers.CharField()
     balances = PrizeBalancesOutputSerializer()
     postings = PrizePostingOutputSerializer(many=True)
@@ -281,7 +281,7 @@ class _CSVRenderer(BaseRenderer):
 
 
 class StandingsCSVRenderer(_CSVRenderer):
-    columns = selectors.STANDINGS_CSV_COLUMNS
+    columns = selectors.API_STANDINGS_CSV_COLUMNS
     key = "standings"
 
     def rows(self, data) -> Iterable[list]:
@@ -298,7 +298,9 @@ class TournamentStandingsApi(ApiView):
         responses={
             (200, "application/json"): StandingsOutputSerializer,
             (200, "text/csv"): OpenApiResponse(
-                response=str, description=",".join(selectors.STANDINGS_CSV_COLUMNS)
+                response=str,
+                description=",".join(selectors.API_STANDINGS_CSV_COLUMNS)
+                + " (prize in minor units; out_at ISO 8601 with the club's offset)",
             ),
             **problems(*READ_PROBLEMS),
         },
@@ -322,7 +324,7 @@ class TournamentStandingsApi(ApiView):
 
 
 class PrizeCSVRenderer(_CSVRenderer):
-    columns = selectors.PRIZE_CSV_COLUMNS
+    columns = selectors.API_PRIZE_CSV_COLUMNS
     key = "postings"
 
     def rows(self, data) -> Iterable[list]:
@@ -336,7 +338,7 @@ class PrizeCSVRenderer(_CSVRenderer):
                     owner,
                     leg["player"]["name"] if leg["player"] else leg["account"],
                     leg["amount"],
-                    data["currency"],
+                    data["currency"]["code"],
                     posting["memo"],
                 ]
 
@@ -352,7 +354,8 @@ class TournamentPrizesApi(ApiView):
             (200, "application/json"): PrizeLedgerOutputSerializer,
             (200, "text/csv"): OpenApiResponse(
                 response=str,
-                description=",".join(selectors.PRIZE_CSV_COLUMNS) + " (one row per leg)",
+                description=",".join(selectors.API_PRIZE_CSV_COLUMNS)
+                + " (one row per leg; minor units; dates with the club's offset)",
             ),
             **problems(*READ_PROBLEMS),
         },

@@ -44,6 +44,7 @@ from games.clubs.forms import ClubForm, PlayerForm
 from games.clubs.service import archive_player, create_club
 from games.engine import verify
 from games.models import GameSession, Hand, Membership, Player, Role
+from games.money import DEFAULT_CURRENCY
 from ledger import postings
 
 _T = TypeVar("_T")
@@ -86,14 +87,15 @@ class ClubListApi(ApiView):
         parameters=[s.LOCATION_HEADER],
         examples=[
             OpenApiExample(
-                "A club", value={"name": "Thursday Bourré", "currency": "$"}, request_only=True
+                "A club", value={"name": "Thursday Bourré", "currency": "USD"}, request_only=True
             )
         ],
         tags=["clubs"],
     )
     def post(self, request):
         data = valid(s.ClubInputSerializer, request.data)
-        form = ClubForm(data={"name": data["name"], "currency": data.get("currency") or "$"})
+        currency = data.get("currency") or DEFAULT_CURRENCY
+        form = ClubForm(data={"name": data["name"], "currency": currency.code})
         if not form.is_valid():
             raise invalid(form_errors(form))
         club = create_club(form.save(commit=False), request.user)
@@ -130,7 +132,8 @@ class ClubDetailApi(ApiView):
         form = ClubForm(
             data={
                 "name": data.get("name", club.name),
-                "currency": data.get("currency", club.currency),
+                # A code of the list, or the club's own symbol (a currency off the list).
+                "currency": data["currency"].code if data.get("currency") else club.currency.symbol,
             },
             instance=club,
         )

@@ -1,3 +1,10 @@
+"""Forms of the club pages: sign-up, the club (name, money, time zone), players, members.
+
+The club's money is picked from games.money.CURRENCIES (USD preselected: one tap for the
+common case); once the club has games it may only change to a currency counted in the same
+minor unit, since the stored integers would otherwise change value.
+"""
+
 import re
 
 from django import forms
@@ -8,6 +15,7 @@ from django.contrib.auth.forms import UserCreationForm
 from games import timezones
 from games.formtext import own_messages
 from games.models import Club, Membership, Player, Role
+from games.money import Currency, CurrencyField
 from games.names import TITLE_MAX, clean_name
 
 
@@ -32,6 +40,10 @@ NUMERIC = re.compile(r"[+-]?(\d+[.,]?\d*|[.,]\d+)([eE][+-]?\d+)?")
 
 
 class ClubForm(forms.ModelForm):
+    currency = CurrencyField(
+        label="Money",
+        help_text="What the table plays for. Amounts are typed like 0.25 or 5.",
+    )
     time_zone = forms.ChoiceField(
         required=False,  # none given: the server's zone
         label="Time zone",
@@ -41,7 +53,7 @@ class ClubForm(forms.ModelForm):
 
     class Meta:
         model = Club
-        fields = ("name", "currency", "time_zone")
+        fields = ("name", "time_zone")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -52,10 +64,31 @@ class ClubForm(forms.ModelForm):
         if not self.instance.pk:
             # Filled in from the browser's zone by static/js/app.js (a new club only).
             zone.widget.attrs["data-browser-tz"] = "1"
+        currency = self.fields["currency"]
+        assert isinstance(currency, CurrencyField)  # declared above
+        currency.set_own(self.instance.currency)
         own_messages(self)
 
     def clean_name(self) -> str:
         return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="club name")
+
+    def clean_currency(self) -> Currency:
+        new = self.cleaned_data["currency"]
+        old = self.instance.currency
+        club = self.instance
+        if (
+            club.pk
+            and new.exponent != old.exponent
+            and (club.sessions.exists() or club.tournaments.exists())
+        ):
+            # Stored amounts are counts of the old minor unit: they would change value.
+            raise forms.ValidationError(
+                f"The club's books are kept in {old.symbol} "
+                f"{'to the cent' if old.exponent else 'whole units'}; it can change to a "
+                "currency counted the same way only. Start a new club for the other one."
+            )
+        club.currency = new
+        return new
 
 
 class PlayerForm(forms.ModelForm):

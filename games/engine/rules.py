@@ -3,7 +3,8 @@
 Names and defaults are exactly the table of RULES.md. Choices made where RULES.md is
 silent:
 
-- Every bound on an amount is here, on the stored integer (the currency's minor unit):
+- Every bound on an amount is here, on the stored integer (the currency's minor unit; the
+  engine never knows which, games.money does: in cents ``MAX_STAKE`` is $10 billion):
   ``MAX_POT`` (10**15) is the largest pot the books keep and ``MAX_STAKE`` (10**12) the
   largest ``ante`` and ``pot_limit``. A pot is at most ``MAX_POT`` plus one hand's antes
   (16 x ``MAX_STAKE`` at most, with ``double_ante`` and eight players), a payout at most a

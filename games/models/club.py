@@ -8,6 +8,8 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
+from .currency import DEFAULT_CURRENCY, Currency, as_currency
+
 
 class Role(models.TextChoices):
     OWNER = "owner", "Owner"
@@ -19,13 +21,43 @@ class Role(models.TextChoices):
 ROLE_RANK = {Role.MEMBER: 1, Role.SCOREKEEPER: 2, Role.OWNER: 3}
 
 
-class Club(models.Model):
-    name = models.CharField(max_length=100)
-    currency = models.CharField(
-        max_length=8,
-        default="$",
-        help_text="Shown before amounts, e.g. $ or €; 'chips' for chip games.",
+class HasCurrency(models.Model):
+    """The currency every amount of the row is counted in (games.money): its ISO 4217
+    code, its exponent (amounts are integers of 10**-exponent units: cents for exponent 2)
+    and the symbol shown with them. ``currency`` reads and writes the three as one
+    ``Currency``; a club's is copied onto each session and tournament when it starts.
+    """
+
+    currency_code = models.CharField(
+        max_length=8, default=DEFAULT_CURRENCY.code, help_text="ISO 4217; XXX for chips."
     )
+    currency_exponent = models.PositiveSmallIntegerField(
+        default=DEFAULT_CURRENCY.exponent,
+        help_text="Decimal places of the minor unit amounts are stored in (2: cents).",
+    )
+    currency_symbol = models.CharField(
+        max_length=8, default=DEFAULT_CURRENCY.symbol, help_text="Shown with amounts: $, €, chips."
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def currency(self) -> Currency:
+        return Currency(self.currency_code, self.currency_exponent, self.currency_symbol)
+
+    @currency.setter
+    def currency(self, value: Currency | dict | str) -> None:
+        cur = as_currency(value)
+        self.currency_code, self.currency_exponent, self.currency_symbol = (
+            cur.code,
+            cur.exponent,
+            cur.symbol,
+        )
+
+
+class Club(HasCurrency):
+    name = models.CharField(max_length=100)
     # An IANA zone name ("America/Chicago"); empty means the server's (DJANGO_TIME_ZONE).
     # The club's pages show times in it, with the zone, and its CSVs use its offset.
     time_zone = models.CharField(max_length=64, blank=True, default="")

@@ -6,13 +6,13 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from .club import Club, Player
+from .club import Club, HasCurrency, Player
 
 if TYPE_CHECKING:
     from ledger.models import Posting
 
 
-class GameSession(models.Model):
+class GameSession(HasCurrency):
     """One evening's game at one table.
 
     The fields under "state before the next hand" are derived from the last recorded hand's
@@ -35,7 +35,6 @@ class GameSession(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
     name = models.CharField(max_length=100)
-    currency = models.CharField(max_length=8, default="$")
     rules = models.JSONField(default=dict, help_text="House-rule switches (RULES.md).")
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.REPORTED)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)

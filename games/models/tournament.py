@@ -14,7 +14,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from .club import Club, Player
+from .club import Club, HasCurrency, Player
 from .session import GameSession
 
 
@@ -27,7 +27,7 @@ def new_draw_seed() -> str:
     return secrets.token_hex(16)
 
 
-class Tournament(models.Model):
+class Tournament(HasCurrency):
     class Format(models.TextChoices):
         ROUNDS = "rounds", "Table rounds (bracket)"
         FREEZEOUT = "freezeout", "Freeze-out"
@@ -45,7 +45,6 @@ class Tournament(models.Model):
     name = models.CharField(max_length=100)
     format = models.CharField(max_length=12, choices=Format.choices, default=Format.ROUNDS)
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
-    currency = models.CharField(max_length=8, default="$")
     buy_in = models.BigIntegerField(default=0, help_text="Money, in minor units (cents).")
     fee = models.BigIntegerField(
         default=0, help_text="Paid on top of the buy-in; kept by the house, not in the pool."

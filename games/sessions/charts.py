@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games.templatetags.bourre import format_money
+from games.money import DEFAULT_CURRENCY, Currency, format_money
 
 # Okabe–Ito: told apart by most colour-blind readers; markers differ too.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7a6a00", "#555555")
@@ -72,7 +72,7 @@ def net_chart(
     series: Sequence[tuple[str, Sequence[int]]],
     labels: Sequence[str],
     *,
-    currency: str = "$",
+    currency: Currency | str = DEFAULT_CURRENCY,
     title: str = "Net per player",
 ) -> SafeString:
     """An SVG line chart of each player's net (minor units) after each step.

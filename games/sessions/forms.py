@@ -1,7 +1,9 @@
 """Forms of the session pages: starting a session, house rules, recording a hand.
 
-The house-rule fields are built from `games.engine.rules.RULE_FIELDS`, so a switch added to
-the engine shows up here with its label, default and help text. The hand form turns a
+The house-rule fields are built from `games.engine.rules.RULE_FIELDS` (games.sessions.
+rule_fields), so a switch added to the engine shows up here with its label, default and
+help text; a new table's ante starts at one whole unit of its currency. A session counts in
+its club's minor unit (the picker offers only those currencies). The hand form turns a
 few taps per player into the table's part of a hand record (HAND_RECORD.md); the engine
 stays the judge, but the obvious slips (more tricks than a hand has, a passer with tricks)
 are caught here first, so the player reads them in table words beside the row.
@@ -20,110 +22,40 @@ from django.utils import dateformat, timezone
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
 from games.engine.rulebook import CODE_RULES, SWITCHES
-from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
+from games.engine.rules import RULE_FIELDS, RuleError, Rules
 from games.formtext import own_messages
 from games.models import Club, GameSession, Player
+from games.money import DEFAULT_CURRENCY, Currency, CurrencyField
 from games.names import TITLE_MAX, clean_name
 from games.sessions.card_log import parse_card_log, plays_text
+from games.sessions.rule_fields import (
+    CHOICE_LABELS,
+    FEATURED_RULES,
+    RULE_GROUPS,
+    RULE_KEYS,
+    current_rules,
+    rule_form_field,
+)
 
 MAX_SEATS = 8
 SUITS = [("S", "Spades"), ("H", "Hearts"), ("D", "Diamonds"), ("C", "Clubs")]
-
-# Readable words for the values of the choice switches (RULES.md names on the right).
-CHOICE_LABELS: dict[str, dict[Any, str]] = {
-    "hand_size": {5: "5 cards", 4: "4 cards (four-card Bourré)"},
-    "declaration": {
-        "sequential": "In turn, from the dealer's left",
-        "simultaneous": "Everybody at once",
-    },
-    "cinch": {"sure_tricks": "On: a sure majority leads its top trump", "off": "Off"},
-    "cinch_equivalence": {
-        "sequence": "Any trump in an unbroken run with the top one",
-        "adjacent": "Only the trump just below the top one",
-        "none": "The top trump only",
-    },
-    "split_pot": {
-        "carry": "The pot carries to the next hand",
-        "divide": "The tied players share it",
-    },
-    "ineligible_winner": {
-        "carry": "The pot carries to the next hand",
-        "next_best": "The best eligible player takes it",
-    },
-    "stock_refill": {
-        "discards_except_current": "Discards, except the player being served",
-        "discards_all": "All discards",
-        "folded_then_discards": "Folded hands first, then discards",
-    },
-}
-
-# How the switches are grouped on the page; a switch the engine adds later lands in "Other".
-RULE_GROUPS: list[tuple[str, list[str]]] = [
-    ("Stakes", ["ante", "pot_limit", "limit_caps_winner", "double_ante", "dealer_antes_for_all"]),
-    ("When nobody wins outright", ["split_pot", "tied_excused", "ineligible_winner"]),
-    (
-        "Deal and draw",
-        ["hand_size", "max_discard", "declaration", "stock_refill", "dealer_may_discard_upcard"],
-    ),
-    (
-        "Trick play",
-        [
-            "undertrump_required",
-            "head_led_suit_after_trump",
-            "lead_trump_when_others_void",
-            "cinch",
-            "cinch_equivalence",
-        ],
-    ),
-]
-RULE_KEYS = [spec.key for spec in RULE_FIELDS]
-# Switches where tables differ most: the start screen shows them open, every value explained.
-FEATURED_RULES = ("undertrump_required", "cinch")
-
-
-def _number_widget() -> forms.NumberInput:
-    return forms.NumberInput(attrs={"inputmode": "numeric"})
-
-
-def rule_form_field(spec: RuleField) -> forms.Field:
-    """One form field for one house-rule switch, labelled and explained for a player."""
-    common: dict[str, Any] = {"label": spec.label, "help_text": spec.help}
-    labels = CHOICE_LABELS.get(spec.key, {})
-    if spec.type == "bool":
-        return forms.BooleanField(required=False, **common)
-    if spec.type == "choice":
-        assert spec.choices is not None  # a "choice" switch always lists its values
-        choices = [(v, labels.get(v, str(v).replace("_", " ").capitalize())) for v in spec.choices]
-        return forms.ChoiceField(choices=choices, **common)
-    if spec.choices is not None:
-        choices = [(v, labels.get(v, str(v))) for v in spec.choices]
-        return forms.TypedChoiceField(choices=choices, coerce=int, **common)
-    return forms.IntegerField(
-        required=spec.type != "optional_int",
-        min_value=spec.min,
-        max_value=spec.max,
-        widget=_number_widget(),
-        **common,
-    )
-
-
-def current_rules(rules: dict | None) -> dict[str, Any]:
-    """Every switch with its value: the stored ones over the defaults."""
-    try:
-        return Rules.from_dict(rules or {}).to_dict()
-    except RuleError:
-        # A stored rules object the engine no longer accepts: show defaults plus what fits.
-        return Rules().to_dict() | {k: v for k, v in (rules or {}).items() if k in RULE_KEYS}
 
 
 class RulesForm(forms.Form):
     """Every house-rule switch of RULES.md, with the session's (or the default) values."""
 
-    def __init__(self, *args, rules: dict | None = None, **kwargs):
+    def __init__(
+        self, *args, rules: dict | None = None, currency: Currency | None = None, **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        cur = self.amounts_in = currency or DEFAULT_CURRENCY
         values = current_rules(rules)
+        if not rules:
+            # A new table antes one whole unit ($1, 1 chip), not the engine's default of
+            # one minor unit (a cent).
+            values["ante"] = cur.minor
         for spec in RULE_FIELDS:
-            field = rule_form_field(spec)
+            field = rule_form_field(spec, cur)
             field.initial = values.get(spec.key, spec.default)
             self.fields[spec.key] = field
         own_messages(self)
@@ -208,10 +140,9 @@ class SessionForm(RulesForm):
         empty_label="Seat 1 deals",
         help_text="Must be seated. The player on the dealer's left leads.",
     )
-    currency = forms.CharField(
-        max_length=8,
-        help_text="The unit every amount is counted in, shown with it: $ or € before the "
-        "number (whole dollars or euros), a word such as chips or cents after it.",
+    currency = CurrencyField(
+        help_text="What every amount is counted in: the club's money, or another counted the "
+        "same way (dollars or euros, both in cents).",
     )
     leftover_policy = forms.ChoiceField(
         choices=GameSession.LeftoverPolicy.choices,
@@ -221,8 +152,15 @@ class SessionForm(RulesForm):
     )
 
     def __init__(self, *args, club: Club, **kwargs):
+        # The amounts (ante, pot limit) are read in the currency being chosen: the one
+        # posted if it is one of ours, else the club's.
+        data = args[0] if args else kwargs.get("data")
+        kwargs.setdefault("currency", CurrencyField.posted(data, club.currency))
         super().__init__(*args, **kwargs)
         self.club = club
+        currency_field = self.fields["currency"]
+        assert isinstance(currency_field, CurrencyField)  # declared above
+        currency_field.set_own(club.currency, same_exponent=True)
         # Archived players keep their books but are not offered for a new table.
         active = club.players.filter(archived_at__isnull=True)
         roster = list(active)
@@ -243,7 +181,6 @@ class SessionForm(RulesForm):
         assert isinstance(dealer, forms.ModelChoiceField)  # declared above
         dealer.queryset = active
         self.fields["name"].initial = dateformat.format(timezone.localdate(), "l j F")
-        self.fields["currency"].initial = club.currency
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
         self._by_id = by_id
         own_messages(self)

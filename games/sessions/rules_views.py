@@ -24,13 +24,14 @@ from games.models import Role
 from games.sessions import selectors
 from games.sessions.forms import RulesForm, current_rules
 from games.sessions.views import _closed_response, _refuse_tournament_table
+from games.templatetags.bourre import rule_value
 from ledger import postings
 
 
 @login_required
 def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
-    form = RulesForm(request.POST or None, rules=session.rules)
+    form = RulesForm(request.POST or None, rules=session.rules, currency=session.currency)
     status = 200
     if request.method == "POST":
         session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
@@ -46,7 +47,7 @@ def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
                 "The house rules were changed elsewhere while this form was open. Nothing "
                 "was saved: here are the rules as they stand now.",
             )
-            form = RulesForm(None, rules=session.rules)
+            form = RulesForm(None, rules=session.rules, currency=session.currency)
             status = 409
         elif form.is_valid():
             old = current_rules(session.rules)
@@ -67,7 +68,8 @@ def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
                     request,
                     "New house rules from the next hand: "
                     + "; ".join(
-                        f"{labels[k]}: {_rule_text(old.get(k))} → {_rule_text(new[k])}"
+                        f"{labels[k]}: {rule_value(k, old.get(k), session.currency)} → "
+                        f"{rule_value(k, new[k], session.currency)}"
                         for k in changed
                     )
                     + ".",
@@ -93,13 +95,3 @@ def _rules_seen(rules: dict | None) -> str:
     """A short fingerprint of the rules a rules form was rendered for."""
     text = json.dumps(current_rules(rules), sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _rule_text(value) -> str:
-    if value is None:
-        return "none"
-    if value is True:
-        return "on"
-    if value is False:
-        return "off"
-    return str(value).replace("_", " ")

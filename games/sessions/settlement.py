@@ -24,7 +24,7 @@ from games.models import GameSession, Role
 from games.sessions.selectors import settlement_rows
 from games.templatetags.bourre import format_money
 from ledger import exports, postings
-from ledger.exports import LEDGER_COLUMNS, session_ledger_rows, stream_csv
+from ledger.exports import LEDGER_COLUMNS, major, session_ledger_rows, stream_csv
 
 
 @login_required
@@ -118,15 +118,18 @@ def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, _ = session_for(request.user, session_id)
     rows, _ = settlement_rows(session)
     response, writer = _csv_response(session, "settlement")
-    writer.writerow(["payer", "payee", "amount", "currency", "paid", "explanation"])
+    # Amounts in the major unit ("0.25") with the ISO code; times with the club's offset
+    # (ledger.exports says why).
+    writer.writerow(["payer", "payee", "amount", "currency", "paid", "paid_at", "explanation"])
     for r in rows:
         writer.writerow(
             [
                 r["payer"],
                 r["payee"],
-                r["amount"],
-                session.currency,
+                major(r["amount"], session.currency),
+                session.currency.code,
                 "yes" if r["paid"] else "no",
+                timezones.iso(r["mark"].paid_at) if r["paid"] else "",
                 r["explanation"],
             ]
         )

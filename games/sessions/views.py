@@ -33,6 +33,7 @@ from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
+from games.money import Currency
 from games.names import clean_name
 from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors, statements
@@ -309,7 +310,7 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     return render(request, template, _record_context(session, membership, form), status=status)
 
 
-def _charges(costly: postings.NeedsConfirmation, currency: str) -> dict:
+def _charges(costly: postings.NeedsConfirmation, currency: Currency) -> dict:
     """What a costly hand charges whom, for the one confirmation tap before it is saved."""
     result = costly.verdict.get("result") or {}
     bourre = set(result.get("bourre") or [])

@@ -1,6 +1,8 @@
 """Template helpers for Bourré pages: money in the session's unit, cards and suits.
 
-Money is stored in integer minor units and only ever formatted here (DESIGN.md). Suits are
+Money is stored in integer minor units (cents for $, whole chips) and only ever formatted
+by ``games.money.format_money`` (DESIGN.md), which the ``money``/``signed_money`` filters
+and this module's ``format_money`` (kept for its importers) are. Suits are
 shown as a coloured symbol plus words for screen readers, never colour alone (UX.md).
 """
 
@@ -14,6 +16,9 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 
 from games.engine.cards import CardError, parse_card, parse_suit
+from games.money import DEFAULT_CURRENCY, MINUS, MONEY_RULES, Currency, format_money, input_value
+
+__all__ = ["MINUS", "format_money", "register"]
 
 register = template.Library()
 
@@ -34,36 +39,35 @@ RANKS = {
     "A": ("A", "ace"),
 }
 SUIT_CODES = "SHDC"  # the engine's suit order (games.engine.cards.Suit)
-MINUS = "\u2212"
-
-
-def format_money(amount: int | None, currency: str = "$", signed: bool = False) -> str:
-    """`$14`, `−$3`, `14 chips`; with `signed`, `+$14` (zero has no sign)."""
-    if amount is None or amount == "":
-        return ""
-    amount = int(amount)
-    digits = f"{abs(amount):,}"
-    currency = currency or ""
-    # A word ("chips", "EUR") reads after the number; a symbol ("$", "€") before it.
-    if len(currency) > 1 and currency.isalpha():
-        text = f"{digits} {currency}"
-    else:
-        text = f"{currency}{digits}"
-    if amount < 0:
-        return MINUS + text
-    if signed and amount > 0:
-        return "+" + text
-    return text
 
 
 @register.filter
-def money(amount, currency: str = "$") -> str:
+def money(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     return format_money(amount, currency)
 
 
 @register.filter
-def signed_money(amount, currency: str = "$") -> str:
+def signed_money(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     return format_money(amount, currency, signed=True)
+
+
+@register.filter
+def amount_input(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
+    """A stored amount as a form's input shows it: "0.25", "1" (no symbol, no grouping)."""
+    return input_value(amount, currency)
+
+
+@register.simple_tag
+def rule_value(key: str, value: Any, currency: Currency | str = DEFAULT_CURRENCY) -> str:
+    """A house-rule value as people read it: amounts in money ("$0.25"), switches "on" or
+    "off", nothing as "none", choices in words ("next best")."""
+    if value is None or value == "":
+        return "none"
+    if value is True or value is False:
+        return "on" if value else "off"
+    if key in MONEY_RULES:
+        return format_money(value, currency)
+    return str(value).replace("_", " ")
 
 
 @register.filter
@@ -216,7 +220,7 @@ def hand_facts(hand) -> dict:
 
 
 @register.simple_tag
-def result_line(result: dict, currency: str = "$") -> str:
+def result_line(result: dict, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     """One hand's outcome in a few words (the correction's confirmation screen)."""
     result = result or {}
     outcome = result.get("outcome", "")

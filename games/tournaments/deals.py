@@ -17,6 +17,7 @@ from games.engine import tournament as logic
 from games.engine import tournament_payouts as pay
 from games.engine.tournament import TournamentError
 from games.models import Player, Tournament, TournamentTable
+from games.money import format_money
 from games.tournaments import payouts
 from games.tournaments.locks import locked
 from games.tournaments.tables import finish_round, finish_table, table_infos
@@ -105,7 +106,7 @@ def make_deal(
                 {accounts["pool"]: -amount, accounts[player_id]: amount},
                 user,
                 player=player_id,
-                memo=f"Deal ({label}) agreed by {who}: {names[player_id]} takes {amount}",
+                memo=f"Deal ({label}) agreed by {who}: {names[player_id]} takes {format_money(amount, t.currency)}",
             )
         t.deal = {
             "kind": kind,

@@ -1,12 +1,19 @@
-"""The tournament director's forms: settings, adding entrants, starting with a seed."""
+"""The tournament director's forms: settings, adding entrants, starting with a seed.
+
+Money (buy-in, fee, add-on price, the prize rounding unit, a deal's custom shares) is
+typed and shown in the tournament's currency ("25", "0.50") and kept in minor units
+(games.money.MoneyField); chips (stacks, antes, the tables' pot limit) stay whole numbers.
+"""
 
 from django import forms
 from django.db import models
 
 from games.engine import tournament_levels as levels
 from games.engine import tournament_payouts as pay
+from games.engine.rules import MAX_STAKE
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Tournament
+from games.money import Currency, MoneyField
 from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
 
@@ -20,6 +27,9 @@ def _int_list(text: str, label: str) -> list[int]:
 
 
 OPTIONAL_NUMBERS = svc.OPTIONAL_NUMBERS
+
+
+MONEY_FIELDS = ("buy_in", "fee", "addon_price", "payout_unit")
 
 
 class TournamentForm(forms.ModelForm):
@@ -77,6 +87,19 @@ class TournamentForm(forms.ModelForm):
         required=False,
         help_text="e.g. 50, 30, 20. Empty: the default for the field size.",
     )
+    # Money, typed and shown in the club's currency ("25", "0.50"), kept in minor units.
+    buy_in = MoneyField(label="Buy-in", max_value=MAX_STAKE, help_text="Goes into the prize pool.")
+    fee = MoneyField(
+        label="Fee", max_value=MAX_STAKE, help_text="Paid on top of the buy-in, kept by the house."
+    )
+    addon_price = MoneyField(label="Add-on price", max_value=MAX_STAKE, required=False)
+    payout_unit = MoneyField(
+        label="Round prizes to",
+        min_value=1,
+        max_value=10**9,  # an int column
+        help_text="Each prize is a multiple of it (1 = whole dollars, 0.01 = to the cent); "
+        "what rounding leaves goes to 1st.",
+    )
     pot_limit = forms.IntegerField(
         label="Pot limit",
         required=False,
@@ -112,14 +135,11 @@ class TournamentForm(forms.ModelForm):
             "addon_price": "Add-on price",
         }
         help_texts = {
-            "buy_in": "Whole amount in the club's currency; goes into the prize pool.",
-            "fee": "Paid on top of the buy-in, kept by the house.",
             "hands_per_level": "0: the ante rises each round.",
             "hands_per_round": "Table rounds: then play on until the pot is won.",
             "final_hands": "0: until one player holds every chip.",
             "carry_stacks": "Otherwise every round starts from the starting chips.",
             "level_minutes": "0: levels go by hands (or rounds), not by the clock.",
-            "payout_unit": "In minor units: 1 = exact, 100 = whole dollars. The rest goes to 1st.",
             "late_until_level": "Freeze-out: entries, re-entries, rebuys and the add-on stay "
             "open through this level. 0: closed at the start.",
             "max_entries": "0: no cap. Beyond it players join the waiting list.",
@@ -129,12 +149,18 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         t = self.instance
+        currency = t.club.currency if t.pk is None else t.currency
+        for name in MONEY_FIELDS:
+            field = self.fields[name]
+            assert isinstance(field, MoneyField)  # declared above
+            field.currency = currency
+        if t.pk is None:
+            self.fields["payout_unit"].initial = currency.minor
         if t.pk:
             self.fields["antes_text"].initial = ", ".join(map(str, t.antes))
             self.fields["payouts_text"].initial = ", ".join(map(str, t.payout_percentages))
             self.fields["pot_limit"].initial = (t.rules or {}).get("pot_limit")
-        for name in ("buy_in", "fee", "starting_chips"):
-            self.fields[name].widget.attrs.update(inputmode="numeric", min=0)
+        self.fields["starting_chips"].widget.attrs.update(inputmode="numeric", min=0)
         # The round-2 settings may be left out: their defaults mean "not used".
         for name in OPTIONAL_NUMBERS:
             self.fields[name].required = False
@@ -150,6 +176,10 @@ class TournamentForm(forms.ModelForm):
 
     def settings(self) -> dict:
         data = {k: self.cleaned_data[k] for k in self.Meta.fields}
+        if data.get("payout_unit") is None:  # left empty: whole units of the money
+            payout_unit = self.fields["payout_unit"]
+            assert isinstance(payout_unit, MoneyField)  # declared above
+            data["payout_unit"] = payout_unit.currency.minor
         for name in OPTIONAL_NUMBERS:
             if data.get(name) is None:
                 field = Tournament._meta.get_field(name)
@@ -209,7 +239,7 @@ class DealForm(forms.Form):
         initial="chips",
     )
 
-    def __init__(self, *args, terms: dict, names: dict, **kwargs):
+    def __init__(self, *args, terms: dict, names: dict, currency: Currency, **kwargs):
         super().__init__(*args, **kwargs)
         self.terms, self.names = terms, names
         for p, chips in sorted(terms["chips"].items(), key=lambda x: -x[1]):
@@ -217,8 +247,8 @@ class DealForm(forms.Form):
             self.fields[f"agree_{p}"] = forms.BooleanField(
                 required=False, label=f"{name} agrees ({chips} chips)"
             )
-            self.fields[f"amount_{p}"] = forms.IntegerField(
-                required=False, min_value=0, label=f"{name}'s share (custom)"
+            self.fields[f"amount_{p}"] = MoneyField(
+                currency=currency, required=False, label=f"{name}'s share (custom)"
             )
 
     def agreed(self) -> list[int]:

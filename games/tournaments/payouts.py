@@ -3,6 +3,11 @@ each place pays from a pool. The arithmetic is pure (``games.engine.tournament_p
 
 Weights: a preset (share of the field on the standard curve, basis points), else the
 custom table of whole percentages, else the default by field size.
+
+Units: pools and prizes are in the tournament's minor unit (cents for $). The payout unit
+defaults to one whole unit of the currency (100 cents: prizes in whole dollars, as a
+director counts them out; service.create_tournament), so a split leaves no odd cents; a
+director may set 0.01 for prizes to the cent.
 """
 
 from __future__ import annotations

@@ -4,11 +4,13 @@ the next step. Nothing here writes."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Sum
 
+from games import timezones
 from games.engine import tournament as logic
 from games.models import (
     Entry,
@@ -20,6 +22,7 @@ from games.models import (
     TournamentTable,
 )
 from ledger import books
+from ledger.exports import major
 
 # -- reading --------------------------------------------------------------------------------
 
@@ -78,11 +81,16 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
 
 
 STANDINGS_CSV_COLUMNS = ("place", "player", "status", "chips", "out_table", "out_at", "prize")
+# The API's CSVs keep the stored integers and say so (ledger.exports).
+API_STANDINGS_CSV_COLUMNS = (*STANDINGS_CSV_COLUMNS[:-1], "prize_minor")
 
 
-def standings_csv_rows(rows: Iterable[Mapping[str, Any]]) -> Iterator[list[Any]]:
-    """The standings as CSV rows (the page's and the API's; out_at as ISO 8601). Write
-    them with ``ledger.exports.writer``, which escapes every text cell."""
+def standings_csv_rows(
+    rows: Iterable[Mapping[str, Any]], amount: Callable[[int], Any] = int
+) -> Iterator[list[Any]]:
+    """The standings as CSV rows (the page's and the API's; out_at as ISO 8601 with the
+    club's offset; ``amount`` writes the prize: the page's in major units, ``major``).
+    Write them with ``ledger.exports.writer``, which escapes every text cell."""
     for r in rows:
         yield [
             r["place"] if r["place"] is not None else "",
@@ -90,8 +98,8 @@ def standings_csv_rows(rows: Iterable[Mapping[str, Any]]) -> Iterator[list[Any]]
             r["status"],
             r["chips"] if r["chips"] is not None else "",
             r["out_table"] or "",
-            r["out_at"].isoformat() if hasattr(r["out_at"], "isoformat") else r["out_at"] or "",
-            r["prize"],
+            timezones.iso(r["out_at"]) if isinstance(r["out_at"], datetime) else r["out_at"] or "",
+            amount(r["prize"]),
         ]
 
 
@@ -310,21 +318,23 @@ def hand_limit(t: Tournament, rnd: Round) -> int:
 
 
 PRIZE_CSV_COLUMNS = ("posting", "date", "kind", "player", "account", "amount", "currency", "memo")
+API_PRIZE_CSV_COLUMNS = (*PRIZE_CSV_COLUMNS[:5], "amount_minor", *PRIZE_CSV_COLUMNS[6:])
 
 
 def prize_csv_rows(t: Tournament) -> Iterator[list[Any]]:
-    """One row per leg: the CSV of the prize ledger (the page's and the API's)."""
+    """One row per leg: the prize ledger page's CSV (amounts in major units, the ISO code,
+    times with the club's offset; the API writes its own from its JSON)."""
     names = dict(t.entries.values_list("player_id", "player__name"))
     for posting in books.prize_postings(t):
         for leg in posting.legs.all():
             account = leg.account
             yield [
                 posting.number,
-                posting.created_at.isoformat(),
+                timezones.iso(posting.created_at),
                 posting.kind,
                 names.get(posting.player_id, ""),
                 names.get(account.player_id, "?") if account.player_id else account.kind,
-                leg.amount,
-                t.currency,
+                major(leg.amount, t.currency),
+                t.currency.code,
                 posting.memo,
             ]

@@ -79,6 +79,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from games.money import CHIPS, format_money
 from games.tournaments import entries as late
 from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
@@ -174,7 +175,8 @@ def validate(t: Tournament) -> None:
         value = getattr(t, name)
         if type(value) is not int or not 0 <= value <= MAX_STAKE:
             raise TournamentError(
-                f"{name} must be a whole amount from 0 to {MAX_STAKE}.", code=name
+                f"{name} must be an amount from 0 to {format_money(MAX_STAKE, t.currency)}.",
+                code=name,
             )
     if type(t.starting_chips) is not int or not 0 < t.starting_chips <= MAX_STAKE:
         raise TournamentError(
@@ -231,7 +233,9 @@ def create_tournament(*, club, user, idempotency_key: str = "", **settings: Any)
         settings.get("hands_per_level") or settings.get("level_minutes")
     ):
         settings["hands_per_level"] = FREEZEOUT_HANDS_PER_LEVEL
-    t = Tournament(club=club, created_by=postings.actor(user), currency=club.currency, **settings)
+    # Prizes are rounded to one whole unit of the money ($1, not a cent) unless asked.
+    settings.setdefault("payout_unit", club.currency.minor)
+    t = Tournament(club=club, created_by=postings.actor(user), **club.currency.fields(), **settings)
     t.seed = logic.new_seed()
     t.seed_commitment = logic.commitment(t.seed)
     t.idempotency_key = idempotency_key[:80]
@@ -380,7 +384,7 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
             {accounts[entry.player_id]: -paid, accounts["pool"]: paid},
             user,
             player=entry.player_id,
-            memo=f"{name}: buy-in {t.buy_in} + fee {t.fee}",
+            memo=f"{name}: buy-in {format_money(t.buy_in, t.currency)} + fee {format_money(t.fee, t.currency)}",
         )
         postings.post_prize(
             t,
@@ -565,7 +569,7 @@ def _open_table(t: Tournament, rnd: Round, number: int, players: list[int], chip
         players=seated,
         dealer=seated[0],
         rules=table_rules(t, rnd, 0),
-        currency="chips",
+        currency=CHIPS,
         user=user,
         mode=t.table_mode,
         tournament_chips={p: chips[p] for p in players},

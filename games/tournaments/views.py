@@ -34,6 +34,7 @@ from games.tournaments import entries as late
 from games.tournaments import service as svc
 from games.tournaments.forms import DealForm, EntryForm, RosterForm, TournamentForm
 from ledger import books, exports
+from ledger.exports import major
 
 
 @login_required
@@ -334,7 +335,8 @@ def _deal_form(t: Tournament):
         terms = deals.deal_terms(t)
     except TournamentError:
         return None
-    return DealForm(terms=terms, names=dict(t.entries.values_list("player_id", "player__name")))
+    names = dict(t.entries.values_list("player_id", "player__name"))
+    return DealForm(terms=terms, names=names, currency=t.currency)
 
 
 @login_required
@@ -345,7 +347,7 @@ def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if form is None:
         messages.error(request, "A deal is made at the final table, between hands.")
         return redirect(t)
-    form = DealForm(request.POST, terms=form.terms, names=form.names)
+    form = DealForm(request.POST, terms=form.terms, names=form.names, currency=t.currency)
     if not form.is_valid():
         messages.error(request, form.first_error())
         return redirect(t)
@@ -587,5 +589,7 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-standings.csv"'
     writer = exports.writer(response, lineterminator="\r\n")
     writer.writerow(selectors.STANDINGS_CSV_COLUMNS)
-    writer.writerows(selectors.standings_csv_rows(selectors.standings(t)))
+    writer.writerows(
+        selectors.standings_csv_rows(selectors.standings(t), lambda x: major(x, t.currency))
+    )
     return response

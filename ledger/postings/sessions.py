@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from games.engine import Rules
 from games.models import GameSession, Hand, Player, Seat
+from games.models.currency import Currency, as_currency
 from ledger.errors import SetupError
 from ledger.models import Account, Leg, Posting, SettlementMark
 from ledger.postings._common import (
@@ -41,7 +42,7 @@ def start_session(
     players: list[Player],
     dealer: Player,
     rules: dict,
-    currency: str,
+    currency: Currency | str,
     user,
     mode: str = "reported",
     leftover_policy: str = "carry_to_club",
@@ -84,8 +85,22 @@ def start_session(
         )
     if not (name or "").strip() or len(name.strip()) > 100:
         raise SetupError("bad_name", "the session needs a name of at most 100 characters", "name")
-    if not (currency or "").strip() or len(currency.strip()) > 8:
+    # A Currency (games.money), or a code/old symbol read as ``as_currency`` reads it.
+    if isinstance(currency, str):
+        currency = currency.strip()
+    cur = as_currency(currency)
+    if not cur.symbol or len(cur.symbol) > 8 or not 0 <= cur.exponent <= 4:
         raise SetupError("bad_currency", "the currency unit is 1 to 8 characters", "currency")
+    if not tournament_chips and cur.exponent != club.currency.exponent:
+        # The club's carried pot and its bank are counted in the club's minor unit: a
+        # session counted in another (chips in a club of cents) would mix the two.
+        raise SetupError(
+            "bad_currency",
+            f"the club counts in {club.currency.symbol} "
+            f"{'cents' if club.currency.exponent else 'whole units'}; a session must count "
+            "the same way (a chip game needs a chip club)",
+            "currency",
+        )
     chips = dict(tournament_chips or {})
     for pid, amount in chips.items():
         if pid not in ids:
@@ -101,7 +116,7 @@ def start_session(
         session = GameSession.objects.create(
             club=club,
             name=name.strip(),
-            currency=currency.strip(),
+            **cur.fields(),
             rules=rules_dict,
             mode=mode,
             leftover_policy=leftover_policy,

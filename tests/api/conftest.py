@@ -84,7 +84,7 @@ def game(club, players, alice):
         players=players,
         dealer=players[-1],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=alice,
     )
 
@@ -124,7 +124,7 @@ def other_club_game(mallory):
         players=seated,
         dealer=seated[0],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=mallory,
     )
     record(session, {"trump": "H", "tricks": {"xa": 3, "xb": 1, "xc": 1}}, mallory)

@@ -12,7 +12,12 @@ from .conftest import FIRST_HAND, record
 def test_club_list_shows_my_clubs_with_my_role(api_carol, club):
     (body,) = api_carol.get("/api/v1/clubs/").json()
     assert body.pop("created_at")
-    assert body == {"id": club.pk, "name": "Bayou Club", "currency": "$", "role": "member"}
+    assert body == {
+        "id": club.pk,
+        "name": "Bayou Club",
+        "currency": {"code": "USD", "exponent": 0, "symbol": "$"},
+        "role": "member",
+    }
 
 
 def test_club_detail(api_bob, club):
@@ -78,7 +83,7 @@ def test_starting_a_session(api_bob, club, players):
     assert [s["player"]["name"] for s in body["seats"]] == ["ann", "ben", "cal", "dee"]
     assert body["dealer"]["name"] == "dee"
     assert body["rules"]["ante"] == 2
-    assert body["currency"] == "$"
+    assert body["currency"] == {"code": "USD", "exponent": 0, "symbol": "$"}
     assert body["pot"] == 0
     assert response["ETag"] == f'"{session.version}"'
     postings.check_invariants(session)
@@ -160,7 +165,7 @@ def test_session_detail_has_pot_dealer_excused_and_balances(api_carol, game, bob
 def test_session_list_newest_first_with_status_filter(api_carol, club, players, game, alice):
     later = postings.start_session(
         club=club, name="Later", players=players[:2], dealer=players[0], rules={},
-        currency="$", user=alice,
+        currency=club.currency, user=alice,
     )  # fmt: skip
     postings.close_session(session_id=game.pk, user=alice)
     page = api_carol.get(f"/api/v1/clubs/{club.pk}/sessions/").json()

@@ -110,9 +110,10 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
     )
 
     club = api("clubs.clubs_create").sync(
-        client=client, body=models.ClubInput(name="Thursday", currency="$")
+        client=client, body=models.ClubInput(name="Thursday", currency=models.CurrencyEnum.USD)
     )
     assert club.role == models.RoleEnum.OWNER
+    assert (club.currency.code, club.currency.exponent, club.currency.symbol) == ("USD", 2, "$")
     players = [
         api("players.players_create").sync(
             club.id, client=client, body=models.PlayerCreateInput(name=name)
@@ -167,7 +168,7 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
     settlement = api("ledger.sessions_settlement").sync(session.id, client=client)
     assert isinstance(settlement, models.SettlementOutput), settlement
     csv_text = api("ledger.sessions_settlement_csv").sync(session.id, client=client)
-    assert csv_text.splitlines()[0] == "payer,payee,amount,currency,paid,explanation"
+    assert csv_text.splitlines()[0] == "payer,payee,amount_minor,currency,paid,paid_at,explanation"
     assert len(csv_text.splitlines()) == len(settlement.transfers) + 1
     paid = sum(t.amount for t in settlement.transfers)
     assert paid > 0

@@ -211,7 +211,7 @@ def test_a_card_log_hand_records(api_bob, club, players, alice):
         players=players[:2],
         dealer=players[1],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=alice,
     )
     plays = [
@@ -281,7 +281,7 @@ def test_two_phones_retrying_at_once_record_one_hand(club, players, alice, bob):
     from .conftest import token_client
 
     session = postings.start_session(
-        club=club, name="Race", players=players, dealer=players[-1], rules={}, currency="$",
+        club=club, name="Race", players=players, dealer=players[-1], rules={}, currency=club.currency,
         user=alice,
     )  # fmt: skip
     clients = [token_client(bob) for _ in range(4)]

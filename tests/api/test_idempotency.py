@@ -115,7 +115,7 @@ def test_a_session_created_twice_with_one_key_is_one_session(api_bob, club, play
 @pytest.mark.django_db(transaction=True)
 def test_one_token_sending_one_key_twice_at_once_records_once(club, players, alice, bob):
     session = postings.start_session(
-        club=club, name="Race", players=players, dealer=players[-1], rules={}, currency="$",
+        club=club, name="Race", players=players, dealer=players[-1], rules={}, currency=club.currency,
         user=alice,
     )  # fmt: skip
     client = token_client(bob)

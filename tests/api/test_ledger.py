@@ -2,6 +2,7 @@
 
 import csv
 import io
+from datetime import datetime
 
 import pytest
 
@@ -145,14 +146,14 @@ def test_settlement_as_csv(api_carol, played, how):
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert len(rows) == 2
     assert {r["payer"] for r in rows} == {"ben", "cal"}
-    assert all(r["currency"] == "$" and r["amount"] == "2" for r in rows)
+    assert all(r["currency"] == "USD" and r["amount_minor"] == "2" for r in rows)
 
 
 def test_csv_cells_cannot_become_formulas(api_carol, club, players, alice, bob):
     players[0].name = "=cmd()"
     players[0].save()
     session = postings.start_session(
-        club=club, name="x", players=players[:2], dealer=players[1], rules={}, currency="$",
+        club=club, name="x", players=players[:2], dealer=players[1], rules={}, currency=club.currency,
         user=alice,
     )  # fmt: skip
     record(session, {"trump": "H", "tricks": {"=cmd()": 3, "ben": 2}}, bob)
@@ -249,13 +250,14 @@ def test_postings_csv_is_the_json_ledger_leg_for_leg(api_carol, club, played, bo
     got = [
         [int(r["posting"]), r["kind"], int(r["session"]), int(r["hand"]) if r["hand"] else None,
          r["memo"], int(r["reverses"]) if r["reverses"] else None, r["account"], r["player"],
-         int(r["amount"])]
+         int(r["amount_minor"])]
         for r in rows
     ]  # fmt: skip
     assert got == expected
     assert any(r["kind"] == "reversal" and r["reverses"] for r in rows)
-    assert {r["currency"] for r in rows} == {played.currency}
-    assert all(r["created_at"] for r in rows)
+    assert {r["currency"] for r in rows} == {played.currency.code}
+    # ISO 8601 with an offset (the club's zone), as ledger.csv writes them.
+    assert all(datetime.fromisoformat(r["created_at"]).utcoffset() is not None for r in rows)
 
 
 def test_postings_csv_keeps_the_filters_and_access(api_carol, api_mallory, club, players, played):

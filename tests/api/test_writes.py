@@ -18,18 +18,52 @@ def test_creating_a_club_makes_me_its_owner(api_mallory, mallory):
     response = _send(api_mallory, "post", "/api/v1/clubs/", {"name": "Mallory's Den"})
     assert response.status_code == 201, response.content
     body = response.json()
-    assert (body["role"], body["currency"]) == ("owner", "$")
+    assert (body["role"], body["currency"]) == (
+        "owner",
+        {"code": "USD", "exponent": 2, "symbol": "$"},
+    )
     assert Membership.objects.get(club_id=body["id"], user=mallory).role == Role.OWNER
     assert response["Location"].endswith(f"/api/v1/clubs/{body['id']}/")
+
+
+@pytest.mark.parametrize(
+    "given, currency",
+    [
+        ("EUR", {"code": "EUR", "exponent": 2, "symbol": "€"}),
+        ("XXX", {"code": "XXX", "exponent": 0, "symbol": "chips"}),
+        ("£", {"code": "GBP", "exponent": 2, "symbol": "£"}),  # an old symbol is still read
+    ],
+)
+def test_a_club_is_created_in_a_currency_of_the_list(api_mallory, given, currency):
+    response = _send(api_mallory, "post", "/api/v1/clubs/", {"name": "Den", "currency": given})
+    assert response.status_code == 201, response.content
+    assert response.json()["currency"] == currency
+    assert Club.objects.get(pk=response.json()["id"]).currency.as_dict() == currency
+
+
+def test_an_unknown_currency_is_refused_in_words(api_mallory):
+    response = _send(api_mallory, "post", "/api/v1/clubs/", {"name": "Den", "currency": "BTC"})
+    assert response.status_code == 400
+    assert "Unknown currency 'BTC': use one of USD, EUR" in response.content.decode()
+    assert not Club.objects.exists()
+
+
+def test_a_club_with_games_keeps_its_minor_unit_through_the_api(api_alice, club, game):
+    # The club counts whole units and has a session: cents would change every amount.
+    url = f"/api/v1/clubs/{club.pk}/"
+    response = _send(api_alice, "patch", url, {"currency": "USD"})
+    assert response.status_code == 400
+    assert "counted the same way only" in response.content.decode()
 
 
 def test_only_the_owner_updates_the_club(api_alice, api_bob, api_mallory, club):
     url = f"/api/v1/clubs/{club.pk}/"
     assert _send(api_mallory, "patch", url, {"name": "Mine"}).status_code == 404
     assert _send(api_bob, "patch", url, {"name": "Mine"}).status_code == 403
-    response = _send(api_alice, "patch", url, {"currency": "€"})
-    assert response.status_code == 200
-    assert Club.objects.get(pk=club.pk).currency == "€"
+    response = _send(api_alice, "patch", url, {"currency": "EUR"})
+    assert response.status_code == 200, response.content
+    assert Club.objects.get(pk=club.pk).currency.as_dict() == response.json()["currency"]
+    assert response.json()["currency"] == {"code": "EUR", "exponent": 2, "symbol": "€"}
 
 
 def test_members_roles_and_the_last_owner(api_alice, api_carol, club, carol, alice):

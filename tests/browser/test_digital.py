@@ -19,7 +19,7 @@ def _table():
     players = [Player.objects.create(club=club, name=n) for n in ("ann", "ben", "cal", "dee")]
     session = postings.start_session(
         club=club, name="Phones", players=players, dealer=players[3], rules={},
-        currency="$", user=keeper, mode="digital",
+        currency=club.currency, user=keeper, mode="digital",
     )  # fmt: skip
     session.seats.filter(player__name__in=["cal", "dee"]).update(is_bot=True)
     return keeper, session, {s.player.name: s for s in session.seats.select_related("player")}

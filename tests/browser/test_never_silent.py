@@ -23,7 +23,7 @@ HEIGHT = 844
 def _session(club, players, bob) -> GameSession:
     return postings.start_session(
         club=club, name="Kitchen", players=players[:3], dealer=players[2], rules={},
-        currency="$", user=bob,
+        currency=club.currency, user=bob,
     )  # fmt: skip
 
 

@@ -56,7 +56,7 @@ def test_standard_hands_take_at_most_six_taps(
         players=six,
         dealer=six[-1],
         rules={"declaration": "simultaneous"},
-        currency="$",
+        currency=club.currency,
         user=bob,
     )
     page = phone

@@ -53,7 +53,7 @@ MEASURE = """
 def test_main_pages_have_44px_tap_targets(live_server, phone, login, club, players, bob, password):
     session = postings.start_session(
         club=club, name="Friday", players=players, dealer=players[-1], rules={},
-        currency="$", user=bob,
+        currency=club.currency, user=bob,
     )  # fmt: skip
     hand, _ = postings.record_hand(
         session_id=session.pk,

@@ -3,6 +3,7 @@
 import re
 import xml.etree.ElementTree as ET
 
+from games.money import CURRENCIES
 from games.sessions.charts import COLOURS, MAX_POINTS, net_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -14,9 +15,10 @@ def parse(svg: str) -> ET.Element:
 
 def test_chart_is_accessible_svg_with_title_desc_and_legend():
     svg = net_chart(
-        [("ann", [0, 3, 7]), ("ben", [0, -1, -4]), ("cal", [0, -2, -3])],
+        # Nets in cents (a quarter-ante table): the labels read in dollars and cents.
+        [("ann", [0, 325, 700]), ("ben", [0, -100, -425]), ("cal", [0, -225, -275])],
         ["start", "1", "2"],
-        currency="$",
+        currency=CURRENCIES["USD"],
         title="Net per player over Friday",
     )
     root = parse(svg)
@@ -24,13 +26,13 @@ def test_chart_is_accessible_svg_with_title_desc_and_legend():
     assert root.get("aria-labelledby") == "chart-title chart-desc"
     assert root.find(f"{SVG}title").text == "Net per player over Friday"
     desc = root.find(f"{SVG}desc").text
-    assert desc == "2 steps. At the end: ann +$7; ben \u2212$4; cal \u2212$3."
+    assert desc == "2 steps. At the end: ann +$7; ben \u2212$4.25; cal \u2212$2.75."
     legend = [
         t.text
         for t in root.iter(f"{SVG}text")
         if t.text and t.text.startswith(("ann", "ben", "cal"))
     ]
-    assert legend == ["ann +$7", "ben \u2212$4", "cal \u2212$3"]
+    assert legend == ["ann +$7", "ben \u2212$4.25", "cal \u2212$2.75"]
     assert "hand 2" in str(svg)  # the last step is labelled
 
 
@@ -84,7 +86,7 @@ def test_long_session_is_sampled_but_keeps_the_last_point():
     x, y = map(float, points[-1].split(","))
     assert x == max(float(p.split(",")[0]) for p in points)
     assert y == min(float(p.split(",")[1]) for p in points)
-    assert "ann +$2,000" in root.find(f"{SVG}desc").text
+    assert "ann +$20." in root.find(f"{SVG}desc").text  # 2,000 cents, in the default USD
 
 
 def test_chips_currency_reads_after_the_number():

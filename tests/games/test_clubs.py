@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Club, Hand, Invite, Membership, Player, Role
+from games.money import CURRENCIES
 
 pytestmark = pytest.mark.django_db
 
@@ -251,7 +252,8 @@ def test_club_edit_owner_only(alice_client, bob_client, club):
     )
     assert response.status_code == 302
     club.refresh_from_db()
-    assert club.name == "Renamed" and club.currency == "€"
+    assert club.name == "Renamed" and club.currency == CURRENCIES["EUR"]
+    assert club.currency.symbol == "€" and club.currency.exponent == 2
 
 
 @pytest.mark.parametrize(
@@ -298,7 +300,13 @@ def test_times_are_shown_in_the_clubs_zone_with_the_zone(bob_client, club, playe
     club.time_zone = "Asia/Tokyo"
     club.save()
     session = postings.start_session(
-        club=club, name="Late", players=players, dealer=players[0], rules={}, currency="$", user=bob
+        club=club,
+        name="Late",
+        players=players,
+        dealer=players[0],
+        rules={},
+        currency=club.currency,
+        user=bob,
     )
     hand, _ = postings.record_hand(
         session_id=session.pk,

@@ -292,7 +292,7 @@ def test_a_seat_link_cannot_act_for_another_seat(session, seats, client):
 def test_a_seat_link_of_one_session_is_useless_in_another(session, seats, club, players, client):
     other = postings.start_session(
         club=club, name="Other table", players=players, dealer=players[3], rules={},
-        currency="$", user=None,
+        currency=club.currency, user=None,
     )  # fmt: skip
     theirs = deal(other)
     deal(session)

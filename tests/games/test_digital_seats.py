@@ -178,7 +178,7 @@ def test_seat_page_shows_the_scoreboard_and_the_players_net(session, seats):
         assert "Scoreboard" in body and "Your net" in body
         from games.templatetags.bourre import format_money
 
-        assert format_money(nets[seat.player_id], "$", signed=True) in body
+        assert format_money(nets[seat.player_id], session.currency, signed=True) in body
 
 
 # -- the reveal, the turn cue, the Play button -------------------------------------------------

@@ -136,7 +136,7 @@ def test_simultaneous_declarations_stay_hidden_until_all_have_declared_R9(club, 
     cards they asked for until everybody has declared."""
     session = postings.start_session(
         club=club, name="Simultaneous", players=players, dealer=players[3],
-        rules={"declaration": "simultaneous"}, currency="$", user=bob,
+        rules={"declaration": "simultaneous"}, currency=club.currency, user=bob,
     )  # fmt: skip
     seats = seats_of(session)
     table = digital.start_hand(session_id=session.pk)

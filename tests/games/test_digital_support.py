@@ -33,7 +33,7 @@ def make_session(club, players, user) -> GameSession:
         players=[ann, ben, cal, dee],
         dealer=dee,
         rules={},
-        currency="$",
+        currency=club.currency,
         user=user,
         mode="digital",
     )

@@ -79,7 +79,13 @@ def test_member_cannot_hand_a_seat_to_the_bot(carol_client, session, seats):
 
 def test_seat_of_another_session_cannot_be_toggled(bob_client, session, club, players):
     other = postings.start_session(
-        club=club, name="B", players=players, dealer=players[0], rules={}, currency="$", user=None
+        club=club,
+        name="B",
+        players=players,
+        dealer=players[0],
+        rules={},
+        currency=club.currency,
+        user=None,
     )
     seat = other.seats.first()
     bob_client.post(reverse("digital_seat_bot", args=[session.pk, seat.pk]), {"is_bot": "1"})
@@ -341,7 +347,13 @@ def test_a_seat_link_opens_the_replay_of_its_own_tables_hands_only(
         assert f'data-card="{code}"' in body
     assert url in client.get(seat_url(seats["ann"])).content.decode()
     other = postings.start_session(
-        club=club, name="B", players=players, dealer=players[0], rules={}, currency="$", user=None
+        club=club,
+        name="B",
+        players=players,
+        dealer=players[0],
+        rules={},
+        currency=club.currency,
+        user=None,
     )
     theirs = deal(other)
     foreign = reverse("digital_seat_replay", args=[seats["ann"].secret, theirs.pk])

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from games.models import Club, GameSession, Player, Tournament
+from games.models.currency import Currency
 from games.names import PLAYER_NAME_MAX, clean_name
 from ledger import postings
 from ledger.exports import csv_cell
@@ -159,7 +160,9 @@ def test_ledger_and_settlement_csv_escape_the_currency(alice_client, club, playe
         players=players,
         dealer=players[3],
         rules={},
-        currency="=1+1",
+        # The CSVs write the currency's code: escaped like any text cell, even one that
+        # never came from the list of codes.
+        currency=Currency("=1+1", 0, "=1+1"),
         user=bob,
     )
     record_direct(table, user=bob, **WIN_ANN)

@@ -19,7 +19,7 @@ def game(club, players, alice):
         players=players[:3],  # ann, ben, cal; dee sits out
         dealer=players[2],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=alice,
     )
 

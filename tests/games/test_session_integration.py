@@ -22,7 +22,7 @@ def table(club, players, bob):
         players=players,
         dealer=players[3],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=bob,
     )
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from games.engine.rulebook import SWITCHES
 from games.engine.rules import RULE_FIELDS
 from games.models import GameSession, Hand, Player, Seat, SessionEvent
+from games.money import CHIPS
 from ledger import postings
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,7 @@ def start_table(club, players, user):
         players=players,
         dealer=players[3],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=user,
     )
 
@@ -151,7 +152,7 @@ def test_start_session_stores_seats_dealer_rules_and_currency(bob_client, club, 
     assert response.status_code == 302 and response["Location"] == session.get_absolute_url()
     assert [s.player.name for s in session.seats.order_by("position")] == ["cal", "ann", "dee"]
     assert session.next_dealer == ann
-    assert session.currency == "chips" and session.leftover_policy == "share_equally"
+    assert session.currency == CHIPS and session.leftover_policy == "share_equally"
     assert session.rules["ante"] == 5 and session.rules["pot_limit"] == 20
     assert session.rules["split_pot"] == "divide" and session.rules["tied_excused"] is False
     assert session.created_by == bob
@@ -314,7 +315,7 @@ def test_scoreboard_query_count_does_not_grow_with_hands(
         players=players,
         dealer=players[3],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=bob,
     )
     big = postings.start_session(
@@ -323,7 +324,7 @@ def test_scoreboard_query_count_does_not_grow_with_hands(
         players=players,
         dealer=players[3],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=bob,
     )
     _play(small, 3)
@@ -357,7 +358,7 @@ def test_add_seat_from_roster_and_new_name(bob_client, club, players, bob):
         players=players[:2],
         dealer=players[0],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=bob,
     )
     url = reverse("session_seats", args=[session.pk])
@@ -375,7 +376,7 @@ def test_seat_refusal_is_shown_R3(bob_client, club, players, bob):
         players=players[:2],
         dealer=players[0],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=bob,
     )
     url = reverse("session_seats", args=[session.pk])
@@ -394,7 +395,7 @@ def test_a_refused_new_seat_leaves_no_name_on_the_roster_R3(bob_client, club, bo
         players=eight,
         dealer=eight[0],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=bob,
     )
     url = reverse("session_seats", args=[session.pk])
@@ -442,13 +443,13 @@ def test_rule_change_applies_from_next_hand_and_is_in_history_R5(bob_client, tab
     assert event.data["changed"]["ante"] == [1, 2]
     assert first.record["rules"]["ante"] == 1  # the hand already played keeps its rules
     follow = bob_client.get(response["Location"])
-    assert "Ante: 1 → 2" in follow.content.decode()
+    assert "Ante: $1 → $2" in follow.content.decode()
     response = record(bob_client, table, tricks={"ann": 3, "ben": 1, "cal": 1})
     second = Hand.objects.get(number=2)
     assert second.record["rules"]["ante"] == 2
     assert second.result["antes"] == {"ann": 2, "ben": 2, "cal": 2}  # dee excused (R36)
     history = bob_client.get(reverse("session_history", args=[table.pk])).content.decode()
-    assert "House rules changed: ante 1 → 2" in history
+    assert "House rules changed: ante $1 → $2" in history
 
 
 def test_rule_change_bad_value_is_shown(bob_client, table):

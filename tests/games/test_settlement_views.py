@@ -123,8 +123,8 @@ def test_settlement_csv(carol_client, played):
         ("cal", "ann", "1"),
         ("dee", "ann", "1"),
     ]
-    assert {r["currency"] for r in rows} == {"$"} and all(r["explanation"] for r in rows)
-    assert {r["paid"] for r in rows} == {"no"}
+    assert {r["currency"] for r in rows} == {"USD"} and all(r["explanation"] for r in rows)
+    assert {r["paid"] for r in rows} == {"no"} and {r["paid_at"] for r in rows} == {""}
 
 
 def test_ledger_csv_has_every_leg_and_postings_balance(carol_client, played):
@@ -176,7 +176,7 @@ def test_ledger_csv_streams_what_the_models_say(carol_client, table, bob, player
     expected = [
         [str(p.pk), timezones.iso(p.created_at), p.kind, str(p.hand.number) if p.hand else "",
          p.memo, str(p.reverses_id or ""), leg.account.kind,
-         leg.account.player.name if leg.account.player else "", str(leg.amount), "$"]
+         leg.account.player.name if leg.account.player else "", str(leg.amount), table.currency.code]
         for p in Posting.objects.filter(session=table).order_by("id")
         for leg in p.legs.order_by("id")
     ]  # fmt: skip

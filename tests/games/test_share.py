@@ -223,7 +223,7 @@ def test_result_shows_each_players_change_and_the_standings_after(bob_client, ta
     body = response.content.decode()
     assert "Net after" in body and "bourré" in body
     for r in rows:
-        assert format_money(r["delta"], "$", signed=True) in body
+        assert format_money(r["delta"], table.currency, signed=True) in body
 
 
 def test_an_older_hand_shows_the_standings_as_they_were_after_it(carol_client, table, bob):

@@ -4,6 +4,7 @@ prize ledger as JSON and CSV, following games.api's conventions."""
 import csv
 import io
 import json
+from datetime import datetime
 
 import pytest
 from django.test import Client
@@ -132,9 +133,14 @@ def test_prize_ledger_as_csv(cup, alice, how):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0][:6] == ["posting", "date", "kind", "player", "account", "amount"]
+    # The API's CSV: minor units, said so in the header, the currency's code beside them.
+    assert rows[0] == [
+        "posting", "date", "kind", "player", "account", "amount_minor", "currency", "memo"
+    ]  # fmt: skip
     assert len(rows) == 1 + 8 * 4
     assert sum(int(r[5]) for r in rows[1:]) == 0
+    assert {r[6] for r in rows[1:]} == {cup.currency.code}
+    assert all(datetime.fromisoformat(r[1]).utcoffset() is not None for r in rows[1:])
 
 
 def test_csv_errors_are_still_problems(cup, mallory):

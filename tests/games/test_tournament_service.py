@@ -23,6 +23,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from games.money import CHIPS
 from games.tournaments import selectors
 from games.tournaments import service as svc
 from ledger import books, postings
@@ -251,7 +252,7 @@ def test_draw_uses_a_stored_seed_and_can_be_redone(club, alice):
     assert sorted(len(x) for x in drawn) == [6, 6, 7, 7, 7, 7]
     for x in rnd.tables.select_related("session"):
         session = x.session
-        assert session.chip_limited and session.currency == "chips"
+        assert session.chip_limited and session.currency == CHIPS
         assert session.rules["ante"] == 2
         stacks = postings.player_stacks(session)
         assert set(stacks.values()) == {30}
@@ -509,7 +510,7 @@ def test_cash_sessions_are_not_looked_at(
         players=players,
         dealer=players[0],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=alice,
     )
     called = []

@@ -85,7 +85,7 @@ def start(club, players, alice):
             players=seated,
             dealer=dealer or seated[-1],
             rules=rules or {},
-            currency="$",
+            currency=club.currency,
             user=alice,
             **kwargs,
         )

@@ -98,7 +98,7 @@ def _high_stakes(club, bob, players, **extra):
         players=players,
         dealer=players[-1],
         rules={"ante": MAX_STAKE},
-        currency="$",
+        currency=club.currency,
         user=bob,
         **extra,
     )
@@ -160,7 +160,7 @@ def test_ante_and_pot_limit_beyond_the_bounds_are_refused_clearly(club, bob, pla
                 players=players,
                 dealer=players[0],
                 rules=rules,
-                currency="$",
+                currency=club.currency,
                 user=bob,
             )
         assert f"at most {MAX_STAKE}" in str(refused.value)

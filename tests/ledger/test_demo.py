@@ -34,5 +34,8 @@ def test_seed_demo_command_is_idempotent(capsys):
     call_command("seed_demo")
     session = GameSession.objects.get(name=DEMO_SESSION)
     assert session.hands_count == 12
+    # A new club keeps cents: the demo antes a quarter, bourrés capped at $2.50.
+    assert session.currency.as_dict() == {"code": "USD", "exponent": 2, "symbol": "$"}
+    assert (session.rules["ante"], session.rules["pot_limit"]) == (25, 250)
     postings.check_invariants(session)
     assert DEMO_SESSION in capsys.readouterr().out

@@ -28,9 +28,12 @@ def test_0005_fills_in_totals_and_account_ids_from_the_ledger():
     Leg = apps.get_model("ledger", "Leg")
 
     user = User.objects.create(username="old")
-    club = Club.objects.create(name="Old club", created_by=user)
+    # In chips, so games 0015 (dollars to cents) leaves the amounts checked below alone.
+    club = Club.objects.create(name="Old club", created_by=user, currency="chips")
     ann, ben = (Player.objects.create(club=club, name=n) for n in ("ann", "ben"))
-    session = GameSession.objects.create(club=club, name="Old night", rules={}, carry=3)
+    session = GameSession.objects.create(
+        club=club, name="Old night", rules={}, carry=3, currency="chips"
+    )
     for i, p in enumerate((ann, ben)):
         Seat.objects.create(session=session, player=p, position=i, secret=f"s{i}")
     pot = Account.objects.create(club=club, kind="pot", session=session)
@@ -45,7 +48,7 @@ def test_0005_fills_in_totals_and_account_ids_from_the_ledger():
     post("ante", [(acc[ann.pk], -2), (acc[ben.pk], -2), (pot.pk, 4)])
     post("payout", [(pot.pk, -1), (acc[ben.pk], 1)])
     # Another session with no money at all.
-    empty = GameSession.objects.create(club=club, name="Empty", rules={})
+    empty = GameSession.objects.create(club=club, name="Empty", rules={}, currency="chips")
     Seat.objects.create(session=empty, player=ann, position=0, secret="e0")
     Account.objects.create(club=club, kind="pot", session=empty)
 

@@ -11,6 +11,7 @@ import pytest
 
 from games.engine import RuleError
 from games.models import GameSession, Hand, HandAction, Seat, SessionEvent
+from games.money import CURRENCIES
 from ledger import postings
 from ledger.models import Account, Posting
 from tests.factories import ClubFactory, PlayerFactory
@@ -91,13 +92,15 @@ def test_R3_start_needs_two_to_eight_distinct_players_of_the_club(start, club, p
         ({"name": "  "}, "bad_name"),
         ({"name": "x" * 101}, "bad_name"),
         ({"currency": ""}, "bad_currency"),
+        # The club counts whole dollars: a session in cents would mix the two units.
+        ({"currency": CURRENCIES["USD"]}, "bad_currency"),
         ({"mode": "online"}, "bad_mode"),
         ({"leftover_policy": "burn"}, "bad_policy"),
     ],
 )
 def test_start_rejects_bad_fields(club, players, alice, kwargs, code):
     args = {"club": club, "name": "Thursday", "players": players, "dealer": players[0]}
-    args |= {"rules": {}, "currency": "$", "user": alice}
+    args |= {"rules": {}, "currency": club.currency, "user": alice}
     with pytest.raises(postings.SetupError) as info:
         postings.start_session(**(args | kwargs))
     assert info.value.code == code

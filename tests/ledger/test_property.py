@@ -85,7 +85,7 @@ def test_random_evenings_keep_the_books(club, players, alice, rules, chip_limite
         players=players,
         dealer=players[0],
         rules=rules,
-        currency="$",
+        currency=club.currency,
         user=alice,
         tournament_chips={p.pk: 2000 for p in players} if chip_limited else None,
     )

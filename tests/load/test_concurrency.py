@@ -62,7 +62,7 @@ def table():
         players=seated,
         dealer=seated[-1],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=user,
     )
     return session, user, seated
@@ -149,7 +149,7 @@ def test_a_carried_pot_is_pulled_into_one_new_session_only(table):
             players=seated,
             dealer=seated[0],
             rules={},
-            currency="$",
+            currency=club.currency,
             user=user,
         )
 

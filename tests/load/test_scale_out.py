@@ -145,7 +145,7 @@ def test_two_app_servers_share_limits_logins_and_books(servers, settings):
         players=players,
         dealer=players[-1],
         rules={},
-        currency="$",
+        currency=club.currency,
         user=alice,
     )
 

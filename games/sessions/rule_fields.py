@@ -1,0 +1,110 @@
+"""The house-rule switches as form fields: labels for their values, the page's groups.
+
+Built from `games.engine.rules.RULE_FIELDS`, so a switch added to the engine shows up
+with its label, default and help text. The switches that are amounts (``MONEY_RULES``:
+ante, pot limit) are typed and shown in the session's currency ("0.25", "$1") and kept in
+its minor unit (games.money.MoneyField); the others are counts and choices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
+from games.money import DEFAULT_CURRENCY, MONEY_RULES, Currency, MoneyField
+
+# Readable words for the values of the choice switches (RULES.md names on the right).
+CHOICE_LABELS: dict[str, dict[Any, str]] = {
+    "hand_size": {5: "5 cards", 4: "4 cards (four-card Bourré)"},
+    "declaration": {
+        "sequential": "In turn, from the dealer's left",
+        "simultaneous": "Everybody at once",
+    },
+    "cinch": {"sure_tricks": "On: a sure majority leads its top trump", "off": "Off"},
+    "cinch_equivalence": {
+        "sequence": "Any trump in an unbroken run with the top one",
+        "adjacent": "Only the trump just below the top one",
+        "none": "The top trump only",
+    },
+    "split_pot": {
+        "carry": "The pot carries to the next hand",
+        "divide": "The tied players share it",
+    },
+    "ineligible_winner": {
+        "carry": "The pot carries to the next hand",
+        "next_best": "The best eligible player takes it",
+    },
+    "stock_refill": {
+        "discards_except_current": "Discards, except the player being served",
+        "discards_all": "All discards",
+        "folded_then_discards": "Folded hands first, then discards",
+    },
+}
+
+# How the switches are grouped on the page; a switch the engine adds later lands in "Other".
+RULE_GROUPS: list[tuple[str, list[str]]] = [
+    ("Stakes", ["ante", "pot_limit", "limit_caps_winner", "double_ante", "dealer_antes_for_all"]),
+    ("When nobody wins outright", ["split_pot", "tied_excused", "ineligible_winner"]),
+    (
+        "Deal and draw",
+        ["hand_size", "max_discard", "declaration", "stock_refill", "dealer_may_discard_upcard"],
+    ),
+    (
+        "Trick play",
+        [
+            "undertrump_required",
+            "head_led_suit_after_trump",
+            "lead_trump_when_others_void",
+            "cinch",
+            "cinch_equivalence",
+        ],
+    ),
+]
+RULE_KEYS = [spec.key for spec in RULE_FIELDS]
+# Switches where tables differ most: the start screen shows them open, every value explained.
+FEATURED_RULES = ("undertrump_required", "cinch")
+
+
+def _number_widget() -> forms.NumberInput:
+    return forms.NumberInput(attrs={"inputmode": "numeric"})
+
+
+def rule_form_field(spec: RuleField, currency: Currency | None = None) -> forms.Field:
+    """One form field for one house-rule switch, labelled and explained for a player."""
+    common: dict[str, Any] = {"label": spec.label, "help_text": spec.help}
+    if spec.key in MONEY_RULES:
+        return MoneyField(
+            currency=currency or DEFAULT_CURRENCY,
+            required=spec.type != "optional_int",
+            min_value=spec.min or 0,
+            max_value=spec.max,
+            **common,
+        )
+    labels = CHOICE_LABELS.get(spec.key, {})
+    if spec.type == "bool":
+        return forms.BooleanField(required=False, **common)
+    if spec.type == "choice":
+        assert spec.choices is not None  # a "choice" switch always lists its values
+        choices = [(v, labels.get(v, str(v).replace("_", " ").capitalize())) for v in spec.choices]
+        return forms.ChoiceField(choices=choices, **common)
+    if spec.choices is not None:
+        choices = [(v, labels.get(v, str(v))) for v in spec.choices]
+        return forms.TypedChoiceField(choices=choices, coerce=int, **common)
+    return forms.IntegerField(
+        required=spec.type != "optional_int",
+        min_value=spec.min,
+        max_value=spec.max,
+        widget=_number_widget(),
+        **common,
+    )
+
+
+def current_rules(rules: dict | None) -> dict[str, Any]:
+    """Every switch with its value: the stored ones over the defaults."""
+    try:
+        return Rules.from_dict(rules or {}).to_dict()
+    except RuleError:
+        # A stored rules object the engine no longer accepts: show defaults plus what fits.
+        return Rules().to_dict() | {k: v for k, v in (rules or {}).items() if k in RULE_KEYS}
