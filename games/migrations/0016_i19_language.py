@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0014_player_archived"),
+        ("games", "0015_i14_real_stakes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
