@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0015_i14_real_stakes"),
+        ("games", "0016_i20_club_webhook_flag"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
