@@ -14,6 +14,21 @@ PostgreSQL, loopback only, bounded in time (issue #20).
     BENCH_ROOT=/tmp/bench-main .venv/bin/python bench/load.py   # another checkout's code
 
 Ports 8120 (``BENCH_PORT``); its own scratch database (``BENCH_DB``), dropped at the end.
+``BENCH_FLOOR_ONLY=1`` runs the floor alone.
+
+Why its record ratio is about twice bench/floor.py's (issue #20): both time the same htmx
+POST (form GET untimed) against the same bare view, but
+- floor.py's bare view includes Django's test client (building the request and the
+  response in the same process), which makes the floor larger and the ratio smaller;
+  here the client is another process and the bare view is mostly the loopback socket;
+- under gunicorn every request that touches the database first runs ``SELECT 1``
+  (``conn_health_checks``; the test client switches that signal off) and each worker
+  reconnects every ``CONN_MAX_AGE`` seconds; floor.py's statement counts do not see them;
+- the POST here passes the CSRF check (the test client skips it);
+- each statement is a hop to PostgreSQL's process and back: on a busy 2-core machine
+  every hop may wait for a core, which the bare view (no database) never does, so this
+  ratio grows with the machine's load much more than floor.py's.
+bench/instructions.py counts instructions instead (noise-free, this process only).
 """
 
 from __future__ import annotations
