@@ -2,13 +2,15 @@
 #   phones on this Wi-Fi (all interfaces, PORT=8000, no DEBUG; bourre_site/lan.py).
 # `make dev`: the developer's runserver with DEBUG on 127.0.0.1:8000 (HOST=...).
 # `make test`: set up and run the whole suite (DATABASE_URL selects PostgreSQL).
+# `make messages`: re-extract the translatable texts into locale/*/LC_MESSAGES/django.po
+#   (needs GNU gettext); the .mo files are compiled at startup (bourre_site/i18n.py).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 PORT ?= 8000
 
-.PHONY: setup setup-test run dev test lint format bench clean backup restore check-books
+.PHONY: setup setup-test run dev test lint format bench clean backup restore check-books messages
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,8 +62,14 @@ format: setup-test
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
+LOCALES := es fi sq ko su
+messages: setup
+	DJANGO_DEBUG=1 $(PY) manage.py makemessages $(addprefix -l ,$(LOCALES)) --add-location file \
+		-i staticfiles -i bench -i tests --no-obsolete
+
 bench: setup-test
 	for f in bench/[!_]*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	find locale -name "*.mo" -delete

@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions (it reads the signed-in player's saved language from the session),
+    # before CommonMiddleware (Django's order for LocaleMiddleware); games/language.py.
+    "games.language.PreferredLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -171,9 +174,31 @@ LOGIN_RATE_WINDOW = int(os.environ.get("DJANGO_LOGIN_RATE_WINDOW", "300"))
 # read right to left, that is not one of them. Empty: REMOTE_ADDR, the header ignored.
 TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES")
 
-LANGUAGE_CODE = "en-us"
+# The players' languages (issue 19). The language of a request is the signed-in user's
+# saved choice, else the language cookie (set by the menu's switcher), else Accept-Language;
+# anything else is English (bourre_site/i18n.py). Sundanese has no entry in Django's
+# LANG_INFO: bourre_site/i18n.py adds it when the site starts. Catalogues live in locale/
+# as .po files; the .mo files are compiled from them at startup (bourre_site/i18n.py), so
+# neither GNU gettext nor committed binaries are needed.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("es", "Spanish"),
+    ("fi", "Finnish"),
+    ("sq", "Albanian"),
+    ("ko", "Korean"),
+    ("su", "Sundanese"),
+]
+# locale/ first: makemessages writes there. bourre_site/locale_django holds the Sundanese for
+# the words Django itself renders (month names, "3 days"), which Django does not ship.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "bourre_site" / "locale_django"]
+# Sundanese date and number formats (Django has none): bourre_site/formats/su/formats.py.
+FORMAT_MODULE_PATH = ["bourre_site.formats"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Chicago")
 USE_I18N = True
+# Dates and numbers in templates follow the active language's formats (Django 5 always
+# localizes; USE_L10N is gone). Money is formatted by games/templatetags/bourre.py.
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.conf import settings
 from django.urls import register_converter
 
 from .converters import IdConverter
@@ -19,6 +20,18 @@ class GamesConfig(AppConfig):
         # it wants to hear of each hand at a tournament table (ledger.postings calls it
         # after commit, from record_hand, complete_hand and void_hand).
         from bourre_site import startup  # noqa: F401  (registers the secret-key check)
+        from bourre_site.i18n import compile_catalogues, register_languages
+
+        # Sundanese for Django, and the .mo files from the .po files (bourre_site/i18n.py),
+        # before the first request loads a catalogue.
+        register_languages()
+        compile_catalogues(*settings.LOCALE_PATHS)
+        # The player's saved language goes into the session at login (games/language.py).
+        from django.contrib.auth.signals import user_logged_in
+
+        from games.language import remember_language
+
+        user_logged_in.connect(remember_language, dispatch_uid="games.language")
         from games.tournaments import service
         from ledger import postings
 

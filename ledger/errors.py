@@ -28,7 +28,13 @@ class HandRejected(BourreError):
         self.verdict = verdict
         self.errors = errors if errors is not None else list(verdict.get("errors") or [])
         first = self.errors[0]["message"] if self.errors else "the hand was rejected"
-        super().__init__(first)
+        # The first of the engine's errors is the sentence shown: its code and facts.
+        head = self.errors[0] if self.errors else {}
+        super().__init__(
+            first,
+            params={k: v for k, v in head.items() if k not in ("code", "message")},
+            message_id=head.get("code") or "hand_rejected",
+        )
 
 
 class StaleState(BourreError):
@@ -42,7 +48,8 @@ class StaleState(BourreError):
         self.expected_version = expected_version
         super().__init__(
             f"the session changed meanwhile (now version {current_version}, "
-            f"the submission was made against version {expected_version})"
+            f"the submission was made against version {expected_version})",
+            params={"current": current_version, "expected": expected_version},
         )
 
 
@@ -57,8 +64,16 @@ class SetupError(BourreError):
     """Bad input to a session operation. ``code`` says what, ``key`` (the ``field``)
     which field."""
 
-    def __init__(self, code: str, message: str, key: str | None = None):
-        super().__init__(message, code=code, field=key)
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        key: str | None = None,
+        *,
+        params: dict[str, object] | None = None,
+        message_id: str | None = None,
+    ):
+        super().__init__(message, code=code, field=key, params=params, message_id=message_id)
         self.key = key
 
 
@@ -67,8 +82,15 @@ class VoidRefused(BourreError):
 
     status = 409
 
-    def __init__(self, code: str, message: str):
-        super().__init__(message, code=code)
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        params: dict[str, object] | None = None,
+        message_id: str | None = None,
+    ):
+        super().__init__(message, code=code, params=params, message_id=message_id)
 
 
 class ChainBroken(HandRejected):
@@ -84,6 +106,10 @@ class ChainBroken(HandRejected):
         super().__init__(verdict, errors)
         self.number = number
         self.args = (f"hand {number} no longer stands: {self.errors[0]['message']}",)
+        # Rendered as "hand N no longer stands:" + the later hand's own sentence.
+        self.params["number"] = number
+        self.params["reason_id"] = self.message_id
+        self.message_id = "later_hand_broken"
 
 
 class CorrectionRefused(BourreError):
@@ -91,8 +117,8 @@ class CorrectionRefused(BourreError):
 
     status = 409
 
-    def __init__(self, code: str, message: str):
-        super().__init__(message, code=code)
+    def __init__(self, code: str, message: str, *, params: dict[str, object] | None = None):
+        super().__init__(message, code=code, params=params)
 
 
 class NeedsConfirmation(BourreError):
@@ -106,4 +132,4 @@ class NeedsConfirmation(BourreError):
     def __init__(self, verdict: dict[str, Any], reasons: list[str]):
         self.verdict = verdict
         self.reasons = reasons
-        super().__init__("; ".join(reasons))
+        super().__init__("; ".join(reasons), params={"reasons": "; ".join(reasons)})

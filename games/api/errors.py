@@ -14,6 +14,13 @@ an API view can call `ledger.postings` and let them propagate: `HandRejected`,
 `SetupError` and the engine's `RuleError` → 400; `StaleState`, `SessionClosed` and
 `VoidRefused` → 409, each with its own problem type; any other `BourreError` → its
 `status`, with its `code` and `field`.
+
+Language (issue 19): `title`, `detail` and each error's `message` are in the request's
+language (Accept-Language, or the saved choice of a signed-in browser session; unknown
+languages get English), and the response says which in `Content-Language` (set by
+games.language.PreferredLanguageMiddleware, Django's LocaleMiddleware). The engine's and
+the ledger's refusals are rendered by `games.messages` from their `message_id` and
+`params`; `code`, `type` and `field` never change with the language.
 """
 
 import logging
@@ -24,6 +31,9 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
@@ -32,6 +42,7 @@ from rest_framework.views import set_rollback
 
 from games.engine import RuleError
 from games.engine.errors import BourreError
+from games.messages import render, render_error
 from ledger import postings
 
 logger = logging.getLogger(__name__)
@@ -52,19 +63,19 @@ TYPE_UNAVAILABLE = "urn:bourre:problem:unavailable"
 RETRY_AFTER_SECONDS = 15
 
 _TITLES = {
-    400: "Bad request",
-    401: "Authentication required",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    406: "Not acceptable",
-    409: "Conflict",
-    412: "Precondition failed",
-    413: "Request body too large",
-    415: "Unsupported media type",
-    422: "Unprocessable request",
-    429: "Too many requests",
-    500: "Internal error",
+    400: gettext_lazy("Bad request"),
+    401: gettext_lazy("Authentication required"),
+    403: gettext_lazy("Forbidden"),
+    404: gettext_lazy("Not found"),
+    405: gettext_lazy("Method not allowed"),
+    406: gettext_lazy("Not acceptable"),
+    409: gettext_lazy("Conflict"),
+    412: gettext_lazy("Precondition failed"),
+    413: gettext_lazy("Request body too large"),
+    415: gettext_lazy("Unsupported media type"),
+    422: gettext_lazy("Unprocessable request"),
+    429: gettext_lazy("Too many requests"),
+    500: gettext_lazy("Internal error"),
 }
 
 
@@ -75,9 +86,9 @@ class ProblemJSONRenderer(JSONRenderer):
 
 def problem_response(
     status_code: int,
-    detail: str,
+    detail: str | Promise,
     *,
-    title: str | None = None,
+    title: str | Promise | None = None,
     type: str = "about:blank",
     errors: list[dict[str, Any]] | None = None,
     headers: dict[str, str] | None = None,
@@ -86,9 +97,9 @@ def problem_response(
     """A problem+json response (views raise `Problem` instead, so that it renders as JSON)."""
     body = {
         "type": type,
-        "title": title or _TITLES.get(status_code, "Error"),
+        "title": str(title or _TITLES.get(status_code) or _("Error")),
         "status": status_code,
-        "detail": detail,
+        "detail": str(detail),
         "errors": errors or [],
         **extra,
     }
@@ -103,15 +114,15 @@ class Problem(exceptions.APIException):
     def __init__(
         self,
         status_code: int,
-        detail: str,
+        detail: str | Promise,
         *,
-        title: str | None = None,
+        title: str | Promise | None = None,
         type: str = "about:blank",
         errors: list[dict[str, Any]] | None = None,
         headers: dict[str, str] | None = None,
         **extra: Any,
     ) -> None:
-        super().__init__(detail)
+        super().__init__(str(detail))
         self.status_code = status_code
         self.title = title
         self.type = type
@@ -135,8 +146,8 @@ def invalid(errors: list[dict[str, Any]]) -> Problem:
     """400 `validation` with these field errors."""
     return Problem(
         400,
-        "The request has invalid fields; see errors.",
-        title="Invalid input",
+        INVALID_DETAIL,
+        title=INVALID_TITLE,
         type=TYPE_VALIDATION,
         errors=errors,
     )
@@ -148,15 +159,22 @@ def field_problem(field: str, code: str, message: str) -> Problem:
 
 # The one answer for an object that does not exist *or* belongs to a club the caller is
 # not in: the two must be indistinguishable (a stranger must not learn which ids exist).
-NOT_FOUND_DETAIL = "Not found, or not yours."
+NOT_FOUND_DETAIL = gettext_lazy("Not found, or not yours.")
+INVALID_DETAIL = gettext_lazy("The request has invalid fields; see errors.")
+INVALID_TITLE = gettext_lazy("Invalid input")
 
 
 def too_large(limit: int) -> Problem:
     return Problem(
         413,
-        f"The request body is larger than {limit} bytes.",
+        _("The request body is larger than %(limit)s bytes.") % {"limit": limit},
         type=TYPE_TOO_LARGE,
-        errors=[{"code": "body_too_large", "message": f"Send at most {limit} bytes."}],
+        errors=[
+            {
+                "code": "body_too_large",
+                "message": _("Send at most %(limit)s bytes.") % {"limit": limit},
+            }
+        ],
     )
 
 
@@ -202,77 +220,83 @@ def _bourre_problem(exc: Exception) -> Response | None:
     with their own problem types, any other by its ``status``, ``code`` and ``field``."""
     if not isinstance(exc, BourreError):
         return None
+    said = render(exc)
     if isinstance(exc, postings.ChainBroken):
         # Before HandRejected (its base): a later hand the correction would break.
         return problem_response(
             409,
-            str(exc),
-            title="A later hand no longer stands",
+            said,
+            title=_("A later hand no longer stands"),
             type=TYPE_CHAIN_BROKEN,
-            errors=list(exc.errors or []),
+            errors=_translated(exc.errors),
             number=exc.number,
             verdict=getattr(exc, "verdict", None),
         )
     if isinstance(exc, postings.HandRejected):
-        errors = list(getattr(exc, "errors", None) or [])
         return problem_response(
             400,
-            str(exc) or "The hand was not recorded: the record is not valid for this session.",
-            title="Hand rejected",
+            said or _("The hand was not recorded: the record is not valid for this session."),
+            title=_("Hand rejected"),
             type=TYPE_HAND_REJECTED,
-            errors=errors,
+            errors=_translated(getattr(exc, "errors", None)),
             verdict=getattr(exc, "verdict", None),
         )
     if isinstance(exc, postings.StaleState):
         return problem_response(
             409,
-            "The session changed since you last read it; reload it and submit again.",
-            title="Stale session version",
+            _("The session changed since you last read it; reload it and submit again."),
+            title=_("Stale session version"),
             type=TYPE_STALE_STATE,
-            errors=[{"code": "stale_state", "message": str(exc), "field": "session_version"}],
+            errors=[{"code": "stale_state", "message": said, "field": "session_version"}],
             current_version=getattr(exc, "current_version", None),
         )
     if isinstance(exc, postings.VoidRefused):
         return problem_response(
             409,
-            str(exc),
-            title="Cannot undo this hand",
+            said,
+            title=_("Cannot undo this hand"),
             type=TYPE_VOID_REFUSED,
-            errors=[{"code": exc.code, "message": str(exc)}],
+            errors=[{"code": exc.code, "message": said}],
         )
     if isinstance(exc, postings.SetupError | RuleError):
         key = getattr(exc, "key", None)
         field = key
         if isinstance(exc, RuleError):
             field = f"rules.{key}" if key else "rules"
-        error = {"code": exc.code, "message": str(exc)}
+        error = {"code": exc.code, "message": said}
         if field:
             error["field"] = field
         return problem_response(
             400,
-            "The request has invalid fields; see errors.",
-            title="Invalid input",
+            INVALID_DETAIL,
+            title=INVALID_TITLE,
             type=TYPE_VALIDATION,
             errors=[error],
         )
     if isinstance(exc, postings.SessionClosed):
+        closed = said or _("This session is closed.")
         return problem_response(
             409,
-            str(exc) or "This session is closed.",
-            title="Session closed",
+            closed,
+            title=_("Session closed"),
             type=TYPE_SESSION_CLOSED,
-            errors=[{"code": "session_closed", "message": str(exc) or "This session is closed."}],
+            errors=[{"code": "session_closed", "message": closed}],
         )
-    error = {"code": exc.code, "message": str(exc)}
+    error = {"code": exc.code, "message": said}
     if exc.field:
         error["field"] = exc.field
     return problem_response(
         exc.status,
-        str(exc) if exc.status != 400 else "The request has invalid fields; see errors.",
-        title="Invalid input" if exc.status == 400 else None,
+        said if exc.status != 400 else INVALID_DETAIL,
+        title=INVALID_TITLE if exc.status == 400 else None,
         type=TYPE_VALIDATION if exc.status == 400 else "about:blank",
         errors=[error],
     )
+
+
+def _translated(errors: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The engine's error dicts with each message in the reader's language."""
+    return [{**e, "message": render_error(e)} for e in errors or []]
 
 
 def api_not_found(request, exception=None):
@@ -281,10 +305,10 @@ def api_not_found(request, exception=None):
     if request.path_info.startswith("/api/"):
         body = {
             "type": "about:blank",
-            "title": _TITLES[404],
+            "title": str(_TITLES[404]),
             "status": 404,
-            "detail": NOT_FOUND_DETAIL,
-            "errors": [{"code": "not_found", "message": NOT_FOUND_DETAIL}],
+            "detail": str(NOT_FOUND_DETAIL),
+            "errors": [{"code": "not_found", "message": str(NOT_FOUND_DETAIL)}],
         }
         return JsonResponse(body, status=404, content_type=PROBLEM_MEDIA_TYPE)
     return page_not_found(request, exception)
@@ -318,8 +342,8 @@ def problem_exception_handler(exc, context):
         if isinstance(exc, exceptions.ValidationError):
             response = problem_response(
                 exc.status_code,
-                "The request has invalid fields; see errors.",
-                title="Invalid input",
+                INVALID_DETAIL,
+                title=INVALID_TITLE,
                 type=TYPE_VALIDATION,
                 errors=flatten_errors(exc.detail),
                 headers=headers,
@@ -339,8 +363,8 @@ def problem_exception_handler(exc, context):
         logger.error("database unavailable: %s", exc)
         response = problem_response(
             status.HTTP_503_SERVICE_UNAVAILABLE,
-            "The database is not answering. Nothing was saved; try again in a moment.",
-            title="Service unavailable",
+            _("The database is not answering. Nothing was saved; try again in a moment."),
+            title=_("Service unavailable"),
             type=TYPE_UNAVAILABLE,
             errors=[{"code": "unavailable", "message": "the database is not answering"}],
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
@@ -351,7 +375,7 @@ def problem_exception_handler(exc, context):
         logger.exception("Unhandled API error", exc_info=exc)
         response = problem_response(
             status.HTTP_500_INTERNAL_SERVER_ERROR,
-            "Something went wrong on our side; the error has been logged.",
+            _("Something went wrong on our side; the error has been logged."),
             type=TYPE_INTERNAL,
         )
     set_rollback()

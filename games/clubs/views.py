@@ -6,10 +6,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from games import rulebook_text
 from games.access import club_for, player_for
 from games.clubs import service
 from games.clubs.forms import ClubForm, InviteForm, PlayerForm, PlayerLinkForm, RoleForm
-from games.engine import rulebook
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Invite, Membership, Player, Role
 from games.models.club import hash_token
@@ -240,22 +240,5 @@ def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> Htt
 def rule_book(request: HttpRequest) -> HttpResponse:
     """The numbered rules, in full, one anchor per rule (``/rules/#R29``): what every
     "why?" beside a refusal links to. Public: a guest at the table may look a rule up."""
-    sections = [
-        {
-            "title": section.title,
-            "entries": [
-                {
-                    "number": e.number,
-                    "title": e.title,
-                    "text": e.text,
-                    # Sources are being added to the rule data (issue 15): shown when there.
-                    "sources": getattr(e, "sources", None)
-                    or getattr(rulebook.RULES.get(e.number), "sources", None)
-                    or (),
-                }
-                for e in section.entries
-            ],
-        }
-        for section in rulebook.BOOK
-    ]
+    sections = rulebook_text.sections()
     return render(request, "games/rule_book.html", {"sections": sections})

@@ -11,7 +11,7 @@ read a hand without importing the module that imports it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .cards import CARD_NAMES, card_names
@@ -49,9 +49,17 @@ class IllegalAction(BourreError):
     """
 
     def __init__(
-        self, message: str, *, code: str, rule: str | None = None, legal: Iterable[str] = ()
+        self,
+        message: str,
+        *,
+        code: str,
+        rule: str | None = None,
+        legal: Iterable[str] = (),
+        params: Mapping[str, object] | None = None,
+        message_id: str | None = None,
     ) -> None:
-        super().__init__(message, code=code)
+        facts = {"rule": rule, **(params or {})} if rule else params
+        super().__init__(message, code=code, params=facts, message_id=message_id)
         self.rule = rule
         self.legal = list(legal)
 

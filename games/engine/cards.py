@@ -161,8 +161,15 @@ def parse_card(text: object) -> int:
             index = CARD_LOOKUP.get(cleaned)
             if index is not None:
                 return index
-        raise CardError(f"not a card: {_short(text)} (write rank then suit, like AS, TH, 10H)")
-    raise CardError(f"not a card: expected text like 'AS', got {type(text).__name__}")
+        raise CardError(
+            f"not a card: {_short(text)} (write rank then suit, like AS, TH, 10H)",
+            params={"text": _short(text)},
+            message_id="not_a_card",
+        )
+    raise CardError(
+        f"not a card: expected text like 'AS', got {type(text).__name__}",
+        message_id="card_not_text",
+    )
 
 
 def card_or_none(text: object) -> int | None:
@@ -185,8 +192,12 @@ def parse_suit(text: object) -> int:
         suit = _SUIT_ALIASES.get(text.translate(_VARIATION_SELECTORS).strip().upper())
         if suit is not None:
             return suit
-        raise CardError(f"not a suit: {_short(text)} (use S, H, D or C)")
-    raise CardError("not a suit: expected one of S, H, D, C")
+        raise CardError(
+            f"not a suit: {_short(text)} (use S, H, D or C)",
+            params={"text": _short(text)},
+            message_id="not_a_suit",
+        )
+    raise CardError("not a suit: expected one of S, H, D, C", message_id="suit_not_text")
 
 
 def card_name(index: int) -> str:
@@ -255,7 +266,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if type(self.index) is not int or not 0 <= self.index < 52:
-            raise CardError(f"card index out of range: {self.index!r}")
+            raise CardError(f"card index out of range: {self.index!r}", message_id="card_index")
 
     @classmethod
     def parse(cls, text: str) -> Card:

@@ -7,7 +7,17 @@ value error) and carries what the web layer needs to answer without guessing:
 
 - ``code``: a stable machine word (``illegal_card``, ``stale``, ``bad_rule_value``...);
 - ``field``: the input it concerns, when there is one (a rule switch, a form field);
-- ``status``: the HTTP status the API answers with (400 bad input, 409 conflict).
+- ``status``: the HTTP status the API answers with (400 bad input, 409 conflict);
+- ``params``: the facts the sentence names (``player``, ``card``, ``trick``, ``rule``,
+  ``limit``...), as plain strings and numbers;
+- ``message_id``: which sentence it is, when one ``code`` has several (defaults to
+  ``code``).
+
+The message itself (``str(error)``) stays English: the command line and logs speak it.
+People read the sentence the web layer renders in their language from ``message_id`` and
+``params`` (``games.messages``), so the engine stays free of any language machinery. A test
+(tests/games/test_messages.py) requires a sentence for every ``message_id`` raised here
+and in the ledger.
 
 Views and the API catch ``BourreError`` (never bare ``ValueError``, which would hide a
 programming error) and map it in one place each: ``games.api.errors`` for problem+json,
@@ -15,6 +25,8 @@ the form helpers for HTML. Pure: the engine imports this, so it uses no Django.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 __all__ = ["BourreError"]
 
@@ -32,6 +44,8 @@ class BourreError(ValueError):
         code: str | None = None,
         field: str | None = None,
         status: int | None = None,
+        params: Mapping[str, object] | None = None,
+        message_id: str | None = None,
     ) -> None:
         super().__init__(message)
         if code is not None:
@@ -39,6 +53,8 @@ class BourreError(ValueError):
         if status is not None:
             self.status = status
         self.field = field
+        self.params: dict[str, object] = dict(params or {})
+        self.message_id: str = message_id or self.code
 
     @property
     def message(self) -> str:

@@ -117,7 +117,9 @@ def view_for(state: HandState, player: str) -> dict[str, Any]:
     choices. Never another seat's hidden cards, never the stock."""
     seat = state.seat_of.get(player) if type(player) is str else None
     if seat is None:
-        raise IllegalAction(f"unknown player {player!r}", code="unknown_player")
+        raise IllegalAction(
+            f"unknown player {player!r}", code="unknown_player", params={"player": player}
+        )
     view = state.public_view()
     view["seat"] = player
     trump = state.trump

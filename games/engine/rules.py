@@ -58,8 +58,22 @@ class RuleError(BourreError):
     the switch.
     """
 
-    def __init__(self, code: str, key: str | None, message: str) -> None:
-        super().__init__(message, code=code, field=key)
+    def __init__(
+        self,
+        code: str,
+        key: str | None,
+        message: str,
+        *,
+        params: Mapping[str, object] | None = None,
+        message_id: str | None = None,
+    ) -> None:
+        super().__init__(
+            message,
+            code=code,
+            field=key,
+            params={"key": key, **(params or {})},
+            message_id=message_id,
+        )
         self.key = key
 
 
@@ -263,7 +277,14 @@ def rule_errors(data: object) -> tuple[dict[str, Any], list[RuleError]]:
     if data is None:
         return {}, []
     if not isinstance(data, Mapping):
-        return {}, [RuleError("bad_rule_value", None, "rules must be an object of switches")]
+        return {}, [
+            RuleError(
+                "bad_rule_value",
+                None,
+                "rules must be an object of switches",
+                message_id="rules_not_object",
+            )
+        ]
     values: dict[str, Any] = {}
     errors: list[RuleError] = []
     for key, value in data.items():

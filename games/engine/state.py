@@ -74,8 +74,15 @@ __all__ = ["HandError", "HandState", "replay"]
 class HandError(BourreError):
     """The hand cannot be set up: bad players, dealer, carry or excused list."""
 
-    def __init__(self, message: str, code: str = "bad_setup") -> None:
-        super().__init__(message, code=code)
+    def __init__(
+        self,
+        message: str,
+        code: str = "bad_setup",
+        *,
+        params: Mapping[str, object] | None = None,
+        message_id: str | None = None,
+    ) -> None:
+        super().__init__(message, code=code, params=params, message_id=message_id)
 
 
 def _coerce_rules(rules: Rules | Mapping[str, Any] | None) -> Rules:
@@ -90,14 +97,20 @@ def _check_setup(
     players: Sequence[str], dealer: str | int, carry: int, excused: Iterable[str]
 ) -> tuple[tuple[str, ...], int, frozenset[int]]:
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise HandError("players must be a list of names", "bad_players")
+        raise HandError(
+            "players must be a list of names", "bad_players", message_id="players_not_list"
+        )
     names = tuple(players)
     if not all(type(p) is str and p for p in names):
-        raise HandError("player names must be non-empty strings", "bad_players")
+        raise HandError(
+            "player names must be non-empty strings", "bad_players", message_id="players_empty"
+        )
     if len(set(names)) != len(names):
-        raise HandError("player names must be distinct", "bad_players")
+        raise HandError(
+            "player names must be distinct", "bad_players", message_id="players_not_distinct"
+        )
     if not 2 <= len(names) <= 8:
-        raise HandError("a hand needs 2 to 8 players (R3)", "bad_players")
+        raise HandError("a hand needs 2 to 8 players (R3)", "bad_players", params={"rule": "R3"})
     if type(dealer) is int and 0 <= dealer < len(names):
         d = dealer
     elif type(dealer) is str and dealer in names:
@@ -105,11 +118,20 @@ def _check_setup(
     else:
         raise HandError("the dealer must be one of the players", "bad_dealer")
     if type(carry) is not int or not 0 <= carry <= MAX_AMOUNT:
-        raise HandError(f"carry must be a whole number from 0 to {MAX_AMOUNT}", "bad_carry")
+        raise HandError(
+            f"carry must be a whole number from 0 to {MAX_AMOUNT}",
+            "bad_carry",
+            params={"max": MAX_AMOUNT},
+        )
     ex = set()
     for p in excused:
         if p not in names:
-            raise HandError(f"excused player {p!r} is not seated", "unknown_player")
+            raise HandError(
+                f"excused player {p!r} is not seated",
+                "unknown_player",
+                params={"player": p},
+                message_id="excused_not_seated",
+            )
         ex.add(names.index(p))
     return names, d, frozenset(ex)
 
@@ -334,7 +356,9 @@ class HandState:
         player = action.get("player")
         seat = self.seat_of.get(player) if type(player) is str else None
         if seat is None:
-            raise IllegalAction(f"unknown player {player!r}", code="unknown_player")
+            raise IllegalAction(
+                f"unknown player {player!r}", code="unknown_player", params={"player": player}
+            )
         if self.phase == DONE:
             raise IllegalAction("the hand is over", code="hand_over")
         if kind == "card":
@@ -342,18 +366,25 @@ class HandState:
                 raise IllegalAction(
                     "cards are played after everyone has declared",
                     code="wrong_phase",
+                    message_id="cards_after_declaring",
                     legal=self._declare_choices(seat),
                 )
             text = action.get("card")
             try:
                 card = parse_card(text)
             except CardError as exc:
-                raise IllegalAction(str(exc), code="bad_card") from None
+                raise IllegalAction(
+                    str(exc), code="bad_card", params=exc.params, message_id=exc.message_id
+                ) from None
             self._play_card(seat, card)
             return
         if kind == "pass" or kind == "play":
             if self.phase != DECLARE:
-                raise IllegalAction("declaring is over; play a card", code="wrong_phase")
+                raise IllegalAction(
+                    "declaring is over; play a card",
+                    code="wrong_phase",
+                    message_id="declaring_over",
+                )
             self._check_declarer(seat)
             if kind == "pass":
                 self._pass(seat)
@@ -362,14 +393,19 @@ class HandState:
                 self._play(seat, discard)
             return
         raise IllegalAction(
-            f"unknown action type {kind!r}; use pass, play or card", code="bad_action"
+            f"unknown action type {kind!r}; use pass, play or card",
+            code="bad_action",
+            params={"kind": str(kind)},
+            message_id="unknown_action",
         )
 
     def push_card(self, card: int) -> None:
         """Play card index ``card`` for the player to act (the fast path of apply())."""
         tp = self.tp
         if self.phase != PLAY or tp is None:
-            raise IllegalAction("no card can be played now", code="wrong_phase")
+            raise IllegalAction(
+                "no card can be played now", code="wrong_phase", message_id="no_card_now"
+            )
         legal = self._legal
         if legal < 0:
             legal = tp.legal()
@@ -389,6 +425,7 @@ class HandState:
                     f"{self.players[seat]} has already declared",
                     code="already_declared",
                     rule="R16",
+                    params={"player": self.players[seat]},
                 )
             return
         expected = self.order[self.decl_pos]
@@ -399,6 +436,8 @@ class HandState:
                 code="out_of_turn",
                 rule="R16",
                 legal=[self.players[expected]],
+                params={"player": self.players[seat], "expected": self.players[expected]},
+                message_id="declare_out_of_turn",
             )
 
     def _declare_choices(self, seat: int) -> list[str]:
@@ -411,6 +450,7 @@ class HandState:
                 code="dealer_must_play",
                 rule="R12",
                 legal=["play"],
+                params={"card": CARD_NAMES[self.up_card]},
             )
         self.decl[seat] = PASSED
         self.passes += 1
@@ -419,28 +459,40 @@ class HandState:
 
     def _play(self, seat: int, discard: object) -> None:
         if isinstance(discard, str) or not isinstance(discard, (list, tuple)):
-            raise IllegalAction("discard must be a list of cards", code="bad_action")
+            raise IllegalAction(
+                "discard must be a list of cards", code="bad_action", message_id="discard_not_list"
+            )
         hand = self.hands[seat]
         mask = 0
         for text in discard:
             try:
                 card = parse_card(text)
             except CardError as exc:
-                raise IllegalAction(str(exc), code="bad_card") from None
+                raise IllegalAction(
+                    str(exc), code="bad_card", params=exc.params, message_id=exc.message_id
+                ) from None
             bit = 1 << card
             if not hand & bit:
                 raise IllegalAction(
                     f"{CARD_NAMES[card]} is not in {self.players[seat]}'s hand",
                     code="card_not_in_hand",
                     legal=card_names(hand),
+                    params={"card": CARD_NAMES[card], "player": self.players[seat]},
                 )
             if mask & bit:
-                raise IllegalAction(f"{CARD_NAMES[card]} is named twice", code="duplicate_card")
+                raise IllegalAction(
+                    f"{CARD_NAMES[card]} is named twice",
+                    code="duplicate_card",
+                    params={"card": CARD_NAMES[card]},
+                )
             mask |= bit
         limit = self.rules.discard_limit
         if mask.bit_count() > limit:
             raise IllegalAction(
-                f"R9: discard at most {limit} cards", code="too_many_discards", rule="R9"
+                f"R9: discard at most {limit} cards",
+                code="too_many_discards",
+                rule="R9",
+                params={"limit": limit},
             )
         if mask >> self.up_card & 1 and not self.rules.dealer_may_discard_upcard:
             raise IllegalAction(
@@ -551,12 +603,14 @@ class HandState:
                     f"{self.players[seat]} passed and is out of this hand (R10)",
                     code="passed_player_played",
                     rule="R10",
+                    params={"player": self.players[seat]},
                 )
             raise IllegalAction(
                 f"it is {self.players[tp.to_act]}'s turn to play, not {self.players[seat]}'s",
                 code="out_of_turn",
                 rule="R16",
                 legal=[self.players[tp.to_act]],
+                params={"player": self.players[seat], "expected": self.players[tp.to_act]},
             )
         bit = 1 << card
         hand = tp.hands[seat]
@@ -565,6 +619,7 @@ class HandState:
                 f"{CARD_NAMES[card]} is not in {self.players[seat]}'s hand",
                 code="card_not_in_hand",
                 legal=card_names(self.legal_mask()),
+                params={"card": CARD_NAMES[card], "player": self.players[seat]},
             )
         legal = self._legal
         if legal < 0:
@@ -577,6 +632,7 @@ class HandState:
                 code="illegal_card",
                 rule=rule,
                 legal=card_names(legal),
+                params={"card": CARD_NAMES[card], "legal": alternatives},
             )
         self._legal = -1
         tp.play(card)

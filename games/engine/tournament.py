@@ -119,6 +119,7 @@ def check_limits(min_size: int, max_size: int) -> None:
             f"Table sizes must satisfy {SMALLEST_TABLE} ≤ minimum ≤ maximum ≤ "
             f"{LARGEST_TABLE} (Bourré seats 2 to 8 players, R3).",
             code="table_size",
+            params={"smallest": SMALLEST_TABLE, "largest": LARGEST_TABLE},
         )
 
 
@@ -129,7 +130,9 @@ def table_sizes(
     differing by at most one. The minimum is not enforced here (see ``plan_round``)."""
     check_limits(min_size, max_size)
     if n < SMALLEST_TABLE:
-        raise TournamentError("A table needs at least two players.", code="too_few")
+        raise TournamentError(
+            "A table needs at least two players.", code="too_few", message_id="table_too_few"
+        )
     tables = -(-n // max_size)
     base, extra = divmod(n, tables)
     return [base + 1] * extra + [base] * (tables - extra)
@@ -147,7 +150,9 @@ def plan_round(n: int, min_size: int, max_size: int) -> RoundPlan:
     otherwise tables within the limits after the fewest byes."""
     check_limits(min_size, max_size)
     if n < SMALLEST_TABLE:
-        raise TournamentError("A round needs at least two players.", code="too_few")
+        raise TournamentError(
+            "A round needs at least two players.", code="too_few", message_id="round_too_few"
+        )
     if n <= max_size:
         return RoundPlan([n], 0, True)
     for byes in range(n - min_size + 1):
@@ -376,7 +381,9 @@ def rank_table(
     """Rank (player, chips, pots_won) rows: chips, then pots won (``tiebreak="pots"``;
     ``"draw"`` skips it), then a draw recorded for every player."""
     if tiebreak not in ("pots", "draw"):
-        raise TournamentError(f"Unknown tie-break {tiebreak!r}.", code="tiebreak")
+        raise TournamentError(
+            f"Unknown tie-break {tiebreak!r}.", code="tiebreak", params={"tiebreak": tiebreak}
+        )
     rows = sorted(rows)
     numbers = list(range(1, len(rows) + 1))
     rng_for(seed, "tiebreak", salt).shuffle(numbers)
@@ -453,19 +460,32 @@ def default_payout_percentages(entrants: int) -> list[int]:
 
 def validate_payout_percentages(percentages: Sequence[int], entrants: int | None = None) -> None:
     if not percentages:
-        raise TournamentError("Pay at least one place.", code="payouts")
+        raise TournamentError("Pay at least one place.", code="payouts", message_id="pay_one_place")
     if any(type(p) is not int or p <= 0 for p in percentages):
-        raise TournamentError("Each paid place needs a whole percentage above 0.", "payouts")
+        raise TournamentError(
+            "Each paid place needs a whole percentage above 0.",
+            "payouts",
+            message_id="payout_percent_positive",
+        )
     if sum(percentages) != 100:
         raise TournamentError(
-            f"The percentages add up to {sum(percentages)}, not 100.", code="payouts"
+            f"The percentages add up to {sum(percentages)}, not 100.",
+            code="payouts",
+            params={"sum": sum(percentages)},
+            message_id="payout_percent_sum",
         )
     if any(a < b for a, b in zip(percentages, percentages[1:], strict=False)):
-        raise TournamentError("A lower place cannot pay more than a higher one.", "payouts")
+        raise TournamentError(
+            "A lower place cannot pay more than a higher one.",
+            "payouts",
+            message_id="payout_order",
+        )
     if entrants is not None and len(percentages) > entrants:
         raise TournamentError(
             f"{len(percentages)} places are paid but only {entrants} players entered.",
             code="payouts",
+            params={"places": len(percentages), "entrants": entrants},
+            message_id="payout_too_many_places",
         )
 
 
@@ -483,7 +503,9 @@ def prizes_by_place(
     """player → prize, from ``finishing_places`` output (ties share)."""
     amounts = prize_amounts(pool, percentages, unit)
     if len(places) < len(amounts):
-        raise TournamentError("Fewer finishers than paid places.", code="payouts")
+        raise TournamentError(
+            "Fewer finishers than paid places.", code="payouts", message_id="payout_few_finishers"
+        )
     prizes: dict[int, int] = {}
     i = 0
     while i < len(places):

@@ -44,8 +44,15 @@ BASIS = 10_000
 
 
 class PayoutError(TournamentError):
-    def __init__(self, message: str, code: str = "payouts") -> None:
-        super().__init__(message, code=code)
+    def __init__(
+        self,
+        message: str,
+        code: str = "payouts",
+        *,
+        params: Mapping[str, object] | None = None,
+        message_id: str | None = None,
+    ) -> None:
+        super().__init__(message, code=code, params=params, message_id=message_id)
 
 
 def paid_places(entrants: int, share_percent: int) -> int:
@@ -56,7 +63,7 @@ def paid_places(entrants: int, share_percent: int) -> int:
 def curve_weights(places: int) -> list[int]:
     """Basis points per place on the harmonic curve (sum 10,000, never increasing)."""
     if places < 1:
-        raise PayoutError("Pay at least one place.")
+        raise PayoutError("Pay at least one place.", message_id="pay_one_place")
     scale = 10**12
     raw = [scale // (k + 1) for k in range(1, places + 1)]
     total = sum(raw)
@@ -75,7 +82,7 @@ def prize_amounts(pool: int, weights: Sequence[int], unit: int = 1) -> list[int]
         raise PayoutError("The rounding unit must be at least 1.", code="payout_unit")
     total = sum(weights)
     if not weights or total <= 0:
-        raise PayoutError("Pay at least one place.")
+        raise PayoutError("Pay at least one place.", message_id="pay_one_place")
     amounts = [(pool * w // total) // unit * unit for w in weights]
     rest = pool - sum(amounts)
     i = 0
@@ -95,7 +102,7 @@ def even_chop(total: int, chips: Mapping[int, int]) -> dict[int, int]:
     """``total`` shared equally; odd units to the biggest stacks first."""
     order = _by_chips(chips)
     if not order:
-        raise PayoutError("A deal needs players.", code="deal")
+        raise PayoutError("A deal needs players.", code="deal", message_id="deal_needs_players")
     share, rest = divmod(total, len(order))
     return {p: share + (1 if i < rest else 0) for i, p in enumerate(order)}
 
@@ -105,11 +112,13 @@ def chip_chop(total: int, floor_prize: int, chips: Mapping[int, int]) -> dict[in
     rest of ``total`` in proportion to their chips; odd units to the biggest stacks."""
     order = _by_chips(chips)
     if not order:
-        raise PayoutError("A deal needs players.", code="deal")
+        raise PayoutError("A deal needs players.", code="deal", message_id="deal_needs_players")
     stacks = sum(chips.values())
     extra = total - floor_prize * len(order)
     if extra < 0 or stacks <= 0:
-        raise PayoutError("Nothing is left to share by chips.", code="deal")
+        raise PayoutError(
+            "Nothing is left to share by chips.", code="deal", message_id="deal_nothing_left"
+        )
     out = {p: floor_prize + extra * chips[p] // stacks for p in order}
     rest = total - sum(out.values())
     for i in range(rest):
@@ -120,12 +129,21 @@ def chip_chop(total: int, floor_prize: int, chips: Mapping[int, int]) -> dict[in
 def custom_deal(total: int, amounts: Mapping[int, int], chips: Mapping[int, int]) -> dict[int, int]:
     """The amounts the players agreed: one per remaining player, adding up to ``total``."""
     if set(amounts) != set(chips):
-        raise PayoutError("Give an amount to every player still in, and to nobody else.", "deal")
+        raise PayoutError(
+            "Give an amount to every player still in, and to nobody else.",
+            "deal",
+            message_id="deal_every_player",
+        )
     if any(type(x) is not int or x < 0 for x in amounts.values()):
-        raise PayoutError("Each amount must be a whole amount of 0 or more.", code="deal")
+        raise PayoutError(
+            "Each amount must be a whole amount of 0 or more.",
+            code="deal",
+            message_id="deal_whole_amounts",
+        )
     if sum(amounts.values()) != total:
         raise PayoutError(
             f"The amounts add up to {sum(amounts.values())}, not the {total} left to win.",
             code="deal_total",
+            params={"sum": sum(amounts.values()), "total": total},
         )
     return dict(amounts)

@@ -1,5 +1,6 @@
 from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from .club import Club, Invite, Membership, Player, Role
+from .preference import LanguagePreference
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
 from .share import ShareLink
 from .tokens import ApiToken
@@ -20,6 +21,7 @@ __all__ = [
     "HandAction",
     "IdempotencyRecord",
     "Invite",
+    "LanguagePreference",
     "Membership",
     "Player",
     "Role",

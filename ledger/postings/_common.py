@@ -52,7 +52,7 @@ lock_session = sql.lock_session
 
 def _require_open(session: GameSession) -> None:
     if not session.is_open:
-        raise SessionClosed(f"session {session.name!r} is closed")
+        raise SessionClosed(f"session {session.name!r} is closed", params={"session": session.name})
 
 
 def _check_amount(amount: object, key: str = "amount") -> int:
@@ -60,7 +60,10 @@ def _check_amount(amount: object, key: str = "amount") -> int:
     # inside a 64-bit column.
     if type(amount) is not int or not 0 < amount <= MAX_POT:
         raise SetupError(
-            "bad_amount", f"{key} must be a whole number above 0 and at most {MAX_POT}", key
+            "bad_amount",
+            f"{key} must be a whole number above 0 and at most {MAX_POT}",
+            key,
+            params={"key": key, "max": MAX_POT},
         )
     return amount
 

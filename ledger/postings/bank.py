@@ -30,7 +30,10 @@ def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) ->
             stack = session.stacks.get(str(player_id), 0)
             if amount > stack:
                 raise SetupError(
-                    "not_enough_chips", f"only {stack} in front of that player", "amount"
+                    "not_enough_chips",
+                    f"only {stack} in front of that player",
+                    "amount",
+                    params={"stack": stack},
                 )
         sign = 1 if kind == Posting.Kind.BUY_IN else -1
         bank = _club_account(session.club_id, Account.Kind.BANK)

@@ -212,7 +212,9 @@ def correct_hand(
         chain = list(hands.filter(status=Hand.Status.RECORDED, number__gte=number))
         if not chain or chain[0].number != number:
             raise CorrectionRefused(
-                "not_recorded", f"hand {number} is not a recorded hand of this session"
+                "not_recorded",
+                f"hand {number} is not a recorded hand of this session",
+                params={"number": number},
             )
         entries = {int(h.number or 0): table_part(h.record) for h in chain}
         entries.update({n: e for n, e in fixes.items() if n in entries})

@@ -494,7 +494,7 @@ def record_hand(
     if len(key) > 80:
         raise SetupError("bad_key", "idempotency key longer than 80 characters", "key")
     if kind not in Hand.Kind.values:
-        raise SetupError("bad_kind", f"unknown hand kind {kind!r}", "kind")
+        raise SetupError("bad_kind", f"unknown hand kind {kind!r}", "kind", params={"kind": kind})
     with transaction.atomic():
         session = lock_session(session_id)
         # After the lock, so that a hand committed by the previous lock holder is seen.
@@ -617,7 +617,7 @@ def void_hand(
         session = lock_session(session_id)
         hand = Hand.objects.filter(session_id=session.pk, pk=hand_id).first()
         if hand is None:
-            raise VoidRefused("not_found", "no such hand in this session")
+            raise VoidRefused("not_found", "no such hand in this session", message_id="bad_hand")
         hand.session = session
         if hand.status == Hand.Status.VOIDED:
             return hand
@@ -625,7 +625,9 @@ def void_hand(
         if expected_version is not None and expected_version != session.version:
             raise StaleState(session.version, expected_version)
         if hand.status != Hand.Status.RECORDED:
-            raise VoidRefused("not_recorded", "this hand is still being played")
+            raise VoidRefused(
+                "not_recorded", "this hand is still being played", message_id="hand_in_play"
+            )
         latest = (
             Hand.objects.filter(session_id=session.pk, status=Hand.Status.RECORDED)
             .order_by("-number")

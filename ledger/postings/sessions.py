@@ -57,17 +57,32 @@ def start_session(
     rules_dict = _rules_dict(rules)
     ids = [p.pk for p in players]
     if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
-        raise SetupError("bad_players", "a session needs 2 to 8 players (R3)", "players")
+        raise SetupError(
+            "bad_players",
+            "a session needs 2 to 8 players (R3)",
+            "players",
+            message_id="session_players",
+        )
     if len(set(ids)) != len(ids):
         raise SetupError("duplicate_player", "a player can have only one seat", "players")
     if any(p.club_id != club.pk for p in players):
-        raise SetupError("unknown_player", "every player must be on the club's roster", "players")
+        raise SetupError(
+            "unknown_player",
+            "every player must be on the club's roster",
+            "players",
+            message_id="players_not_on_roster",
+        )
     if dealer is None or dealer.pk not in ids:
         raise SetupError("bad_dealer", "the first dealer must be one of the players", "dealer")
     if mode not in GameSession.Mode.values:
-        raise SetupError("bad_mode", f"unknown mode {mode!r}", "mode")
+        raise SetupError("bad_mode", f"unknown mode {mode!r}", "mode", params={"mode": mode})
     if leftover_policy not in GameSession.LeftoverPolicy.values:
-        raise SetupError("bad_policy", f"unknown leftover policy {leftover_policy!r}", "policy")
+        raise SetupError(
+            "bad_policy",
+            f"unknown leftover policy {leftover_policy!r}",
+            "policy",
+            params={"policy": leftover_policy},
+        )
     if not (name or "").strip() or len(name.strip()) > 100:
         raise SetupError("bad_name", "the session needs a name of at most 100 characters", "name")
     # A Currency (games.money), or a code/old symbol read as ``as_currency`` reads it.
@@ -89,7 +104,12 @@ def start_session(
     chips = dict(tournament_chips or {})
     for pid, amount in chips.items():
         if pid not in ids:
-            raise SetupError("unknown_player", "chips for a player who is not seated", "chips")
+            raise SetupError(
+                "unknown_player",
+                "chips for a player who is not seated",
+                "chips",
+                message_id="chips_not_seated",
+            )
         _check_amount(amount, "chips")
 
     with transaction.atomic():
@@ -204,10 +224,20 @@ def add_seat(*, session_id: int, player: Player, user, position: int | None = No
         session = lock_session(session_id)
         _require_open(session)
         if player.club_id != session.club_id:
-            raise SetupError("unknown_player", "the player is not on the club's roster", "player")
+            raise SetupError(
+                "unknown_player",
+                "the player is not on the club's roster",
+                "player",
+                message_id="player_not_on_roster",
+            )
         seat = Seat.objects.filter(session=session, player=player).first()
         if seat is not None and seat.active:
-            raise SetupError("already_seated", f"{player.name} is already seated", "player")
+            raise SetupError(
+                "already_seated",
+                f"{player.name} is already seated",
+                "player",
+                params={"player": player.name},
+            )
         if _active_count(session) >= MAX_PLAYERS:
             raise SetupError("too_many_players", "a table seats at most 8 players (R3)", "player")
         if position is not None:
@@ -348,7 +378,12 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
             return session
         policy = leftover_policy or session.leftover_policy
         if policy not in GameSession.LeftoverPolicy.values:
-            raise SetupError("bad_policy", f"unknown leftover policy {policy!r}", "policy")
+            raise SetupError(
+                "bad_policy",
+                f"unknown leftover policy {policy!r}",
+                "policy",
+                params={"policy": policy},
+            )
         pot = session.pot_account_id
         assert pot is not None  # open_session creates the pot with the session
         leftover = _balance(pot)
