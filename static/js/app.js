@@ -20,6 +20,7 @@ window.bourre.text = {
   errorsMany: "Not saved: {n} problems to fix",
   show: "show",
   queued: "Saved on this phone: it will be sent when the connection returns.",
+  notKept: "No connection, and this phone would not keep the hand (private window or full storage). Nothing was saved: it is still in the form; try again when the connection returns.",
   waiting: "Waiting to send ({n})",
   sendNow: "Send now",
   sending: "Sending…",
