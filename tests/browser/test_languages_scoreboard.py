@@ -7,7 +7,6 @@ from django.urls import reverse
 from django.utils.translation import gettext, override
 
 from games.sessions import share
-
 from tests.games.test_session_views import WIN_ANN, record_direct, start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
