@@ -2,6 +2,8 @@
 
 Transfers are recomputed from the ledger every time (`ledger.settlement`); a
 `SettlementMark` only remembers that one of them was paid, with the amount it had then.
+The page, its messages and the "Copy as text" sentence are in the reader's language; the
+CSV headers and values stay English (column names are data, read by spreadsheets).
 """
 
 from __future__ import annotations
