@@ -14,7 +14,6 @@ from .literals import ROOT, python_files, python_literals, template_files, templ
 
 TEMPLATES_NOT_YET_CONVERTED = {
     "templates/base.html",
-    "templates/games/bracket.html",
     "templates/games/club_detail.html",
     "templates/games/club_form.html",
     "templates/games/club_stats.html",
@@ -49,14 +48,6 @@ TEMPLATES_NOT_YET_CONVERTED = {
     "templates/games/share_history.html",
     "templates/games/statement.html",
     "templates/games/tokens.html",
-    "templates/games/tournament_deal.html",
-    "templates/games/tournament_form.html",
-    "templates/games/tournament_late.html",
-    "templates/games/tournament_list.html",
-    "templates/games/tournament_print.html",
-    "templates/games/tournament_prizes.html",
-    "templates/games/tournament_roster.html",
-    "templates/games/tournament_verify.html",
     "templates/games/webhooks.html",
     "templates/ledger/settlement.html",
     "templates/offline.html",
@@ -96,8 +87,6 @@ PYTHON_NOT_YET_CONVERTED = {
     "games/sessions/settlement.py",
     "games/sessions/share_views.py",
     "games/sessions/views.py",
-    "games/tournaments/forms.py",
-    "games/tournaments/views.py",
     "ledger/models.py",
 }
 
