@@ -15,6 +15,11 @@ Live updates: the board polls its own URL every second while the page is visible
 gets ``304 Not Modified`` (one ETag from the session version, the hand and its log
 length) until something changes. Moves the phone has not seen yet carry a reveal index
 so that CSS shows them one at a time.
+
+Every sentence is in the reader's language (issue 19): a seat page in the language of
+the phone that holds it, never the host's. Refusals go through ``games.messages.render``
+and "why can't I play this card" through ``games.rulebook_text.why``; the card names
+themselves (``card()``, cached) stay English for now.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -52,7 +58,7 @@ REVEAL_STEPS = 64
 FEED_LENGTH = 8
 # The bot levels in the reader's language (the model's choices are English: wrapping
 # them would make a migration).
-BOT_LEVELS = {
+BOT_LEVELS: dict[str, Promise] = {
     Seat.BotLevel.EASY: gettext_lazy("Easy"),
     Seat.BotLevel.NORMAL: gettext_lazy("Normal"),
     Seat.BotLevel.EXPERT: gettext_lazy("Expert"),
