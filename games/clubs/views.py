@@ -194,8 +194,15 @@ def invite_create(request: HttpRequest, club_id: int) -> HttpResponse:
     link = request.build_absolute_uri(reverse("invite_accept", args=[token]))
     # The token is shown once: only its hash is stored.
     return render(
-        request, "games/invite_created.html", {"club": club, "invite": invite, "link": link}
+        request,
+        "games/invite_created.html",
+        {"club": club, "invite": invite, "link": link, "role": _role_name(invite.role)},
     )
+
+
+def _role_name(role: str) -> str:
+    """A role in the reader's language."""
+    return str(ROLE_NAMES.get(Role(role), role))
 
 
 def _usable_invite(token: str) -> Invite:
@@ -212,7 +219,8 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
             request, "games/invite_accept.html", {"invite": invite, "dead": True}, status=410
         )
     if not request.user.is_authenticated:
-        return render(request, "games/invite_accept.html", {"invite": invite, "next": request.path})
+        context = {"invite": invite, "next": request.path, "role": _role_name(invite.role)}
+        return render(request, "games/invite_accept.html", context)
     already = Membership.objects.filter(club=invite.club, user=request.user).exists()
     if request.method == "POST":
         try:
@@ -223,7 +231,8 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
             )
         messages.success(request, gettext("You joined %(club)s.") % {"club": invite.club.name})
         return redirect(invite.club)
-    return render(request, "games/invite_accept.html", {"invite": invite, "already": already})
+    context = {"invite": invite, "already": already, "role": _role_name(invite.role)}
+    return render(request, "games/invite_accept.html", context)
 
 
 @login_required
@@ -240,11 +249,10 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
     except service.ClubError as error:
         messages.error(request, say(error))
         return redirect("member_list", club.pk)
-    role = ROLE_NAMES.get(Role(target.role), target.get_role_display())
     messages.success(
         request,
         gettext("%(name)s is now %(role)s.")
-        % {"name": target.user.username, "role": str(role).lower()},
+        % {"name": target.user.username, "role": _role_name(target.role).lower()},
     )
     return redirect("member_list", club.pk)
 
