@@ -14,14 +14,19 @@
   the field allows.
 
 It raises ``django.core.exceptions.ValidationError`` with a sentence a player
-understands; forms show it beside the field, DRF serializers turn it into a 400.
+understands, in the reader's language (one whole sentence per kind of name: "club name",
+"session name", "tournament name", else "name"); forms show it beside the field, DRF
+serializers turn it into a 400.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 
 from django.core.exceptions import ValidationError
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
 __all__ = ["PLAYER_NAME_MAX", "TITLE_MAX", "clean_name"]
 
@@ -37,30 +42,86 @@ def _visible(ch: str) -> bool:
     return not ch.isspace() and ch not in _JOINERS and unicodedata.category(ch) not in ("Mn", "Cf")
 
 
+# Each sentence whole, per kind of name, so that a translation can bend "club name" as its
+# language needs (issue 19); ``what`` picks the row, "name" when it is not one of these.
+_BIDI_TEXT = {
+    "name": gettext_lazy(
+        "This name contains a text-direction control character (U+%(code)s), which would "
+        "show it reversed; type it again without it."
+    ),
+    "club name": gettext_lazy(
+        "This club name contains a text-direction control character (U+%(code)s), which "
+        "would show it reversed; type it again without it."
+    ),
+    "session name": gettext_lazy(
+        "This session name contains a text-direction control character (U+%(code)s), which "
+        "would show it reversed; type it again without it."
+    ),
+    "tournament name": gettext_lazy(
+        "This tournament name contains a text-direction control character (U+%(code)s), "
+        "which would show it reversed; type it again without it."
+    ),
+}
+_CONTROL_TEXT = {
+    "name": gettext_lazy(
+        "This name contains an invisible control character (U+%(code)s); type it again without it."
+    ),
+    "club name": gettext_lazy(
+        "This club name contains an invisible control character (U+%(code)s); type it again "
+        "without it."
+    ),
+    "session name": gettext_lazy(
+        "This session name contains an invisible control character (U+%(code)s); type it "
+        "again without it."
+    ),
+    "tournament name": gettext_lazy(
+        "This tournament name contains an invisible control character (U+%(code)s); type it "
+        "again without it."
+    ),
+}
+_BLANK_TEXT = {
+    "name": gettext_lazy("The name needs at least one visible letter, digit or sign."),
+    "club name": gettext_lazy("The club name needs at least one visible letter, digit or sign."),
+    "session name": gettext_lazy(
+        "The session name needs at least one visible letter, digit or sign."
+    ),
+    "tournament name": gettext_lazy(
+        "The tournament name needs at least one visible letter, digit or sign."
+    ),
+}
+_LONG_TEXT = {
+    "name": gettext_lazy("The name is %(length)s characters long; at most %(max)s fit."),
+    "club name": gettext_lazy("The club name is %(length)s characters long; at most %(max)s fit."),
+    "session name": gettext_lazy(
+        "The session name is %(length)s characters long; at most %(max)s fit."
+    ),
+    "tournament name": gettext_lazy(
+        "The tournament name is %(length)s characters long; at most %(max)s fit."
+    ),
+}
+
+
+def _say(sentences: Mapping[str, Promise], what: str, **params: object) -> str:
+    return str(sentences.get(what, sentences["name"])) % params
+
+
 def clean_name(value: object, *, max_length: int = PLAYER_NAME_MAX, what: str = "name") -> str:
     text = unicodedata.normalize("NFC", str(value if value is not None else ""))
     for ch in text:
         if ch in _BIDI:
             raise ValidationError(
-                f"This {what} contains a text-direction control character (U+{ord(ch):04X}), "
-                "which would show it reversed; type it again without it.",
-                code="bidi_control",
+                _say(_BIDI_TEXT, what, code=f"{ord(ch):04X}"), code="bidi_control"
             )
         if unicodedata.category(ch) == "Cc" and not ch.isspace():  # white space: collapsed
             raise ValidationError(
-                f"This {what} contains an invisible control character (U+{ord(ch):04X}); "
-                "type it again without it.",
-                code="control_character",
+                _say(_CONTROL_TEXT, what, code=f"{ord(ch):04X}"), code="control_character"
             )
     text = "".join(ch for ch in text if ch not in _DROPPED)
     text = " ".join(text.split())
     if not any(_visible(ch) for ch in text):
-        raise ValidationError(
-            f"The {what} needs at least one visible letter, digit or sign.", code="blank"
-        )
+        raise ValidationError(_say(_BLANK_TEXT, what), code="blank")
     if len(text) > max_length:
         raise ValidationError(
-            f"The {what} is {len(text)} characters long; at most {max_length} fit.",
-            code="max_length",
+            _say(_LONG_TEXT, what, length=len(text), max=max_length), code="max_length"
         )
     return text

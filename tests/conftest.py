@@ -6,6 +6,7 @@ but in no club of theirs). `club` has four players on its roster.
 
 import pytest
 from django.core.cache import cache
+from django.utils import translation
 
 from games.models import Role
 
@@ -16,6 +17,15 @@ from .factories import PASSWORD, ClubFactory, MembershipFactory, PlayerFactory, 
 def _fast_passwords(settings):
     # The real hasher is slow by design; tests create and log in many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _english_to_start():
+    # LocaleMiddleware activates the request's language in the thread and leaves it there:
+    # a test's requests in Sundanese must not decide the language of the next test.
+    translation.activate("en")
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

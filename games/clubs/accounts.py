@@ -5,6 +5,8 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import ratelimit
 from games.clubs.forms import SignupForm
@@ -23,11 +25,11 @@ def signup(request: HttpRequest) -> HttpResponse:
         # Someone who came from an invitation is about to join a club: no advice to
         # create one of their own above the invitation.
         welcome = (
-            f"Welcome, {user.username}! Accept the invitation below to join the club."
+            _("Welcome, %(name)s! Accept the invitation below to join the club.")
             if next_url.startswith("/invite/")
-            else f"Welcome, {user.username}! Create a club to start keeping books."
+            else _("Welcome, %(name)s! Create a club to start keeping books.")
         )
-        messages.success(request, welcome)
+        messages.success(request, welcome % {"name": user.username})
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
@@ -49,8 +51,12 @@ class RateLimitedLoginView(auth_views.LoginView):
             form.errors.clear()
             form.add_error(
                 None,
-                f"Too many failed logins from here. Try again in {wait} second"
-                f"{'' if wait == 1 else 's'}.",
+                ngettext(
+                    "Too many failed logins from here. Try again in %(wait)s second.",
+                    "Too many failed logins from here. Try again in %(wait)s seconds.",
+                    wait,
+                )
+                % {"wait": wait},
             )
             response = self.render_to_response(self.get_context_data(form=form), status=429)
             response["Retry-After"] = str(wait)
@@ -70,7 +76,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "registration/password_change.html"
 
     def form_valid(self, form):
-        messages.success(self.request, "Your password was changed.")
+        messages.success(self.request, _("Your password was changed."))
         return super().form_valid(form)
 
     def get_success_url(self) -> str:
@@ -96,7 +102,16 @@ class PasswordResetView(auth_views.PasswordResetView):
         if ratelimit.count("reset-ip", ip, window) >= settings.LOGIN_RATE_LIMIT:
             form = self.get_form()
             form.is_valid()
-            form.add_error(None, f"Too many reset requests. Try again in {window // 60} minutes.")
+            minutes = window // 60
+            form.add_error(
+                None,
+                ngettext(
+                    "Too many reset requests. Try again in %(minutes)s minute.",
+                    "Too many reset requests. Try again in %(minutes)s minutes.",
+                    minutes,
+                )
+                % {"minutes": minutes},
+            )
             return self.render_to_response(self.get_context_data(form=form), status=429)
         ratelimit.hit("reset-ip", ip, window)
         return super().post(request, *args, **kwargs)

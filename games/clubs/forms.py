@@ -3,6 +3,9 @@
 The club's money is picked from games.money.CURRENCIES (USD preselected: one tap for the
 common case); once the club has games it may only change to a currency counted in the same
 minor unit, since the stored integers would otherwise change value.
+
+Labels, help texts and refusals are in the reader's language (issue 19); the roles'
+names too (``ROLE_CHOICES``: the model's choices stay English, a migration otherwise).
 """
 
 import re
@@ -11,6 +14,8 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import timezones
 from games.formtext import own_messages
@@ -20,11 +25,15 @@ from games.names import TITLE_MAX, clean_name
 
 
 class SignupForm(UserCreationForm):
-    email = forms.EmailField(required=False, help_text="Optional; for password resets later.")
+    email = forms.EmailField(
+        required=False, help_text=gettext_lazy("Optional; for password resets later.")
+    )
 
     error_messages = {
         **UserCreationForm.error_messages,
-        "password_mismatch": "The two passwords are not the same: type the same one twice.",
+        "password_mismatch": gettext_lazy(
+            "The two passwords are not the same: type the same one twice."
+        ),
     }
 
     class Meta(UserCreationForm.Meta):
@@ -41,14 +50,15 @@ NUMERIC = re.compile(r"[+-]?(\d+[.,]?\d*|[.,]\d+)([eE][+-]?\d+)?")
 
 class ClubForm(forms.ModelForm):
     currency = CurrencyField(
-        label="Money",
-        help_text="What the table plays for. Amounts are typed like 0.25 or 5.",
+        label=gettext_lazy("Money"),
+        help_text=gettext_lazy("What the table plays for. Amounts are typed like 0.25 or 5."),
     )
     time_zone = forms.ChoiceField(
         required=False,  # none given: the server's zone
-        label="Time zone",
-        help_text="Times of the club's games are shown in it. A new club starts from this "
-        "phone's zone.",
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy(
+            "Times of the club's games are shown in it. A new club starts from this phone's zone."
+        ),
     )
 
     class Meta:
@@ -82,11 +92,17 @@ class ClubForm(forms.ModelForm):
             and (club.sessions.exists() or club.tournaments.exists())
         ):
             # Stored amounts are counts of the old minor unit: they would change value.
-            raise forms.ValidationError(
-                f"The club's books are kept in {old.symbol} "
-                f"{'to the cent' if old.exponent else 'whole units'}; it can change to a "
-                "currency counted the same way only. Start a new club for the other one."
-            )
+            if old.exponent:
+                sentence = _(
+                    "The club's books are kept in %(symbol)s to the cent; it can change to a "
+                    "currency counted the same way only. Start a new club for the other one."
+                )
+            else:
+                sentence = _(
+                    "The club's books are kept in %(symbol)s whole units; it can change to a "
+                    "currency counted the same way only. Start a new club for the other one."
+                )
+            raise forms.ValidationError(sentence % {"symbol": old.symbol})
         club.currency = new
         return new
 
@@ -95,7 +111,11 @@ class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ("name",)
-        widgets = {"name": forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Name"})}
+        widgets = {
+            "name": forms.TextInput(
+                attrs={"autocomplete": "off", "placeholder": gettext_lazy("Name")}
+            )
+        }
 
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
@@ -108,12 +128,14 @@ class PlayerForm(forms.ModelForm):
             pk=self.instance.pk
         )
         if clash.exists():
-            raise forms.ValidationError(f"{name} is already on the roster.", code="duplicate_name")
+            raise forms.ValidationError(
+                _("%(name)s is already on the roster.") % {"name": name}, code="duplicate_name"
+            )
         # A name that is only a number ("7", "-6.16e+277") is almost always a client
         # mixing up an id or an amount with a name: refused, with a way on.
         if NUMERIC.fullmatch(name):
             raise forms.ValidationError(
-                "A name cannot be just a number; add a letter, e.g. “Player 7”.",
+                _("A name cannot be just a number; add a letter, e.g. “Player 7”."),
                 code="numeric_name",
             )
         return name
@@ -132,7 +154,9 @@ class MemberChoiceField(forms.ModelChoiceField):
 
 class PlayerLinkForm(forms.Form):
     member = MemberChoiceField(
-        queryset=Membership.objects.none(), required=False, empty_label="— not linked —"
+        queryset=Membership.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("— not linked —"),
     )
 
     def __init__(self, *args, club: Club, **kwargs):
@@ -142,9 +166,18 @@ class PlayerLinkForm(forms.Form):
         member.queryset = club.memberships.select_related("user")
 
 
+# The roles in the reader's language, in the model's order.
+ROLE_NAMES = {
+    Role.OWNER: gettext_lazy("Owner"),
+    Role.SCOREKEEPER: gettext_lazy("Scorekeeper"),
+    Role.MEMBER: gettext_lazy("Member"),
+}
+ROLE_CHOICES = [(role.value, ROLE_NAMES[role]) for role in Role]
+
+
 class InviteForm(forms.Form):
-    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER)
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.MEMBER)
 
 
 class RoleForm(forms.Form):
-    role = forms.ChoiceField(choices=Role.choices)
+    role = forms.ChoiceField(choices=ROLE_CHOICES)

@@ -1,6 +1,7 @@
 """Personal API tokens: create (the key is shown once; optionally expiring), list, revoke.
 
-The API's own onboarding (`POST /api/v1/auth/tokens/`) is games.api.tokens."""
+The API's own onboarding (`POST /api/v1/auth/tokens/`) is games.api.tokens. The page and
+its messages are in the reader's language (issue 19)."""
 
 from datetime import timedelta
 
@@ -10,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from games.http import AuthedHttpRequest
@@ -21,18 +23,25 @@ MAX_ACTIVE_TOKENS = ApiToken.MAX_ACTIVE
 class TokenForm(forms.Form):
     name = forms.CharField(
         max_length=60,
-        label="Name",
-        help_text="Where you will use it, e.g. “club spreadsheet”.",
-        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Token name"}),
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("Where you will use it, e.g. “club spreadsheet”."),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "placeholder": gettext_lazy("Token name")}
+        ),
     )
 
     expires_in_days = forms.TypedChoiceField(
-        label="Expires",
-        choices=[("", "Never"), ("30", "In 30 days"), ("90", "In 90 days"), ("365", "In a year")],
+        label=gettext_lazy("Expires"),
+        choices=[
+            ("", gettext_lazy("Never")),
+            ("30", gettext_lazy("In 30 days")),
+            ("90", gettext_lazy("In 90 days")),
+            ("365", gettext_lazy("In a year")),
+        ],
         coerce=int,
         empty_value=None,
         required=False,
-        help_text="Every token also stops working when your password changes.",
+        help_text=gettext_lazy("Every token also stops working when your password changes."),
     )
 
     def __init__(self, *args, user, **kwargs):
@@ -43,7 +52,12 @@ class TokenForm(forms.Form):
         active = ApiToken.objects.filter(user=self.user, revoked_at__isnull=True).count()
         if active >= MAX_ACTIVE_TOKENS:
             raise forms.ValidationError(
-                f"You have {active} active tokens; revoke one you no longer use first."
+                ngettext(
+                    "You have %(n)s active token; revoke one you no longer use first.",
+                    "You have %(n)s active tokens; revoke one you no longer use first.",
+                    active,
+                )
+                % {"n": active}
             )
         return self.cleaned_data
 
@@ -94,5 +108,8 @@ def token_revoke(request: AuthedHttpRequest, token_id: int) -> HttpResponse:
             "games/tokens.html#tokens",
             _context(request, TokenForm(user=request.user)),
         )
-    messages.success(request, f"“{token.name}” is revoked; it no longer opens the API.")
+    messages.success(
+        request,
+        gettext("“%(name)s” is revoked; it no longer opens the API.") % {"name": token.name},
+    )
     return redirect("token_list")

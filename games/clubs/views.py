@@ -4,13 +4,23 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import rulebook_text
 from games.access import club_for, player_for
 from games.clubs import service
-from games.clubs.forms import ClubForm, InviteForm, PlayerForm, PlayerLinkForm, RoleForm
+from games.clubs.forms import (
+    ROLE_CHOICES,
+    ROLE_NAMES,
+    ClubForm,
+    InviteForm,
+    PlayerForm,
+    PlayerLinkForm,
+    RoleForm,
+)
 from games.http import AuthedHttpRequest
+from games.messages import render as say
 from games.models import GameSession, Invite, Membership, Player, Role
 from games.models.club import hash_token
 
@@ -27,7 +37,11 @@ def club_create(request: AuthedHttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         club = service.create_club(form.save(commit=False), request.user)
-        messages.success(request, f"{club.name} is ready. Add the players who sit at your table.")
+        messages.success(
+            request,
+            gettext("%(club)s is ready. Add the players who sit at your table.")
+            % {"club": club.name},
+        )
         return redirect(club)
     return render(request, "games/club_form.html", {"form": form})
 
@@ -55,7 +69,7 @@ def club_edit(request: HttpRequest, club_id: int) -> HttpResponse:
     form = ClubForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Club settings saved.")
+        messages.success(request, gettext("Club settings saved."))
         return redirect(club)
     return render(request, "games/club_form.html", {"form": form, "club": club})
 
@@ -71,7 +85,9 @@ def player_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
         if form.is_valid():
             player = form.save()
             if not request.htmx:
-                messages.success(request, f"{player.name} joined the roster.")
+                messages.success(
+                    request, gettext("%(name)s joined the roster.") % {"name": player.name}
+                )
                 return redirect(reverse("player_list", args=[club.pk]) + "?added=1")
             form = PlayerForm(club=club)
     template = "games/players.html"
@@ -111,11 +127,13 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
             and Player.objects.filter(club=club, user=member.user).exclude(pk=player.pk).exists()
         ):
             link_form.add_error(
-                "member", f"{member.user.username} is already linked to another player."
+                "member",
+                gettext("%(name)s is already linked to another player.")
+                % {"name": member.user.username},
             )
         else:
             player.save()
-            messages.success(request, f"{player.name} saved.")
+            messages.success(request, gettext("%(name)s saved.") % {"name": player.name})
             return redirect("player_list", club.pk)
     return render(
         request,
@@ -133,12 +151,17 @@ def player_archive(request: HttpRequest, player_id: int) -> HttpResponse:
     try:
         player = service.archive_player(player, archived)
     except service.ClubError as refused:
-        messages.error(request, str(refused))
+        messages.error(request, say(refused))
         return redirect("player_edit", player.pk)
     if archived:
-        messages.success(request, f"{player.name} archived: off the pickers, books kept.")
+        messages.success(
+            request,
+            gettext("%(name)s archived: off the pickers, books kept.") % {"name": player.name},
+        )
     else:
-        messages.success(request, f"{player.name} is back on the roster.")
+        messages.success(
+            request, gettext("%(name)s is back on the roster.") % {"name": player.name}
+        )
     return redirect("player_list", player.club_id)
 
 
@@ -151,7 +174,7 @@ def member_list(request: HttpRequest, club_id: int) -> HttpResponse:
         "members": club.memberships.select_related("user").order_by("user__username"),
         "invite_form": InviteForm(),
         "is_owner": membership.has_role(Role.OWNER),
-        "roles": Role.choices,
+        "roles": ROLE_CHOICES,
         "invites": club.invites.filter(used_at__isnull=True, expires_at__gt=timezone.now())
         if membership.has_role(Role.OWNER)
         else [],
@@ -165,20 +188,27 @@ def invite_create(request: HttpRequest, club_id: int) -> HttpResponse:
     club, _ = club_for(request.user, club_id, Role.OWNER)
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Pick a role for the invitation.")
+        messages.error(request, gettext("Pick a role for the invitation."))
         return redirect("member_list", club.pk)
     invite, token = Invite.issue(club, form.cleaned_data["role"], request.user)
     link = request.build_absolute_uri(reverse("invite_accept", args=[token]))
     # The token is shown once: only its hash is stored.
     return render(
-        request, "games/invite_created.html", {"club": club, "invite": invite, "link": link}
+        request,
+        "games/invite_created.html",
+        {"club": club, "invite": invite, "link": link, "role": _role_name(invite.role)},
     )
+
+
+def _role_name(role: str) -> str:
+    """A role in the reader's language."""
+    return str(ROLE_NAMES.get(Role(role), role))
 
 
 def _usable_invite(token: str) -> Invite:
     invite = Invite.objects.select_related("club").filter(token_hash=hash_token(token)).first()
     if invite is None:
-        raise Http404("This invitation does not exist.")
+        raise Http404(gettext("This invitation does not exist."))
     return invite
 
 
@@ -189,7 +219,8 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
             request, "games/invite_accept.html", {"invite": invite, "dead": True}, status=410
         )
     if not request.user.is_authenticated:
-        return render(request, "games/invite_accept.html", {"invite": invite, "next": request.path})
+        context = {"invite": invite, "next": request.path, "role": _role_name(invite.role)}
+        return render(request, "games/invite_accept.html", context)
     already = Membership.objects.filter(club=invite.club, user=request.user).exists()
     if request.method == "POST":
         try:
@@ -198,9 +229,10 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
             return render(
                 request, "games/invite_accept.html", {"invite": invite, "dead": True}, status=410
             )
-        messages.success(request, f"You joined {invite.club.name}.")
+        messages.success(request, gettext("You joined %(club)s.") % {"club": invite.club.name})
         return redirect(invite.club)
-    return render(request, "games/invite_accept.html", {"invite": invite, "already": already})
+    context = {"invite": invite, "already": already, "role": _role_name(invite.role)}
+    return render(request, "games/invite_accept.html", context)
 
 
 @login_required
@@ -210,14 +242,18 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
     target = get_object_or_404(Membership, pk=membership_id, club=club)
     form = RoleForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Unknown role.")
+        messages.error(request, gettext("Unknown role."))
         return redirect("member_list", club.pk)
     try:
         service.change_role(target, form.cleaned_data["role"])
     except service.ClubError as error:
-        messages.error(request, str(error))
+        messages.error(request, say(error))
         return redirect("member_list", club.pk)
-    messages.success(request, f"{target.user.username} is now {target.get_role_display().lower()}.")
+    messages.success(
+        request,
+        gettext("%(name)s is now %(role)s.")
+        % {"name": target.user.username, "role": _role_name(target.role).lower()},
+    )
     return redirect("member_list", club.pk)
 
 
@@ -229,9 +265,13 @@ def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> Htt
     try:
         service.remove_member(target)
     except service.ClubError as error:
-        messages.error(request, str(error))
+        messages.error(request, say(error))
         return redirect("member_list", club.pk)
-    messages.success(request, f"{target.user.username} was removed from {club.name}.")
+    messages.success(
+        request,
+        gettext("%(name)s was removed from %(club)s.")
+        % {"name": target.user.username, "club": club.name},
+    )
     if target.user_id == request.user.id:
         return redirect("home")
     return redirect("member_list", club.pk)

@@ -4,7 +4,8 @@ A seat link is claimed by the first phone that opens it: the phone gets a random
 value in a long-lived cookie, and the seat keeps its hash (``Seat.claimed_by``). Another
 phone opening the link gets a page that says so (403). On the table page the host can
 release a claim, reissue a link (the old one then answers 404) and hide the seat links
-once they are handed out (remembered in the host's Django session).
+once they are handed out (remembered in the host's Django session). What the host reads
+is in the host's language (issue 19).
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games.access import session_for
 from games.digital import service as digital
+from games.messages import render as say
 from games.models import Role, Seat
 from games.models.club import hash_token
 
@@ -36,7 +39,7 @@ def seat_for(secret: str, with_session: bool = True) -> Seat:
         else None
     )
     if seat is None:
-        raise Http404("No such seat")
+        raise Http404(gettext("No such seat"))
     return seat
 
 
@@ -110,18 +113,21 @@ def seat_link(request: HttpRequest, session_id: int, seat_id: int) -> HttpRespon
             seat = digital.reissue_seat(session_id=session.pk, seat_id=seat_id)
             messages.success(
                 request,
-                f"{seat.player.name} has a new seat link; the old one no longer opens. "
-                "Hand the new one over.",
+                gettext(
+                    "%(name)s has a new seat link; the old one no longer opens. "
+                    "Hand the new one over."
+                )
+                % {"name": seat.player.name},
             )
         elif action == "release":
             seat = digital.release_seat(session_id=session.pk, seat_id=seat_id)
             messages.success(
                 request,
-                f"{seat.player.name}'s seat is released: the next phone that opens the "
-                "link takes it.",
+                gettext("%(name)s's seat is released: the next phone that opens the link takes it.")
+                % {"name": seat.player.name},
             )
         else:
-            messages.error(request, "Choose “New link” or “Release”.")
+            messages.error(request, gettext("Choose “New link” or “Release”."))
     except digital.DigitalError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, say(exc))
     return redirect("digital_table", session.pk)

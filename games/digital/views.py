@@ -15,6 +15,11 @@ Live updates: the board polls its own URL every second while the page is visible
 gets ``304 Not Modified`` (one ETag from the session version, the hand and its log
 length) until something changes. Moves the phone has not seen yet carry a reveal index
 so that CSS shows them one at a time.
+
+Every sentence is in the reader's language (issue 19): a seat page in the language of
+the phone that holds it, never the host's. Refusals go through ``games.messages.render``
+and "why can't I play this card" through ``games.rulebook_text.why``; the card names
+themselves (``card()``, cached) stay English for now.
 """
 
 from __future__ import annotations
@@ -27,19 +32,23 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.access import hand_for, session_for
 from games.digital import selectors as digital_reads
 from games.digital import service as digital
 from games.digital.link_views import HIDDEN_LINKS, holds_seat
-from games.engine import CARD_NAMES, HandState, parse_card, rulebook
+from games.engine import CARD_NAMES, HandState, parse_card
 from games.engine.legal import trick_winner
 from games.http import AuthedHttpRequest, HtmxHttpRequest
+from games.messages import render as say
 from games.models import GameSession, Hand, Role, Seat
 from games.polling import etag_matches, live
 from games.qr import phone_url, qr_svg
+from games.rulebook_text import why
 from games.templatetags.bourre import RANKS, SUITS
 
 # Time between two revealed moves is set in CSS (--dg-pace); the index is all we send, as a
@@ -47,6 +56,13 @@ from games.templatetags.bourre import RANKS, SUITS
 # the last step static/css/app.css defines.
 REVEAL_STEPS = 64
 FEED_LENGTH = 8
+# The bot levels in the reader's language (the model's choices are English: wrapping
+# them would make a migration).
+BOT_LEVELS: dict[str, Promise] = {
+    Seat.BotLevel.EASY: gettext_lazy("Easy"),
+    Seat.BotLevel.NORMAL: gettext_lazy("Normal"),
+    Seat.BotLevel.EXPERT: gettext_lazy("Expert"),
+}
 
 
 @functools.cache
@@ -190,17 +206,20 @@ def _players(view: dict[str, Any], bots: set[str], viewer: str | None) -> list[d
         if decl is None and name in view["declared"]:
             decl = "declared"  # simultaneous declaration: hidden until all have declared
         if decl == "pass":
-            status = "passed"
+            status = pgettext("a player's declaration", "passed")
         elif decl == "play":
             drew = view["discard_counts"].get(name)
-            status = f"plays, drew {drew}" if drew else "plays, stood pat"
+            status = (
+                gettext("plays, drew %(n)s") % {"n": drew} if drew else gettext("plays, stood pat")
+            )
         elif decl == "declared":
-            status = "has declared"
+            status = gettext("has declared")
         else:
-            status = "deciding…" if name in view["awaiting"] else ""
+            status = gettext("deciding…") if name in view["awaiting"] else ""
         cards = view["hand_counts"].get(name) if decl != "pass" else None
         if cards:
-            status += f"{' · ' if status else ''}{cards} card{'s' if cards != 1 else ''}"
+            count = ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards}
+            status += f"{' · ' if status else ''}{count}"
         out.append(
             {
                 "name": name,
@@ -231,25 +250,29 @@ def _feed(state: HandState, view: dict[str, Any], seqs: dict[int, int | None]) -
         kind = action["type"]
         item: dict[str, Any] = {"seq": i, "reveal": seqs.get(i), "player": who}
         if kind == "card":
-            item["text"] = "plays"
+            item["text"] = gettext("%(player)s plays") % {"player": who}
             item["card"] = card(action["card"])
             cards_played += 1
             if cards_played % n_active == 0 and cards_played // n_active <= len(completed):
                 item["takes"] = completed[cards_played // n_active - 1]["winner"]
         elif not revealed:
-            item["text"] = "has declared"
+            item["text"] = gettext("%(player)s has declared") % {"player": who}
         elif kind == "pass":
-            item["text"] = "passes"
+            item["text"] = gettext("%(player)s passes") % {"player": who}
         else:
             n = len(action.get("discard") or [])
-            item["text"] = f"plays, draws {n}" if n else "plays, stands pat"
+            item["text"] = (
+                gettext("%(player)s plays, draws %(n)s") % {"player": who, "n": n}
+                if n
+                else gettext("%(player)s plays, stands pat") % {"player": who}
+            )
         items.append(item)
     return items[-FEED_LENGTH:]
 
 
 def _reason(rule: str, view: dict[str, Any]) -> str:
     trick = view["trick"]
-    led = SUITS[trick[0]["card"][1]][1] if trick else "cards"
+    led = SUITS[trick[0]["card"][1]][1] if trick else gettext("cards")
     trump = SUITS[view["trump"]][1]
     win = ""
     if trick:
@@ -258,7 +281,7 @@ def _reason(rule: str, view: dict[str, Any]) -> str:
         ]
         c = card(winner["card"])
         win = f"{c['rank']}{c['symbol']}"
-    return rulebook.why(rule, led=led, trump=trump, win=win or "the winning card")
+    return why(rule, led=led, trump=trump, win=win or gettext("the winning card"))
 
 
 def _me(state: HandState, view: dict[str, Any], viewer: str) -> dict[str, Any]:
@@ -287,7 +310,7 @@ def _me(state: HandState, view: dict[str, Any], viewer: str) -> dict[str, Any]:
 
 def _result(hand: Hand, state: HandState) -> dict[str, Any] | None:
     if hand.status == Hand.Status.VOIDED:
-        return {"cancelled": hand.void_reason or "This hand was cancelled."}
+        return {"cancelled": hand.void_reason or gettext("This hand was cancelled.")}
     # The ledger's verdict is the authority once recorded (forfeits, chip limits).
     result = hand.verdict.get("result") if hand.status == Hand.Status.RECORDED else None
     result = result or state.outcome()
@@ -362,7 +385,7 @@ def seat_page(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
                 user=request.user,
             )
         except digital.DigitalError as exc:
-            error = {"message": str(exc), "code": exc.code, "rule": exc.rule}
+            error = {"message": say(exc), "code": exc.code, "rule": exc.rule}
             status = exc.status
             table = digital_reads.load_table(digital_reads.latest_hand(seat.session_id))
         else:
@@ -430,7 +453,7 @@ def seat_deal(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
     status = 200
     if not seat.active:
         error = {
-            "message": "You are sitting out: ask the host to deal you back in.",
+            "message": gettext("You are sitting out: ask the host to deal you back in."),
             "code": "not_dealt_in",
             "rule": None,
         }
@@ -442,7 +465,7 @@ def seat_deal(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
                 user=request.user if request.user.is_authenticated else None,
             )
         except digital.DigitalError as exc:
-            error = {"message": str(exc), "code": exc.code, "rule": exc.rule}
+            error = {"message": say(exc), "code": exc.code, "rule": exc.rule}
             status = exc.status
     if error is None and not request.htmx:
         return redirect("digital_seat", seat.secret)
@@ -550,6 +573,7 @@ def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
                 "dealt": s.player.name in dealt,
                 "claimed": bool(s.claimed_by),
                 "mine": s.player.user_id == request.user.pk,
+                "level": BOT_LEVELS.get(s.bot_level, s.get_bot_level_display()),
             }
         )
     board = board_context(session, table, None, None, {s.player.name for s in seats if s.is_bot})
@@ -563,7 +587,7 @@ def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
         "board": board,
         "in_progress": table.in_progress,
         "active_count": sum(1 for s in seats if s.active),
-        "bot_levels": Seat.BotLevel.choices,
+        "bot_levels": list(BOT_LEVELS.items()),
         "links_hidden": hidden,
     }
     response = render(request, "games/digital_table.html", context)
@@ -578,9 +602,11 @@ def deal(request: HttpRequest, session_id: int) -> HttpResponse:
     try:
         digital.start_hand(session_id=session.pk, user=request.user)
     except digital.DigitalError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, say(exc))
     else:
-        messages.success(request, "Dealt. Each player opens their seat link to see their cards.")
+        messages.success(
+            request, gettext("Dealt. Each player opens their seat link to see their cards.")
+        )
     return redirect("digital_table", session.pk)
 
 
@@ -595,7 +621,7 @@ def seat_bot(request: HttpRequest, session_id: int, seat_id: int) -> HttpRespons
             session_id=session.pk, seat_id=seat_id, is_bot=is_bot, level=level, user=request.user
         )
     except digital.DigitalError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, say(exc))
     return redirect("digital_table", session.pk)
 
 
@@ -606,9 +632,9 @@ def cancel(request: HttpRequest, session_id: int) -> HttpResponse:
     try:
         digital.cancel_hand(session_id=session.pk, user=request.user)
     except digital.DigitalError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, say(exc))
     else:
-        messages.success(request, "The hand was cancelled; no money moved.")
+        messages.success(request, gettext("The hand was cancelled; no money moved."))
     return redirect("digital_table", session.pk)
 
 
@@ -629,7 +655,7 @@ def seat_replay(request: HttpRequest, seat: Seat, hand_id: int) -> HttpResponse:
     """The same replay for a seat link (players need no account), this session only."""
     hand = Hand.objects.filter(pk=hand_id, session_id=seat.session_id).first()
     if hand is None:
-        raise Http404("No such hand at this table")
+        raise Http404(gettext("No such hand at this table"))
     response = _replay(request, hand, seat)
     response["Cache-Control"] = "private, no-store"
     return response

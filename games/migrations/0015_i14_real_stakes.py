@@ -18,11 +18,15 @@ On PostgreSQL the ledger's append-only triggers (ledger 0002 and 0005) refuse UP
 legs; they are disabled for this transaction's updates and enabled again before it ends
 (the migration runs in one transaction, so nobody else sees the ledger unguarded).
 
-Backwards divides by 100 (rounding towards zero) and puts the symbol back.
+Backwards divides by 100 and puts the symbol back. It refuses (and changes nothing) when
+a ledger leg in cents is not a whole dollar: rounding legs one by one would leave
+postings that no longer balance, so books with a quarter ante cannot go back to whole
+units; other amounts (a hand record's, a tournament's) round towards zero.
 """
 
 from django.db import migrations, models
 from django.db.models import F
+from django.db.models.functions import Mod
 
 # The migration keeps its own copy of what games.money says today, so it means the same
 # thing whatever that module becomes.
@@ -31,13 +35,16 @@ CENTS |= {"CA$": ("CAD", "CA$"), "A$": ("AUD", "A$"), "USD": ("USD", "$")}
 CENTS |= {"EUR": ("EUR", "€"), "GBP": ("GBP", "£")}
 
 # Keys of the JSON blobs (hand records, verdicts, states before a hand, corrections,
-# session events, rules) whose value is an amount or a {player: amount} map.
+# session events, rules) whose value is an amount, a {player: amount} map or a list of
+# amounts (a "rules_changed" event's {"ante": [old, new]}). "changes" is a
+# "hand_corrected" event's {player: change of net}.
 MONEY_KEYS = {
     "amount",
     "ante",
     "antes",
     "carried_in",
     "carry",
+    "changes",
     "leftover",
     "next_carry",
     "payouts",
@@ -72,6 +79,8 @@ def scale_json(value, scale):
     for key, item in value.items():
         if key in MONEY_KEYS and isinstance(item, dict):
             out[key] = {k: _scale_number(v, scale) for k, v in item.items()}
+        elif key in MONEY_KEYS and isinstance(item, list):
+            out[key] = [_scale_number(v, scale) for v in item]
         elif key in MONEY_KEYS:
             out[key] = _scale_number(item, scale)
         else:
@@ -85,6 +94,17 @@ def _triggers(schema_editor, enable: bool) -> None:
     verb = "ENABLE" if enable else "DISABLE"
     for table, trigger in LEDGER_TRIGGERS:
         schema_editor.execute(f"ALTER TABLE {table} {verb} TRIGGER {trigger}", params=None)
+
+
+def _refuse_cents(*legs) -> None:
+    """Going back to whole units: refuse if a leg holds cents (its posting would not balance)."""
+    for qs in legs:
+        if qs.annotate(cents=Mod("amount", 100)).exclude(cents=0).exists():
+            raise RuntimeError(
+                "games 0015 cannot be reversed: the ledger holds amounts that are not whole "
+                "dollars (euros, pounds), which whole units cannot keep without unbalancing "
+                "postings."
+            )
 
 
 def _convert(apps, schema_editor, forward: bool) -> None:
@@ -101,7 +121,8 @@ def _convert(apps, schema_editor, forward: bool) -> None:
     PlayerTotals = apps.get_model("ledger", "PlayerTotals")  # noqa: N806
 
     def scale(x: int) -> int:
-        return x * 100 if forward else int(x / 100)
+        # Backwards: towards zero in integers (a float division loses digits past 2**53).
+        return x * 100 if forward else (x // 100 if x >= 0 else -(-x // 100))
 
     def cents(model) -> list[int]:
         """Set every row's code, exponent and symbol; the ids of those now in cents."""
@@ -123,6 +144,12 @@ def _convert(apps, schema_editor, forward: bool) -> None:
     clubs, sessions, tournaments = cents(Club), cents(GameSession), cents(Tournament)
     if forward:
         IdempotencyRecord.objects.all().delete()
+    if not forward:
+        _refuse_cents(
+            Leg.objects.filter(posting__session_id__in=sessions),
+            Leg.objects.filter(posting__session__isnull=True, posting__club_id__in=clubs),
+            PrizeLeg.objects.filter(posting__tournament_id__in=tournaments),
+        )
     _triggers(schema_editor, enable=False)
     op = (lambda f: F(f) * 100) if forward else None
 

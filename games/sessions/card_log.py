@@ -8,6 +8,8 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import CARD_NAMES, CardError, parse_card
 from games.engine.record import SESSION_KEYS, TABLE_KEYS
@@ -31,24 +33,33 @@ def parse_card_log(text: str, players: list[str]) -> dict[str, Any]:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise forms.ValidationError(
-                f"The card log looks like JSON but does not read: {error.msg} "
-                f"(line {error.lineno}, column {error.colno})."
+                _(
+                    "The card log looks like JSON but does not read: %(error)s "
+                    "(line %(line)s, column %(column)s)."
+                )
+                % {"error": error.msg, "line": error.lineno, "column": error.colno}
             ) from None
         if isinstance(data, list):
             return {"plays": data}
         if not isinstance(data, dict):
-            raise forms.ValidationError("A JSON card log must be an object or a list of plays.")
+            raise forms.ValidationError(_("A JSON card log must be an object or a list of plays."))
         given_by_session = sorted(set(SESSION_KEYS) & data.keys())
         if given_by_session:
             raise forms.ValidationError(
-                f"The session supplies {', '.join(given_by_session)}; leave "
-                f"{'it' if len(given_by_session) == 1 else 'them'} out of the card log."
+                ngettext(
+                    "The session supplies %(fields)s; leave it out of the card log.",
+                    "The session supplies %(fields)s; leave them out of the card log.",
+                    len(given_by_session),
+                )
+                % {"fields": ", ".join(given_by_session)}
             )
         unknown = sorted(str(k) for k in data.keys() - ENTRY_KEYS)
         if unknown:
             raise forms.ValidationError(
-                f"The card log has fields a hand record does not know: {', '.join(unknown)}. "
-                f"Use {', '.join(sorted(ENTRY_KEYS))}."
+                _(
+                    "The card log has fields a hand record does not know: %(unknown)s. Use %(known)s."
+                )
+                % {"unknown": ", ".join(unknown), "known": ", ".join(sorted(ENTRY_KEYS))}
             )
         return data
     by_name = {p.lower(): p for p in players}
@@ -59,19 +70,24 @@ def parse_card_log(text: str, players: list[str]) -> dict[str, Any]:
             continue
         if len(parts) < 2:
             raise forms.ValidationError(
-                f"“{item.strip()}” should be a player and a card, like “{players[0]} AS”."
+                _("“%(item)s” should be a player and a card, like “%(player)s AS”.")
+                % {"item": item.strip(), "player": players[0]}
             )
         name, card = " ".join(parts[:-1]), parts[-1]
         player = by_name.get(name.lower())
         if player is None:
             raise forms.ValidationError(
-                f"“{name}” is not in this hand; the players are {', '.join(players)}."
+                _("“%(name)s” is not in this hand; the players are %(players)s.")
+                % {"name": name, "players": ", ".join(players)}
             )
         try:
             card_name = CARD_NAMES[parse_card(card)]
         except CardError:
             raise forms.ValidationError(
-                f"“{card}” ({player}) is not a card: write rank then suit, like QH, 10♥ or TS."
+                _(
+                    "“%(card)s” (%(player)s) is not a card: write rank then suit, like QH, 10♥ or TS."
+                )
+                % {"card": card, "player": player}
             ) from None
         plays.append([player, card_name])
     return {"plays": plays}

@@ -22,9 +22,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.access import hand_for
 from games.http import AuthedHttpRequest
+from games.messages import render as render_refusal
+from games.messages import render_error
 from games.models import GameSession, Hand, Role
 from games.sessions.forms import HandForm
 from games.sessions.views import _closed_response, _record_context
@@ -127,8 +131,12 @@ def hand_correct(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     except postings.StaleState:
         messages.error(
             request,
-            f"The table moved on while hand {hand.number} was being corrected (a hand was "
-            f"recorded or something changed). Nothing was changed: start the correction again.",
+            _(
+                "The table moved on while hand %(number)s was being corrected (a hand was "
+                "recorded or something changed). Nothing was changed: start the correction "
+                "again."
+            )
+            % {"number": hand.number},
         )
         return redirect("hand_correct", hand.pk)
     except postings.ChainBroken as broken:
@@ -137,16 +145,20 @@ def hand_correct(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
         session.refresh_from_db()
         return _closed_response(request, session)
     except postings.CorrectionRefused as refused:
-        messages.error(request, f"Hand {hand.number} cannot be corrected: {refused}.")
+        messages.error(
+            request,
+            _("Hand %(number)s cannot be corrected: %(why)s.")
+            % {"number": hand.number, "why": render_refusal(refused)},
+        )
         return redirect("hand_detail", hand.pk)
     if apply:
         later = [c.number for c in correction.hands if c.number != hand.number]
-        text = f"Hand {hand.number} corrected."
+        text = _("Hand %(number)s corrected.") % {"number": hand.number}
         if later:
-            text += f" Re-settled: hand{'s' if len(later) > 1 else ''} " + ", ".join(
-                str(n) for n in later
-            )
-            text += "."
+            numbers = ", ".join(str(n) for n in later)
+            text += " " + ngettext(
+                "Re-settled: hand %(numbers)s.", "Re-settled: hands %(numbers)s.", len(later)
+            ) % {"numbers": numbers}
         messages.success(request, text)
         return redirect("hand_detail", hand.pk)
     return render(
@@ -180,11 +192,14 @@ def _broken(
         notice = ""
     else:
         entry = pending["fixes"].get(str(target.number)) or table_part(target.record)
-        notice = (
-            f"With hand {hand.number} corrected, hand {target.number} no longer adds up: "
-            f"{broken.errors[0]['message']}. Fix hand {target.number} below; both are "
-            f"saved together."
-        )
+        notice = _(
+            "With hand %(number)s corrected, hand %(target)s no longer adds up: "
+            "%(why)s. Fix hand %(target)s below; both are saved together."
+        ) % {
+            "number": hand.number,
+            "target": target.number,
+            "why": render_error(broken.errors[0]),
+        }
     form = HandForm(
         {**_form_data(entry, target), "version": request.POST.get("version", "")},
         state=_state_of(target),

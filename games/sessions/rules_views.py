@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.access import session_for
@@ -44,8 +45,10 @@ def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
             # or Back then Save): saving it would undo their change without a word.
             messages.warning(
                 request,
-                "The house rules were changed elsewhere while this form was open. Nothing "
-                "was saved: here are the rules as they stand now.",
+                _(
+                    "The house rules were changed elsewhere while this form was open. Nothing "
+                    "was saved: here are the rules as they stand now."
+                ),
             )
             form = RulesForm(None, rules=session.rules, currency=session.currency)
             status = 409
@@ -54,7 +57,7 @@ def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
             new = form.rules()
             changed = [k for k in new if old.get(k) != new[k]]
             if not changed:
-                messages.info(request, "Nothing changed: the house rules stay as they were.")
+                messages.info(request, _("Nothing changed: the house rules stay as they were."))
                 return redirect(session)
             try:
                 postings.change_rules(session_id=session.pk, rules=new, user=request.user)
@@ -64,15 +67,14 @@ def session_rules(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
                 form_error(form, error)
             else:
                 labels = {k: form.fields[k].label for k in changed}
+                changes = "; ".join(
+                    f"{labels[k]}: {rule_value(k, old.get(k), session.currency)} → "
+                    f"{rule_value(k, new[k], session.currency)}"
+                    for k in changed
+                )
                 messages.success(
                     request,
-                    "New house rules from the next hand: "
-                    + "; ".join(
-                        f"{labels[k]}: {rule_value(k, old.get(k), session.currency)} → "
-                        f"{rule_value(k, new[k], session.currency)}"
-                        for k in changed
-                    )
-                    + ".",
+                    _("New house rules from the next hand: %(changes)s.") % {"changes": changes},
                 )
                 if request.htmx:
                     return HttpResponseClientRedirect(session.get_absolute_url())

@@ -2,6 +2,8 @@
 
 Transfers are recomputed from the ledger every time (`ledger.settlement`); a
 `SettlementMark` only remembers that one of them was paid, with the amount it had then.
+The page, its messages and the "Copy as text" sentence are in the reader's language; the
+CSV headers and values stay English (column names are data, read by spreadsheets).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import timezones
@@ -37,7 +40,12 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         key=lambda item: (-item[1], item[0]),
     )
     sentences = [
-        f"{r['payer']} pays {r['payee']} {format_money(r['amount'], session.currency)}"
+        _("%(payer)s pays %(payee)s %(amount)s")
+        % {
+            "payer": r["payer"],
+            "payee": r["payee"],
+            "amount": format_money(r["amount"], session.currency),
+        }
         for r in rows
     ]
     template = "ledger/settlement.html"
@@ -48,7 +56,8 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         "membership": membership,
         "rows": rows,
         "nets": nets,
-        "share_text": f"{session.name}: " + ("; ".join(sentences) or "nobody owes anything") + ".",
+        "share_text": _("%(session)s: %(transfers)s.")
+        % {"session": session.name, "transfers": "; ".join(sentences) or _("nobody owes anything")},
         "can_mark": membership.has_role(Role.SCOREKEEPER),
         "share_url": request.build_absolute_uri(),
     }
@@ -60,7 +69,7 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """Tick or untick "paid" on one transfer (scorekeepers)."""
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
-    rows, _ = settlement_rows(session)
+    rows, _names = settlement_rows(session)
     payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
     row = next(
         (
@@ -71,7 +80,7 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
         None,
     )
     if row is None:
-        messages.error(request, "That transfer is no longer part of the settlement.")
+        messages.error(request, _("That transfer is no longer part of the settlement."))
     else:
         paid = request.POST.get("paid") in ("1", "on", "true")
         t = row["transfer"]
@@ -85,11 +94,14 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
                 user=request.user,
             )
         if not request.htmx:
-            verb = "paid" if paid else "not paid yet"
+            said = (
+                _("%(payer)s → %(payee)s %(amount)s: marked paid.")
+                if paid
+                else _("%(payer)s → %(payee)s %(amount)s: marked not paid yet.")
+            )
+            amount = format_money(t.amount, session.currency)
             messages.success(
-                request,
-                f"{row['payer']} → {row['payee']} "
-                f"{format_money(t.amount, session.currency)}: marked {verb}.",
+                request, said % {"payer": row["payer"], "payee": row["payee"], "amount": amount}
             )
     if request.htmx:
         rows, names = settlement_rows(session)
@@ -115,8 +127,8 @@ def _csv_response(session: GameSession, what: str) -> tuple[HttpResponse, Any]:
 
 @login_required
 def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    session, _ = session_for(request.user, session_id)
-    rows, _ = settlement_rows(session)
+    session, _membership = session_for(request.user, session_id)
+    rows, _names = settlement_rows(session)
     response, writer = _csv_response(session, "settlement")
     # Amounts in the major unit ("0.25") with the ISO code; times with the club's offset
     # (ledger.exports says why).
@@ -140,7 +152,7 @@ def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 def ledger_csv(request: AuthedHttpRequest, session_id: int) -> StreamingHttpResponse:
     """Every posting of the session with its legs: one row per leg, streamed from plain
     column values (``ledger.exports``), so a long session costs flat memory."""
-    session, _ = session_for(request.user, session_id)
+    session, _membership = session_for(request.user, session_id)
     filename = f"{slugify(session.name) or 'session'}-{session.pk}-ledger.csv"
     # The rows are written after the view returns (and the club's zone is reset): the
     # zone active now goes with them.

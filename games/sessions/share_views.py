@@ -19,6 +19,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.access import session_for
@@ -72,16 +73,18 @@ def session_share(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
             share.create_link(session, request.user)
             messages.success(
                 request,
-                "New share link ready. Anyone with it sees the scoreboard and history, "
-                "nothing else; an older link no longer opens.",
+                _(
+                    "New share link ready. Anyone with it sees the scoreboard and history, "
+                    "nothing else; an older link no longer opens."
+                ),
             )
         elif action == "revoke":
             if share.revoke_links(session):
-                messages.success(request, "The share link is revoked: it no longer opens.")
+                messages.success(request, _("The share link is revoked: it no longer opens."))
             else:
-                messages.info(request, "There was no share link to revoke.")
+                messages.info(request, _("There was no share link to revoke."))
         else:
-            messages.error(request, "Choose “New link” or “Revoke”.")
+            messages.error(request, _("Choose “New link” or “Revoke”."))
         return redirect("session_share", session.pk)
     link = share.current_link(session)
     url = phone_url(request, reverse("share_board", args=[link.token])) if link else ""
@@ -143,7 +146,7 @@ def share_me(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_GET
 def session_me(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    session, _ = session_for(request.user, session_id)
+    session, _membership = session_for(request.user, session_id)
     if "name" not in request.GET:
         # A member linked to a seated player goes straight to their own statement.
         mine = (
@@ -168,7 +171,7 @@ def _statement_context(request: HttpRequest, session: GameSession) -> dict:
         .order_by("position", "id")
         .values_list("player_id", "player__name")
     )
-    names = [name for _, name in seats]
+    names = [name for _pid, name in seats]
     wanted = request.GET.get("name", "")
     context: dict = {"session": session, "names": names, "name": None}
     if not wanted:

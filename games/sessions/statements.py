@@ -6,6 +6,9 @@ Both read the legs themselves, not the hand records, so they say what the books 
 hand that was undone shows its postings and then, later, the reversal that gave them back.
 A hand the ledger has just recorded carries the legs it wrote (``Hand._posted_legs``), so
 the result screen after recording reads none back.
+
+The words (``WORDS``, the line headings) are in the reader's language: lazy texts,
+made strings when a line is built, so the page's active language is the one used.
 """
 
 from __future__ import annotations
@@ -14,32 +17,37 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Max, Sum
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import GameSession, Hand, Seat
 from ledger.books import BANK_KINDS
 from ledger.models import Account, Leg, Posting
 
+StrOrPromise = str | Promise
+
 # What a posting kind means for the player whose leg it is, in the table's words.
-WORDS: dict[str, str] = {
-    Posting.Kind.ANTE: "ante",
-    Posting.Kind.PAYOUT: "won the pot",
-    Posting.Kind.SPLIT: "share of a split pot",
-    Posting.Kind.PENALTY: "penalty into the next pot",
-    Posting.Kind.LEFTOVER: "share of the leftover pot",
-    Posting.Kind.BUY_IN: "bought chips (not a win or loss)",
-    Posting.Kind.CASH_OUT: "cashed chips out (not a win or loss)",
-    Posting.Kind.CARRY_IN: "pot carried in from the club",
-    Posting.Kind.CARRY_OUT: "pot carried to the club",
+WORDS: dict[str, StrOrPromise] = {
+    Posting.Kind.ANTE: gettext_lazy("ante"),
+    Posting.Kind.PAYOUT: gettext_lazy("won the pot"),
+    Posting.Kind.SPLIT: gettext_lazy("share of a split pot"),
+    Posting.Kind.PENALTY: gettext_lazy("penalty into the next pot"),
+    Posting.Kind.LEFTOVER: gettext_lazy("share of the leftover pot"),
+    Posting.Kind.BUY_IN: gettext_lazy("bought chips (not a win or loss)"),
+    Posting.Kind.CASH_OUT: gettext_lazy("cashed chips out (not a win or loss)"),
+    Posting.Kind.CARRY_IN: gettext_lazy("pot carried in from the club"),
+    Posting.Kind.CARRY_OUT: gettext_lazy("pot carried to the club"),
 }
 
 
 # The heading of a statement line that belongs to no hand.
-_OTHER: dict[str, str] = {
-    Posting.Kind.BUY_IN: "Chips",
-    Posting.Kind.CASH_OUT: "Chips",
-    Posting.Kind.LEFTOVER: "At the close",
-    Posting.Kind.CARRY_IN: "At the start",
-    Posting.Kind.CARRY_OUT: "At the close",
+_OTHER: dict[str, StrOrPromise] = {
+    Posting.Kind.BUY_IN: gettext_lazy("Chips"),
+    Posting.Kind.CASH_OUT: gettext_lazy("Chips"),
+    Posting.Kind.LEFTOVER: gettext_lazy("At the close"),
+    Posting.Kind.CARRY_IN: gettext_lazy("At the start"),
+    Posting.Kind.CARRY_OUT: gettext_lazy("At the close"),
 }
 
 
@@ -59,12 +67,12 @@ def _penalty_words(verdict: dict[str, Any], name: str) -> str:
     bourred = name in (result.get("bourre") or [])
     reneged = any(r.get("player") == name for r in verdict.get("reneges") or [])
     if bourred and reneged:
-        return "bourré and renege penalty"
+        return _("bourré and renege penalty")
     if bourred:
-        return "bourré"
+        return _("bourré")
     if reneged:
-        return "renege penalty"
-    return WORDS[Posting.Kind.PENALTY]
+        return _("renege penalty")
+    return str(WORDS[Posting.Kind.PENALTY])
 
 
 def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
@@ -88,7 +96,7 @@ def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
     )
     penalised = {
         hand_id
-        for kind, reversed_kind, hand_id, _, _ in rows
+        for kind, reversed_kind, hand_id, _number, _amount in rows
         if Posting.Kind.PENALTY in (kind, reversed_kind)
     }
     verdicts = dict(Hand.objects.filter(pk__in=penalised).values_list("pk", "verdict"))
@@ -100,15 +108,22 @@ def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
         key = (hand_id if hand_id is not None else f"{kind}", undone)
         if group != key or not lines:
             group = key
-            label = f"Hand {number}" if number is not None else _OTHER.get(kind, "Session")
-            lines.append(Line(label=label + (" undone" if undone else ""), undone=undone))
+            label = (
+                _("Hand %(number)s") % {"number": number}
+                if number is not None
+                else str(_OTHER.get(kind, _("Session")))
+            )
+            if undone:
+                label = _("%(label)s undone") % {"label": label}
+            lines.append(Line(label=label, undone=undone))
         line = lines[-1]
         original = reversed_kind if undone else kind
-        words = WORDS.get(original, str(original))
+        words = str(WORDS.get(original, original))
         if original == Posting.Kind.PENALTY:
             words = _penalty_words(verdicts.get(hand_id) or {}, name)
         if undone:
-            words = f"{words}, given back" if amount > 0 else f"{words}, taken back"
+            said = _("%(words)s, given back") if amount > 0 else _("%(words)s, taken back")
+            words = said % {"words": words}
         line.parts.append((words, amount))
         if kind not in BANK_KINDS:
             line.delta += amount
@@ -173,12 +188,12 @@ def hand_deltas(session: GameSession, hand: Hand, latest: bool) -> list[dict[str
             .values_list("account__player_id", "total")
         )
     parts: dict[int, list[tuple[str, int]]] = {}
-    for player_id, kind, amount, _ in legs:
-        words = WORDS.get(kind, str(kind))
+    for player_id, kind, amount, _posting in legs:
+        words = str(WORDS.get(kind, kind))
         if kind == Posting.Kind.PENALTY:
             words = _penalty_words(hand.verdict or {}, names.get(player_id, ""))
         elif kind == Posting.Kind.ANTE:
-            words = "ante"
+            words = str(WORDS[Posting.Kind.ANTE])
         parts.setdefault(player_id, []).append((words, amount))
     rows = []
     for player_id, name in names.items():
@@ -187,7 +202,7 @@ def hand_deltas(session: GameSession, hand: Hand, latest: bool) -> list[dict[str
             {
                 "name": name,
                 "parts": mine,
-                "delta": sum(x for _, x in mine),
+                "delta": sum(x for _words, x in mine),
                 "net": after.get(player_id, 0),
             }
         )

@@ -31,6 +31,7 @@ from django.db import transaction
 
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Round, Seat, SeatMove, Tournament, TournamentTable
+from games.money import format_money
 from games.tournaments import clock
 from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import _dealers_seat, seat_number, table_infos
@@ -124,6 +125,11 @@ def _pay(t: Tournament, entry: Entry, kind: str, price: int, fee: int, user, mem
     )
 
 
+def price_words(t: Tournament, buy_in: int, fee: int) -> str:
+    """A memo's price in the tournament's money ("buy-in $10 + fee $2"), never minor units."""
+    return f"buy-in {format_money(buy_in, t.currency)} + fee {format_money(fee, t.currency)}"
+
+
 def _within_limit(name: str, used: int, limit: int, what: str, code: str) -> None:
     if used >= limit:
         raise TournamentError(
@@ -148,7 +154,7 @@ def reenter(*, tournament_id: int, entry_id: int, user) -> SeatMove:
             t.buy_in,
             t.fee,
             user,
-            f"{name}: re-entry {entry.reentries + 1}, buy-in {t.buy_in} + fee {t.fee}",
+            f"{name}: re-entry {entry.reentries + 1}, {price_words(t, t.buy_in, t.fee)}",
         )
         entry.status = Entry.Status.PLAYING
         entry.reentries += 1
@@ -203,7 +209,7 @@ def rebuy(*, tournament_id: int, entry_id: int, user) -> Entry:
             t.buy_in,
             t.fee,
             user,
-            f"{name}: rebuy {entry.rebuys + 1}, {t.buy_in} + fee {t.fee}",
+            f"{name}: rebuy {entry.rebuys + 1}, {price_words(t, t.buy_in, t.fee)}",
         )
         postings.buy_in(
             session_id=seat.session_id,
@@ -232,7 +238,15 @@ def addon(*, tournament_id: int, entry_id: int, user) -> Entry:
         if entry.addons:
             raise TournamentError(f"{name} has taken the add-on already.", code="addon_taken")
         seat, _ = _seat_of(t, entry)
-        _pay(t, entry, PrizePosting.Kind.ADDON, t.addon_price, 0, user, f"{name}: add-on")
+        _pay(
+            t,
+            entry,
+            PrizePosting.Kind.ADDON,
+            t.addon_price,
+            0,
+            user,
+            f"{name}: add-on, {format_money(t.addon_price, t.currency)}",
+        )
         postings.buy_in(
             session_id=seat.session_id, player_id=entry.player_id, amount=t.addon_chips, user=user
         )

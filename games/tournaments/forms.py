@@ -3,26 +3,33 @@
 Money (buy-in, fee, add-on price, the prize rounding unit, a deal's custom shares) is
 typed and shown in the tournament's currency ("25", "0.50") and kept in minor units
 (games.money.MoneyField); chips (stacks, antes, the tables' pot limit) stay whole numbers.
+
+Labels, help texts and refusals are in the reader's language (gettext; the engine's
+refusals through games.messages.render). The presets' names come from the engine, in
+English.
 """
 
 from django import forms
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import tournament_levels as levels
 from games.engine import tournament_payouts as pay
 from games.engine.rules import MAX_STAKE
 from games.engine.tournament import TournamentError
+from games.messages import render
 from games.models import Entry, Player, Tournament
 from games.money import Currency, MoneyField
 from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
 
 
-def _int_list(text: str, label: str) -> list[int]:
+def _int_list(text: str, refusal: str) -> list[int]:
     try:
         values = [int(x) for x in text.replace(",", " ").split()]
     except ValueError:
-        raise forms.ValidationError(f"Write the {label} as whole numbers, e.g. 1, 2, 3.") from None
+        raise forms.ValidationError(refusal) from None
     return values
 
 
@@ -65,46 +72,54 @@ class TournamentForm(forms.ModelForm):
         "pot_limit",
     ]
     structure_preset = forms.ChoiceField(
-        label="Structure",
+        label=_("Structure"),
         required=False,
-        choices=[("", "Custom (below)")] + [(k, p.label) for k, p in levels.PRESETS.items()],
-        help_text="A preset fills the antes, the breaks and the level length: in minutes when "
-        "minutes per level is above 0, else in hands.",
+        choices=[("", _("Custom (below)"))] + [(k, p.label) for k, p in levels.PRESETS.items()],
+        help_text=_(
+            "A preset fills the antes, the breaks and the level length: in minutes when "
+            "minutes per level is above 0, else in hands."
+        ),
     )
     payout_preset = forms.ChoiceField(
-        label="Payouts",
+        label=_("Payouts"),
         required=False,
-        choices=[("", "Custom table (below) or the default")]
-        + [(k, label) for k, (label, _) in pay.PAYOUT_PRESETS.items()],
+        choices=[("", _("Custom table (below) or the default"))]
+        + [(k, label) for k, (label, _share) in pay.PAYOUT_PRESETS.items()],
     )
     antes_text = forms.CharField(
-        label="Ante schedule",
+        label=_("Ante schedule"),
         initial="1, 2, 3, 5, 8, 10, 15, 20",
-        help_text="Ante per level; the last one stays.",
+        help_text=_("Ante per level; the last one stays."),
     )
     payouts_text = forms.CharField(
-        label="Payouts (% by place)",
+        label=_("Payouts (% by place)"),
         required=False,
-        help_text="e.g. 50, 30, 20. Empty: the default for the field size.",
+        help_text=_("e.g. 50, 30, 20. Empty: the default for the field size."),
     )
     # Money, typed and shown in the club's currency ("25", "0.50"), kept in minor units.
-    buy_in = MoneyField(label="Buy-in", max_value=MAX_STAKE, help_text="Goes into the prize pool.")
-    fee = MoneyField(
-        label="Fee", max_value=MAX_STAKE, help_text="Paid on top of the buy-in, kept by the house."
+    buy_in = MoneyField(
+        label=_("Buy-in"), max_value=MAX_STAKE, help_text=_("Goes into the prize pool.")
     )
-    addon_price = MoneyField(label="Add-on price", max_value=MAX_STAKE, required=False)
+    fee = MoneyField(
+        label=_("Fee"),
+        max_value=MAX_STAKE,
+        help_text=_("Paid on top of the buy-in, kept by the house."),
+    )
+    addon_price = MoneyField(label=_("Add-on price"), max_value=MAX_STAKE, required=False)
     payout_unit = MoneyField(
-        label="Round prizes to",
+        label=_("Round prizes to"),
         min_value=1,
         max_value=10**9,  # an int column
-        help_text="Each prize is a multiple of it (1 = whole dollars, 0.01 = to the cent); "
-        "what rounding leaves goes to 1st.",
+        help_text=_(
+            "Each prize is a multiple of it (1 = whole dollars, 0.01 = to the cent); "
+            "what rounding leaves goes to 1st."
+        ),
     )
     pot_limit = forms.IntegerField(
-        label="Pot limit",
+        label=_("Pot limit"),
         required=False,
         min_value=1,
-        help_text="Caps what a bourré or renege costs (R37). Empty: no limit.",
+        help_text=_("Caps what a bourré or renege costs (R37). Empty: no limit."),
     )
 
     class Meta:
@@ -112,38 +127,43 @@ class TournamentForm(forms.ModelForm):
         # Every setting of the service but the three written as text below.
         fields = tuple(k for k in svc.SETTINGS if k not in ("antes", "payout_percentages", "rules"))
         labels = {
-            "buy_in": "Buy-in",
-            "fee": "Fee",
-            "hands_per_level": "Raise the ante every … hands",
-            "min_table": "Fewest players at a table",
-            "max_table": "Most players at a table",
-            "hands_per_round": "Hands per round",
-            "final_hands": "Hands at the final table",
-            "advance_per_table": "Players advancing from each table",
-            "carry_stacks": "Stacks carry into the next round",
-            "table_mode": "Tables",
-            "tiebreak": "Tie-break",
-            "level_minutes": "Minutes per level",
-            "break_every": "A break every … levels",
-            "break_minutes": "Break length (minutes)",
-            "payout_unit": "Round prizes to",
-            "late_until_level": "Late registration through level",
-            "max_entries": "Field cap",
-            "max_reentries": "Re-entries per player",
-            "max_rebuys": "Rebuys per player",
-            "addon_chips": "Add-on chips",
-            "addon_price": "Add-on price",
+            "name": _("Name"),
+            "format": _("Format"),
+            "starting_chips": _("Starting chips"),
+            "buy_in": _("Buy-in"),
+            "fee": _("Fee"),
+            "hands_per_level": _("Raise the ante every … hands"),
+            "min_table": _("Fewest players at a table"),
+            "max_table": _("Most players at a table"),
+            "hands_per_round": _("Hands per round"),
+            "final_hands": _("Hands at the final table"),
+            "advance_per_table": _("Players advancing from each table"),
+            "carry_stacks": _("Stacks carry into the next round"),
+            "table_mode": _("Tables"),
+            "tiebreak": _("Tie-break"),
+            "level_minutes": _("Minutes per level"),
+            "break_every": _("A break every … levels"),
+            "break_minutes": _("Break length (minutes)"),
+            "payout_unit": _("Round prizes to"),
+            "late_until_level": _("Late registration through level"),
+            "max_entries": _("Field cap"),
+            "max_reentries": _("Re-entries per player"),
+            "max_rebuys": _("Rebuys per player"),
+            "addon_chips": _("Add-on chips"),
+            "addon_price": _("Add-on price"),
         }
         help_texts = {
-            "hands_per_level": "0: the ante rises each round.",
-            "hands_per_round": "Table rounds: then play on until the pot is won.",
-            "final_hands": "0: until one player holds every chip.",
-            "carry_stacks": "Otherwise every round starts from the starting chips.",
-            "level_minutes": "0: levels go by hands (or rounds), not by the clock.",
-            "late_until_level": "Freeze-out: entries, re-entries, rebuys and the add-on stay "
-            "open through this level. 0: closed at the start.",
-            "max_entries": "0: no cap. Beyond it players join the waiting list.",
-            "addon_chips": "0: no add-on.",
+            "hands_per_level": _("0: the ante rises each round."),
+            "hands_per_round": _("Table rounds: then play on until the pot is won."),
+            "final_hands": _("0: until one player holds every chip."),
+            "carry_stacks": _("Otherwise every round starts from the starting chips."),
+            "level_minutes": _("0: levels go by hands (or rounds), not by the clock."),
+            "late_until_level": _(
+                "Freeze-out: entries, re-entries, rebuys and the add-on stay "
+                "open through this level. 0: closed at the start."
+            ),
+            "max_entries": _("0: no cap. Beyond it players join the waiting list."),
+            "addon_chips": _("0: no add-on."),
         }
 
     def __init__(self, *args, **kwargs):
@@ -169,10 +189,16 @@ class TournamentForm(forms.ModelForm):
         return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="tournament name")
 
     def clean_antes_text(self) -> list[int]:
-        return _int_list(self.cleaned_data["antes_text"], "antes")
+        return _int_list(
+            self.cleaned_data["antes_text"],
+            gettext("Write the antes as whole numbers, e.g. 1, 2, 3."),
+        )
 
     def clean_payouts_text(self) -> list[int]:
-        return _int_list(self.cleaned_data.get("payouts_text") or "", "percentages")
+        return _int_list(
+            self.cleaned_data.get("payouts_text") or "",
+            gettext("Write the percentages as whole numbers, e.g. 1, 2, 3."),
+        )
 
     def settings(self) -> dict:
         data = {k: self.cleaned_data[k] for k in self.Meta.fields}
@@ -201,15 +227,17 @@ class TournamentForm(forms.ModelForm):
             "table_size": "max_table",
             "rules": "pot_limit",
         }.get(exc.code, exc.code)
-        self.add_error(field if field in self.fields else None, str(exc))
+        self.add_error(field if field in self.fields else None, render(exc))
 
 
 class EntryForm(forms.Form):
     players = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple, label="Enter players"
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Enter players"),
     )
-    check_in = forms.BooleanField(required=False, label="Checked in and paid")
-    bots = forms.BooleanField(required=False, label="Bots play for them (digital tables)")
+    check_in = forms.BooleanField(required=False, label=_("Checked in and paid"))
+    bots = forms.BooleanField(required=False, label=_("Bots play for them (digital tables)"))
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
@@ -224,17 +252,23 @@ class EntryForm(forms.Form):
 class RosterForm(forms.Form):
     names = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
-        label="Paste a roster",
-        help_text="One name per line (or separated by commas). New names join the club's roster.",
+        label=_("Paste a roster"),
+        help_text=_(
+            "One name per line (or separated by commas). New names join the club's roster."
+        ),
     )
-    check_in = forms.BooleanField(required=False, label="Checked in and paid")
+    check_in = forms.BooleanField(required=False, label=_("Checked in and paid"))
 
 
 class DealForm(forms.Form):
     """A final-table deal: the kind, who agreed (every player still in), custom amounts."""
 
     kind = forms.ChoiceField(
-        choices=[("even", "Even chop"), ("chips", "Chip chop"), ("custom", "Custom amounts")],
+        choices=[
+            ("even", _("Even chop")),
+            ("chips", _("Chip chop")),
+            ("custom", _("Custom amounts")),
+        ],
         widget=forms.RadioSelect,
         initial="chips",
     )
@@ -245,10 +279,13 @@ class DealForm(forms.Form):
         for p, chips in sorted(terms["chips"].items(), key=lambda x: -x[1]):
             name = names.get(p, "?")
             self.fields[f"agree_{p}"] = forms.BooleanField(
-                required=False, label=f"{name} agrees ({chips} chips)"
+                required=False,
+                label=gettext("%(name)s agrees (%(chips)s chips)") % {"name": name, "chips": chips},
             )
             self.fields[f"amount_{p}"] = MoneyField(
-                currency=currency, required=False, label=f"{name}'s share (custom)"
+                currency=currency,
+                required=False,
+                label=gettext("%(name)s's share (custom)") % {"name": name},
             )
 
     def agreed(self) -> list[int]:
@@ -262,7 +299,7 @@ class DealForm(forms.Form):
     def first_error(self) -> str:
         for errors in self.errors.values():
             return str(errors[0])
-        return "Check the deal."
+        return gettext("Check the deal.")
 
 
 # -- pages ----------------------------------------------------------------------------------

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from games.engine import tournament as logic
 from games.engine import tournament_payouts as pay
 from games.models import Entry, Tournament
 
-REMAINDER_RULE = (
+# Marked with gettext_noop: the API sends the English sentence; the pages translate it.
+REMAINDER_RULE = gettext_noop(
     "Each prize is pool × share, rounded down to the payout unit; the units left over go "
     "one each to 1st, 2nd, … and anything below one unit to 1st. Players sharing a place "
     "split its prizes equally, leftover units one each in the order of a seeded draw."

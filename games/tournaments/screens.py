@@ -5,7 +5,8 @@ The verification page redoes every draw from the revealed seed and the entry lis
 round one from the entrants (freeze-out: ``draw_tables`` of the sorted ids; table rounds:
 ``draw_round`` of the seeded order), later rounds from the players who advanced and
 who met whom before (both public on the bracket). A draw that does not come out the
-same — a changed seed, a changed entry list, a changed table — is reported.
+same — a changed seed, a changed entry list, a changed table — is reported, a refusal
+of the engine in the reader's language (games.messages.render).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import tournament as logic
+from games.messages import render
 from games.models import Entry, Round, SeatMove, Tournament, TournamentTable
 from games.tournaments import clock, payouts, selectors
 from ledger import books
@@ -131,7 +133,7 @@ def verify_draws(t: Tournament, entrants: list[int] | None = None) -> dict[str, 
         try:
             tables, byes = _redo(t, rnd, rnd.seed, source, met)
         except logic.TournamentError as exc:
-            tables, byes, error = [], [], str(exc)
+            tables, byes, error = [], [], render(exc)
         else:
             error = ""
         same = not error and tables == stored and byes == list(rnd.draw.get("byes", []))

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Sum
+from django.utils.translation import gettext as _
 
 from games import timezones
 from games.engine import tournament as logic
@@ -276,29 +277,40 @@ def blockers(t: Tournament, data: dict[str, Any]) -> list[str]:
     """What the round is waiting for, in words, for the director's dashboard."""
     if t.status == Tournament.Status.REGISTRATION:
         n = t.entries.filter(status=Entry.Status.CHECKED_IN).count()
-        return [f"{n} checked in; start when everyone is here (at least 2)."]
+        return [_("%(n)s checked in; start when everyone is here (at least 2).") % {"n": n}]
     if t.status == Tournament.Status.FINISHED:
         return []
     rnd = data["rounds"][-1]
     if rnd["status"] == Round.Status.FINISHED:
-        return [f"Round {rnd['number']} is over: draw round {rnd['number'] + 1}."]
+        return [
+            _("Round %(n)s is over: draw round %(next)s.")
+            % {"n": rnd["number"], "next": rnd["number"] + 1}
+        ]
     out = []
     for box in rnd["tables"]:
         if box["status"] != TournamentTable.Status.PLAYING:
             continue
         alive = sum(1 for p in box["players"] if not p["out"] and p["chips"])
-        label = f"Table {box['number']}"
+        facts = {
+            "table": box["number"],
+            "pot": box["pot"],
+            "hand": box["hands"] + 1,
+            "hands": box["hands"],
+            "limit": box["limit"],
+            "alive": alive,
+        }
         if box["limit"]:
             if box["hands"] >= box["limit"] or box["ending"]:
                 out.append(
-                    f"{label}: {box['pot']} chips in the pot must be won before it ends."
+                    _("Table %(table)s: %(pot)s chips in the pot must be won before it ends.")
+                    % facts
                     if box["pot"]
-                    else f"{label}: ready to end."
+                    else _("Table %(table)s: ready to end.") % facts
                 )
             else:
-                out.append(f"{label}: hand {box['hands'] + 1} of {box['limit']}.")
+                out.append(_("Table %(table)s: hand %(hand)s of %(limit)s.") % facts)
         else:
-            out.append(f"{label}: {alive} players, {box['hands']} hands played.")
+            out.append(_("Table %(table)s: %(alive)s players, %(hands)s hands played.") % facts)
     return out
 
 

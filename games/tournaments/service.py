@@ -384,7 +384,7 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
             {accounts[entry.player_id]: -paid, accounts["pool"]: paid},
             user,
             player=entry.player_id,
-            memo=f"{name}: buy-in {format_money(t.buy_in, t.currency)} + fee {format_money(t.fee, t.currency)}",
+            memo=f"{name}: {late.price_words(t, t.buy_in, t.fee)}",
         )
         postings.post_prize(
             t,

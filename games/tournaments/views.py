@@ -6,7 +6,8 @@ view and the draw's verification page), standings (also CSV) and the prize ledge
 Access goes through ``tournament_for`` (games.access style): strangers get 404, members
 read, the director — the club's owner or a scorekeeper — changes things. Every change is
 a POST to a service function (games.tournaments.service) that works as a plain form post
-and, under htmx, re-renders the part of the page it changed.
+and, under htmx, re-renders the part of the page it changed. Messages are in the reader's
+language; the engine's refusals go through games.messages.render.
 """
 
 import json
@@ -22,11 +23,13 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from games.access import club_for, tournament_for
 from games.engine.tournament import TournamentError
 from games.http import AuthedHttpRequest, HtmxHttpRequest
+from games.messages import render as say
 from games.models import Entry, GameSession, Role, Tournament
 from games.polling import etag_matches, live, not_modified
 from games.tournaments import clock, deals, payouts, screens, selectors
@@ -62,7 +65,9 @@ def tournament_create(request: HttpRequest, club_id: int) -> HttpResponse:
         except TournamentError as exc:
             form.add_service_error(exc)
         else:
-            messages.success(request, f"{t.name} is open for registration.")
+            messages.success(
+                request, gettext("%(name)s is open for registration.") % {"name": t.name}
+            )
             return redirect(t)
     status = 400 if form.errors else 200
     return render(
@@ -75,7 +80,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     form = TournamentForm(request.POST or None, instance=t)
     if t.status != Tournament.Status.REGISTRATION:
-        messages.error(request, "The settings are fixed once the tournament has started.")
+        messages.error(request, gettext("The settings are fixed once the tournament has started."))
         return redirect(t)
     if request.method == "POST" and form.is_valid():
         try:
@@ -83,7 +88,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except TournamentError as exc:
             form.add_service_error(exc)
         else:
-            messages.success(request, "Settings saved.")
+            messages.success(request, gettext("Settings saved."))
             return redirect(t)
     t.refresh_from_db()
     status = 400 if form.errors else 200
@@ -129,7 +134,9 @@ def _detail_context(request, t: Tournament, membership) -> dict:
         else [],
         "balances": balances,
         "public_url": public_url,
-        "qr": mark_safe(segno.make(public_url).svg_inline(scale=3, title="Public bracket link")),
+        "qr": mark_safe(
+            segno.make(public_url).svg_inline(scale=3, title=gettext("Public bracket link"))
+        ),
     }
 
 
@@ -163,16 +170,17 @@ def tournament_detail(request: AuthedHttpRequest, tournament_id: int) -> HttpRes
     return live(render(request, template, context), etag)
 
 
-def _director_post(request, tournament_id: int, action, success: str | None = None):
-    """Run a director's action; errors come back as a message on the dashboard."""
+def _director_post(request, tournament_id: int, action, success=None):
+    """Run a director's action; errors come back as a message on the dashboard, in the
+    reader's language; ``success(result)`` words what was done."""
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     try:
         result = action(t)
     except TournamentError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, say(exc))
     else:
         if success:
-            messages.success(request, success.format(result=result))
+            messages.success(request, success(result))
     return redirect(t)
 
 
@@ -182,7 +190,7 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     form = EntryForm(request.POST, tournament=t)
     if not form.is_valid():
-        messages.error(request, "Pick the players to enter.")
+        messages.error(request, gettext("Pick the players to enter."))
         return redirect(t)
     names = []
     try:
@@ -197,9 +205,9 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
             names.append(player.name)
     except TournamentError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, say(exc))
     if names:
-        messages.success(request, f"Entered: {', '.join(names)}.")
+        messages.success(request, gettext("Entered: %(names)s.") % {"names": ", ".join(names)})
     return redirect(t)
 
 
@@ -220,16 +228,16 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
     try:
         actions[action](tournament_id=t.pk, entry_id=entry.pk, user=request.user)
     except TournamentError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, say(exc))
     else:
         done = {
-            "checkin": "checked in",
-            "withdraw": "withdrew (refunded)",
-            "reenter": "re-entered with a new stack",
-            "rebuy": "rebought a stack",
-            "addon": "took the add-on",
+            "checkin": gettext("%(name)s checked in."),
+            "withdraw": gettext("%(name)s withdrew (refunded)."),
+            "reenter": gettext("%(name)s re-entered with a new stack."),
+            "rebuy": gettext("%(name)s rebought a stack."),
+            "addon": gettext("%(name)s took the add-on."),
         }[action]
-        messages.success(request, f"{entry.player.name} {done}.")
+        messages.success(request, done % {"name": entry.player.name})
     return redirect(t)
 
 
@@ -242,7 +250,9 @@ def checkin_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
             svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
         return len(entries)
 
-    return _director_post(request, tournament_id, run, "{result} checked in.")
+    return _director_post(
+        request, tournament_id, run, lambda n: gettext("%(n)s checked in.") % {"n": n}
+    )
 
 
 @login_required
@@ -252,7 +262,10 @@ def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
         request,
         tournament_id,
         lambda t: svc.start(tournament_id=t.pk, user=request.user),
-        "Round 1 is drawn. The seed is revealed ({result.seed}): anyone can check the draw.",
+        lambda result: (
+            gettext("Round 1 is drawn. The seed is revealed (%(seed)s): anyone can check the draw.")
+            % {"seed": result.seed}
+        ),
     )
 
 
@@ -263,7 +276,7 @@ def round_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
         request,
         tournament_id,
         lambda t: svc.draw_next_round(tournament_id=t.pk, user=request.user),
-        "Round {result.number} is drawn.",
+        lambda result: gettext("Round %(n)s is drawn.") % {"n": result.number},
     )
 
 
@@ -274,7 +287,10 @@ def tournament_reseed(request: HttpRequest, tournament_id: int) -> HttpResponse:
         request,
         tournament_id,
         lambda t: svc.reseed(tournament_id=t.pk, user=request.user),
-        "A new seed is made; its commitment is {result.seed_commitment}.",
+        lambda result: (
+            gettext("A new seed is made; its commitment is %(commitment)s.")
+            % {"commitment": result.seed_commitment}
+        ),
     )
 
 
@@ -286,15 +302,21 @@ def clock_control(request: HttpRequest, tournament_id: int) -> HttpResponse:
         seconds = int(request.POST.get("minutes") or 0) * 60
     except ValueError:
         seconds = 0
-    words = {"start": "started", "pause": "paused", "resume": "running again"}
-    done = words.get(action, f"moved by {seconds // 60:+d} min")
+    words = {
+        "start": gettext("Clock started."),
+        "pause": gettext("Clock paused."),
+        "resume": gettext("Clock running again."),
+    }
+    done = words.get(action) or gettext("Clock moved by %(minutes)s min.") % {
+        "minutes": f"{seconds // 60:+d}"
+    }
     return _director_post(
         request,
         tournament_id,
         lambda t: clock.clock_action(
             tournament_id=t.pk, action=action, user=request.user, seconds=seconds
         ),
-        f"Clock {done}.",
+        lambda _result: done,
     )
 
 
@@ -304,7 +326,7 @@ def roster_paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     form = RosterForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Paste at least one name, one per line.")
+        messages.error(request, gettext("Paste at least one name, one per line."))
         return redirect(t)
     names = late.parse_roster(form.cleaned_data["names"])
     done, skipped, waiting = [], [], []
@@ -318,13 +340,20 @@ def roster_paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
             done.append(player.name)
         except TournamentError as exc:
-            skipped.append(f"{player.name} ({exc})")
+            skipped.append(f"{player.name} ({say(exc)})")
     if done:
-        messages.success(request, f"Entered {len(done)}: {', '.join(done)}.")
+        messages.success(
+            request,
+            gettext("Entered %(n)s: %(names)s.") % {"n": len(done), "names": ", ".join(done)},
+        )
     if waiting:
-        messages.warning(request, f"On the waiting list (the field is full): {', '.join(waiting)}.")
+        messages.warning(
+            request,
+            gettext("On the waiting list (the field is full): %(names)s.")
+            % {"names": ", ".join(waiting)},
+        )
     if skipped:
-        messages.error(request, f"Not entered: {'; '.join(skipped)}")
+        messages.error(request, gettext("Not entered: %(names)s") % {"names": "; ".join(skipped)})
     return redirect(t)
 
 
@@ -345,7 +374,7 @@ def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     form = _deal_form(t)
     if form is None:
-        messages.error(request, "A deal is made at the final table, between hands.")
+        messages.error(request, gettext("A deal is made at the final table, between hands."))
         return redirect(t)
     form = DealForm(request.POST, terms=form.terms, names=form.names, currency=t.currency)
     if not form.is_valid():
@@ -361,7 +390,7 @@ def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
             amounts=form.amounts(),
             user=request.user,
         ),
-        "Deal recorded: the tournament is over.",
+        lambda _result: gettext("Deal recorded: the tournament is over."),
     )
 
 
@@ -373,7 +402,11 @@ def round_end(request: HttpRequest, tournament_id: int) -> HttpResponse:
         request,
         tournament_id,
         lambda t: svc.end_round(tournament_id=t.pk, user=request.user, now=now),
-        "The round ends" + (" now." if now else " at each table once its pot is won."),
+        lambda _result: (
+            gettext("The round ends now.")
+            if now
+            else gettext("The round ends at each table once its pot is won.")
+        ),
     )
 
 
@@ -385,7 +418,14 @@ def table_end(request: HttpRequest, tournament_id: int, table_id: int) -> HttpRe
         request,
         tournament_id,
         lambda t: svc.end_table(tournament_id=t.pk, table_id=table_id, user=request.user, now=now),
-        "Table {result.number}: " + ("ended." if now else "ends once its pot is won."),
+        lambda result: (
+            (
+                gettext("Table %(n)s: ended.")
+                if now
+                else gettext("Table %(n)s: ends once its pot is won.")
+            )
+            % {"n": result.number}
+        ),
     )
 
 
@@ -399,10 +439,17 @@ def table_autoplay(request: HttpRequest, tournament_id: int, table_id: int) -> H
 
     def run(t):
         if t.table_mode != GameSession.Mode.DIGITAL:
-            raise TournamentError("Only digital tables are played by bots.", code="mode")
+            raise TournamentError(gettext("Only digital tables are played by bots."), code="mode")
         return svc.autoplay(tournament_id=t.pk, table_id=table_id, hands=hands, user=request.user)
 
-    return _director_post(request, tournament_id, run, "Bots played {result} hand(s).")
+    return _director_post(
+        request,
+        tournament_id,
+        run,
+        lambda n: (
+            ngettext("Bots played %(n)s hand(s).", "Bots played %(n)s hand(s).", n) % {"n": n}
+        ),
+    )
 
 
 @login_required
@@ -412,7 +459,7 @@ def tournament_sync(request: HttpRequest, tournament_id: int) -> HttpResponse:
         request,
         tournament_id,
         lambda t: svc.sync(tournament_id=t.pk, user=request.user),
-        "Tables checked.",
+        lambda _result: gettext("Tables checked."),
     )
 
 
@@ -573,7 +620,7 @@ def tournament_verify(request: HttpRequest, token: str) -> HttpResponse:
         try:
             entrants = sorted({int(x) for x in pasted.replace(",", " ").split()})
         except ValueError:
-            error = "Write the entry list as player ids separated by spaces or commas."
+            error = gettext("Write the entry list as player ids separated by spaces or commas.")
     check = screens.verify_draws(t, entrants)
     return render(
         request,

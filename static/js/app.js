@@ -1,7 +1,9 @@
 // Small progressive enhancements; every page works without this file.
 //
-// The words this file and the other scripts show live in TEXT below (one place, for a
-// later translation): window.bourre.text. Also here: the failure banner every htmx request
+// The words this file and the other scripts show live in TEXT below, in English:
+// window.bourre.text. A page in another language carries them translated in a
+// <template data-bourre-text> (templates/_js_text.html: no inline script under the CSP),
+// read once here; a word it lacks stays English. Also here: the failure banner every htmx request
 // shares (window.bourre.banner), "errors in view" after a refused submission
 // (window.bourre.showErrors) and the service worker's registration.
 window.bourre = window.bourre || {};
@@ -18,6 +20,7 @@ window.bourre.text = {
   errorsMany: "Not saved: {n} problems to fix",
   show: "show",
   queued: "Saved on this phone: it will be sent when the connection returns.",
+  notKept: "No connection, and this phone would not keep the hand (private window or full storage). Nothing was saved: it is still in the form; try again when the connection returns.",
   waiting: "Waiting to send ({n})",
   sendNow: "Send now",
   sending: "Sending…",
@@ -34,6 +37,15 @@ window.bourre.text = {
   playDraw: "Play, draw {n}",
   copied: "Copied"
 };
+(function () {
+  // Deferred, so the body is parsed: take the page's translations over the English.
+  var holder = document.querySelector("template[data-bourre-text]");
+  if (!holder) return;
+  holder.content.querySelectorAll("[data-key]").forEach(function (el) {
+    var said = el.textContent.trim();
+    if (said) window.bourre.text[el.getAttribute("data-key")] = said;
+  });
+})();
 window.bourre.t = function (key, values) {
   var s = window.bourre.text[key] || key;
   Object.keys(values || {}).forEach(function (k) { s = s.split("{" + k + "}").join(String(values[k])); });

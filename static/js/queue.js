@@ -15,6 +15,10 @@
 // - no answer (still offline, server away) leaves it waiting for the next try (the
 //   `online` event, a successful request, or every 15 s).
 // "Waiting to send (n)" stands above the record form and the scoreboard while any wait.
+// A phone that will not keep anything (IndexedDB refused: some private windows, a full
+// disk) gets no queue: Save goes to the network as without this file, so a dropped
+// connection shows app.js's banner; a hand the store refuses stays typed in the form and
+// the banner says it was not kept, with Retry.
 (function () {
   "use strict";
   if (!window.indexedDB) return;
@@ -24,6 +28,7 @@
   var entries = []; // a copy of the store, in order, for the synchronous checks
   var flushing = false;
   var sent = 0; // hands this page has sent from the queue
+  var usable = false; // the store answered: hands can be kept on this phone
 
   function db() {
     return new Promise(function (resolve, reject) {
@@ -158,7 +163,19 @@
     }
     entries.push(entry); // at once, for the synchronous checks of the next tap
     var replaces = form.getAttribute("data-replaces");
-    return put(entry).then(function () { return replaces ? resolve(replaces, null, entry.key) : null; }).then(function () {
+    return put(entry).then(function () { return replaces ? resolve(replaces, null, entry.key) : null; }, function () {
+      // The store refused it: the hand was neither kept nor sent. It stays in the form,
+      // the queue stands aside (next Saves go to the network) and the banner says so.
+      entries = entries.filter(function (e) { return e.key !== entry.key; });
+      usable = false;
+      render();
+      if (window.bourre.banner) {
+        window.bourre.banner.show(t("notKept"), function () {
+          if (document.contains(form)) form.requestSubmit(submitter && form.contains(submitter) ? submitter : undefined);
+        });
+      }
+      return Promise.reject(new Error("not kept"));
+    }).then(function () {
       // The form is ready for the next hand: blank, with a key of its own.
       form.reset();
       form.removeAttribute("data-replaces");
@@ -168,7 +185,7 @@
       form.dispatchEvent(new Event("change", { bubbles: true }));
       note(form, t("queued"));
       render();
-    });
+    }, function () { /* said above, in the banner */ });
   }
   // A message of its kind (`marker`), in place of the one before it.
   function box(parent, before, marker, tag, className, role) {
@@ -193,7 +210,7 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var detail = event.detail || {};
     var form = recordForm(detail.elt);
-    if (!form) return;
+    if (!form || !usable) return;
     var offline = !navigator.onLine;
     if (!offline && !waiting(form.getAttribute("data-session")).length) return;
     event.preventDefault();
@@ -206,7 +223,7 @@
   window.addEventListener("htmx:sendError", function (event) {
     var detail = event.detail || {};
     var form = recordForm(detail.elt);
-    if (!form) return;
+    if (!form || !usable) return;
     detail.bourreQueued = true;
     var cfg = detail.requestConfig || {};
     enqueue(form, cfg.triggeringEvent && cfg.triggeringEvent.submitter);
@@ -419,9 +436,10 @@
 
   function start() {
     load().then(function () {
+      usable = true;
       restore();
       if (navigator.onLine) flush();
-    }).catch(function () { /* private mode without IndexedDB: plain htmx, as before */ });
+    }).catch(function () { /* no store (usable stays false): plain htmx, as before */ });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -305,3 +305,44 @@ def test_back_then_save_without_javascript_records_one_hand(
     assert Hand.objects.filter(session=session).count() == 1
     assert page.locator(".errorlist, .result-kicker").count()  # refused, or "already saved"
     context.close()
+
+
+# A phone whose store refuses: every put throws (a full disk, some private windows), or
+# IndexedDB cannot be opened at all.
+REFUSE_PUT = """IDBObjectStore.prototype.put = function () {
+  throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+};"""
+NO_STORE = """Object.defineProperty(window, "indexedDB", { get: function () {
+  return { open: function () { throw new DOMException("No storage here.", "InvalidStateError"); } };
+} });"""
+
+
+@pytest.mark.parametrize(
+    "script, words",
+    [(REFUSE_PUT, "would not keep the hand"), (NO_STORE, "No connection. Nothing was sent")],
+    ids=["put-refused", "no-indexeddb"],
+)
+def test_a_phone_that_cannot_keep_a_hand_says_so_and_keeps_it_in_the_form(
+    live_server, phone, kitchen, script, words
+):
+    session = kitchen
+    phone.context.add_init_script(script)
+    _open_record(phone, live_server, session)
+    phone.context.set_offline(True)
+    _type_hand(phone, "H", "ann", "ben")
+    phone.get_by_role("button", name="Save hand").click()
+    banner = phone.locator(".net-banner")
+    banner.get_by_text(words).wait_for()
+    _in_view(phone, banner)
+    # Nothing pretends to wait on the phone, and the typed hand is still in the form.
+    assert phone.evaluate("window.bourre.queue.entries().length") == 0
+    assert (
+        phone.locator("[data-queue-status]").count() == 0
+        or phone.locator("[data-queue-status]").is_hidden()
+    )
+    assert phone.locator("input[name=trump][value=H]").is_checked()
+    phone.context.set_offline(False)
+    banner.get_by_role("button", name="Retry").click()
+    phone.locator("section.result").wait_for()
+    assert Hand.objects.filter(session=session).count() == 1
+    _books_balance(session)

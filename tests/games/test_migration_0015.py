@@ -59,6 +59,7 @@ def _snapshot(apps, sessions, t_id, club_id):
     PrizeLeg = apps.get_model("ledger", "PrizeLeg")  # noqa: N806
     Mark = apps.get_model("ledger", "SettlementMark")  # noqa: N806
     Totals = apps.get_model("ledger", "PlayerTotals")  # noqa: N806
+    Event = apps.get_model("games", "SessionEvent")  # noqa: N806
     out = {}
     for name, pk in sessions.items():
         s = GameSession.objects.get(pk=pk)
@@ -71,6 +72,14 @@ def _snapshot(apps, sessions, t_id, club_id):
             "payouts": [h.verdict["result"]["payouts"] for h in Hand.objects.filter(session_id=pk)],
             "record_carry": [h.record.get("carry") for h in Hand.objects.filter(session_id=pk)],
             "marks": sorted(Mark.objects.filter(session_id=pk).values_list("amount", flat=True)),
+            "rules_changed": [
+                e.data["changed"]
+                for e in Event.objects.filter(session_id=pk, kind="rules_changed").order_by("pk")
+            ],
+            "hand_corrected": [
+                e.data["changes"]
+                for e in Event.objects.filter(session_id=pk, kind="hand_corrected").order_by("pk")
+            ],
         }
     t = Tournament.objects.get(pk=t_id)
     out["tournament"] = {
@@ -107,6 +116,14 @@ def _scaled(snapshot, f):
             "payouts": [{k: d(v) for k, v in p.items()} for p in cash["payouts"]],
             "record_carry": [d(x) if x is not None else None for x in cash["record_carry"]],
             "marks": [d(x) for x in cash["marks"]],
+            "rules_changed": [
+                {
+                    k: [d(x) if k in ("ante", "pot_limit") and x is not None else x for x in pair]
+                    for k, pair in changed.items()
+                }
+                for changed in cash["rules_changed"]
+            ],
+            "hand_corrected": [{k: d(v) for k, v in c.items()} for c in cash["hand_corrected"]],
         },
         "tournament": {
             **t,
@@ -133,6 +150,15 @@ def test_0015_turns_whole_dollars_into_cents_with_the_books_intact(club, alice, 
     assert cash.carry == 300  # the split pot carries
     _record(cash, bob, tricks={"ann": 3, "ben": 2, "cal": 0})
     postings.buy_in(session_id=cash.pk, player_id=ben.pk, amount=2000, user=bob)
+    # Hand 2 corrected (cal took the trick ben had), then the ante raised to $2: events
+    # whose amounts sit in a {player: change} map and an {"ante": [old, new]} pair.
+    postings.correct_hand(
+        session_id=cash.pk, number=2, entry={"trump": "H", "tricks": {"ann": 3, "ben": 1, "cal": 1}},
+        user=bob, reason="miscounted",
+    )  # fmt: skip
+    postings.change_rules(session_id=cash.pk, rules={"ante": 200, "pot_limit": 500}, user=bob)
+    cash.refresh_from_db()
+    postings.check_invariants(cash)
     SettlementMark.objects.create(session=cash, payer=cal, payee=ann, amount=100)
     # A chip club's game keeps its amounts.
     chip_club = ClubFactory(name="Chip club", currency=CHIPS)
@@ -167,6 +193,8 @@ def test_0015_turns_whole_dollars_into_cents_with_the_books_intact(club, alice, 
     now = _snapshot(current, sessions, t.pk, club.pk)
     assert all(x % 100 == 0 for _, x in now["cash"]["legs"])  # round dollars throughout
     assert now["chip_totals"] and now["totals"]
+    assert now["cash"]["rules_changed"] == [{"ante": [100, 200]}]
+    assert any(now["cash"]["hand_corrected"][0].values())
 
     old_apps = _migrate(BEFORE)
     old = _snapshot(old_apps, sessions, t.pk, club.pk)
@@ -196,3 +224,27 @@ def test_0015_turns_whole_dollars_into_cents_with_the_books_intact(club, alice, 
     assert Leg.objects.exists() and PrizeLeg.objects.exists() and PlayerTotals.objects.exists()
     assert Hand.objects.filter(session=cash).count() == 2
     call_command("check_books")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0015_refuses_to_go_back_when_the_ledger_holds_cents(club, bob):
+    # A quarter ante cannot be kept in whole dollars: rounding each leg towards zero would
+    # leave postings that do not balance, so going back is refused and nothing changes.
+    club.currency = CURRENCIES["USD"]
+    club.save()
+    ann, ben = (PlayerFactory(club=club, name=n) for n in ("ann", "ben"))
+    session = postings.start_session(
+        club=club, name="Quarters", players=[ann, ben], dealer=ann, rules={"ante": 25},
+        currency=club.currency, user=bob,
+    )  # fmt: skip
+    _record(session, bob, tricks={"ann": 3, "ben": 2})
+    legs = sorted(Leg.objects.values_list("pk", "amount"))
+    assert any(x % 100 for _, x in legs)
+    try:
+        with pytest.raises(RuntimeError, match="not whole dollars"):
+            _migrate(BEFORE)
+    finally:
+        # The later migrations went back before 0015 refused: forward again for the next test.
+        _migrate(_leaf())
+    assert sorted(Leg.objects.values_list("pk", "amount")) == legs
+    postings.check_invariants(GameSession.objects.get(pk=session.pk))

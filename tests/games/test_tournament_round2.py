@@ -373,3 +373,28 @@ def test_busted_players_show_no_chips_and_moved_players_where_they_went(club, al
     out = [r for r in selectors.standings(t) if r["status"] == "out"]
     assert out and all(r["chips"] is None and r["busted"] for r in out)
     assert tables.seat_number(move.target.session_id, move.player_id) >= 1
+
+
+def test_rebuy_addon_and_buy_in_memos_read_in_the_tournaments_money(club, alice):
+    from games.money import CURRENCIES
+
+    club.currency = CURRENCIES["USD"]  # cents: a memo of minor units would read 100× off
+    club.save()
+    t = _late_event(club, alice, max_rebuys=1, addon_chips=15, addon_price=500)
+    Tournament.objects.filter(pk=t.pk).update(buy_in=1250, fee=50)
+    player = Entry.objects.filter(tournament=t, status="playing").first()
+    late.rebuy(tournament_id=t.pk, entry_id=player.pk, user=alice)
+    late.addon(tournament_id=t.pk, entry_id=player.pk, user=alice)
+    memos = dict(
+        PrizePosting.objects.filter(tournament=t, kind__in=["rebuy", "addon"]).values_list(
+            "kind", "memo"
+        )
+    )
+    name = player.player.name
+    assert memos == {
+        "rebuy": f"{name}: rebuy 1, buy-in $12.50 + fee $0.50",
+        "addon": f"{name}: add-on, $5",
+    }
+    buy_in = PrizePosting.objects.filter(tournament=t, kind="buy_in").first()
+    assert buy_in.memo.endswith(": buy-in $0.10 + fee $0.02")  # _late_event's 10 + 2 cents
+    check_books(t)
