@@ -413,7 +413,11 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
             if session.chip_limited:
                 memo = "Dead tournament pot returned to the bank"
             elif shares:
-                memo = f"Leftover pot shared; {to_club} to the club"
+                # The legs carry the amounts, in the session's money; a number here would be
+                # written in minor units.
+                memo = "Leftover pot shared" + (
+                    "; the odd remainder to the club" if to_club else ""
+                )
             else:
                 memo = "Pot carried to the club"
             owners = {a: pid for pid, a in accounts.items()}

@@ -636,6 +636,8 @@ def test_close_shares_the_leftover_equally_remainder_to_the_club(start, alice):
     postings.check_invariants(closed)
     leftover = closed.postings.get(kind=Posting.Kind.LEFTOVER)
     assert legs_of(leftover) == {"ann": 5, "ben": 5, "cal": 5, "dee": 5, "pot": -23, "carry": 3}
+    # The memo names no amount: a number there would be in minor units ("3" for 3 cents).
+    assert leftover.memo == "Leftover pot shared; the odd remainder to the club"
     event = closed.events.get(kind="closed")
     assert event.data["remainder"] == 3 and event.data["policy"] == "share_equally"
     assert closed.leftover_policy == "share_equally"
