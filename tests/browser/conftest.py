@@ -78,6 +78,19 @@ def phone(new_phone):
 
 
 @pytest.fixture
+def speak(live_server):
+    """Give a page the language cookie the switcher sets."""
+    from django.conf import settings
+
+    def _speak(page, code: str) -> None:
+        page.context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": code, "url": live_server.url}]
+        )
+
+    return _speak
+
+
+@pytest.fixture
 def login(live_server):
     """Log a page in through the real login form."""
 

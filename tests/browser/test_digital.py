@@ -5,22 +5,15 @@ import time
 
 import pytest
 
-from games.models import Hand, Player, Role
-from ledger import postings
-from tests.factories import PASSWORD, ClubFactory, MembershipFactory, UserFactory
+from games.models import Hand
+from tests.browser.tables import digital_table
+from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _table():
-    keeper = UserFactory(username="keeper")
-    club = ClubFactory(name="Phone Club")
-    MembershipFactory(club=club, user=keeper, role=Role.SCOREKEEPER)
-    players = [Player.objects.create(club=club, name=n) for n in ("ann", "ben", "cal", "dee")]
-    session = postings.start_session(
-        club=club, name="Phones", players=players, dealer=players[3], rules={},
-        currency=club.currency, user=keeper, mode="digital",
-    )  # fmt: skip
+    keeper, session = digital_table()
     session.seats.filter(player__name__in=["cal", "dee"]).update(is_bot=True)
     return keeper, session, {s.player.name: s for s in session.seats.select_related("player")}
 

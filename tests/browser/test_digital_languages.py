@@ -6,22 +6,13 @@ import pytest
 from django.utils.translation import gettext, override, pgettext
 
 from games.digital import service as digital
-from games.models import Player, Role
-from ledger import postings
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.browser.tables import digital_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _dealt_table():
-    keeper = UserFactory(username="keeper")
-    club = ClubFactory(name="Phone Club")
-    MembershipFactory(club=club, user=keeper, role=Role.SCOREKEEPER)
-    players = [Player.objects.create(club=club, name=n) for n in ("ann", "ben", "cal", "dee")]
-    session = postings.start_session(
-        club=club, name="Phones", players=players, dealer=players[3], rules={},
-        currency=club.currency, user=keeper, mode="digital",
-    )  # fmt: skip
+    keeper, session = digital_table()
     session.seats.exclude(player__name="ann").update(is_bot=True)
     digital.start_hand(session_id=session.pk, user=keeper)
     return session.seats.get(player__name="ann")

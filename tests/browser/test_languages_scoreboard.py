@@ -2,7 +2,6 @@
 words) on a 390×844 phone (issue 19): translated, and still no horizontal scroll."""
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext, override
 
@@ -10,13 +9,6 @@ from games.sessions import share
 from tests.games.test_session_views import WIN_ANN, record_direct, start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _speak(page, live_server, code: str) -> None:
-    """The language cookie the switcher sets."""
-    page.context.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": code, "url": live_server.url}]
-    )
 
 
 def _fits_and_says(page, words: list[str]) -> None:
@@ -28,7 +20,7 @@ def _fits_and_says(page, words: list[str]) -> None:
 
 @pytest.mark.parametrize("code", ["ko", "fi"])
 def test_scoreboard_share_board_and_settlement_in_a_language_fit_a_phone(
-    live_server, phone, login, club, players, bob, password, code
+    live_server, phone, login, speak, club, players, bob, password, code
 ):
     session = start_table(club, players, bob)
     record_direct(session, bob, **WIN_ANN)
@@ -44,7 +36,7 @@ def test_scoreboard_share_board_and_settlement_in_a_language_fit_a_phone(
 
     page = phone
     login(page, "bob", password)  # in English: the login form is Django's own
-    _speak(page, live_server, code)
+    speak(page, code)
     # The scorekeeper's scoreboard and settlement.
     page.goto(f"{live_server.url}{session.get_absolute_url()}")
     page.wait_for_selector(f'html[lang="{code}"]')

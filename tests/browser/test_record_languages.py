@@ -8,28 +8,19 @@ from django.utils.translation import gettext, override, pgettext
 
 from games.models import Hand
 from ledger import postings
-from tests.factories import PlayerFactory
+from tests.browser.tables import six_handed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("code", ["ko", "fi"])
 def test_the_record_form_and_result_fit_a_phone_in_korean_and_finnish(
-    live_server, phone, login, club, players, bob, password, code
+    live_server, phone, login, speak, club, players, bob, password, code
 ):
-    six = [*players, PlayerFactory(club=club, name="eve"), PlayerFactory(club=club, name="fay")]
-    session = postings.start_session(
-        club=club,
-        name="Six-handed",
-        players=six,
-        dealer=six[-1],
-        rules={},
-        currency=club.currency,
-        user=bob,
-    )
+    session = six_handed(club, players, bob, rules={})
     page = phone
     login(page, "bob", password)
-    page.context.add_cookies([{"name": "django_language", "value": code, "url": live_server.url}])
+    speak(page, code)
     with override(code):
         heading = gettext("Record hand %(n)s") % {"n": 1}
         save = gettext("Save hand")

@@ -11,7 +11,7 @@ import pytest
 
 from games.models import Hand
 from ledger import postings
-from tests.factories import PlayerFactory
+from tests.browser.tables import six_handed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -49,16 +49,7 @@ def who(page, name: str):
 def test_standard_hands_take_at_most_six_taps(
     live_server, phone, login, club, players, bob, password
 ):
-    six = [*players, PlayerFactory(club=club, name="eve"), PlayerFactory(club=club, name="fay")]
-    session = postings.start_session(
-        club=club,
-        name="Six-handed",
-        players=six,
-        dealer=six[-1],
-        rules={"declaration": "simultaneous"},
-        currency=club.currency,
-        user=bob,
-    )
+    session = six_handed(club, players, bob, rules={"declaration": "simultaneous"})
     page = phone
     login(page, "bob", password)
     record_url = f"{live_server.url}/sessions/{session.pk}/record/"

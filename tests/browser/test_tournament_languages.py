@@ -35,18 +35,14 @@ def _running_tournament(club, user):
     return t
 
 
-def _speak(page, live_server, code: str) -> None:
-    page.context.add_cookies([{"name": "django_language", "value": code, "url": live_server.url}])
-
-
 @pytest.mark.parametrize("code", ["ko", "fi"])
 def test_standings_and_bracket_fit_a_phone_in_korean_and_finnish(
-    live_server, phone, login, club, alice, password, code
+    live_server, phone, login, speak, club, alice, password, code
 ):
     t = _running_tournament(club, alice)
     page = phone
     login(page, "alice", password)
-    _speak(page, live_server, code)
+    speak(page, code)
     with override(code):
         standings, round_one, chips = gettext("Standings"), gettext("Round %(n)s"), gettext("Chips")
     assert standings != "Standings" and chips != "Chips"
@@ -64,12 +60,12 @@ def test_standings_and_bracket_fit_a_phone_in_korean_and_finnish(
 
 @pytest.mark.parametrize("code", ["ko", "fi"])
 def test_the_directors_dashboard_fits_a_phone_in_korean_and_finnish(
-    live_server, phone, login, club, alice, password, code
+    live_server, phone, login, speak, club, alice, password, code
 ):
     t = _running_tournament(club, alice)
     page = phone
     login(page, "alice", password)
-    _speak(page, live_server, code)
+    speak(page, code)
     with override(code):
         check_tables, prize_pool = gettext("Check the tables"), gettext("Prize pool")
     assert check_tables != "Check the tables"
