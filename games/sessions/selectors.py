@@ -10,9 +10,9 @@ from django.core.cache import cache
 
 from games import polling
 from games.models import GameSession, Hand, Role, Seat, TournamentTable
+from games.money import format_money
 from games.sessions.charts import net_chart
 from games.sessions.forms import current_rules
-from games.templatetags.bourre import format_money
 from ledger.models import Account, Leg, SettlementMark
 from ledger.settlement import settle_balances
 

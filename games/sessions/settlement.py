@@ -24,8 +24,8 @@ from games import timezones
 from games.access import session_for
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
+from games.money import format_money
 from games.sessions.selectors import settlement_rows
-from games.templatetags.bourre import format_money
 from ledger import exports, postings
 from ledger.exports import LEDGER_COLUMNS, major, session_ledger_rows, stream_csv
 

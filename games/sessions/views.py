@@ -34,7 +34,7 @@ from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
-from games.money import Currency
+from games.money import Currency, format_money
 from games.names import clean_name
 from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors, statements
@@ -45,7 +45,7 @@ from games.sessions.forms import (
     SessionForm,
     current_rules,
 )
-from games.templatetags.bourre import SUITS, format_money
+from games.templatetags.bourre import SUITS
 from ledger import postings
 from ledger.models import Leg, Posting
 from ledger.stats import club_player_stats

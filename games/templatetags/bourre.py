@@ -1,9 +1,9 @@
 """Template helpers for Bourré pages: money in the session's unit, cards and suits.
 
 Money is stored in integer minor units (cents for $, whole chips) and only ever formatted
-by ``games.money.format_money`` (DESIGN.md), which the ``money``/``signed_money`` filters
-and this module's ``format_money`` (kept for its importers) are. Suits are
-shown as a coloured symbol plus words for screen readers, never colour alone (UX.md).
+by ``games.money.format_money`` (DESIGN.md), behind the ``money``/``signed_money``
+filters; Python code imports it from ``games.money``. Suits are shown as a coloured
+symbol plus words for screen readers, never colour alone (UX.md).
 """
 
 import re
@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from games.engine.cards import CardError, parse_card, parse_suit
 from games.money import DEFAULT_CURRENCY, MINUS, MONEY_RULES, Currency, format_money, input_value
 
-__all__ = ["MINUS", "format_money", "register"]
+__all__ = ["MINUS", "register"]
 
 register = template.Library()
 

@@ -176,7 +176,7 @@ def test_seat_page_shows_the_scoreboard_and_the_players_net(session, seats):
         phone = Leakcheck(Client(), session, name)
         body = phone.get(seat_url(seat)).content.decode()
         assert "Scoreboard" in body and "Your net" in body
-        from games.templatetags.bourre import format_money
+        from games.money import format_money
 
         assert format_money(nets[seat.player_id], session.currency, signed=True) in body
 

@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from games.models import Hand, ShareLink
 from games.models.share import SELECTOR_LENGTH, VERIFIER_LENGTH
+from games.money import format_money
 from games.sessions import share, statements
-from games.templatetags.bourre import format_money
 from ledger import postings
 
 from .test_session_views import HTMX, WIN_ANN, hand_data, record_direct, start_table
