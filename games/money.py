@@ -9,15 +9,32 @@ into an integer.
   currency", for chips), ``exponent`` (how many decimal places the minor unit has) and
   ``symbol`` (what a person reads: "$", "€", "chips"). A club picks one from ``CURRENCIES``
   at creation; sessions and tournaments keep a copy, as they kept the old symbol.
+- Amounts are written in the reader's language (the active one, ``get_language()``, or
+  ``language=``): its decimal sign, digit grouping and place of the symbol. The signs and
+  the grouping are the language's Django number formats (``bourre_site/formats`` adds
+  Sundanese and Albanian's grouping); the symbol goes after the number, behind a no-break
+  space, in ``SYMBOL_AFTER`` languages. English and Korean: "$1,250.50", "$0.25"; Spanish,
+  Finnish, Albanian: "1 250,50 €", "0,25 $"; Sundanese: "€1.250,50". The chips word is
+  translated with its plural ("1 chip", "14 chips", "14 fichas"); another word currency
+  ("points", a club's own) is written as the club typed it.
+- ``PLAIN`` (English) is the locale-free form: CSV files, the API and the memos the ledger
+  keeps pass ``language=PLAIN`` (or are numbers: ``ledger.exports.major``), so what a
+  program or a later reader gets does not depend on who asked.
 - ``parse_amount`` reads what a person types: "$0.25", "0.25", "1" (one whole dollar, 100
-  cents), "1,250.50", "5 chips", and a decimal comma ("0,25", "€2,5"; "1,250" is 1250).
-  Too many decimals for the currency ("0.255"), words, a minus sign, and amounts outside
-  ``[minimum, maximum]`` are refused with a sentence that says what to type instead
+  cents), "1,250.50", "1.250,50", "1 250,50 €", "5 chips" (or the chips word of the
+  language), and a decimal comma anywhere ("0,25", "€2,5"). One mark followed by three
+  digits ("1,250", "1.250") is a thousands mark unless it is the reader's decimal sign
+  (so "1,250" is 1250 on an English page and 1.25 on a Finnish one; "0.250" is always a
+  fraction); with both marks, the last one is the decimal sign. Too many decimals for the
+  currency ("0.255"), words, a minus sign, and amounts outside ``[minimum, maximum]`` are
+  refused with a sentence in the reader's language that says what to type instead
   (``MoneyError``). ``MoneyField`` is the form field that uses it (at most ``MAX_POT``
   unless told less, so nothing typed overflows a column).
 - ``format_money`` writes "$0.25", "$14" (a whole amount drops ".00", so a column of whole
   dollars reads as it always did), "$1,250.50", "14 chips", "−$3"; ``format_plain`` is the
-  same number without the symbol, for a form's input ("0.25", "14").
+  same number without the symbol ("0.25", "1,250.50"); ``input_value`` is what a form's
+  input shows: the language's decimal sign, no grouping ("0,25", "1250,50"), which
+  ``parse_amount`` reads back in that language.
 
 Both ``format_money`` and ``parse_amount`` also take a code ("EUR") or an old one-string
 currency ("$" means USD in cents, "chips" whole chips), read through ``as_currency``.
@@ -26,9 +43,15 @@ currency ("$" means USD in cents, "chips" whole chips), read through ``as_curren
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from django import forms
+from django.conf import settings
+from django.utils import formats, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games.engine.rules import MAX_POT
 from games.models.currency import (
@@ -47,11 +70,14 @@ __all__ = [
     "DEFAULT_CURRENCY",
     "MINUS",
     "MONEY_RULES",
+    "PLAIN",
+    "SYMBOL_AFTER",
     "Currency",
     "MoneyError",
     "MoneyField",
     "as_currency",
     "currency_choices",
+    "currency_name",
     "format_money",
     "format_plain",
     "input_value",
@@ -59,6 +85,14 @@ __all__ = [
 ]
 
 MINUS = "\u2212"
+NBSP = "\u00a0"
+# The locale-free form (CSV, API, stored memos): English's "$1,250.50".
+PLAIN = "en"
+# Languages that write the symbol after the amount, behind a no-break space (CLDR's
+# currency patterns: "1 250,50 €"); the others write it before ("$1.25", "€1.250,50").
+SYMBOL_AFTER = frozenset({"es", "fi", "sq"})
+# Spaces a person or a format may put between digit groups.
+_SPACES = re.compile(r"[\s\u00a0\u202f\u2009]+")
 
 
 # The house-rule switches (games.engine.rules) that are amounts: typed and shown in the
@@ -74,43 +108,147 @@ class MoneyError(ValueError):
         self.message = message
 
 
-def format_plain(amount: int, currency: Currency | str) -> str:
-    """The number alone, no symbol, no sign: "0.25", "14", "1,250.50" (grouped)."""
+@dataclass(frozen=True, slots=True)
+class _Numbers:
+    """How one language writes an amount's number."""
+
+    decimal: str  # "." or ","
+    group: str  # "," "." or a no-break space
+    grouping: int  # digits per group; 0: none
+    symbol_after: bool
+
+
+def _language(language: str | None) -> str:
+    return language or translation.get_language() or settings.LANGUAGE_CODE
+
+
+@lru_cache(maxsize=64)
+def _numbers(language: str) -> _Numbers:
+    if language.split("-")[0].lower() == PLAIN:
+        return _Numbers(".", ",", 3, False)
+    decimal = str(formats.get_format("DECIMAL_SEPARATOR", language, use_l10n=True))
+    group = str(formats.get_format("THOUSAND_SEPARATOR", language, use_l10n=True))
+    grouping = formats.get_format("NUMBER_GROUPING", language, use_l10n=True)
+    # A plain space would let a line break split "1 250"; a tuple grouping (Indian
+    # lakh/crore) is not used by any language here: read as groups of three.
+    group = NBSP if not group.strip() else group
+    size = grouping if isinstance(grouping, int) else 3
+    base = language.split("-")[0].lower()
+    return _Numbers(decimal, group, size, base in SYMBOL_AFTER)
+
+
+def _grouped(whole: int, numbers: _Numbers) -> str:
+    digits = str(whole)
+    size = numbers.grouping
+    if size <= 0 or len(digits) <= size:
+        return digits
+    head = len(digits) % size or size
+    parts = [digits[:head]] + [digits[i : i + size] for i in range(head, len(digits), size)]
+    return numbers.group.join(parts)
+
+
+def format_plain(
+    amount: int, currency: Currency | str, *, language: str | None = None, grouped: bool = True
+) -> str:
+    """The number alone, no symbol, no sign: "0.25", "14", "1,250.50" ("1 250,50" in fi)."""
     cur = as_currency(currency)
+    numbers = _numbers(_language(language))
     whole, part = divmod(abs(int(amount)), cur.minor)
-    text = f"{whole:,}"
+    text = _grouped(whole, numbers) if grouped else str(whole)
     if cur.exponent and part:
-        text += "." + str(part).rjust(cur.exponent, "0")
+        text += numbers.decimal + str(part).rjust(cur.exponent, "0")
     return text
 
 
+def _is_chips(cur: Currency) -> bool:
+    return cur.is_word and cur.symbol.lower() == CHIPS.symbol
+
+
+def _chips(count: int, number: str) -> str:
+    return ngettext("%(amount)s chip", "%(amount)s chips", count) % {"amount": number}
+
+
+def currency_name(currency: Currency | str) -> str:
+    """The currency as a sentence names it: "$", "€", "chips" (translated), "points"."""
+    cur = as_currency(currency)
+    return pgettext("currency", "chips") if _is_chips(cur) else cur.symbol
+
+
 def format_money(
-    amount: int | str | None, currency: Currency | str = DEFAULT_CURRENCY, signed: bool = False
+    amount: int | str | None,
+    currency: Currency | str = DEFAULT_CURRENCY,
+    signed: bool = False,
+    *,
+    language: str | None = None,
 ) -> str:
-    """`$14`, `$0.25`, `−$3`, `14 chips`; with `signed`, `+$14` (zero has no sign)."""
+    """`$14`, `$0.25`, `−$3`, `14 chips`; with `signed`, `+$14` (zero has no sign).
+
+    In the active language unless ``language`` says which (``PLAIN`` for files and
+    programs): "1,25 €" in Finnish, "$1.25" in Korean.
+    """
     if amount is None or amount == "":
         return ""
     amount = int(amount)
     cur = as_currency(currency)
-    digits = format_plain(amount, cur)
-    text = f"{digits} {cur.symbol}" if cur.is_word else f"{cur.symbol}{digits}"
-    if amount < 0:
-        return MINUS + text
-    if signed and amount > 0:
-        return "+" + text
-    return text
+    lang = _language(language)
+    numbers = _numbers(lang)
+    digits = format_plain(amount, cur, language=lang)
+    sign = MINUS if amount < 0 else "+" if signed and amount > 0 else ""
+    if _is_chips(cur):
+        if language and language != translation.get_language():
+            with translation.override(language):
+                return _chips(abs(amount), sign + digits)
+        return _chips(abs(amount), sign + digits)
+    if cur.is_word:
+        return f"{sign}{digits} {cur.symbol}"
+    if numbers.symbol_after:
+        return f"{sign}{digits}{NBSP}{cur.symbol}"
+    return f"{sign}{cur.symbol}{digits}"
 
 
-def input_value(amount: int | None, currency: Currency | str) -> str:
-    """How a stored amount is shown back in a form's input: "0.25", "1", "1250.5" is "1250.50"."""
+def input_value(
+    amount: int | None, currency: Currency | str, *, language: str | None = None
+) -> str:
+    """How a stored amount is shown back in a form's input: the language's decimal sign
+    and no grouping ("0.25", "1", "1250.50"; "0,25" and "1250,50" in es, fi, sq, su)."""
     if amount is None or amount == "":
         return ""
-    return format_plain(int(amount), currency).replace(",", "")
+    return format_plain(int(amount), currency, language=language, grouped=False)
 
 
-_NUMBER = re.compile(r"^(?P<whole>\d{1,3}(?:,\d{3})+|\d*)(?:\.(?P<part>\d*))?$")
-# "0,25" or "12,5": a decimal comma (as € and £ tables may write it); "1,250" stays 1250.
-_DECIMAL_COMMA = re.compile(r"^\d*,\d{1,2}$")
+def _marks(cur: Currency) -> list[str]:
+    """What may stand before or after the number: symbols, the code, the chips word."""
+    marks = {cur.symbol, cur.code, "$", "€", "£", "¥"}
+    if _is_chips(cur):
+        marks |= {_chips(n, "").strip() for n in (1, 2, 5)} | {currency_name(cur)}
+    return sorted((m for m in marks if m), key=len, reverse=True)
+
+
+def _split_number(body: str, decimal: str) -> tuple[str, str] | None:
+    """The whole digits and the fraction's digits of "1,250.50", "1.250,50", "0,25"…;
+    None if it is not a number. ``decimal`` is the reader's decimal sign."""
+    if re.fullmatch(r"\d*", body):
+        return body, ""
+    kinds = {c for c in body if c in ".,"}
+    if not re.fullmatch(r"[\d.,]+", body):
+        return None
+    if len(kinds) == 2:
+        point = body[max(body.rfind("."), body.rfind(","))]
+        whole, _point, part = body.rpartition(point)
+        group = "," if point == "." else "."
+        if not re.fullmatch(rf"\d{{1,3}}(?:{re.escape(group)}\d{{3}})*", whole):
+            return None
+        return whole.replace(group, ""), part
+    (mark,) = kinds
+    pieces = body.split(mark)
+    if len(pieces) > 2:  # "1.250.000": thousands marks
+        if re.fullmatch(rf"\d{{1,3}}(?:{re.escape(mark)}\d{{3}})+", body):
+            return "".join(pieces), ""
+        return None
+    whole, part = pieces
+    if mark != decimal and len(part) == 3 and 1 <= len(whole) <= 3 and not whole.startswith("0"):
+        return whole + part, ""  # "1,250" on an English page, "1.250" on a Spanish one
+    return whole, part
 
 
 def parse_amount(
@@ -119,57 +257,93 @@ def parse_amount(
     *,
     minimum: int = 0,
     maximum: int | None = None,
-    what: str = "The amount",
+    what: str | None = None,
+    language: str | None = None,
 ) -> int:
     """What a person typed, in minor units: "$0.25" → 25, "1" → 100, "5 chips" → 5.
 
     ``minimum``/``maximum`` are in minor units; ``what`` names the amount in the message
-    ("The ante must be at least $0.01").
+    ("The ante must be at least $0.01"). Read and answered in the active language unless
+    ``language`` says which.
     """
+    if language and language != translation.get_language():
+        with translation.override(language):
+            return parse_amount(text, currency, minimum=minimum, maximum=maximum, what=what)
     cur = as_currency(currency)
+    what = what or _("The amount")
     raw = str(text) if isinstance(text, int) else (text or "").strip()
     if not raw:
-        raise MoneyError(f"{what} is missing: type an amount such as {_example(cur)}.")
-    body = raw.replace("\u00a0", "").replace(" ", "")
+        raise MoneyError(
+            _("%(what)s is missing: type an amount such as %(example)s.")
+            % {"what": what, "example": _example(cur)}
+        )
+    body = _SPACES.sub("", raw)
     negative = "-" in body or MINUS in body
     body = body.replace("-", "").replace(MINUS, "").lstrip("+")
-    for mark in sorted({cur.symbol, cur.code, "$", "€", "£", "¥"}, key=len, reverse=True):
+    for mark in _marks(cur):
         if body.lower().startswith(mark.lower()):
             body = body[len(mark) :]
         if body.lower().endswith(mark.lower()):
             body = body[: -len(mark)]
-    if _DECIMAL_COMMA.match(body):
-        body = body.replace(",", ".")
-    match = _NUMBER.match(body)
-    if not match or not (match.group("whole") or match.group("part")):
-        raise MoneyError(f"“{raw}” is not an amount: type a number such as {_example(cur)}.")
+    split = _split_number(body, _numbers(_language(None)).decimal)
+    if split is None or not (split[0] or split[1]):
+        raise MoneyError(
+            _("“%(text)s” is not an amount: type a number such as %(example)s.")
+            % {"text": raw, "example": _example(cur)}
+        )
     if negative:
-        raise MoneyError(f"{what} cannot be negative: type it without a minus sign.")
-    part = match.group("part") or ""
-    tiny = not (match.group("whole") or "").strip("0,") and Decimal("0." + part) * cur.minor < 1
+        raise MoneyError(
+            _("%(what)s cannot be negative: type it without a minus sign.") % {"what": what}
+        )
+    whole, part = split
+    name = currency_name(cur)
+    tiny = not whole.strip("0") and Decimal("0." + (part or "0")) * cur.minor < 1
     if len(part.rstrip("0")) > cur.exponent and tiny:
-        smallest = format_money(1, cur)
-        raise MoneyError(f"“{raw}” is less than {smallest}, the smallest amount in {cur.symbol}.")
+        raise MoneyError(
+            _("“%(text)s” is less than %(smallest)s, the smallest amount in %(currency)s.")
+            % {"text": raw, "smallest": format_money(1, cur), "currency": name}
+        )
     if len(part.rstrip("0")) > cur.exponent:
         if cur.exponent == 0:
-            hint = f"amounts in {cur.symbol} are whole numbers"
+            said = _(
+                "“%(text)s” has too many decimals: amounts in %(currency)s are whole "
+                "numbers (%(example)s)."
+            )
         else:
-            hint = f"amounts in {cur.symbol} have at most {cur.exponent} decimals"
-        raise MoneyError(f"“{raw}” has too many decimals: {hint} ({_example(cur)}).")
+            said = ngettext(
+                "“%(text)s” has too many decimals: amounts in %(currency)s have at most "
+                "%(n)s decimal (%(example)s).",
+                "“%(text)s” has too many decimals: amounts in %(currency)s have at most "
+                "%(n)s decimals (%(example)s).",
+                cur.exponent,
+            )
+        raise MoneyError(
+            said % {"text": raw, "currency": name, "n": cur.exponent, "example": _example(cur)}
+        )
     try:
-        value = Decimal((match.group("whole") or "0").replace(",", "") + "." + (part or "0"))
-    except InvalidOperation:  # pragma: no cover - the pattern admits digits only
-        raise MoneyError(f"“{raw}” is not an amount.") from None
+        value = Decimal((whole or "0") + "." + (part or "0"))
+    except InvalidOperation:  # pragma: no cover - the patterns admit digits only
+        raise MoneyError(_("“%(text)s” is not an amount.") % {"text": raw}) from None
     amount = int(value * cur.minor)
     if amount < minimum:
-        raise MoneyError(f"{what} must be at least {format_money(minimum, cur)}.")
+        raise MoneyError(
+            _("%(what)s must be at least %(amount)s.")
+            % {"what": what, "amount": format_money(minimum, cur)}
+        )
     if maximum is not None and amount > maximum:
-        raise MoneyError(f"{what} can be at most {format_money(maximum, cur)}.")
+        raise MoneyError(
+            _("%(what)s can be at most %(amount)s.")
+            % {"what": what, "amount": format_money(maximum, cur)}
+        )
     return amount
 
 
 def _example(cur: Currency) -> str:
-    return "0.25 or 5" if cur.exponent else "5"
+    """What to type, in the reader's language: "0.25 or 5" ("0,25 or 5"), "5" in chips."""
+    if not cur.exponent:
+        return "5"
+    small = input_value(cur.minor // 4 or 1, cur)
+    return _("%(fraction)s or %(whole)s") % {"fraction": small, "whole": "5"}
 
 
 class MoneyInput(forms.TextInput):
@@ -227,7 +401,7 @@ class MoneyField(forms.CharField):
                 self.currency,
                 minimum=self.min_value,
                 maximum=self.max_value,
-                what=str(self.label or "The amount"),
+                what=str(self.label) if self.label else None,
             )
         except MoneyError as error:
             raise forms.ValidationError(error.message, code="money") from None

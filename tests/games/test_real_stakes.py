@@ -85,7 +85,7 @@ def test_the_same_text_in_chips_is_whole_chips():
         ("$-0.25", USD, "The ante cannot be negative"),
         ("0.001", USD, "“0.001” is less than $0.01, the smallest amount in $."),
         ("0", USD, "The ante must be at least $0.01."),
-        ("0.5", CHIPS, "“0.5” is less than 1 chips, the smallest amount in chips."),
+        ("0.5", CHIPS, "“0.5” is less than 1 chip, the smallest amount in chips."),
         ("2.5", CHIPS, "“2.5” has too many decimals: amounts in chips are whole numbers"),
         ("", USD, "The ante is missing: type an amount such as 0.25 or 5."),
         ("20000000000", USD, "The ante can be at most $10,000,000,000."),
