@@ -13,6 +13,7 @@ from functools import partial
 
 from django.db.models import F, Sum
 from django.http import StreamingHttpResponse
+from django.utils import translation
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.renderers import BaseRenderer
@@ -32,6 +33,7 @@ from games.api.base import (
 )
 from games.api.serializers import MAX_ID, CurrencySerializer, PlayerRefSerializer
 from games.models import GameSession, Player
+from games.money import PLAIN
 from games.sessions.selectors import KITTY, settlement_rows
 from ledger import exports, postings
 from ledger.exports import CLUB_LEDGER_COLUMNS, club_ledger_rows, stream_csv
@@ -376,8 +378,10 @@ class SessionSettlementApi(ApiView):
 
 
 def settlement_data(session: GameSession) -> dict:
-    # The settlement page's own computation, so the API and the page always agree.
-    rows, _ = settlement_rows(session)
+    # The settlement page's own computation, so the API and the page always agree; the
+    # explanations locale-free (games.money.PLAIN), whatever language the client asked.
+    with translation.override(PLAIN):
+        rows, _ = settlement_rows(session)
     data = {
         **_session_head(session),
         "transfers": [

@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -24,7 +24,7 @@ from games import timezones
 from games.access import session_for
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
-from games.money import format_money
+from games.money import PLAIN, format_money
 from games.sessions.selectors import settlement_rows
 from ledger import exports, postings
 from ledger.exports import LEDGER_COLUMNS, major, session_ledger_rows, stream_csv
@@ -128,7 +128,8 @@ def _csv_response(session: GameSession, what: str) -> tuple[HttpResponse, Any]:
 @login_required
 def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, _membership = session_for(request.user, session_id)
-    rows, _names = settlement_rows(session)
+    with translation.override(PLAIN):  # the explanations' amounts too ("$1.25")
+        rows, _names = settlement_rows(session)
     response, writer = _csv_response(session, "settlement")
     # Amounts in the major unit ("0.25") with the ISO code; times with the club's offset
     # (ledger.exports says why).

@@ -17,7 +17,7 @@ from games.engine import tournament as logic
 from games.engine import tournament_payouts as pay
 from games.engine.tournament import TournamentError
 from games.models import Player, Tournament, TournamentTable
-from games.money import format_money
+from games.money import PLAIN, format_money
 from games.tournaments import payouts
 from games.tournaments.locks import locked
 from games.tournaments.tables import finish_round, finish_table, table_infos
@@ -100,13 +100,15 @@ def make_deal(
         label = KIND_LABELS[kind]
         accounts = postings.prize_accounts(t, list(shares))
         for player_id, amount in sorted(shares.items(), key=lambda x: -x[1]):
+            # The memo is kept in the ledger: locale-free, whoever agreed.
+            takes = format_money(amount, t.currency, language=PLAIN)
             postings.post_prize(
                 t,
                 PrizePosting.Kind.DEAL,
                 {accounts["pool"]: -amount, accounts[player_id]: amount},
                 user,
                 player=player_id,
-                memo=f"Deal ({label}) agreed by {who}: {names[player_id]} takes {format_money(amount, t.currency)}",
+                memo=f"Deal ({label}) agreed by {who}: {names[player_id]} takes {takes}",
             )
         t.deal = {
             "kind": kind,

@@ -31,7 +31,7 @@ from django.db import transaction
 
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Round, Seat, SeatMove, Tournament, TournamentTable
-from games.money import format_money
+from games.money import PLAIN, format_money
 from games.tournaments import clock
 from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import _dealers_seat, seat_number, table_infos
@@ -126,8 +126,11 @@ def _pay(t: Tournament, entry: Entry, kind: str, price: int, fee: int, user, mem
 
 
 def price_words(t: Tournament, buy_in: int, fee: int) -> str:
-    """A memo's price in the tournament's money ("buy-in $10 + fee $2"), never minor units."""
-    return f"buy-in {format_money(buy_in, t.currency)} + fee {format_money(fee, t.currency)}"
+    """A memo's price in the tournament's money ("buy-in $10 + fee $2"), never minor units.
+
+    Memos are kept in the ledger: written locale-free (``PLAIN``), whoever paid."""
+    buy_in_text = format_money(buy_in, t.currency, language=PLAIN)
+    return f"buy-in {buy_in_text} + fee {format_money(fee, t.currency, language=PLAIN)}"
 
 
 def _within_limit(name: str, used: int, limit: int, what: str, code: str) -> None:
@@ -245,7 +248,7 @@ def addon(*, tournament_id: int, entry_id: int, user) -> Entry:
             t.addon_price,
             0,
             user,
-            f"{name}: add-on, {format_money(t.addon_price, t.currency)}",
+            f"{name}: add-on, {format_money(t.addon_price, t.currency, language=PLAIN)}",
         )
         postings.buy_in(
             session_id=seat.session_id, player_id=entry.player_id, amount=t.addon_chips, user=user
