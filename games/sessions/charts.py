@@ -3,6 +3,10 @@
 `net_chart` draws each player's net over a session as a line. It is accessible: the SVG
 has a <title> and a <desc> (who ends where), every line has its own colour *and* marker
 shape, and the legend names each player next to both.
+
+Its words and numbers are the reader's (the active language): the title, the description,
+the step labels (the steps arrive as "start", hand numbers and "close", and are named
+here) and every amount, through ``games.money.format_money`` ("+1,25 €" on a Finnish page).
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from collections.abc import Sequence
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games.money import DEFAULT_CURRENCY, Currency, format_money
 
@@ -59,6 +65,17 @@ def _marker(kind: str, x: float, y: float, colour: str) -> str:
     )
 
 
+def _step_name(label: str) -> str:
+    """A step as the axis names it: the start, "hand 12", the close."""
+    if label == "start":
+        return pgettext("net chart, before the first hand", "start")
+    if label == "close":
+        return pgettext("net chart, the session closed", "close")
+    if label.isdigit():
+        return _("hand %(number)s") % {"number": label}
+    return label
+
+
 def _sample(count: int) -> list[int]:
     """Indices of the points to draw: all of them, or an even spread ending at the last."""
     if count <= MAX_POINTS:
@@ -73,7 +90,7 @@ def net_chart(
     labels: Sequence[str],
     *,
     currency: Currency | str = DEFAULT_CURRENCY,
-    title: str = "Net per player",
+    title: str | None = None,
 ) -> SafeString:
     """An SVG line chart of each player's net (minor units) after each step.
 
@@ -81,14 +98,21 @@ def net_chart(
     ``labels`` (the steps: "start", hand numbers, "close").
     """
     count = len(labels)
+    title = title or _("Net per player")
     money = lambda v: format_money(v, currency, signed=True)  # noqa: E731
     finals = [(name, values[-1] if values else 0) for name, values in series]
     desc = (
-        "No hands recorded yet."
+        _("No hands recorded yet.")
         if count <= 1
-        else f"{count - 1} steps. At the end: "
-        + "; ".join(f"{name} {money(v)}" for name, v in finals)
-        + "."
+        else ngettext(
+            "%(count)s step. At the end: %(finals)s.",
+            "%(count)s steps. At the end: %(finals)s.",
+            count - 1,
+        )
+        % {
+            "count": count - 1,
+            "finals": "; ".join(f"{name} {money(v)}" for name, v in finals),
+        }
     )
     legend_rows = (len(series) + 1) // 2
     total_height = HEIGHT + legend_rows * LEGEND_ROW + 6
@@ -125,9 +149,8 @@ def net_chart(
             f'<text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{escape(money(v))}</text>'
         )
     if count > 1:
-        first, last = str(labels[0]), str(labels[-1])
+        first, last_text = _step_name(str(labels[0])), _step_name(str(labels[-1]))
         out.append(f'<text x="{LEFT}" y="{HEIGHT - 8}" text-anchor="start">{escape(first)}</text>')
-        last_text = f"hand {last}" if last.isdigit() else last
         out.append(
             f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">{escape(last_text)}</text>'
         )

@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from games import polling
 from games.models import GameSession, Hand, Role, Seat, TournamentTable
@@ -82,9 +84,10 @@ def by_version(session: GameSession, what: str, compute):
 
     Every write to a session's money or state bumps its version in the same transaction,
     so (session, version) names one state of the books for good; a long session's
-    scoreboard then sums its ledger once per change, not once per phone per poll.
+    scoreboard then sums its ledger once per change, not once per phone per poll. The
+    value is kept per language too: a chart's words and amounts are the reader's.
     """
-    key = f"bourre:{what}:{session.pk}:{session.version}"
+    key = f"bourre:{what}:{get_language()}:{session.pk}:{session.version}"
     value = cache.get(key)
     if value is None:
         value = compute()
@@ -177,5 +180,5 @@ def net_chart_for(session: GameSession, seats: list[Seat]):
         series,
         labels,
         currency=session.currency,
-        title=f"Net per player over {session.name}",
+        title=_("Net per player over %(session)s") % {"session": session.name},
     )
