@@ -123,6 +123,18 @@ window.bourre.t = function (key, values) {
   // Polls (data-poll-visible) do not shout: the line above them says since when the page
   // has not been refreshed, and goes away with the next answer.
   var lastOk = {};
+  // A time of day as the page's language writes it ("14.05" in Finnish, "2:05 PM" in
+  // English, "오후 2:05" in Korean). Sundanese, which browsers may not know, falls back to
+  // Indonesian's conventions, as its server-side formats do (bourre_site/formats/su).
+  function timeOfDay(when) {
+    var lang = document.documentElement.lang || "en";
+    var locales = lang === "su" ? ["su", "id"] : [lang];
+    try {
+      return when.toLocaleTimeString(locales, { hour: "numeric", minute: "2-digit" });
+    } catch (e) {
+      return ("0" + when.getHours()).slice(-2) + ":" + ("0" + when.getMinutes()).slice(-2);
+    }
+  }
   function pollId(elt) { return elt.id || "poll"; }
   function pollFailed(elt) {
     var id = pollId(elt);
@@ -134,9 +146,7 @@ window.bourre.t = function (key, values) {
       line.setAttribute("data-poll-status", id);
       elt.parentNode.insertBefore(line, elt);
     }
-    var when = lastOk[id] || new Date();
-    var hhmm = ("0" + when.getHours()).slice(-2) + ":" + ("0" + when.getMinutes()).slice(-2);
-    line.textContent = t("offlineSince", { time: hhmm });
+    line.textContent = t("offlineSince", { time: timeOfDay(lastOk[id] || new Date()) });
   }
   function pollOk(elt) {
     var id = pollId(elt);

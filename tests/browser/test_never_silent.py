@@ -8,6 +8,7 @@ sticky bar; the service worker serves the offline page.
 import re
 
 import pytest
+from django.utils.translation import gettext, override
 
 from games.digital import service
 from games.models import GameSession, Hand
@@ -136,11 +137,31 @@ def test_the_scoreboard_says_since_when_it_is_offline_and_recovers(live_server, 
     phone.evaluate(poll_now)
     line = phone.locator("[data-poll-status]")
     line.wait_for()
-    assert re.fullmatch(r"Offline — last updated \d\d:\d\d", line.inner_text())
+    # The time the page's way: English "2:05 PM" (ICU may put a narrow space before PM).
+    assert re.fullmatch(r"Offline — last updated \d{1,2}:\d\d(\s?[AP]M)?", line.inner_text())
     _in_view(phone, line)
     phone.context.set_offline(False)
     phone.evaluate(poll_now)
     line.wait_for(state="detached")  # the next poll answers
+
+
+@pytest.mark.parametrize(
+    ("code", "time"), [("fi", r"\d{1,2}\.\d\d"), ("ko", r"(오전|오후|AM|PM)\s?\d{1,2}:\d\d")]
+)
+def test_the_offline_line_writes_the_time_in_the_pages_language(
+    live_server, phone, kitchen, speak, code, time
+):
+    session = kitchen
+    speak(phone, code)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/")
+    phone.locator("#board").wait_for()
+    phone.context.set_offline(True)
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    line = phone.locator("[data-poll-status]")
+    line.wait_for()
+    with override(code):
+        before, after = gettext("Offline — last updated {time}").split("{time}")
+    assert re.fullmatch(re.escape(before) + time + re.escape(after), line.inner_text())
 
 
 def test_a_hand_queued_against_a_stale_version_comes_back_filled_in(
