@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -128,7 +128,9 @@ def _csv_response(session: GameSession, what: str) -> tuple[HttpResponse, Any]:
 @login_required
 def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, _membership = session_for(request.user, session_id)
-    rows, _names = settlement_rows(session)
+    # Values stay English in the CSV (the explanations and the pot's name too).
+    with translation.override("en"):
+        rows, _names = settlement_rows(session)
     response, writer = _csv_response(session, "settlement")
     # Amounts in the major unit ("0.25") with the ISO code; times with the club's offset
     # (ledger.exports says why).
