@@ -16,6 +16,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import override
 
+from games.sessions.forms import CloseForm
 from games.sessions.selectors import settlement_rows
 from games.templatetags.bourre import card, names, result_line
 from ledger import postings
@@ -233,3 +234,19 @@ def test_the_club_statistics_headings_are_korean(carol_client, club, table):
     html = _page(_speak(carol_client, "ko"), reverse("club_stats", args=[club.pk]))
     assert "순손익" in html and "최대 팟" in html
     assert "Biggest pot" not in html
+
+
+def test_a_fields_own_refusal_is_in_the_language_active_when_the_form_is_made():
+    """games.formtext: the app's words replace Django's defaults in every language, in
+    whichever order the languages come (Django's defaults are themselves translated)."""
+    said = {}
+    for code in ("fi", "en", "ko"):
+        with override(code):
+            form = CloseForm(data={})
+            assert not form.is_valid()
+            said[code] = form.errors["leftover_policy"][0]
+    assert said == {
+        "fi": "Täytä kenttä Pöydälle jäänyt potti.",
+        "en": "Fill in The pot left on the table.",
+        "ko": "테이블에 남은 팟 항목을 입력하세요.",
+    }
