@@ -24,6 +24,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 
 from games.engine.cards import CardError, parse_card, parse_suit
 from games.money import DEFAULT_CURRENCY, MINUS, MONEY_RULES, Currency, format_money, input_value
+from games.sessions.rule_fields import CHOICE_LABELS
 
 __all__ = ["MINUS", "card_name", "register"]
 
@@ -70,8 +71,6 @@ def rule_value(key: str, value: Any, currency: Currency | str = DEFAULT_CURRENCY
     """A house-rule value as people read it: amounts in money ("$0.25"), switches "on" or
     "off", nothing as "none", choices in words ("next best"; the rules form's label for
     the value when it has one, in the reader's language)."""
-    from games.sessions.rule_fields import CHOICE_LABELS  # the forms import this module
-
     if value is None or value == "":
         return pgettext("a house rule with no value", "none")
     if value is True or value is False:
