@@ -2,37 +2,43 @@
 ("Ensure this value is less than or equal to 5.", "This field is required.").
 
 ``own_messages(form)`` rewrites every field's default messages with its label in them;
-messages a form set itself are kept. Forms call it at the end of ``__init__``.
+messages a form set itself are kept. Forms call it at the end of ``__init__``. The words
+are in the language active then (issue 19); Django's defaults are recognised in that
+language too (they are translated), so they are read once per language.
 """
 
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 __all__ = ["own_messages"]
 
 
 def _messages(label: str) -> dict[str, str]:
+    # The validators fill in limit_value later: it stays a placeholder here.
+    said = {"label": label, "limit_value": "%(limit_value)s"}
     return {
-        "required": f"Fill in {label}.",
-        "invalid": f"{label} does not look right: check it and try again.",
-        "max_value": f"{label} can be at most %(limit_value)s.",
-        "min_value": f"{label} must be at least %(limit_value)s.",
-        "max_length": f"{label} is too long: at most %(limit_value)d characters.",
-        "min_length": f"{label} is too short: at least %(limit_value)d characters.",
-        "invalid_choice": f"Pick one of the offered choices for {label}.",
-        "max_digits": f"{label} has too many digits.",
-        "max_decimal_places": f"{label} has too many decimals.",
-        "step_size": f"{label} must be a multiple of %(limit_value)s.",
+        "required": _("Fill in %(label)s.") % said,
+        "invalid": _("%(label)s does not look right: check it and try again.") % said,
+        "max_value": _("%(label)s can be at most %(limit_value)s.") % said,
+        "min_value": _("%(label)s must be at least %(limit_value)s.") % said,
+        "max_length": _("%(label)s is too long: at most %(limit_value)s characters.") % said,
+        "min_length": _("%(label)s is too short: at least %(limit_value)s characters.") % said,
+        "invalid_choice": _("Pick one of the offered choices for %(label)s.") % said,
+        "max_digits": _("%(label)s has too many digits.") % said,
+        "max_decimal_places": _("%(label)s has too many decimals.") % said,
+        "step_size": _("%(label)s must be a multiple of %(limit_value)s.") % said,
     }
 
 
 # Django's own texts, as a field's defaults read: only these are replaced.
-_DEFAULTS: dict[str, set[str]] = {}
+_DEFAULTS: dict[tuple[str, str | None], set[str]] = {}
 
 
 def _defaults(field: forms.Field) -> set[str]:
-    key = type(field).__name__
+    key = (type(field).__name__, get_language())
     if key not in _DEFAULTS:
         fresh = type(field).__mro__
         texts: set[str] = set()
@@ -54,4 +60,6 @@ def own_messages(form: forms.BaseForm) -> None:
             if current is None or str(current) in defaults:
                 field.error_messages[code] = text
         if field.widget.is_hidden:
-            field.error_messages["required"] = "This page is out of date: reload it and try again."
+            field.error_messages["required"] = _(
+                "This page is out of date: reload it and try again."
+            )

@@ -74,10 +74,37 @@ class Transfer:
     explanation: str
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a text for the catalogues and returns it unchanged (this module imports no
+    Django; ``makemessages`` finds these by this name, the web layer translates)."""
+    return text
+
+
+# The sentences of the explanations, English by default; a caller that shows them to a
+# person passes them in the reader's language (``phrases``; games.sessions.selectors).
+PHRASES: dict[str, str] = {
+    "clears_both": gettext_noop(
+        "%(payer)s lost %(loss)s overall and %(payee)s won %(win)s; one transfer clears both."
+    ),
+    "pays_all": gettext_noop("%(payer)s lost %(loss)s overall and pays it all to %(payee)s"),
+    "loss_split": gettext_noop("%(payer)s's %(loss)s loss is split: %(parts)s"),
+    "loss_part": gettext_noop(
+        "%(payer)s pays %(amount)s more of the %(loss)s loss (%(k)s of %(n)s)"
+    ),
+    "settles": gettext_noop("%(payee)s won %(win)s, so this transfer settles %(payee)s"),
+    "win_collected": gettext_noop("%(payee)s's %(win)s win is collected: %(parts)s"),
+    "win_part": gettext_noop("%(amount)s of %(payee)s's %(win)s win (%(k)s of %(n)s)"),
+    "to": gettext_noop("%(amount)s to %(name)s"),
+    "from": gettext_noop("%(amount)s from %(name)s"),
+    "both": gettext_noop("%(first)s; %(second)s."),
+}
+
+
 def settle_balances(
     balances: Mapping[Party, int],
     names: Mapping[Party, str] | None = None,
     format_amount: Callable[[int], str] = str,
+    phrases: Mapping[str, str] | None = None,
 ) -> list[Transfer]:
     """Return the fewest transfers that bring every balance to zero.
 
@@ -91,7 +118,8 @@ def settle_balances(
     docstring for both methods).
 
     ``names`` maps keys to display names and ``format_amount`` turns an amount in minor
-    units into text; both are used only for the ``explanation`` of each transfer.
+    units into text; ``phrases`` are the sentences (``PHRASES``, in another language);
+    all three are used only for the ``explanation`` of each transfer.
     """
     parties = _ordered_parties(balances)
     values = [value for _, value in parties]
@@ -101,13 +129,14 @@ def settle_balances(
         moves = []
         for group in _max_zero_sum_partition(values):
             moves += _largest_first({i: values[i] for i in group})
-    return _transfers(moves, parties, names, format_amount)
+    return _transfers(moves, parties, names, format_amount, phrases)
 
 
 def greedy_transfers(
     balances: Mapping[Party, int],
     names: Mapping[Party, str] | None = None,
     format_amount: Callable[[int], str] = str,
+    phrases: Mapping[str, str] | None = None,
 ) -> list[Transfer]:
     """Settle with the greedy method only, whatever the number of balances.
 
@@ -119,7 +148,7 @@ def greedy_transfers(
     """
     parties = _ordered_parties(balances)
     moves = _greedy_moves([value for _, value in parties])
-    return _transfers(moves, parties, names, format_amount)
+    return _transfers(moves, parties, names, format_amount, phrases)
 
 
 # --- validation and ordering -------------------------------------------------------------
@@ -287,8 +316,10 @@ def _transfers(
     parties: Sequence[tuple[Party, int]],
     names: Mapping[Party, str] | None,
     format_amount: Callable[[int], str],
+    phrases: Mapping[str, str] | None = None,
 ) -> list[Transfer]:
     """Turn moves into ``Transfer``s, sorted by payer then payee, each with a sentence."""
+    say = {**PHRASES, **(phrases or {})}
     moves = sorted(moves)
     paid: dict[int, list[tuple[int, int]]] = {}
     received: dict[int, list[tuple[int, int]]] = {}
@@ -309,30 +340,35 @@ def _transfers(
     told: set[tuple[str, int]] = set()
 
     def explain(payer: int, payee: int, amount: int) -> str:
-        who, whom = name(payer), name(payee)
-        loss, win = money(-parties[payer][1]), money(parties[payee][1])
+        facts = {
+            "payer": name(payer),
+            "payee": name(payee),
+            "loss": money(-parties[payer][1]),
+            "win": money(parties[payee][1]),
+            "amount": money(amount),
+        }
         outgoing, incoming = paid[payer], received[payee]
         if len(outgoing) == 1 and len(incoming) == 1:
-            return f"{who} lost {loss} overall and {whom} won {win}; one transfer clears both."
+            return say["clears_both"] % facts
         if len(outgoing) == 1:
-            first = f"{who} lost {loss} overall and pays it all to {whom}"
+            first = say["pays_all"] % facts
         elif ("loss", payer) not in told:
             told.add(("loss", payer))
-            split = ", ".join(f"{money(a)} to {name(p)}" for p, a in outgoing)
-            first = f"{who}'s {loss} loss is split: {split}"
+            parts = [say["to"] % {"amount": money(a), "name": name(p)} for p, a in outgoing]
+            first = say["loss_split"] % {**facts, "parts": ", ".join(parts)}
         else:
             k = [p for p, _ in outgoing].index(payee) + 1
-            first = f"{who} pays {money(amount)} more of the {loss} loss ({k} of {len(outgoing)})"
+            first = say["loss_part"] % {**facts, "k": k, "n": len(outgoing)}
         if len(incoming) == 1:
-            second = f"{whom} won {win}, so this transfer settles {whom}"
+            second = say["settles"] % facts
         elif ("win", payee) not in told:
             told.add(("win", payee))
-            split = ", ".join(f"{money(a)} from {name(p)}" for p, a in incoming)
-            second = f"{whom}'s {win} win is collected: {split}"
+            parts = [say["from"] % {"amount": money(a), "name": name(p)} for p, a in incoming]
+            second = say["win_collected"] % {**facts, "parts": ", ".join(parts)}
         else:
             k = [p for p, _ in incoming].index(payer) + 1
-            second = f"{money(amount)} of {whom}'s {win} win ({k} of {len(incoming)})"
-        return f"{first}; {second}."
+            second = say["win_part"] % {**facts, "k": k, "n": len(incoming)}
+        return say["both"] % {"first": first, "second": second}
 
     return [
         Transfer(parties[payer][0], parties[payee][0], amount, explain(payer, payee, amount))

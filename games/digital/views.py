@@ -19,7 +19,7 @@ so that CSS shows them one at a time.
 Every sentence is in the reader's language (issue 19): a seat page in the language of
 the phone that holds it, never the host's. Refusals go through ``games.messages.render``
 and "why can't I play this card" through ``games.rulebook_text.why``; the card names
-themselves (``card()``, cached) stay English for now.
+read out to screen readers (``card()``, cached per language) too.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.html import format_html
-from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.access import hand_for, session_for
@@ -49,7 +49,7 @@ from games.models import GameSession, Hand, Role, Seat
 from games.polling import etag_matches, live
 from games.qr import phone_url, qr_svg
 from games.rulebook_text import why
-from games.templatetags.bourre import RANKS, SUITS
+from games.templatetags.bourre import RANKS, SUITS, card_name
 
 # Time between two revealed moves is set in CSS (--dg-pace); the index is all we send, as a
 # class (dg-i-N, dg-n-N: no inline style under the Content-Security-Policy), so it stops at
@@ -65,14 +65,19 @@ BOT_LEVELS: dict[str, Promise] = {
 }
 
 
-@functools.cache
 def card(code: str) -> dict[str, str]:
     """A card for templates: its code, rank and suit for people, and its face as HTML
-    (rank and symbol, with the name for screen readers). Shared: do not modify."""
+    (rank and symbol, with the name for screen readers in the active language). Shared:
+    do not modify."""
+    return _card(code, get_language())
+
+
+@functools.cache
+def _card(code: str, language: str | None) -> dict[str, str]:
     rank, suit_letter = code[0], code[1]
-    rank_text, rank_name = RANKS.get(rank, (rank, rank))
-    symbol, suit_name = SUITS[suit_letter]
-    label = f"{rank_name} of {suit_name}"
+    rank_text = RANKS.get(rank, (rank, rank))[0]
+    symbol = SUITS[suit_letter][0]
+    label = card_name(rank, suit_letter)
     return {
         "code": code,
         "rank": rank_text,
@@ -93,7 +98,7 @@ def card(code: str) -> dict[str, str]:
 
 def suit(letter: str) -> dict[str, str]:
     symbol, name = SUITS[letter]
-    return {"suit": letter, "symbol": symbol, "name": name}
+    return {"suit": letter, "symbol": symbol, "name": str(name)}
 
 
 # -- the board: what one viewer may see of one hand ----------------------------------------
@@ -272,8 +277,8 @@ def _feed(state: HandState, view: dict[str, Any], seqs: dict[int, int | None]) -
 
 def _reason(rule: str, view: dict[str, Any]) -> str:
     trick = view["trick"]
-    led = SUITS[trick[0]["card"][1]][1] if trick else gettext("cards")
-    trump = SUITS[view["trump"]][1]
+    led = str(SUITS[trick[0]["card"][1]][1]) if trick else gettext("cards")
+    trump = str(SUITS[view["trump"]][1])
     win = ""
     if trick:
         winner = trick[

@@ -33,6 +33,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import BourreError
+from .rulebook import gettext_noop
 
 __all__ = [
     "MAX_AMOUNT",
@@ -107,24 +108,32 @@ class RuleField:
         }
 
 
+# Labels and help are English source texts marked for the catalogues (rulebook.gettext_noop,
+# a no-op); the web layer translates them (games.sessions.rule_fields).
 RULE_FIELDS: tuple[RuleField, ...] = (
     RuleField(
-        "ante", "int", 1, "Ante", "What each player antes per hand (R5).", min=1, max=MAX_STAKE
+        "ante",
+        "int",
+        1,
+        gettext_noop("Ante"),
+        gettext_noop("What each player antes per hand (R5)."),
+        min=1,
+        max=MAX_STAKE,
     ),
     RuleField(
         "hand_size",
         "int",
         5,
-        "Cards per hand",
-        "5 cards, or 4 for four-card Bourré (majority 3) (R7).",
+        gettext_noop("Cards per hand"),
+        gettext_noop("5 cards, or 4 for four-card Bourré (majority 3) (R7)."),
         choices=(5, 4),
     ),
     RuleField(
         "max_discard",
         "int",
         5,
-        "Most cards a player may discard",
-        "How many cards a player who plays may exchange (R9).",
+        gettext_noop("Most cards a player may discard"),
+        gettext_noop("How many cards a player who plays may exchange (R9)."),
         min=0,
         max=5,
     ),
@@ -132,8 +141,8 @@ RULE_FIELDS: tuple[RuleField, ...] = (
         "pot_limit",
         "optional_int",
         None,
-        "Pot limit",
-        "Caps what a bourré or renege costs; empty for no limit (R37).",
+        gettext_noop("Pot limit"),
+        gettext_noop("Caps what a bourré or renege costs; empty for no limit (R37)."),
         min=1,
         max=MAX_STAKE,
     ),
@@ -141,106 +150,112 @@ RULE_FIELDS: tuple[RuleField, ...] = (
         "limit_caps_winner",
         "bool",
         False,
-        "Limit caps the winner",
-        "The winner takes at most the pot limit; the rest carries (R37).",
+        gettext_noop("Limit caps the winner"),
+        gettext_noop("The winner takes at most the pot limit; the rest carries (R37)."),
     ),
     RuleField(
         "double_ante",
         "bool",
         False,
-        "Double ante",
-        "Every player who plays adds a second ante; nobody is ever excused.",
+        gettext_noop("Double ante"),
+        gettext_noop("Every player who plays adds a second ante; nobody is ever excused."),
     ),
     RuleField(
         "dealer_antes_for_all",
         "bool",
         False,
-        "Dealer antes for all",
-        "Only the dealer antes, ante × players; nobody is excused.",
+        gettext_noop("Dealer antes for all"),
+        gettext_noop("Only the dealer antes, ante × players; nobody is excused."),
     ),
     RuleField(
         "declaration",
         "choice",
         "sequential",
-        "Declaring",
-        "Declare in turn from the dealer's left, or all at once (R9, R40).",
+        gettext_noop("Declaring"),
+        gettext_noop("Declare in turn from the dealer's left, or all at once (R9, R40)."),
         choices=("sequential", "simultaneous"),
     ),
     RuleField(
         "undertrump_required",
         "bool",
         True,
-        "Must undertrump",
-        "Void in the led suit and unable to overtrump: still play a trump (R22).",
+        gettext_noop("Must undertrump"),
+        gettext_noop("Void in the led suit and unable to overtrump: still play a trump (R22)."),
     ),
     RuleField(
         "head_led_suit_after_trump",
         "bool",
         False,
-        "Head the led suit after a trump",
-        "Following suit to a trumped trick must still beat the led suit's best card (R21).",
+        gettext_noop("Head the led suit after a trump"),
+        gettext_noop(
+            "Following suit to a trumped trick must still beat the led suit's best card (R21)."
+        ),
     ),
     RuleField(
         "lead_trump_when_others_void",
         "bool",
         True,
-        "Lead trump when others are void",
-        "Lead trump when every other player is known to hold none (R26).",
+        gettext_noop("Lead trump when others are void"),
+        gettext_noop("Lead trump when every other player is known to hold none (R26)."),
     ),
     RuleField(
         "cinch",
         "choice",
         "sure_tricks",
-        "Cinch",
-        "A player sure of a majority must lead the highest trump, and play it when it "
-        "would win the trick (R27–R31).",
+        gettext_noop("Cinch"),
+        gettext_noop(
+            "A player sure of a majority must lead the highest trump, and play it when it "
+            "would win the trick (R27–R31)."
+        ),
         choices=("sure_tricks", "off"),
     ),
     RuleField(
         "cinch_equivalence",
         "choice",
         "sequence",
-        "Cinch equivalents",
-        "Which trumps count as equal to the highest under the cinch (R30).",
+        gettext_noop("Cinch equivalents"),
+        gettext_noop("Which trumps count as equal to the highest under the cinch (R30)."),
         choices=("sequence", "adjacent", "none"),
     ),
     RuleField(
         "split_pot",
         "choice",
         "carry",
-        "Split pot",
-        "On a tie for most tricks the pot carries over, or is shared by the tied (R34).",
+        gettext_noop("Split pot"),
+        gettext_noop(
+            "On a tie for most tricks the pot carries over, or is shared by the tied (R34)."
+        ),
         choices=("carry", "divide"),
     ),
     RuleField(
         "tied_excused",
         "bool",
         True,
-        "Tied players skip the ante",
-        "Players tied for most tricks skip the next ante when the pot carried (R35).",
+        gettext_noop("Tied players skip the ante"),
+        gettext_noop("Players tied for most tricks skip the next ante when the pot carried (R35)."),
     ),
     RuleField(
         "ineligible_winner",
         "choice",
         "carry",
-        "When a reneger has most tricks",
-        "The pot carries, or goes to the best eligible player (R39).",
+        gettext_noop("When a reneger has most tricks"),
+        gettext_noop("The pot carries, or goes to the best eligible player (R39)."),
         choices=("carry", "next_best"),
     ),
     RuleField(
         "stock_refill",
         "choice",
         "discards_except_current",
-        "When the stock runs out",
-        "Which cards are reshuffled into a new stock during the draw (R15).",
+        gettext_noop("When the stock runs out"),
+        gettext_noop("Which cards are reshuffled into a new stock during the draw (R15)."),
         choices=("discards_except_current", "discards_all", "folded_then_discards"),
     ),
     RuleField(
         "dealer_may_discard_upcard",
         "bool",
         True,
-        "Dealer may discard the up-card",
-        "The dealer may exchange the face-up trump card (R13).",
+        gettext_noop("Dealer may discard the up-card"),
+        gettext_noop("The dealer may exchange the face-up trump card (R13)."),
     ),
 )
 

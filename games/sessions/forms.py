@@ -9,6 +9,10 @@ stays the judge, but the obvious slips (more tricks than a hand has, a passer wi
 are caught here first, so the player reads them in table words beside the row. Its
 fields are built once per players, hand size and language and copied shallowly into each
 form (``_hand_fields``; building them was an eighth of a record POST).
+
+Every label, help text and refusal is in the reader's language (issue 19): the
+module-level choices are lazy texts, the per-player fields are built per language, and
+the engine's refusals go through ``games.messages``.
 """
 
 from __future__ import annotations
@@ -23,16 +27,21 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import dateformat, timezone
-from django.utils.translation import get_language
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext as _
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
 from games.engine.rulebook import CODE_RULES, SWITCHES
 from games.engine.rules import RULE_FIELDS, RuleError, Rules
 from games.formtext import own_messages
+from games.messages import render, render_error
 from games.models import Club, GameSession, Player
 from games.money import DEFAULT_CURRENCY, Currency, CurrencyField
 from games.names import TITLE_MAX, clean_name
+from games.rulebook_text import tr
 from games.sessions.card_log import parse_card_log, plays_text
+from games.sessions.hand_text import incomplete_message, with_rule
 from games.sessions.rule_fields import (
     CHOICE_LABELS,
     FEATURED_RULES,
@@ -41,9 +50,15 @@ from games.sessions.rule_fields import (
     current_rules,
     rule_form_field,
 )
+from games.templatetags.bourre import SUITS as SUIT_NAMES
 
 MAX_SEATS = 8
-SUITS = [("S", "Spades"), ("H", "Hearts"), ("D", "Diamonds"), ("C", "Clubs")]
+SUITS = [
+    ("S", gettext_lazy("Spades")),
+    ("H", gettext_lazy("Hearts")),
+    ("D", gettext_lazy("Diamonds")),
+    ("C", gettext_lazy("Clubs")),
+]
 
 
 class RulesForm(forms.Form):
@@ -65,9 +80,9 @@ class RulesForm(forms.Form):
             self.fields[spec.key] = field
         own_messages(self)
 
-    def rule_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+    def rule_groups(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
         placed: set[str] = set()
-        groups = []
+        groups: list[tuple[str | Promise, list[forms.BoundField]]] = []
         for title, keys in RULE_GROUPS:
             present = [k for k in keys if k in self.fields]
             placed.update(present)
@@ -75,7 +90,7 @@ class RulesForm(forms.Form):
                 groups.append((title, [self[k] for k in present]))
         rest = [k for k in RULE_KEYS if k not in placed]
         if rest:
-            groups.append(("Other", [self[k] for k in rest]))
+            groups.append((gettext_lazy("Other"), [self[k] for k in rest]))
         return groups
 
     def featured_rules(
@@ -91,15 +106,15 @@ class RulesForm(forms.Form):
             meanings = []
             for choice in SWITCHES[key].choices:
                 if isinstance(choice.value, bool):
-                    label = "On" if choice.value else "Off"
+                    label = str(_ON if choice.value else _OFF)
                 else:
-                    label = labels.get(choice.value, str(choice.value))
-                meanings.append((label, choice.means))
-            sources = [(src.name, src.says) for src in SWITCHES[key].sources]
+                    label = str(labels.get(choice.value, choice.value))
+                meanings.append((label, tr(choice.means)))
+            sources = [(tr(src.name), tr(src.says)) for src in SWITCHES[key].sources]
             out.append((self[key], meanings, sources))
         return out
 
-    def other_rule_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+    def other_rule_groups(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
         """:meth:`rule_groups` without the featured switches (shown on their own)."""
         groups = []
         for title, fields in self.rule_groups():
@@ -117,7 +132,7 @@ class RulesForm(forms.Form):
         try:
             Rules.from_dict(rules)
         except RuleError as error:
-            self.add_error(error.key if error.key in self.fields else None, str(error))
+            self.add_error(error.key if error.key in self.fields else None, render(error))
         else:
             cleaned["rules"] = rules
         return cleaned
@@ -133,27 +148,35 @@ class SessionForm(RulesForm):
     new_players = forms.CharField(
         required=False,
         max_length=400,
-        label="New players",
-        help_text="Names not on the roster yet, separated by commas. They join the roster "
-        "and sit after the seats above.",
-        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "e.g. Eve, Fay"}),
+        label=gettext_lazy("New players"),
+        help_text=gettext_lazy(
+            "Names not on the roster yet, separated by commas. They join the roster "
+            "and sit after the seats above."
+        ),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "placeholder": gettext_lazy("e.g. Eve, Fay")}
+        ),
     )
     dealer = forms.ModelChoiceField(
         queryset=Player.objects.none(),
         required=False,
-        label="First dealer",
-        empty_label="Seat 1 deals",
-        help_text="Must be seated. The player on the dealer's left leads.",
+        label=gettext_lazy("First dealer"),
+        empty_label=gettext_lazy("Seat 1 deals"),
+        help_text=gettext_lazy("Must be seated. The player on the dealer's left leads."),
     )
     currency = CurrencyField(
-        help_text="What every amount is counted in: the club's money, or another counted the "
-        "same way (dollars or euros, both in cents).",
+        help_text=gettext_lazy(
+            "What every amount is counted in: the club's money, or another counted the "
+            "same way (dollars or euros, both in cents)."
+        ),
     )
     leftover_policy = forms.ChoiceField(
         choices=GameSession.LeftoverPolicy.choices,
-        label="Pot left at the end",
-        help_text="What happens to a pot still on the table when the session closes "
-        "(you can change it when closing).",
+        label=gettext_lazy("Pot left at the end"),
+        help_text=gettext_lazy(
+            "What happens to a pot still on the table when the session closes "
+            "(you can change it when closing)."
+        ),
     )
 
     def __init__(self, *args, club: Club, **kwargs):
@@ -175,8 +198,8 @@ class SessionForm(RulesForm):
             field = forms.ModelChoiceField(
                 queryset=active,
                 required=False,
-                label=f"Seat {i}",
-                empty_label="— empty —",
+                label=_("Seat %(n)s") % {"n": i},
+                empty_label=_("— empty —"),
             )
             # A roster of up to eight is usually the whole table: seat it in roster order.
             if len(roster) <= MAX_SEATS and i <= len(roster):
@@ -206,9 +229,13 @@ class SessionForm(RulesForm):
                 continue
             key = player.name.lower()
             if key in seen:
-                self.add_error(f"seat_{i}", f"{player.name} is already in {seen[key]}.")
+                self.add_error(
+                    f"seat_{i}",
+                    _("%(player)s is already in %(place)s.")
+                    % {"player": player.name, "place": seen[key]},
+                )
                 continue
-            seen[key] = f"seat {i}"
+            seen[key] = _("seat %(n)s") % {"n": i}
             seating.append(player)
         roster_by_name = {p.name.lower(): p for p in self.roster}
         for raw in re.split(r"[,\n;]+", cleaned.get("new_players") or ""):
@@ -217,23 +244,31 @@ class SessionForm(RulesForm):
             try:
                 name = clean_name(raw)
             except ValidationError as refused:
-                self.add_error("new_players", f"“{raw.strip()[:40]}”: {refused.messages[0]}")
+                self.add_error(
+                    "new_players",
+                    _("“%(name)s”: %(problem)s")
+                    % {"name": raw.strip()[:40], "problem": refused.messages[0]},
+                )
                 continue
             key = name.lower()
             if key in seen:
-                self.add_error("new_players", f"{name} is already seated.")
+                self.add_error("new_players", _("%(player)s is already seated.") % {"player": name})
                 continue
-            seen[key] = "the new players"
+            seen[key] = _("the new players")
             seating.append(roster_by_name.get(key, name))
         if not 2 <= len(seating) <= MAX_SEATS and not self.errors:
             self.add_error(
                 None,
-                f"A game needs 2 to 8 players (R3); {len(seating)} "
-                f"{'is' if len(seating) == 1 else 'are'} seated.",
+                ngettext(
+                    "A game needs 2 to 8 players (R3); %(n)s is seated.",
+                    "A game needs 2 to 8 players (R3); %(n)s are seated.",
+                    len(seating),
+                )
+                % {"n": len(seating)},
             )
         dealer = cleaned.get("dealer")
         if dealer is not None and dealer not in seating:
-            self.add_error("dealer", f"{dealer.name} is not seated.")
+            self.add_error("dealer", _("%(player)s is not seated.") % {"player": dealer.name})
         cleaned["seating"] = seating
         return cleaned
 
@@ -242,7 +277,7 @@ class CloseForm(forms.Form):
     leftover_policy = forms.ChoiceField(
         choices=GameSession.LeftoverPolicy.choices,
         widget=forms.RadioSelect,
-        label="The pot left on the table",
+        label=gettext_lazy("The pot left on the table"),
     )
 
     def __init__(self, *args, **kwargs):
@@ -255,37 +290,20 @@ class CloseForm(forms.Form):
 PLAY, PASS = "play", "pass"
 NO_RENEGE, CORRECTED, UNCORRECTED = "", "corrected", "uncorrected"
 RENEGE_CHOICES = [
-    (NO_RENEGE, "No renege"),
-    (CORRECTED, "Caught in time (card taken back)"),
-    (UNCORRECTED, "Not corrected (pays the pot)"),
+    (NO_RENEGE, gettext_lazy("No renege")),
+    (CORRECTED, gettext_lazy("Caught in time (card taken back)")),
+    (UNCORRECTED, gettext_lazy("Not corrected (pays the pot)")),
 ]
 
-RENEGE_KINDS = [(UNCORRECTED, "not corrected (pays)"), (CORRECTED, "caught in time")]
+RENEGE_KINDS = [
+    (UNCORRECTED, gettext_lazy("not corrected (pays)")),
+    (CORRECTED, gettext_lazy("caught in time")),
+]
+# The featured switches' on/off words (the rules page says them the same way).
+_ON = pgettext_lazy("a house rule switch", "On")
+_OFF = pgettext_lazy("a house rule switch", "Off")
 
-RULE_IN_TEXT = re.compile(r"\(R\d{1,2}\)")
 ROW_PREFIXES = ("play_", "tricks_", "renege_")
-
-
-def _sentence(text: str, capitalize: bool = True) -> str:
-    text = text.strip()
-    if not text:
-        return text
-    if capitalize:
-        text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def with_rule(message: str, rule: str | None, capitalize: bool = False) -> str:
-    """A message that names its rule once: "… (R10)."; player names keep their case."""
-    message = message.strip().rstrip(".")
-    if rule and not RULE_IN_TEXT.search(message):
-        # A question keeps its mark last ("… the other 1 (R7)?"), so the page, which
-        # turns "(R7)" into a "why?" link, never shows "1?.".
-        if message.endswith(("?", "!")):
-            message = f"{message[:-1]} ({rule}){message[-1]}"
-        else:
-            message = f"{message} ({rule})"
-    return _sentence(message, capitalize)
 
 
 class HandForm(forms.Form):
@@ -300,9 +318,10 @@ class HandForm(forms.Form):
     up_card = forms.CharField(
         required=False,
         max_length=4,
-        label="Up-card",
-        help_text="Optional: the dealer's face-up card, like QH. An Ace up makes the dealer play "
-        "(R12).",
+        label=gettext_lazy("Up-card"),
+        help_text=gettext_lazy(
+            "Optional: the dealer's face-up card, like QH. An Ace up makes the dealer play (R12)."
+        ),
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "autocapitalize": "characters", "placeholder": "QH"}
         ),
@@ -310,9 +329,11 @@ class HandForm(forms.Form):
     card_log = forms.CharField(
         required=False,
         max_length=4000,
-        label="Card log",
-        help_text="Every card in the order played: “ann AS, ben KS, cal 2S, …”, or a JSON piece "
-        "of a hand record (plays, hands, discards). The engine finds reneges in it.",
+        label=gettext_lazy("Card log"),
+        help_text=gettext_lazy(
+            "Every card in the order played: “ann AS, ben KS, cal 2S, …”, or a JSON piece "
+            "of a hand record (plays, hands, discards). The engine finds reneges in it."
+        ),
         widget=forms.Textarea(attrs={"rows": 4, "autocomplete": "off", "spellcheck": "false"}),
     )
     idempotency_key = forms.CharField(max_length=80, widget=forms.HiddenInput)
@@ -516,7 +537,8 @@ class HandForm(forms.Form):
             except CardError:
                 self.add_error(
                     "up_card",
-                    f"“{up_card}” is not a card: write rank then suit, like QH or 10♥.",
+                    _("“%(card)s” is not a card: write rank then suit, like QH or 10♥.")
+                    % {"card": up_card},
                 )
             else:
                 cleaned["up_card"] = CARD_NAMES[up_index]
@@ -525,14 +547,18 @@ class HandForm(forms.Form):
                     self.add_error(
                         "trump",
                         with_rule(
-                            f"The up-card {CARD_NAMES[up_index]} makes {dict(SUITS)[up_suit].lower()} "
-                            f"trump, but {dict(SUITS)[trump].lower()} is tapped",
+                            _("The up-card %(card)s makes %(suit)s trump, but %(tapped)s is tapped")
+                            % {
+                                "card": CARD_NAMES[up_index],
+                                "suit": SUIT_NAMES[up_suit][1],
+                                "tapped": SUIT_NAMES[trump][1],
+                            },
                             "R2",
                         ),
                     )
         elif not trump and not ({"trump", "up_card"} & fragment.keys()):
             self.add_error(
-                "trump", with_rule("Tap the trump suit (or type the up-card)", "R2", True)
+                "trump", with_rule(_("Tap the trump suit (or type the up-card)"), "R2", True)
             )
 
         passed = {i for i in range(n) if cleaned.get(f"play_{i}") == PASS}
@@ -544,7 +570,11 @@ class HandForm(forms.Form):
             if cleaned.get(f"tricks_{i}"):
                 name = self.players[i]
                 self.add_error(
-                    f"tricks_{i}", with_rule(f"{name} passed, so {name} took no tricks", "R10")
+                    f"tricks_{i}",
+                    with_rule(
+                        _("%(player)s passed, so %(player)s took no tricks") % {"player": name},
+                        "R10",
+                    ),
                 )
                 row_error = True
         has_log = bool(fragment.get("plays")) or "tricks" in fragment
@@ -559,12 +589,14 @@ class HandForm(forms.Form):
             if tricks and tricks > left:
                 row_error = True
                 if left == 0:
-                    message = f"{name} has no tricks left to give — {hs} tricks are already counted"
+                    message = _(
+                        "%(player)s has no tricks left to give — %(size)s tricks are already counted"
+                    ) % {"player": name, "size": hs}
                 else:
-                    message = (
-                        f"{name} can have at most {left} — {counted} of {hs} tricks "
-                        f"are already counted"
-                    )
+                    message = _(
+                        "%(player)s can have at most %(left)s — %(counted)s of %(size)s tricks "
+                        "are already counted"
+                    ) % {"player": name, "left": left, "counted": counted, "size": hs}
                 self.add_error(f"tricks_{i}", with_rule(message, "R7"))
             counted += tricks
         if not row_error and counted < hs:
@@ -573,8 +605,11 @@ class HandForm(forms.Form):
                 None,
                 forms.ValidationError(
                     with_rule(
-                        f"Only {counted} of {hs} tricks are counted — who took the other "
-                        f"{missing}?",
+                        _(
+                            "Only %(counted)s of %(size)s tricks are counted — who took the other "
+                            "%(missing)s?"
+                        )
+                        % {"counted": counted, "size": hs, "missing": missing},
                         "R7",
                     ),
                     code="tricks_total",
@@ -641,7 +676,7 @@ class HandForm(forms.Form):
                 continue
             code = error.get("code", "")
             rule = error.get("rule") or CODE_RULES.get(code)
-            text = str(error.get("message", code))
+            text = render_error(error) or str(code)
             starts_with_name = any(text.startswith(name) for name in self.players)
             message = with_rule(text, rule, capitalize=not starts_with_name)
             field = error.get("field")
@@ -670,7 +705,7 @@ class HandForm(forms.Form):
                 target = None
             self.add_error(target, message)
         if not errors and verdict is not None:
-            self.add_error(None, _incomplete_message(verdict))
+            self.add_error(None, incomplete_message(verdict))
 
     def _add_counter_error(self, message: str) -> None:
         self.add_error(None, forms.ValidationError(message, code="tricks_total"))
@@ -684,19 +719,6 @@ def _as_int(value) -> int | str:
         return int(value)
     except (TypeError, ValueError):
         return str(value)
-
-
-def _incomplete_message(verdict: dict[str, Any]) -> str:
-    nxt = verdict.get("next") or {}
-    who = nxt.get("player")
-    if who:
-        legal = nxt.get("legal")
-        tail = f" (they may play {', '.join(legal)})" if legal else ""
-        return (
-            f"The card log stops before the hand is over: {who} plays next{tail}. "
-            f"Add the remaining cards, or enter the tricks with the steppers."
-        )
-    return "The hand is not over yet: enter the tricks, or the whole card log."
 
 
 @functools.lru_cache(maxsize=256)
@@ -717,22 +739,26 @@ def _hand_fields(
         # explicit "pass" is accepted too. A name left unticked with tricks counted
         # played (tapping a player's tricks is how most hands are entered).
         form.fields[f"play_{i}"] = forms.ChoiceField(
-            choices=[(PLAY, "Play"), (PASS, "Pass")],
+            choices=[
+                (PLAY, pgettext_lazy("declare", "Play")),
+                (PASS, pgettext_lazy("declare", "Pass")),
+            ],
             initial=PASS,
             required=False,
             widget=forms.RadioSelect,
-            label=f"{name} plays or passes",
+            label=_("%(player)s plays or passes") % {"player": name},
         )
         form.fields[f"tricks_{i}"] = forms.IntegerField(
             min_value=0,
             max_value=hs,
             required=False,
             initial=0,
-            label=f"Tricks {name} took",
+            label=_("Tricks %(player)s took") % {"player": name},
             error_messages={
-                "max_value": f"{name} cannot take more than {hs} tricks",
-                "min_value": f"{name} cannot take fewer than 0 tricks",
-                "invalid": f"Tricks for {name} are a whole number, like 2",
+                "max_value": _("%(player)s cannot take more than %(size)s tricks")
+                % {"player": name, "size": hs},
+                "min_value": _("%(player)s cannot take fewer than 0 tricks") % {"player": name},
+                "invalid": _("Tricks for %(player)s are a whole number, like 2") % {"player": name},
             },
             widget=forms.NumberInput(
                 attrs={"inputmode": "numeric", "class": "stepper-value", "min": 0, "max": hs}
@@ -742,20 +768,21 @@ def _hand_fields(
             choices=RENEGE_CHOICES,
             required=False,
             widget=forms.RadioSelect,
-            label=f"Did {name} renege?",
+            label=_("Did %(player)s renege?") % {"player": name},
         )
         form.fields[f"out_of_turn_{i}"] = forms.BooleanField(
-            required=False, label=f"{name} declared out of turn (forfeits the next deal)"
+            required=False,
+            label=_("%(player)s declared out of turn (forfeits the next deal)") % {"player": name},
         )
     # One renege is entered with two taps under "More" (who, and whether it was
     # caught in time); more than one goes in the card log or the per-seat fields.
     form.fields["renege_who"] = forms.ChoiceField(
-        choices=[("", "nobody"), *[(n, n) for n in players]],
+        choices=[("", _("nobody")), *[(n, n) for n in players]],
         required=False,
-        label="Who reneged?",
+        label=_("Who reneged?"),
     )
     form.fields["renege_kind"] = forms.ChoiceField(
-        choices=RENEGE_KINDS, required=False, initial=UNCORRECTED, label="The renege was"
+        choices=RENEGE_KINDS, required=False, initial=UNCORRECTED, label=_("The renege was")
     )
     own_messages(form)
     return form.fields

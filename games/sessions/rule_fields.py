@@ -4,6 +4,10 @@ Built from `games.engine.rules.RULE_FIELDS`, so a switch added to the engine sho
 with its label, default and help text. The switches that are amounts (``MONEY_RULES``:
 ante, pot limit) are typed and shown in the session's currency ("0.25", "$1") and kept in
 its minor unit (games.money.MoneyField); the others are counts and choices.
+
+Labels, help texts, value words and group titles are in the reader's language: the
+engine's English is marked there (``rulebook.gettext_noop``) and translated here, lazily,
+when a page renders.
 """
 
 from __future__ import annotations
@@ -11,48 +15,57 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
 from games.money import DEFAULT_CURRENCY, MONEY_RULES, Currency, MoneyField
 
 # Readable words for the values of the choice switches (RULES.md names on the right).
-CHOICE_LABELS: dict[str, dict[Any, str]] = {
-    "hand_size": {5: "5 cards", 4: "4 cards (four-card Bourré)"},
+CHOICE_LABELS: dict[str, dict[Any, Promise]] = {
+    "hand_size": {5: _("5 cards"), 4: _("4 cards (four-card Bourré)")},
     "declaration": {
-        "sequential": "In turn, from the dealer's left",
-        "simultaneous": "Everybody at once",
+        "sequential": _("In turn, from the dealer's left"),
+        "simultaneous": _("Everybody at once"),
     },
-    "cinch": {"sure_tricks": "On: a sure majority leads its top trump", "off": "Off"},
+    "cinch": {
+        "sure_tricks": _("On: a sure majority leads its top trump"),
+        "off": pgettext_lazy("a house rule switch", "Off"),
+    },
     "cinch_equivalence": {
-        "sequence": "Any trump in an unbroken run with the top one",
-        "adjacent": "Only the trump just below the top one",
-        "none": "The top trump only",
+        "sequence": _("Any trump in an unbroken run with the top one"),
+        "adjacent": _("Only the trump just below the top one"),
+        "none": _("The top trump only"),
     },
     "split_pot": {
-        "carry": "The pot carries to the next hand",
-        "divide": "The tied players share it",
+        "carry": _("The pot carries to the next hand"),
+        "divide": _("The tied players share it"),
     },
     "ineligible_winner": {
-        "carry": "The pot carries to the next hand",
-        "next_best": "The best eligible player takes it",
+        "carry": _("The pot carries to the next hand"),
+        "next_best": _("The best eligible player takes it"),
     },
     "stock_refill": {
-        "discards_except_current": "Discards, except the player being served",
-        "discards_all": "All discards",
-        "folded_then_discards": "Folded hands first, then discards",
+        "discards_except_current": _("Discards, except the player being served"),
+        "discards_all": _("All discards"),
+        "folded_then_discards": _("Folded hands first, then discards"),
     },
 }
 
 # How the switches are grouped on the page; a switch the engine adds later lands in "Other".
-RULE_GROUPS: list[tuple[str, list[str]]] = [
-    ("Stakes", ["ante", "pot_limit", "limit_caps_winner", "double_ante", "dealer_antes_for_all"]),
-    ("When nobody wins outright", ["split_pot", "tied_excused", "ineligible_winner"]),
+RULE_GROUPS: list[tuple[Promise, list[str]]] = [
     (
-        "Deal and draw",
+        _("Stakes"),
+        ["ante", "pot_limit", "limit_caps_winner", "double_ante", "dealer_antes_for_all"],
+    ),
+    (_("When nobody wins outright"), ["split_pot", "tied_excused", "ineligible_winner"]),
+    (
+        _("Deal and draw"),
         ["hand_size", "max_discard", "declaration", "stock_refill", "dealer_may_discard_upcard"],
     ),
     (
-        "Trick play",
+        _("Trick play"),
         [
             "undertrump_required",
             "head_led_suit_after_trump",
@@ -73,7 +86,7 @@ def _number_widget() -> forms.NumberInput:
 
 def rule_form_field(spec: RuleField, currency: Currency | None = None) -> forms.Field:
     """One form field for one house-rule switch, labelled and explained for a player."""
-    common: dict[str, Any] = {"label": spec.label, "help_text": spec.help}
+    common: dict[str, Any] = {"label": _(spec.label), "help_text": _(spec.help)}
     if spec.key in MONEY_RULES:
         return MoneyField(
             currency=currency or DEFAULT_CURRENCY,

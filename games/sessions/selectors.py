@@ -1,5 +1,9 @@
 """Reading a session for its pages and the API: the scoreboard, the net chart's series,
-and the settlement transfers with their paid marks. Nothing here writes."""
+and the settlement transfers with their paid marks. Nothing here writes.
+
+The settlement's words (the pot or the club kitty as a party, each transfer's explanation)
+are in the active language: a caller that must stay English (a CSV) says so with
+``translation.override``."""
 
 from __future__ import annotations
 
@@ -7,8 +11,7 @@ import json
 from typing import Any
 
 from django.core.cache import cache
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext, pgettext
 
 from games import polling
 from games.models import GameSession, Hand, Role, Seat, TournamentTable
@@ -16,13 +19,16 @@ from games.money import format_money
 from games.sessions.charts import net_chart
 from games.sessions.forms import current_rules
 from ledger.models import Account, Leg, SettlementMark
-from ledger.settlement import settle_balances
+from ledger.settlement import PHRASES, settle_balances
 
 KITTY = "kitty"  # the settlement party for money held by the pot or the club's kitty
 
 
 def _kitty_name(session: GameSession) -> str:
-    return "the club kitty" if not session.is_open else "the pot"
+    # A party of the settlement, in its sentences: in the reader's language.
+    if not session.is_open:
+        return pgettext("a party of the settlement", "the club kitty")
+    return pgettext("a party of the settlement", "the pot")
 
 
 def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[Any, str]]:
@@ -43,7 +49,11 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
         balances[KITTY] = held
         names[KITTY] = _kitty_name(session)
     transfers = settle_balances(
-        balances, names=names, format_amount=lambda a: format_money(a, session.currency)
+        balances,
+        names=names,
+        format_amount=lambda a: format_money(a, session.currency),
+        # The explanations in the reader's language (ledger.settlement imports no Django).
+        phrases={key: gettext(text) for key, text in PHRASES.items()},
     )
     marks: dict[tuple[int | str, int | str], SettlementMark] = {
         (m.payer_id, m.payee_id): m for m in SettlementMark.objects.filter(session=session)
@@ -180,5 +190,5 @@ def net_chart_for(session: GameSession, seats: list[Seat]):
         series,
         labels,
         currency=session.currency,
-        title=_("Net per player over %(session)s") % {"session": session.name},
+        title=gettext("Net per player over %(session)s") % {"session": session.name},
     )

@@ -128,7 +128,8 @@ def _csv_response(session: GameSession, what: str) -> tuple[HttpResponse, Any]:
 @login_required
 def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, _membership = session_for(request.user, session_id)
-    with translation.override(PLAIN):  # the explanations' amounts too ("$1.25")
+    # Values stay English in the CSV (the explanations, the pot's name and the amounts).
+    with translation.override(PLAIN):
         rows, _names = settlement_rows(session)
     response, writer = _csv_response(session, "settlement")
     # Amounts in the major unit ("0.25") with the ISO code; times with the club's offset

@@ -7,6 +7,8 @@ call it, and render what it returns. htmx requests get partials and are never re
 (a redirected XHR would swap a whole page into a fragment); plain posts follow
 post/redirect/get. A recorded hand's POST checks access and locks the session row in one
 statement, and the ledger settles the hand in that transaction (``_record_post``).
+Every message, notice and column heading is in the reader's language (issue 19);
+refusals go through ``games.messages.render``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -33,6 +37,7 @@ from games.access import club_for, hand_for, session_for
 from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
+from games.messages import render as say
 from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
 from games.money import Currency, format_money
 from games.names import clean_name
@@ -59,16 +64,17 @@ HISTORY_PAGE = 20  # hands per history page (issue #20: render less per page)
 def _closed_text(session: GameSession) -> str:
     table = TournamentTable.objects.filter(session=session).select_related("tournament").first()
     if table is None:
-        return f"{session.name} is closed: nothing more can be recorded or changed."
+        return _("%(session)s is closed: nothing more can be recorded or changed.") % {
+            "session": session.name
+        }
     # A finished tournament table is not re-opened: its result already moved the
     # tournament on (who advanced or went out, the next round's draw, places, prizes).
     t = table.tournament
-    return (
-        f"Table {table.number} of {t.name} has finished: its result is part of the "
+    return _(
+        "Table %(number)s of %(tournament)s has finished: its result is part of the "
         "tournament (who went on, places and prizes), so its hands can no longer be undone. "
-        f"If a hand was recorded wrong, tell the director; the tournament page is "
-        f"{t.get_absolute_url()}"
-    )
+        "If a hand was recorded wrong, tell the director; the tournament page is %(url)s"
+    ) % {"number": table.number, "tournament": t.name, "url": t.get_absolute_url()}
 
 
 def _closed_response(request: AuthedHttpRequest, session: GameSession) -> HttpResponse:
@@ -120,7 +126,9 @@ def session_new(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
             form_error(form, error)
         else:
             messages.success(
-                request, f"{session.name} started. {form.cleaned_data['seating'][0]} sits first."
+                request,
+                _("%(session)s started. %(player)s sits first.")
+                % {"session": session.name, "player": form.cleaned_data["seating"][0]},
             )
             if request.htmx:
                 return HttpResponseClientRedirect(session.get_absolute_url())
@@ -298,7 +306,7 @@ def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     except postings.StaleState:
         session.refresh_from_db()
         form = _fresh_form(session)
-        form.notice = (
+        form.notice = _(
             "The table moved on while this form was open (a hand was recorded, or the "
             "seats or rules changed). Nothing was saved: here is the fresh form."
         )
@@ -314,9 +322,11 @@ def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     if hand is not None:
         if not request.htmx:
             if created:
-                messages.success(request, f"Hand {hand.number} saved.")
+                messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
             else:
-                messages.info(request, f"Hand {hand.number} was already saved.")
+                messages.info(
+                    request, _("Hand %(number)s was already saved.") % {"number": hand.number}
+                )
             return redirect("hand_detail", hand.pk, permanent=False)
         # The ledger hands back the session row as the hand left it.
         return render(
@@ -336,7 +346,9 @@ def _charges(costly: postings.NeedsConfirmation, currency: Currency) -> dict:
         {
             "player": p,
             "amount": format_money(x, currency),
-            "why": "bourré" if p in bourre else "renege",
+            "why": pgettext("what a costly hand charges for", "bourré")
+            if p in bourre
+            else pgettext("what a costly hand charges for", "renege"),
         }
         for p, x in sorted((result.get("penalties") or {}).items(), key=lambda kv: -kv[1])
     ]
@@ -419,7 +431,7 @@ def hand_detail(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     if hand.status == Hand.Status.IN_PROGRESS:
         # A digital hand gets its number, record and verdict when it ends: until then
         # there is nothing to show here but the table itself.
-        messages.info(request, "This digital hand is still being played: here it is, live.")
+        messages.info(request, _("This digital hand is still being played: here it is, live."))
         return redirect("digital_watch", session.pk)
     postings_qs = (
         Posting.objects.filter(hand=hand)
@@ -470,22 +482,26 @@ def _void(request: AuthedHttpRequest, hand: Hand) -> tuple[bool, str, GameSessio
             expected_version=int(version) if version.isdigit() else None,
         )
     except postings.StaleState:
-        moved_on = (
-            f"The table moved on since hand {hand.number} was shown; it was not undone. "
-            f"Only the latest hand can be undone."
-        )
+        moved_on = _(
+            "The table moved on since hand %(number)s was shown; it was not undone. "
+            "Only the latest hand can be undone."
+        ) % {"number": hand.number}
         return False, moved_on, None
     except postings.SessionClosed:
-        return False, "The session is closed: hands can no longer be undone.", None
+        return False, _("The session is closed: hands can no longer be undone."), None
     except BourreError as error:
-        return False, f"Hand {hand.number} was not undone: {error}", None
+        not_undone = _("Hand %(number)s was not undone: %(reason)s")
+        return False, not_undone % {"number": hand.number, "reason": say(error)}, None
     session = voided.session
     currency = session.currency
-    dealer = session.next_dealer.name if session.next_dealer else "the same dealer"
-    undone = (
-        f"Hand {hand.number} undone: its antes, winnings and penalties were reversed. "
-        f"The pot is back to {format_money(session.carry, currency)} and {dealer} deals."
-    )
+    if session.next_dealer:
+        deals = _("%(player)s deals") % {"player": session.next_dealer.name}
+    else:
+        deals = _("the same dealer deals")
+    undone = _(
+        "Hand %(number)s undone: its antes, winnings and penalties were reversed. "
+        "The pot is back to %(amount)s and %(deals)s."
+    ) % {"number": hand.number, "amount": format_money(session.carry, currency), "deals": deals}
     return True, undone, session
 
 
@@ -508,8 +524,10 @@ def _refuse_tournament_table(session: GameSession) -> None:
     would put the table out of step with the tournament."""
     if TournamentTable.objects.filter(session=session).exists():
         raise PermissionDenied(
-            "This table belongs to a tournament: its seats, rules and closing are managed "
-            "from the tournament's dashboard."
+            _(
+                "This table belongs to a tournament: its seats, rules and closing are managed "
+                "from the tournament's dashboard."
+            )
         )
 
 
@@ -565,9 +583,9 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
             if player_id.isdigit():
                 player = session.club.players.filter(pk=int(player_id)).first()
                 if player is None:
-                    return False, "That player is not on this club's roster."
+                    return False, _("That player is not on this club's roster.")
             elif not name:
-                return False, "Pick a player from the roster or type a new name."
+                return False, _("Pick a player from the roster or type a new name.")
             # One transaction for the new name and the seat: a refused seat (a full
             # table, a closed session) leaves no orphan name on the roster.
             with transaction.atomic():
@@ -577,7 +595,9 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
                         player = Player.objects.create(club=session.club, name=name)
                 assert player is not None  # found or created above
                 postings.add_seat(session_id=session.pk, player=player, user=request.user)
-            return True, f"{player.name} sits down and is dealt in from the next hand."
+            return True, _("%(player)s sits down and is dealt in from the next hand.") % {
+                "player": player.name
+            }
         if action in ("leave", "return"):
             player_id = request.POST.get("player", "")
             seat = (
@@ -586,19 +606,22 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
                 .first()
             )
             if seat is None:
-                return False, "That player has no seat at this table."
+                return False, _("That player has no seat at this table.")
             active = action == "return"
             postings.set_seat_active(
                 session_id=session.pk, player_id=seat.player_id, active=active, user=request.user
             )
-            if active:
-                return True, f"{seat.player.name} is back and is dealt in from the next hand."
-            return True, f"{seat.player.name} leaves the table; their net stays on the books."
+            said = (
+                _("%(player)s is back and is dealt in from the next hand.")
+                if active
+                else _("%(player)s leaves the table; their net stays on the books.")
+            )
+            return True, said % {"player": seat.player.name}
     except postings.SessionClosed:
-        return False, "The session is closed."
+        return False, _("The session is closed.")
     except BourreError as error:
-        return False, str(error)
-    return False, "Unknown seat action."
+        return False, say(error)
+    return False, _("Unknown seat action.")
 
 
 @login_required
@@ -606,7 +629,7 @@ def session_close(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
     _refuse_tournament_table(session)
     if not session.is_open:
-        messages.info(request, f"{session.name} is already closed.")
+        messages.info(request, _("%(session)s is already closed.") % {"session": session.name})
         return redirect("session_settlement", session.pk)
     form = CloseForm(request.POST or None, initial={"leftover_policy": session.leftover_policy})
     if request.method == "POST" and form.is_valid():
@@ -617,11 +640,14 @@ def session_close(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
                 leftover_policy=form.cleaned_data["leftover_policy"],
             )
         except postings.SessionClosed:
-            messages.info(request, f"{session.name} was already closed.")
+            messages.info(request, _("%(session)s was already closed.") % {"session": session.name})
         except BourreError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, say(error))
         else:
-            messages.success(request, f"{session.name} is closed. Here is who pays whom.")
+            messages.success(
+                request,
+                _("%(session)s is closed. Here is who pays whom.") % {"session": session.name},
+            )
         if not form.errors:
             url = reverse("session_settlement", args=[session.pk])
             if request.htmx:
@@ -724,15 +750,15 @@ def session_history_chart(request: AuthedHttpRequest, session_id: int) -> HttpRe
 STAT_COLUMNS = [
     {"key": key, "label": label, "money": money, "name": key == "name"}
     for key, label, money in (
-        ("name", "Name", False),
-        ("net", "Net", True),
-        ("pots_won", "Pots won", False),
-        ("hands_played", "Dealt in", False),
-        ("hands_passed", "Passed", False),
-        ("bourres", "Bourrés", False),
-        ("reneges", "Reneges", False),
-        ("biggest_pot", "Biggest pot", True),
-        ("sessions", "Sessions", False),
+        ("name", gettext_lazy("Name"), False),
+        ("net", gettext_lazy("Net"), True),
+        ("pots_won", gettext_lazy("Pots won"), False),
+        ("hands_played", gettext_lazy("Dealt in"), False),
+        ("hands_passed", gettext_lazy("Passed"), False),
+        ("bourres", gettext_lazy("Bourrés"), False),
+        ("reneges", gettext_lazy("Reneges"), False),
+        ("biggest_pot", gettext_lazy("Biggest pot"), True),
+        ("sessions", gettext_lazy("Sessions"), False),
     )
 ]
 

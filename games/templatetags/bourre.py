@@ -4,6 +4,11 @@ Money is stored in integer minor units (cents for $, whole chips) and only ever 
 by ``games.money.format_money`` (DESIGN.md), behind the ``money``/``signed_money``
 filters; Python code imports it from ``games.money``. Suits are shown as a coloured
 symbol plus words for screen readers, never colour alone (UX.md).
+
+Every word these helpers write is in the reader's language (issue 19): the suit and rank
+names are lazy texts (made strings when a page renders, so never cache one across
+languages), ``names`` joins a list with the language's "and", and ``result_line``,
+``rule_value`` and ``account_label`` speak the catalogue's words.
 """
 
 import re
@@ -14,29 +19,33 @@ from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from games.engine.cards import CardError, parse_card, parse_suit
 from games.money import DEFAULT_CURRENCY, MINUS, MONEY_RULES, Currency, format_money, input_value
+from games.sessions.rule_fields import CHOICE_LABELS
 
-__all__ = ["MINUS", "register"]
+__all__ = ["MINUS", "card_name", "register"]
 
 register = template.Library()
 
 # Card faces, the one table of them: suit letter → (symbol, name); rank letter → (as
 # printed on the card, as read out). Digits print and read as themselves. The digital
-# board (games.digital.views) and the record form use these too.
+# board (games.digital.views) and the record form use these too. The names are lazy:
+# screen readers and sentences read them in the page's language.
 SUITS = {
-    "S": ("♠", "spades"),
-    "H": ("♥", "hearts"),
-    "D": ("♦", "diamonds"),
-    "C": ("♣", "clubs"),
+    "S": ("♠", pgettext_lazy("suit name, read out", "spades")),
+    "H": ("♥", pgettext_lazy("suit name, read out", "hearts")),
+    "D": ("♦", pgettext_lazy("suit name, read out", "diamonds")),
+    "C": ("♣", pgettext_lazy("suit name, read out", "clubs")),
 }
 RANKS = {
     "T": ("10", "10"),
-    "J": ("J", "jack"),
-    "Q": ("Q", "queen"),
-    "K": ("K", "king"),
-    "A": ("A", "ace"),
+    "J": ("J", pgettext_lazy("card rank, read out", "jack")),
+    "Q": ("Q", pgettext_lazy("card rank, read out", "queen")),
+    "K": ("K", pgettext_lazy("card rank, read out", "king")),
+    "A": ("A", pgettext_lazy("card rank, read out", "ace")),
 }
 SUIT_CODES = "SHDC"  # the engine's suit order (games.engine.cards.Suit)
 
@@ -60,13 +69,21 @@ def amount_input(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
 @register.simple_tag
 def rule_value(key: str, value: Any, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     """A house-rule value as people read it: amounts in money ("$0.25"), switches "on" or
-    "off", nothing as "none", choices in words ("next best")."""
+    "off", nothing as "none", choices in words ("next best"; the rules form's label for
+    the value when it has one, in the reader's language)."""
     if value is None or value == "":
-        return "none"
+        return pgettext("a house rule with no value", "none")
     if value is True or value is False:
-        return "on" if value else "off"
+        return (
+            pgettext("a house rule switch", "on")
+            if value
+            else pgettext("a house rule switch", "off")
+        )
     if key in MONEY_RULES:
         return format_money(value, currency)
+    label = CHOICE_LABELS.get(key, {}).get(value)
+    if label is not None:
+        return str(label)
     return str(value).replace("_", " ")
 
 
@@ -101,7 +118,7 @@ def suit(text: str):
 @register.filter
 def suit_name(text: str) -> str:
     index = suit_index(text)
-    return SUITS[SUIT_CODES[index]][1] if index is not None else str(text)
+    return str(SUITS[SUIT_CODES[index]][1]) if index is not None else str(text)
 
 
 @register.filter
@@ -113,16 +130,23 @@ def card(text: str):
         return text
     rank = "23456789TJQKA"[index % 13]
     letter = SUIT_CODES[index // 13]
-    shown, rank_name = RANKS.get(rank, (rank, rank))
-    symbol, suit_word = SUITS[letter]
+    shown = RANKS.get(rank, (rank, rank))[0]
+    symbol = SUITS[letter][0]
     return format_html(
         '<span class="card-face suit-{}"><span aria-hidden="true">{}{}</span>'
         '<span class="sr-only">{}</span></span>',
         letter,
         shown,
         symbol,
-        f"{rank_name} of {suit_word}",
+        card_name(rank, letter),
     )
+
+
+def card_name(rank: str, suit_letter: str) -> str:
+    """A card as it is read out, "queen of hearts", in the active language; ``rank`` is
+    the engine's letter or digit ("Q", "T", "7")."""
+    rank_name = RANKS.get(rank, (rank, rank))[1]
+    return _("%(rank)s of %(suit)s") % {"rank": rank_name, "suit": SUITS[suit_letter][1]}
 
 
 @register.filter
@@ -138,11 +162,12 @@ def get_item(mapping, key):
 
 @register.filter
 def names(items) -> str:
-    """["ann", "ben", "cal"] → "ann, ben and cal"."""
+    """["ann", "ben", "cal"] → "ann, ben and cal", with the active language's "and"
+    ("ann, ben ja cal")."""
     items = [str(i) for i in items or []]
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(items[:-1]), "last": items[-1]}
 
 
 @register.filter
@@ -152,7 +177,11 @@ def pretty_json(value) -> str:
     return json.dumps(value, indent=1, ensure_ascii=False, sort_keys=False)
 
 
-ACCOUNT_LABELS = {"pot": "pot", "carry": "club kitty", "bank": "bank"}
+ACCOUNT_LABELS = {
+    "pot": pgettext_lazy("ledger account", "pot"),
+    "carry": pgettext_lazy("ledger account", "club kitty"),
+    "bank": pgettext_lazy("ledger account", "bank"),
+}
 
 
 @register.filter
@@ -160,7 +189,7 @@ def account_label(account) -> str:
     """A ledger account as a player reads it: the player's name, "pot", "club kitty"."""
     if account.kind == "player" and account.player_id:
         return account.player.name
-    return ACCOUNT_LABELS.get(account.kind, account.kind)
+    return str(ACCOUNT_LABELS.get(account.kind, account.kind))
 
 
 @register.simple_tag
@@ -227,17 +256,24 @@ def result_line(result: dict, currency: Currency | str = DEFAULT_CURRENCY) -> st
     payouts = result.get("payouts") or {}
     winner = result.get("winner")
     if outcome in ("win", "uncontested") and winner:
-        text = f"{winner} wins {format_money(payouts.get(winner, 0), currency)}"
+        text = _("%(player)s wins %(amount)s") % {
+            "player": winner,
+            "amount": format_money(payouts.get(winner, 0), currency),
+        }
     elif outcome == "split" and payouts:
-        text = "split: " + ", ".join(f"{p} {format_money(x, currency)}" for p, x in payouts.items())
+        shares = ", ".join(f"{p} {format_money(x, currency)}" for p, x in payouts.items())
+        text = _("split: %(shares)s") % {"shares": shares}
     elif outcome == "all_passed":
-        text = "everyone passed, the pot carries"
+        text = _("everyone passed, the pot carries")
     else:
-        text = "the pot carries"
+        text = _("the pot carries")
     bourre = result.get("bourre") or []
     if bourre:
-        text += "; bourré: " + ", ".join(bourre)
-    return f"{text}; next pot {format_money(result.get('next_carry', 0), currency)}"
+        text = _("%(result)s; bourré: %(players)s") % {"result": text, "players": ", ".join(bourre)}
+    return _("%(result)s; next pot %(amount)s") % {
+        "result": text,
+        "amount": format_money(result.get("next_carry", 0), currency),
+    }
 
 
 @register.filter
@@ -278,7 +314,13 @@ def why(message) -> str:
         return conditional_escape(text)
     url = reverse("rule_book")
     links = " ".join(
-        format_html('<a class="why" href="{}#{}" aria-label="Why? Rule {}">why?</a>', url, r, r)
+        format_html(
+            '<a class="why" href="{}#{}" aria-label="{}">{}</a>',
+            url,
+            r,
+            _("Why? Rule %(rule)s") % {"rule": r},
+            _("why?"),
+        )
         for r in dict.fromkeys(rules)
     )
     return mark_safe(f"{conditional_escape(text)} {links}")  # noqa: S308 - parts escaped

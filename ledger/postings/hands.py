@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from games.engine import MAX_BALANCE, RuleError, Rules, verify
 from games.engine.record import SESSION_KEYS
@@ -190,17 +191,21 @@ CONFIRM_PENALTY_ANTES = 10
 
 def surprises(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
     """Why this hand deserves a second look before it is saved: three or more bourrés,
-    or a penalty above ten antes. Empty when it is an ordinary hand."""
+    or a penalty above ten antes. Empty when it is an ordinary hand. The reasons are read
+    by the table (the record page, the API's problem): in the active language."""
     reasons = []
     bourre = list(result.get("bourre") or [])
     if len(bourre) >= CONFIRM_BOURRES:
-        reasons.append(f"{len(bourre)} players are bourré")
+        reasons.append(
+            ngettext("%(n)s player is bourré", "%(n)s players are bourré", len(bourre))
+            % {"n": len(bourre)}
+        )
     ante = Rules.from_dict(record.get("rules") or {}).ante
     big = {
         p: x for p, x in (result.get("penalties") or {}).items() if x > CONFIRM_PENALTY_ANTES * ante
     }
     if big:
-        reasons.append("a penalty above ten antes")
+        reasons.append(gettext("a penalty above ten antes"))
     return reasons
 
 

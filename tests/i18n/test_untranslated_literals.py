@@ -27,8 +27,6 @@ PYTHON_NOT_YET_CONVERTED = {
     "games/models/session.py",
     "games/models/tokens.py",
     "games/models/tournament.py",
-    "games/sessions/forms.py",
-    "games/sessions/views.py",
     "ledger/models.py",
 }
 
