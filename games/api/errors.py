@@ -20,7 +20,11 @@ language (Accept-Language, or the saved choice of a signed-in browser session; u
 languages get English), and the response says which in `Content-Language` (set by
 games.language.PreferredLanguageMiddleware, Django's LocaleMiddleware). The engine's and
 the ledger's refusals are rendered by `games.messages` from their `message_id` and
-`params`; `code`, `type` and `field` never change with the language.
+`params` (also the errors of the public verifier's 400, `translated_errors`); `code`,
+`type` and `field` never change with the language. A serializer's field errors are the
+API's own sentences or DRF's, and DRF's are in the project's catalogues
+(games/api/drf_words.py), so Albanian and Sundanese readers get them too. The OpenAPI
+document's descriptions (help_text) are lazy: English when generated in English.
 """
 
 import logging
