@@ -293,3 +293,23 @@ def test_a_wrong_password_is_refused_in_korean(api_anon, bob):
         "code": "invalid_credentials",
         "message": _in("ko", "Wrong username or password."),
     }
+
+
+def test_a_role_refusal_is_in_korean(api_carol, club):
+    from games.models import Role
+
+    response = api_carol.post(
+        f"/api/v1/clubs/{club.pk}/players/",
+        {"name": "eve"},
+        content_type="application/json",
+        headers={"accept-language": "ko"},
+    )
+    assert response.status_code == 403
+    with override("ko"):
+        role = str(Role.SCOREKEEPER.label).lower()
+    expected = _in("ko", "This needs the %(role)s role in %(club)s.") % {
+        "role": role,
+        "club": club.name,
+    }
+    assert response.json()["detail"] == expected
+    assert response.json()["errors"][0]["message"] == expected
