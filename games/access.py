@@ -8,6 +8,7 @@ is too low for the action gets 403.
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from . import sql, timezones
 from .models import Club, GameSession, Hand, Membership, Player, Role, Tournament
@@ -27,8 +28,10 @@ def membership_for(user, club_id: int) -> Membership:
 
 def require_role(membership: Membership, role: str) -> None:
     if not membership.has_role(role):
+        # The API's 403 detail and the web's 403 page: in the reader's language.
         raise PermissionDenied(
-            f"This needs the {Role(role).label.lower()} role in {membership.club}."
+            gettext("This needs the %(role)s role in %(club)s.")
+            % {"role": str(Role(role).label).lower(), "club": membership.club}
         )
 
 

@@ -5,6 +5,7 @@ user's password changes (`ApiToken.password_fingerprint`: this covers the passwo
 form, a reset link, the admin and any `set_password()`, with no signal to forget)."""
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
 from games.models import ApiToken
@@ -19,7 +20,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
         if not header or header[0].decode(errors="replace").lower() not in self.keywords:
             return None
         if len(header) != 2:
-            raise exceptions.AuthenticationFailed("Malformed Authorization header.")
+            raise exceptions.AuthenticationFailed(_("Malformed Authorization header."))
         key = header[1].decode(errors="replace")
         token = (
             ApiToken.objects.select_related("user")
@@ -28,7 +29,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
         )
         if token is None or not token.user.is_active or not token.is_active:
             # One message for all: a caller learns nothing about which tokens exist.
-            raise exceptions.AuthenticationFailed("Invalid, expired or revoked token.")
+            raise exceptions.AuthenticationFailed(_("Invalid, expired or revoked token."))
         now = timezone.now()
         # Write at most once a minute so every API call is not also a write.
         if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:

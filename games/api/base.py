@@ -25,6 +25,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter
@@ -72,7 +73,14 @@ class ApiJSONParser(JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
+            raise exceptions.ParseError(_("JSON parse error - nested too deeply.")) from None
+        except exceptions.ParseError as exc:
+            # DRF's sentence is English only; the decoder's own words (where the JSON
+            # breaks) stay as they are, inside a sentence in the reader's language.
+            where = str(exc.detail).removeprefix("JSON parse error - ")
+            raise exceptions.ParseError(
+                _("JSON parse error - %(error)s") % {"error": where}
+            ) from None
 
 
 API_RENDERERS: list[type[BaseRenderer]] = [ApiJSONRenderer]
@@ -157,7 +165,7 @@ class ApiContentNegotiation(DefaultContentNegotiation):
         except Http404:
             formats = ", ".join(sorted({r.format for r in renderers}))
             raise exceptions.NotAcceptable(
-                f"Unknown format; this endpoint answers in: {formats}."
+                _("Unknown format; this endpoint answers in: %(formats)s.") % {"formats": formats}
             ) from None
 
 
@@ -331,7 +339,7 @@ class CursorPage(CursorPagination):
             raise field_problem(
                 "page_size",
                 "bad_page_size",
-                f"page_size is a whole number from 1 to {self.max_page_size}.",
+                _("page_size is a whole number from 1 to %(max)s.") % {"max": self.max_page_size},
             )
         return int(raw)
 
@@ -351,7 +359,9 @@ class CursorPage(CursorPagination):
 
 def _bad_cursor():
     return field_problem(
-        "cursor", "bad_cursor", "This cursor is not one the API gave; start from the first page."
+        "cursor",
+        "bad_cursor",
+        _("This cursor is not one the API gave; start from the first page."),
     )
 
 

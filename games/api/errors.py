@@ -20,7 +20,11 @@ language (Accept-Language, or the saved choice of a signed-in browser session; u
 languages get English), and the response says which in `Content-Language` (set by
 games.language.PreferredLanguageMiddleware, Django's LocaleMiddleware). The engine's and
 the ledger's refusals are rendered by `games.messages` from their `message_id` and
-`params`; `code`, `type` and `field` never change with the language.
+`params` (also the errors of the public verifier's 400, `translated_errors`); `code`,
+`type` and `field` never change with the language. A serializer's field errors are the
+API's own sentences or DRF's, and DRF's are in the project's catalogues
+(games/api/drf_words.py), so Albanian and Sundanese readers get them too. The OpenAPI
+document's descriptions (help_text) are lazy: English when generated in English.
 """
 
 import logging
@@ -228,7 +232,7 @@ def _bourre_problem(exc: Exception) -> Response | None:
             said,
             title=_("A later hand no longer stands"),
             type=TYPE_CHAIN_BROKEN,
-            errors=_translated(exc.errors),
+            errors=translated_errors(exc.errors),
             number=exc.number,
             verdict=getattr(exc, "verdict", None),
         )
@@ -238,7 +242,7 @@ def _bourre_problem(exc: Exception) -> Response | None:
             said or _("The hand was not recorded: the record is not valid for this session."),
             title=_("Hand rejected"),
             type=TYPE_HAND_REJECTED,
-            errors=_translated(getattr(exc, "errors", None)),
+            errors=translated_errors(getattr(exc, "errors", None)),
             verdict=getattr(exc, "verdict", None),
         )
     if isinstance(exc, postings.StaleState):
@@ -294,7 +298,7 @@ def _bourre_problem(exc: Exception) -> Response | None:
     )
 
 
-def _translated(errors: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def translated_errors(errors: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     """The engine's error dicts with each message in the reader's language."""
     return [{**e, "message": render_error(e)} for e in errors or []]
 
@@ -366,7 +370,7 @@ def problem_exception_handler(exc, context):
             _("The database is not answering. Nothing was saved; try again in a moment."),
             title=_("Service unavailable"),
             type=TYPE_UNAVAILABLE,
-            errors=[{"code": "unavailable", "message": "the database is not answering"}],
+            errors=[{"code": "unavailable", "message": _("The database is not answering.")}],
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
     if response is None:

@@ -22,6 +22,7 @@ from functools import wraps
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.response import Response
 
 from games.api.errors import Problem, field_problem
@@ -42,7 +43,9 @@ def valid_key(key: str) -> bool:
 def check_key(key: str) -> str:
     if not valid_key(key):
         raise field_problem(
-            HEADER, "bad_idempotency_key", f"Use 1 to {KEY_MAX} printable ASCII characters."
+            HEADER,
+            "bad_idempotency_key",
+            _("Use 1 to %(max)s printable ASCII characters.") % {"max": KEY_MAX},
         )
     return key
 
@@ -78,21 +81,23 @@ def _claim(request, key: str) -> IdempotencyRecord | Response:
     if existing is None:  # the first request failed and let the key go a moment ago
         raise Problem(
             409,
-            "This Idempotency-Key was just released; send the request again.",
-            errors=[{"code": "idempotency_key_in_use", "message": "Try again."}],
+            _("This Idempotency-Key was just released; send the request again."),
+            errors=[{"code": "idempotency_key_in_use", "message": _("Try again.")}],
             headers={"Retry-After": "1"},
         )
     if existing.fingerprint != print_:
         raise Problem(
             422,
-            "This Idempotency-Key was already used for a different request.",
-            title="Idempotency key reused",
+            _("This Idempotency-Key was already used for a different request."),
+            title=_("Idempotency key reused"),
             type="urn:bourre:problem:idempotency-key-reused",
             errors=[
                 {
                     "code": "idempotency_key_reused",
-                    "message": "Use a new key for a new request; a key is bound to its "
-                    "method, path and body.",
+                    "message": _(
+                        "Use a new key for a new request; a key is bound to its "
+                        "method, path and body."
+                    ),
                     "field": HEADER,
                 }
             ],
@@ -100,11 +105,11 @@ def _claim(request, key: str) -> IdempotencyRecord | Response:
     if existing.status is None:
         raise Problem(
             409,
-            "A request with this Idempotency-Key is still being processed.",
+            _("A request with this Idempotency-Key is still being processed."),
             errors=[
                 {
                     "code": "idempotency_key_in_use",
-                    "message": "Wait for the first request, then retry.",
+                    "message": _("Wait for the first request, then retry."),
                     "field": HEADER,
                 }
             ],

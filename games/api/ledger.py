@@ -14,6 +14,7 @@ from functools import partial
 from django.db.models import F, Sum
 from django.http import StreamingHttpResponse
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.renderers import BaseRenderer
@@ -46,11 +47,15 @@ from ledger.stats import club_player_stats
 class LegOutputSerializer(serializers.Serializer):
     account = serializers.IntegerField(source="account_id")
     kind = serializers.ChoiceField(
-        choices=Account.Kind.choices, source="account.kind", help_text="The account's kind."
+        choices=Account.Kind.choices,
+        source="account.kind",
+        help_text=gettext_lazy("The account's kind."),
     )
     player = PlayerRefSerializer(source="account.player", allow_null=True)
     session = serializers.IntegerField(source="account.session_id", allow_null=True)
-    amount = serializers.IntegerField(help_text="Minor units; + into the account, − out of it.")
+    amount = serializers.IntegerField(
+        help_text=gettext_lazy("Minor units; + into the account, − out of it.")
+    )
 
 
 class PostingOutputSerializer(serializers.Serializer):
@@ -63,7 +68,7 @@ class PostingOutputSerializer(serializers.Serializer):
     reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
     created_by = serializers.CharField(source="created_by_name", allow_null=True)
     created_at = serializers.DateTimeField()
-    legs = LegOutputSerializer(many=True, help_text="They sum to zero.")
+    legs = LegOutputSerializer(many=True, help_text=gettext_lazy("They sum to zero."))
 
 
 class PostingFilterSerializer(serializers.Serializer):
@@ -81,38 +86,46 @@ class SessionHeadSerializer(serializers.Serializer):
 
 class NetSerializer(serializers.Serializer):
     player = PlayerRefSerializer()
-    net = serializers.IntegerField(help_text="Won (+) or lost (−) at the table; minor units.")
+    net = serializers.IntegerField(
+        help_text=gettext_lazy("Won (+) or lost (−) at the table; minor units.")
+    )
 
 
 class SessionBalancesOutputSerializer(SessionHeadSerializer):
     """players' nets + pot + kitty == 0."""
 
-    players = NetSerializer(many=True, help_text="Every seated player; buy-ins excluded.")
-    pot = serializers.IntegerField(help_text="What the pot holds now.")
+    players = NetSerializer(
+        many=True, help_text=gettext_lazy("Every seated player; buy-ins excluded.")
+    )
+    pot = serializers.IntegerField(help_text=gettext_lazy("What the pot holds now."))
     kitty = serializers.IntegerField(
-        help_text="What the club's carried pot gained from this session (leftover sent to "
-        "the club minus the carried pot pulled in)."
+        help_text=gettext_lazy(
+            "What the club's carried pot gained from this session (leftover sent to "
+            "the club minus the carried pot pulled in)."
+        )
     )
 
 
 class PartySerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=["player", "kitty"],
-        help_text="A player, or the money held by the pot (open session) or the club's "
-        "kitty (closed session).",
+        help_text=gettext_lazy(
+            "A player, or the money held by the pot (open session) or the club's "
+            "kitty (closed session)."
+        ),
     )
-    id = serializers.IntegerField(allow_null=True, help_text="The player's id.")
+    id = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("The player's id."))
     name = serializers.CharField()
 
 
 class TransferOutputSerializer(serializers.Serializer):
     payer = PartySerializer()
     payee = PartySerializer()
-    amount = serializers.IntegerField(help_text="Minor units, > 0.")
+    amount = serializers.IntegerField(help_text=gettext_lazy("Minor units, > 0."))
     explanation = serializers.CharField()
-    paid = serializers.BooleanField(help_text="Marked as paid (for this amount).")
+    paid = serializers.BooleanField(help_text=gettext_lazy("Marked as paid (for this amount)."))
     paid_at = serializers.DateTimeField(
-        allow_null=True, help_text="When it was marked paid (the club's UTC offset)."
+        allow_null=True, help_text=gettext_lazy("When it was marked paid (the club's UTC offset).")
     )
 
 
@@ -122,30 +135,38 @@ class SettlementOutputSerializer(SessionHeadSerializer):
 
 class PlayerStatsOutputSerializer(serializers.Serializer):
     player = PlayerRefSerializer()
-    sessions = serializers.IntegerField(help_text="Sessions seated in.")
-    hands_played = serializers.IntegerField(help_text="Hands dealt in.")
+    sessions = serializers.IntegerField(help_text=gettext_lazy("Sessions seated in."))
+    hands_played = serializers.IntegerField(help_text=gettext_lazy("Hands dealt in."))
     hands_passed = serializers.IntegerField()
-    pots_won = serializers.IntegerField(help_text="Pots taken alone (wins, uncontested).")
+    pots_won = serializers.IntegerField(
+        help_text=gettext_lazy("Pots taken alone (wins, uncontested).")
+    )
     bourres = serializers.IntegerField()
     reneges = serializers.IntegerField()
     net = serializers.IntegerField(
-        help_text="Won − lost at the table, all sessions; minor units of the club's currency."
+        help_text=gettext_lazy(
+            "Won − lost at the table, all sessions; minor units of the club's currency."
+        )
     )
-    biggest_pot = serializers.IntegerField(help_text="Minor units.")
+    biggest_pot = serializers.IntegerField(help_text=gettext_lazy("Minor units."))
 
 
 class PlayerBalanceSerializer(serializers.Serializer):
     player = PlayerRefSerializer()
-    balance = serializers.IntegerField(help_text="Minor units.")
+    balance = serializers.IntegerField(help_text=gettext_lazy("Minor units."))
 
 
 class ClubBalancesOutputSerializer(serializers.Serializer):
     club = serializers.IntegerField()
     currency = CurrencySerializer()
-    players = PlayerBalanceSerializer(many=True, help_text="All-time, buy-ins included.")
-    pots = serializers.IntegerField(help_text="In the pots of sessions.")
-    carry = serializers.IntegerField(help_text="The club's carried-over pot.")
-    bank = serializers.IntegerField(help_text="The other side of buy-ins and cash-outs.")
+    players = PlayerBalanceSerializer(
+        many=True, help_text=gettext_lazy("All-time, buy-ins included.")
+    )
+    pots = serializers.IntegerField(help_text=gettext_lazy("In the pots of sessions."))
+    carry = serializers.IntegerField(help_text=gettext_lazy("The club's carried-over pot."))
+    bank = serializers.IntegerField(
+        help_text=gettext_lazy("The other side of buy-ins and cash-outs.")
+    )
 
 
 class SettlementCSVRenderer(BaseRenderer):

@@ -6,13 +6,14 @@ the response that creates it; anyone signed in may accept it.
 """
 
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 
 from games.access import club_for
 from games.api.base import READ_PROBLEMS, WRITE_PROBLEMS, ApiView, problems, valid
-from games.api.errors import Problem
+from games.api.errors import NOT_FOUND_DETAIL, Problem
 from games.api.serializers import StrictInputSerializer
 from games.clubs import service
 from games.models import Invite, Membership, Role
@@ -20,7 +21,7 @@ from games.models.club import hash_token
 
 
 class MemberOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="The membership's id.")
+    id = serializers.IntegerField(help_text=gettext_lazy("The membership's id."))
     username = serializers.CharField(source="user.username")
     role = serializers.ChoiceField(choices=Role.choices)
     created_at = serializers.DateTimeField()
@@ -40,12 +41,14 @@ class InviteOutputSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=Role.choices)
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
-    used_at = serializers.DateTimeField(allow_null=True, help_text="When it was accepted.")
+    used_at = serializers.DateTimeField(
+        allow_null=True, help_text=gettext_lazy("When it was accepted.")
+    )
 
 
 class InviteCreatedOutputSerializer(InviteOutputSerializer):
-    token = serializers.CharField(help_text="Shown only in this response.")
-    url = serializers.URLField(help_text="The web link to send the person invited.")
+    token = serializers.CharField(help_text=gettext_lazy("Shown only in this response."))
+    url = serializers.URLField(help_text=gettext_lazy("The web link to send the person invited."))
 
 
 class InviteAcceptInputSerializer(StrictInputSerializer):
@@ -147,8 +150,8 @@ class InviteAcceptApi(ApiView):
         if invite is None:
             raise Problem(
                 404,
-                "Not found, or not yours.",
-                errors=[{"code": "not_found", "message": "No such invitation."}],
+                NOT_FOUND_DETAIL,
+                errors=[{"code": "not_found", "message": gettext("No such invitation.")}],
             )
         invite = service.accept_invite(invite.pk, request.user)
         membership = Membership.objects.select_related("user").get(

@@ -6,6 +6,8 @@ player belong to the club, is this hand legal, what does it pay — happens in t
 and in `games.engine` / `ledger.postings`, never here (HackSoft style).
 """
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers
 
@@ -35,7 +37,9 @@ class StrictInputSerializer(serializers.Serializer):
             if unknown:
                 raise serializers.ValidationError(
                     {
-                        str(key): [serializers.ErrorDetail("Unknown field.", "unknown_field")]
+                        str(key): [
+                            serializers.ErrorDetail(gettext("Unknown field."), "unknown_field")
+                        ]
                         for key in unknown
                     }
                 )
@@ -73,7 +77,7 @@ class StrictIntegerField(serializers.IntegerField):
     def to_internal_value(self, data):
         if type(data) is not int:
             raise serializers.ValidationError(
-                "Must be a whole number (a JSON number, not a string).", code=self.strict_code
+                _("Must be a whole number (a JSON number, not a string)."), code=self.strict_code
             )
         return super().to_internal_value(data)
 
@@ -103,7 +107,7 @@ def etag_header(*codes: int) -> OpenApiParameter:
 class ProblemErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
-    field = serializers.CharField(required=False, help_text="Dotted path of the input field.")
+    field = serializers.CharField(required=False, help_text=_("Dotted path of the input field."))
     player = serializers.CharField(required=False)
     card = serializers.CharField(required=False)
     trick = serializers.IntegerField(required=False)
@@ -113,7 +117,7 @@ class ProblemErrorSerializer(serializers.Serializer):
 class ProblemSerializer(serializers.Serializer):
     """RFC 9457 problem details (`application/problem+json`)."""
 
-    type = serializers.CharField(help_text='"about:blank" or "urn:bourre:problem:<kind>".')
+    type = serializers.CharField(help_text=_('"about:blank" or "urn:bourre:problem:<kind>".'))
     title = serializers.CharField()
     status = serializers.IntegerField()
     detail = serializers.CharField()
@@ -129,7 +133,7 @@ class ConflictProblemSerializer(ProblemSerializer):
     current_version = serializers.IntegerField(
         required=False,
         allow_null=True,
-        help_text="Only with type `urn:bourre:problem:stale-state`: the session's version now.",
+        help_text=_("Only with type `urn:bourre:problem:stale-state`: the session's version now."),
     )
 
 
@@ -140,7 +144,7 @@ class BadRequestProblemSerializer(ProblemSerializer):
     verdict = VerdictField(
         required=False,
         allow_null=True,
-        help_text="Only with type `urn:bourre:problem:hand-rejected`: the engine's verdict.",
+        help_text=_("Only with type `urn:bourre:problem:hand-rejected`: the engine's verdict."),
     )
 
 
@@ -156,12 +160,14 @@ class InvalidRecordProblemSerializer(ProblemSerializer):
 class CurrencySerializer(serializers.Serializer):
     """A club's (session's, tournament's) currency; every amount is in its minor unit."""
 
-    code = serializers.CharField(help_text="ISO 4217 code (USD, EUR…); XXX for chips, no money.")
+    code = serializers.CharField(help_text=_("ISO 4217 code (USD, EUR…); XXX for chips, no money."))
     exponent = serializers.IntegerField(
-        help_text="Amounts are integers of 10^-exponent of the unit: 2 means cents "
-        "(150 is $1.50), 0 whole units (chips)."
+        help_text=_(
+            "Amounts are integers of 10^-exponent of the unit: 2 means cents "
+            "(150 is $1.50), 0 whole units (chips)."
+        )
     )
-    symbol = serializers.CharField(help_text='Shown with amounts: "$", "€", "chips".')
+    symbol = serializers.CharField(help_text=_('Shown with amounts: "$", "€", "chips".'))
 
 
 @extend_schema_field(
@@ -175,9 +181,7 @@ class CurrencySerializer(serializers.Serializer):
 class CurrencyCodeField(serializers.Field):
     """A currency in a request: a code of ``CURRENCIES`` (or an old symbol); → Currency."""
 
-    default_error_messages = {
-        "unknown": "Unknown currency {value}: use one of " + ", ".join(CURRENCIES) + "."
-    }
+    default_error_messages = {"unknown": _("Unknown currency {value}: use one of {codes}.")}
 
     def to_internal_value(self, data) -> Currency:
         text = str(data.get("code", "") if isinstance(data, dict) else data).strip()
@@ -185,7 +189,7 @@ class CurrencyCodeField(serializers.Field):
         if cur is None:
             mapped = currency_for_symbol(text)
             if CURRENCIES.get(mapped.code) != mapped:
-                self.fail("unknown", value=repr(text)[:40])
+                self.fail("unknown", value=repr(text)[:40], codes=", ".join(CURRENCIES))
             cur = mapped
         return cur
 
@@ -200,20 +204,20 @@ class ClubOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     currency = CurrencySerializer()
-    role = serializers.ChoiceField(choices=Role.choices, help_text="Your role in this club.")
+    role = serializers.ChoiceField(choices=Role.choices, help_text=_("Your role in this club."))
     created_at = serializers.DateTimeField()
 
 
 class ClubInputSerializer(StrictInputSerializer):
     name = serializers.CharField(max_length=100)
-    currency = CurrencyCodeField(required=False, help_text="Default USD (dollars and cents).")
+    currency = CurrencyCodeField(required=False, help_text=_("Default USD (dollars and cents)."))
 
 
 class ClubUpdateInputSerializer(StrictInputSerializer):
     name = serializers.CharField(max_length=100, required=False)
     currency = CurrencyCodeField(
         required=False,
-        help_text="Once the club has games, only to a currency with the same exponent.",
+        help_text=_("Once the club has games, only to a currency with the same exponent."),
     )
 
 
@@ -222,11 +226,11 @@ class PlayerOutputSerializer(serializers.Serializer):
     club = serializers.IntegerField(source="club_id")
     name = serializers.CharField()
     member = serializers.CharField(
-        source="user.username", allow_null=True, help_text="The linked member's username."
+        source="user.username", allow_null=True, help_text=_("The linked member's username.")
     )
     created_at = serializers.DateTimeField()
     archived = serializers.SerializerMethodField(
-        help_text="Archived players are off the roster pickers; their books are kept."
+        help_text=_("Archived players are off the roster pickers; their books are kept.")
     )
 
     def get_archived(self, player) -> bool:
@@ -249,7 +253,7 @@ class PlayerUpdateInputSerializer(StrictInputSerializer):
 
     def validate(self, attrs):
         if not attrs:
-            raise serializers.ValidationError("Send a name, archived, or both.", code="empty")
+            raise serializers.ValidationError(_("Send a name, archived, or both."), code="empty")
         return attrs
 
 
@@ -270,7 +274,7 @@ class SessionOutputSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=GameSession.Status.choices)
     version = serializers.IntegerField()
     hands_count = serializers.IntegerField()
-    carry = serializers.IntegerField(help_text="The pot before the next hand's antes.")
+    carry = serializers.IntegerField(help_text=_("The pot before the next hand's antes."))
     created_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)
 
@@ -283,7 +287,7 @@ class SeatOutputSerializer(serializers.Serializer):
 
 class BalanceOutputSerializer(serializers.Serializer):
     player = PlayerRefSerializer()
-    net = serializers.IntegerField(help_text="Minor units; negative: the player is down.")
+    net = serializers.IntegerField(help_text=_("Minor units; negative: the player is down."))
 
 
 class NextHandSerializer(serializers.Serializer):
@@ -294,7 +298,7 @@ class NextHandSerializer(serializers.Serializer):
     carry = serializers.IntegerField()
     excused = serializers.ListField(child=serializers.CharField())
     forfeits = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="Owe a forfeited deal (R16)."
+        child=serializers.CharField(), required=False, help_text=_("Owe a forfeited deal (R16).")
     )
     rules = RulesField()
     version = serializers.IntegerField()
@@ -303,10 +307,10 @@ class NextHandSerializer(serializers.Serializer):
 class SessionDetailOutputSerializer(SessionOutputSerializer):
     rules = RulesField()
     leftover_policy = serializers.ChoiceField(choices=GameSession.LeftoverPolicy.choices)
-    pot = serializers.IntegerField(help_text="What the pot account holds now.")
-    dealer = PlayerRefSerializer(allow_null=True, help_text="Who deals the next hand.")
+    pot = serializers.IntegerField(help_text=_("What the pot account holds now."))
+    dealer = PlayerRefSerializer(allow_null=True, help_text=_("Who deals the next hand."))
     excused = PlayerRefSerializer(
-        source="excused_players", many=True, help_text="Excused from the next ante."
+        source="excused_players", many=True, help_text=_("Excused from the next ante.")
     )
     seats = SeatOutputSerializer(source="seat_list", many=True)
     balances = BalanceOutputSerializer(many=True)
@@ -323,13 +327,13 @@ class SessionCreateInputSerializer(StrictInputSerializer):
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         min_length=2,
         max_length=8,
-        help_text="Player ids in clockwise seat order.",
+        help_text=_("Player ids in clockwise seat order."),
     )
     dealer = serializers.IntegerField(
-        min_value=1, max_value=MAX_ID, help_text="Player id of the first dealer."
+        min_value=1, max_value=MAX_ID, help_text=_("Player id of the first dealer.")
     )
-    rules = RulesField(required=False, default=dict, help_text="House-rule switches (RULES.md).")
-    currency = CurrencyCodeField(required=False, help_text="Defaults to the club's currency.")
+    rules = RulesField(required=False, default=dict, help_text=_("House-rule switches (RULES.md)."))
+    currency = CurrencyCodeField(required=False, help_text=_("Defaults to the club's currency."))
     mode = serializers.ChoiceField(
         choices=GameSession.Mode.choices, default=GameSession.Mode.REPORTED
     )
@@ -346,7 +350,7 @@ class HandOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     session = serializers.IntegerField(source="session_id")
     number = serializers.IntegerField(
-        allow_null=True, help_text="Null while a digital hand is played."
+        allow_null=True, help_text=_("Null while a digital hand is played.")
     )
     kind = serializers.ChoiceField(choices=Hand.Kind.choices)
     status = serializers.ChoiceField(choices=Hand.Status.choices)
@@ -363,13 +367,13 @@ class HandOutputSerializer(serializers.Serializer):
 
 
 class HandDetailOutputSerializer(HandOutputSerializer):
-    record = HandRecordField(help_text="The full hand record (HAND_RECORD.md).")
-    verdict = VerdictField(help_text="The engine's verdict (HAND_RECORD.md).")
+    record = HandRecordField(help_text=_("The full hand record (HAND_RECORD.md)."))
+    verdict = VerdictField(help_text=_("The engine's verdict (HAND_RECORD.md)."))
     voided_at = serializers.DateTimeField(allow_null=True)
     void_reason = serializers.CharField(allow_blank=True)
     shortfalls = serializers.DictField(
         child=serializers.IntegerField(),
-        help_text="Chip-limited tables: {player: what they could not pay}.",
+        help_text=_("Chip-limited tables: {player: what they could not pay}."),
     )
 
 
@@ -401,7 +405,7 @@ class HandCreateInputSerializer(StrictInputSerializer):
         ),
         required=False,
         max_length=40,
-        help_text='Cards played in order: [["ann", "QH"], ["cal", "2H"], …].',
+        help_text=_('Cards played in order: [["ann", "QH"], ["cal", "2H"], …].'),
     )
     tricks = serializers.DictField(
         child=StrictIntegerField(code="bad_tricks", min_value=0, max_value=5), required=False
@@ -411,7 +415,7 @@ class HandCreateInputSerializer(StrictInputSerializer):
         required=False,
         min_value=1,
         max_value=MAX_ID,
-        help_text="The session version the record was made against; 409 if it changed.",
+        help_text=_("The session version the record was made against; 409 if it changed."),
     )
     # Fields the session supplies; a client may repeat them (e.g. a record it checked with
     # the verifier) but record_hand rejects them unless they agree (session_mismatch).
@@ -424,9 +428,11 @@ class HandCreateInputSerializer(StrictInputSerializer):
         child=serializers.CharField(max_length=NAME_MAX),
         required=False,
         max_length=8,
-        help_text="Players who owe a forfeited deal: the session's pending ones (see "
-        "next_hand.forfeits) plus anyone whose declaration out of turn was called at this "
-        "hand (R16). A table can add a forfeit, never remove one (forfeit_removed).",
+        help_text=_(
+            "Players who owe a forfeited deal: the session's pending ones (see "
+            "next_hand.forfeits) plus anyone whose declaration out of turn was called at this "
+            "hand (R16). A table can add a forfeit, never remove one (forfeit_removed)."
+        ),
     )
 
 

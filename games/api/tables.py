@@ -6,6 +6,7 @@ the web page; refusals (`SetupError`, `SessionClosed`, `StaleState`, `VoidRefuse
 `RuleError`) become problems in games.api.errors. No money is computed here.
 """
 
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -13,7 +14,7 @@ from rest_framework.response import Response
 from games.access import hand_for, session_for
 from games.api import serializers as s
 from games.api.base import WRITE_PROBLEMS, ApiView, problems, valid
-from games.api.errors import Problem
+from games.api.errors import INVALID_DETAIL, INVALID_TITLE, TYPE_VALIDATION, Problem
 from games.api.ledger import SettlementOutputSerializer, settlement_data
 from games.api.serializers import MAX_ID, StrictInputSerializer
 from games.api.views import session_detail
@@ -30,18 +31,25 @@ _CONFLICTS = (*WRITE_PROBLEMS, 409)
 
 
 class RulesInputSerializer(StrictInputSerializer):
-    rules = s.RulesField(help_text="The whole set of switches; missing ones take defaults.")
+    rules = s.RulesField(
+        help_text=gettext_lazy("The whole set of switches; missing ones take defaults.")
+    )
 
 
 class SeatAddInputSerializer(StrictInputSerializer):
     player = _id("A player of the club.")
     position = serializers.IntegerField(
-        required=False, min_value=0, max_value=7, help_text="Seat index; default: the end."
+        required=False,
+        min_value=0,
+        max_value=7,
+        help_text=gettext_lazy("Seat index; default: the end."),
     )
 
 
 class SeatUpdateInputSerializer(StrictInputSerializer):
-    active = serializers.BooleanField(help_text="false: leaves the table; true: comes back.")
+    active = serializers.BooleanField(
+        help_text=gettext_lazy("false: leaves the table; true: comes back.")
+    )
 
 
 class SeatStateOutputSerializer(serializers.Serializer):
@@ -53,7 +61,10 @@ class SeatStateOutputSerializer(serializers.Serializer):
 class BankMoveInputSerializer(StrictInputSerializer):
     player = _id()
     amount = s.StrictIntegerField(
-        code="bad_amount", min_value=1, max_value=10**15, help_text="Minor units, > 0."
+        code="bad_amount",
+        min_value=1,
+        max_value=10**15,
+        help_text=gettext_lazy("Minor units, > 0."),
     )
 
 
@@ -68,7 +79,7 @@ class CloseInputSerializer(StrictInputSerializer):
     leftover_policy = serializers.ChoiceField(
         choices=GameSession.LeftoverPolicy.choices,
         required=False,
-        help_text="What happens to the pot left over; default: the session's policy.",
+        help_text=gettext_lazy("What happens to the pot left over; default: the session's policy."),
     )
 
 
@@ -93,11 +104,15 @@ def _club_player(session: GameSession, player_id: int) -> Player:
     if player is None:
         raise Problem(
             400,
-            "The request has invalid fields; see errors.",
-            title="Invalid input",
-            type="urn:bourre:problem:validation",
+            INVALID_DETAIL,
+            title=INVALID_TITLE,
+            type=TYPE_VALIDATION,
             errors=[
-                {"field": "player", "code": "unknown_player", "message": "No such player here."}
+                {
+                    "field": "player",
+                    "code": "unknown_player",
+                    "message": gettext("No such player here."),
+                }
             ],
         )
     return player
@@ -257,19 +272,21 @@ class CorrectInputSerializer(s.HandCreateInputSerializer):
     fixes = serializers.DictField(
         child=serializers.DictField(),
         required=False,
-        help_text="Later hand number → its corrected table record (after a 409 "
-        "`chain-broken` named that hand).",
+        help_text=gettext_lazy(
+            "Later hand number → its corrected table record (after a 409 "
+            "`chain-broken` named that hand)."
+        ),
     )
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
     dry_run = serializers.BooleanField(
-        default=False, help_text="Only say what would change; write nothing."
+        default=False, help_text=gettext_lazy("Only say what would change; write nothing.")
     )
 
 
 class HandChangeSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     hand = serializers.IntegerField(source="hand_id")
-    corrected = serializers.BooleanField(help_text="false: re-settled by the chain.")
+    corrected = serializers.BooleanField(help_text=gettext_lazy("false: re-settled by the chain."))
     money_changed = serializers.BooleanField()
     old_result = s.HandResultField()
     new_result = s.HandResultField()
@@ -277,13 +294,15 @@ class HandChangeSerializer(serializers.Serializer):
 
 class CorrectionOutputSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    applied = serializers.BooleanField(help_text="false for a dry run.")
+    applied = serializers.BooleanField(help_text=gettext_lazy("false for a dry run."))
     version = serializers.IntegerField(
-        help_text="The session version the correction was checked against: send it as "
-        "`session_version` to apply a dry run only if nothing changed since."
+        help_text=gettext_lazy(
+            "The session version the correction was checked against: send it as "
+            "`session_version` to apply a dry run only if nothing changed since."
+        )
     )
     changes = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Player → change of net."
+        child=serializers.IntegerField(), help_text=gettext_lazy("Player → change of net.")
     )
     nets_after = serializers.DictField(child=serializers.IntegerField())
     hands = HandChangeSerializer(many=True)
@@ -369,9 +388,9 @@ class SettlementMarkApi(ApiView):
         if row is None or not row["markable"]:
             code = "no_such_transfer" if row is None else "not_markable"
             message = (
-                "That transfer is not part of the settlement."
+                gettext("That transfer is not part of the settlement.")
                 if row is None
-                else "A transfer with the pot or kitty cannot be marked."
+                else gettext("A transfer with the pot or kitty cannot be marked.")
             )
             raise Problem(409, message, errors=[{"code": code, "message": message}])
         t = row["transfer"]

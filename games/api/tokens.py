@@ -13,6 +13,8 @@ from datetime import timedelta
 
 from django.contrib.auth import authenticate
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -30,23 +32,23 @@ TOKEN_STATUSES = ("active", "revoked", "expired", "password_changed")
 class TokenCreateInputSerializer(StrictInputSerializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, trim_whitespace=False)
-    name = serializers.CharField(max_length=60, help_text="Where you will use it.")
+    name = serializers.CharField(max_length=60, help_text=_("Where you will use it."))
     expires_in_days = serializers.IntegerField(
         required=False,
         allow_null=True,
         min_value=1,
         max_value=3650,
-        help_text="The token stops working after this many days; omit for no expiry.",
+        help_text=_("The token stops working after this many days; omit for no expiry."),
     )
 
 
 class TokenOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    hint = serializers.CharField(help_text="The key's first characters.")
+    hint = serializers.CharField(help_text=_("The key's first characters."))
     status = serializers.ChoiceField(
         choices=TOKEN_STATUSES,
-        help_text="`password_changed`: the password changed after the token was made.",
+        help_text=_("`password_changed`: the password changed after the token was made."),
     )
     created_at = serializers.DateTimeField()
     last_used_at = serializers.DateTimeField(allow_null=True)
@@ -55,7 +57,7 @@ class TokenOutputSerializer(serializers.Serializer):
 
 
 class TokenCreatedOutputSerializer(TokenOutputSerializer):
-    token = serializers.CharField(help_text="The key: shown only in this response.")
+    token = serializers.CharField(help_text=_("The key: shown only in this response."))
 
 
 def _status(token: ApiToken) -> str:
@@ -148,10 +150,14 @@ class TokenListApi(ApiView):
         if wait:
             raise Problem(
                 429,
-                f"Too many failed logins from here. Try again in {wait} second"
-                f"{'' if wait == 1 else 's'}.",
+                ngettext(
+                    "Too many failed logins from here. Try again in %(wait)s second.",
+                    "Too many failed logins from here. Try again in %(wait)s seconds.",
+                    wait,
+                )
+                % {"wait": wait},
                 type="urn:bourre:problem:throttled",
-                errors=[{"code": "throttled", "message": "Too many failed logins."}],
+                errors=[{"code": "throttled", "message": gettext("Too many failed logins.")}],
                 headers={"Retry-After": str(wait)},
             )
         user = authenticate(request, username=data["username"], password=data["password"])
@@ -159,8 +165,13 @@ class TokenListApi(ApiView):
             ratelimit.login_failed(ip, username)
             raise Problem(
                 401,
-                "Wrong username or password.",
-                errors=[{"code": "invalid_credentials", "message": "Wrong username or password."}],
+                gettext("Wrong username or password."),
+                errors=[
+                    {
+                        "code": "invalid_credentials",
+                        "message": gettext("Wrong username or password."),
+                    }
+                ],
                 headers={"WWW-Authenticate": 'Bearer realm="api"'},
             )
         ratelimit.login_succeeded(ip, username)
@@ -168,8 +179,9 @@ class TokenListApi(ApiView):
         if active >= ApiToken.MAX_ACTIVE:
             raise Problem(
                 409,
-                f"You have {active} active tokens; revoke one you no longer use first.",
-                errors=[{"code": "too_many_tokens", "message": "Revoke a token first."}],
+                gettext("You have %(count)s active tokens; revoke one you no longer use first.")
+                % {"count": active},
+                errors=[{"code": "too_many_tokens", "message": gettext("Revoke a token first.")}],
             )
         days = data.get("expires_in_days")
         expires = timezone.now() + timedelta(days=days) if days else None

@@ -29,6 +29,7 @@ Every answer that changes the tournament carries its ETag (``selectors.etag``).
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -36,7 +37,7 @@ from rest_framework.response import Response
 from games.access import club_for, tournament_for
 from games.api import views as session_api
 from games.api.base import READ_PROBLEMS, WRITE_PROBLEMS, ApiView, problems, role_for
-from games.api.errors import Problem
+from games.api.errors import INVALID_DETAIL, INVALID_TITLE, TYPE_VALIDATION, Problem
 from games.api.serializers import MAX_ID, StrictInputSerializer
 from games.api.tournaments import TournamentListApi, TournamentOutputSerializer
 from games.engine import tournament_levels as levels
@@ -57,8 +58,10 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
     table_mode = serializers.ChoiceField(
         choices=[("reported", "reported"), ("digital", "digital")], default="reported"
     )
-    buy_in = serializers.IntegerField(min_value=0, default=0, help_text="Minor units.")
-    fee = serializers.IntegerField(min_value=0, default=0, help_text="Minor units.")
+    buy_in = serializers.IntegerField(
+        min_value=0, default=0, help_text=gettext_lazy("Minor units.")
+    )
+    fee = serializers.IntegerField(min_value=0, default=0, help_text=gettext_lazy("Minor units."))
     starting_chips = serializers.IntegerField(min_value=1, default=100)
     structure_preset = serializers.ChoiceField(
         choices=[("", "custom"), *[(k, p.label) for k, p in levels.PRESETS.items()]],
@@ -87,8 +90,10 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
     payout_unit = serializers.IntegerField(
         min_value=1,
         required=False,
-        help_text="Prizes are multiples of it, in minor units; default one whole unit of "
-        "the club's currency (100 for $: whole dollars).",
+        help_text=gettext_lazy(
+            "Prizes are multiples of it, in minor units; default one whole unit of "
+            "the club's currency (100 for $: whole dollars)."
+        ),
     )
     late_until_level = serializers.IntegerField(min_value=0, max_value=100, required=False)
     max_entries = serializers.IntegerField(min_value=0, required=False)
@@ -96,12 +101,18 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
     max_rebuys = serializers.IntegerField(min_value=0, max_value=100, required=False)
     addon_chips = serializers.IntegerField(min_value=0, required=False)
     addon_price = serializers.IntegerField(min_value=0, required=False)
-    rules = serializers.DictField(required=False, help_text="House rules of every table.")
+    rules = serializers.DictField(
+        required=False, help_text=gettext_lazy("House rules of every table.")
+    )
 
 
 class TournamentCreatedOutputSerializer(TournamentOutputSerializer):
-    seed_commitment = serializers.CharField(help_text="SHA-256 of the draw's seed (hex).")
-    seed = serializers.CharField(allow_null=True, help_text="Revealed at the first draw.")
+    seed_commitment = serializers.CharField(
+        help_text=gettext_lazy("SHA-256 of the draw's seed (hex).")
+    )
+    seed = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("Revealed at the first draw.")
+    )
     level_minutes = serializers.IntegerField()
     break_every = serializers.IntegerField()
     break_minutes = serializers.IntegerField()
@@ -114,7 +125,9 @@ class TournamentCreatedOutputSerializer(TournamentOutputSerializer):
     payout_preset = serializers.CharField()
     payout_unit = serializers.IntegerField()
     public_url = serializers.CharField()
-    verify_url = serializers.CharField(help_text="Public page that redoes every draw.")
+    verify_url = serializers.CharField(
+        help_text=gettext_lazy("Public page that redoes every draw.")
+    )
 
 
 class EntryCreateInputSerializer(StrictInputSerializer):
@@ -129,7 +142,9 @@ class EntryCreateInputSerializer(StrictInputSerializer):
 
     def validate(self, attrs):
         if not attrs.get("players") and not attrs.get("names"):
-            raise serializers.ValidationError("Send players (ids) or names.", code="empty")
+            raise serializers.ValidationError(
+                gettext_lazy("Send players (ids) or names."), code="empty"
+            )
         return attrs
 
 
@@ -154,7 +169,7 @@ class ClockInputSerializer(StrictInputSerializer):
 
 
 class ClockOutputSerializer(serializers.Serializer):
-    level = serializers.IntegerField(help_text="1-based.")
+    level = serializers.IntegerField(help_text=gettext_lazy("1-based."))
     ante = serializers.IntegerField()
     next_ante = serializers.IntegerField()
     timed = serializers.BooleanField()
@@ -162,25 +177,25 @@ class ClockOutputSerializer(serializers.Serializer):
     paused = serializers.BooleanField()
     on_break = serializers.BooleanField()
     seconds_left = serializers.IntegerField(allow_null=True)
-    server_time = serializers.IntegerField(help_text="Milliseconds since the epoch.")
+    server_time = serializers.IntegerField(help_text=gettext_lazy("Milliseconds since the epoch."))
 
 
 class DealInputSerializer(StrictInputSerializer):
     kind = serializers.ChoiceField(choices=[(k, k) for k in pay.DEAL_KINDS])
     agreed = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
-        help_text="Player ids: every player still in.",
+        help_text=gettext_lazy("Player ids: every player still in."),
     )
     amounts = serializers.DictField(
         child=serializers.IntegerField(min_value=0),
         required=False,
-        help_text="custom: player id → amount (minor units).",
+        help_text=gettext_lazy("custom: player id → amount (minor units)."),
     )
 
 
 class PayoutRowSerializer(serializers.Serializer):
     place = serializers.IntegerField()
-    share = serializers.CharField(help_text="Percent of the pool, two decimals.")
+    share = serializers.CharField(help_text=gettext_lazy("Percent of the pool, two decimals."))
     amount = serializers.IntegerField()
 
 
@@ -341,15 +356,15 @@ class EntryListApi(ApiView):
         if unknown:
             raise Problem(
                 400,
-                "The request has invalid fields; see errors.",
-                title="Invalid input",
-                type="urn:bourre:problem:validation",
+                INVALID_DETAIL,
+                title=INVALID_TITLE,
+                type=TYPE_VALIDATION,
                 errors=[
                     {
                         "field": "players",
                         "code": "unknown_player",
-                        "message": f"No player with id {', '.join(map(str, unknown))} in "
-                        "this club.",
+                        "message": gettext("No player with id %(ids)s in this club.")
+                        % {"ids": ", ".join(map(str, unknown))},
                     }
                 ],
             )
@@ -397,7 +412,11 @@ class EntryActionApi(ApiView):
     def post(self, request, tournament_id: int, entry_id: int, action: str):
         t = _director(request, tournament_id)
         if action not in ENTRY_ACTIONS:
-            raise Problem(404, f"No entry action {action!r}: {', '.join(ENTRY_ACTIONS)}.")
+            raise Problem(
+                404,
+                gettext("No entry action %(action)s: use one of %(actions)s.")
+                % {"action": repr(action), "actions": ", ".join(ENTRY_ACTIONS)},
+            )
         ENTRY_ACTIONS[action](tournament_id=t.pk, entry_id=entry_id, user=request.user)
         entry = Entry.objects.select_related("player").get(pk=entry_id, tournament=t)
         return Response(
@@ -515,17 +534,27 @@ class TableHandApi(ApiView):
         rnd = t.rounds.order_by("-number").first()
         table = TournamentTable.objects.filter(round=rnd, number=number).first() if rnd else None
         if table is None:
-            raise Problem(404, f"No table {number} in the current round.")
+            raise Problem(
+                404, gettext("No table %(number)s in the current round.") % {"number": number}
+            )
         # The session's own endpoint does the rest: verification, idempotency, If-Match.
         return session_api.HandListApi().post(request, table.session_id)
 
 
 class DealTermsOutputSerializer(serializers.Serializer):
-    total = serializers.IntegerField(help_text="What the remaining places pay together.")
-    floor = serializers.IntegerField(help_text="The smallest of those prizes.")
-    chips = serializers.DictField(child=serializers.IntegerField(), help_text="id → chips")
-    even = serializers.DictField(child=serializers.IntegerField(), help_text="id → share")
-    chips_chop = serializers.DictField(child=serializers.IntegerField(), help_text="id → share")
+    total = serializers.IntegerField(
+        help_text=gettext_lazy("What the remaining places pay together.")
+    )
+    floor = serializers.IntegerField(help_text=gettext_lazy("The smallest of those prizes."))
+    chips = serializers.DictField(
+        child=serializers.IntegerField(), help_text=gettext_lazy("id → chips")
+    )
+    even = serializers.DictField(
+        child=serializers.IntegerField(), help_text=gettext_lazy("id → share")
+    )
+    chips_chop = serializers.DictField(
+        child=serializers.IntegerField(), help_text=gettext_lazy("id → share")
+    )
 
 
 class DealApi(ApiView):
@@ -570,7 +599,7 @@ class DealApi(ApiView):
             try:
                 amounts = {int(k): v for k, v in data["amounts"].items()}
             except ValueError:
-                raise Problem(400, "amounts: keys are player ids.") from None
+                raise Problem(400, gettext("amounts: keys are player ids.")) from None
         t = deals.make_deal(
             tournament_id=t.pk,
             kind=data["kind"],

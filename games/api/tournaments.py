@@ -16,6 +16,7 @@ import io
 from collections.abc import Iterable
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.renderers import BaseRenderer
@@ -54,20 +55,25 @@ class TournamentOutputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     currency = CurrencySerializer()
-    buy_in = serializers.IntegerField(help_text="Minor units.")
-    fee = serializers.IntegerField(help_text="Minor units, on top of the buy-in.")
+    buy_in = serializers.IntegerField(help_text=gettext_lazy("Minor units."))
+    fee = serializers.IntegerField(help_text=gettext_lazy("Minor units, on top of the buy-in."))
     starting_chips = serializers.IntegerField()
     antes = serializers.ListField(child=serializers.IntegerField())
-    hands_per_level = serializers.IntegerField(help_text="0: the ante rises each round.")
+    hands_per_level = serializers.IntegerField(
+        help_text=gettext_lazy("0: the ante rises each round.")
+    )
     min_table = serializers.IntegerField()
     max_table = serializers.IntegerField()
     hands_per_round = serializers.IntegerField()
-    final_hands = serializers.IntegerField(help_text="0: until one player holds every chip.")
+    final_hands = serializers.IntegerField(
+        help_text=gettext_lazy("0: until one player holds every chip.")
+    )
     advance_per_table = serializers.IntegerField()
     tiebreak = serializers.ChoiceField(choices=Tournament.Tiebreak.choices)
     carry_stacks = serializers.BooleanField()
     payout_percentages = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Empty: the default for the field size."
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("Empty: the default for the field size."),
     )
     table_mode = serializers.CharField()
     version = serializers.IntegerField()
@@ -90,7 +96,7 @@ class TableOutputSerializer(serializers.Serializer):
     status = serializers.CharField()
     session = serializers.IntegerField(source="session_id")
     hands = serializers.IntegerField()
-    hand_limit = serializers.IntegerField(source="limit", help_text="0: no limit.")
+    hand_limit = serializers.IntegerField(source="limit", help_text=gettext_lazy("0: no limit."))
     pot = serializers.IntegerField()
     ante = serializers.IntegerField(allow_null=True)
     players = TablePlayerOutputSerializer(many=True)
@@ -98,7 +104,9 @@ class TableOutputSerializer(serializers.Serializer):
 
 class RoundOutputSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    seed = serializers.CharField(help_text="The stored seed: the draw can be redone from it.")
+    seed = serializers.CharField(
+        help_text=gettext_lazy("The stored seed: the draw can be redone from it.")
+    )
     status = serializers.CharField()
     is_final = serializers.BooleanField()
     byes = PlayerRefOutputSerializer(many=True)
@@ -112,23 +120,27 @@ class PoolOutputSerializer(serializers.Serializer):
 
 class TournamentDetailOutputSerializer(TournamentOutputSerializer):
     entrants = serializers.IntegerField()
-    public_url = serializers.URLField(help_text="Read-only bracket, no login needed.")
+    public_url = serializers.URLField(help_text=gettext_lazy("Read-only bracket, no login needed."))
     prize_pool = PoolOutputSerializer()
     rounds = RoundOutputSerializer(many=True)
 
 
 class StandingOutputSerializer(serializers.Serializer):
-    place = serializers.IntegerField(allow_null=True, help_text="Null: still playing.")
+    place = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("Null: still playing.")
+    )
     player = PlayerRefOutputSerializer()
     status = serializers.CharField()
-    chips = serializers.IntegerField(allow_null=True, help_text="Now, or when they went out.")
+    chips = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("Now, or when they went out.")
+    )
     out_round = serializers.IntegerField(allow_null=True)
     out_table = serializers.IntegerField(allow_null=True)
     out_at = serializers.DateTimeField(allow_null=True)
     prize = serializers.IntegerField()
-    busted = serializers.BooleanField(help_text="Knocked out (chips: none left).")
+    busted = serializers.BooleanField(help_text=gettext_lazy("Knocked out (chips: none left)."))
     out_chips = serializers.IntegerField(
-        allow_null=True, help_text="Busted: the stack the last hand took."
+        allow_null=True, help_text=gettext_lazy("Busted: the stack the last hand took.")
     )
     reentries = serializers.IntegerField()
 
@@ -144,12 +156,14 @@ class StandingsOutputSerializer(serializers.Serializer):
 class PrizeLegOutputSerializer(serializers.Serializer):
     account = serializers.ChoiceField(choices=PrizeAccount.Kind.choices)
     player = PlayerRefOutputSerializer(allow_null=True)
-    amount = serializers.IntegerField(help_text="Minor units; + into the account.")
+    amount = serializers.IntegerField(help_text=gettext_lazy("Minor units; + into the account."))
 
 
 class PrizePostingOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    number = serializers.IntegerField(help_text="Its place in this tournament's ledger: 1, 2, …")
+    number = serializers.IntegerField(
+        help_text=gettext_lazy("Its place in this tournament's ledger: 1, 2, …")
+    )
     kind = serializers.CharField()
     player = PlayerRefOutputSerializer(allow_null=True)
     memo = serializers.CharField()
@@ -159,7 +173,7 @@ class PrizePostingOutputSerializer(serializers.Serializer):
 
 class EntrantBalanceOutputSerializer(serializers.Serializer):
     player = PlayerRefOutputSerializer()
-    balance = serializers.IntegerField(help_text="Prizes won − buy-in and fee paid.")
+    balance = serializers.IntegerField(help_text=gettext_lazy("Prizes won − buy-in and fee paid."))
 
 
 class PrizeBalancesOutputSerializer(serializers.Serializer):

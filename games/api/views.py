@@ -9,6 +9,7 @@ import re
 from typing import TypeVar
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
@@ -37,6 +38,7 @@ from games.api.errors import (
     TYPE_INVALID_RECORD,
     Problem,
     invalid,
+    translated_errors,
 )
 from games.api.idempotency import check_key
 from games.api.schema import ref
@@ -225,7 +227,13 @@ def _save_player(form: PlayerForm, name: str) -> Player:
             return form.save()
     except IntegrityError:  # a concurrent request took the same name
         raise invalid(
-            [_field_error("name", "duplicate_name", f"{name} is already on the roster.")]
+            [
+                _field_error(
+                    "name",
+                    "duplicate_name",
+                    gettext("%(name)s is already on the roster.") % {"name": name},
+                )
+            ]
         ) from None
 
 
@@ -284,7 +292,9 @@ class SessionListApi(ApiView):
         ids = data["players"]
         errors = []
         if len(set(ids)) != len(ids):
-            errors.append(_field_error("players", "duplicate_player", "A player is listed twice."))
+            errors.append(
+                _field_error("players", "duplicate_player", gettext("A player is listed twice."))
+            )
         by_id = club.players.in_bulk(ids)
         unknown = [i for i in ids if i not in by_id]
         if unknown:
@@ -292,12 +302,15 @@ class SessionListApi(ApiView):
                 _field_error(
                     "players",
                     "unknown_player",
-                    f"No player with id {', '.join(map(str, unknown))} in this club.",
+                    gettext("No player with id %(ids)s in this club.")
+                    % {"ids": ", ".join(map(str, unknown))},
                 )
             )
         if data["dealer"] not in ids:
             errors.append(
-                _field_error("dealer", "bad_dealer", "The dealer must be one of players.")
+                _field_error(
+                    "dealer", "bad_dealer", gettext("The dealer must be one of the players.")
+                )
             )
         if errors:
             raise invalid(errors)
@@ -552,8 +565,8 @@ class HandVerifyApi(ApiView):
         except exceptions.ParseError as exc:
             raise Problem(
                 400,
-                "The body is not valid JSON.",
-                title="Invalid hand record",
+                gettext("The body is not valid JSON."),
+                title=gettext("Invalid hand record"),
                 type=TYPE_INVALID_RECORD,
                 errors=[{"code": "bad_json", "message": str(exc.detail)}],
                 valid=False,
@@ -564,10 +577,10 @@ class HandVerifyApi(ApiView):
         # An invalid verdict is only {valid, errors} (HAND_RECORD.md): the problem carries both.
         raise Problem(
             400,
-            "The hand record is not valid; see errors.",
-            title="Invalid hand record",
+            gettext("The hand record is not valid; see errors."),
+            title=gettext("Invalid hand record"),
             type=TYPE_INVALID_RECORD,
-            errors=verdict.get("errors") or [],
+            errors=translated_errors(verdict.get("errors")),
             valid=False,
         )
 
@@ -592,7 +605,7 @@ def _expected_version(request, body_version: int | None) -> int | None:
     match = _ETAG_RE.fullmatch(header.strip())
     if not match:
         raise invalid(
-            [_field_error("If-Match", "bad_if_match", 'Send the session ETag, e.g. "12".')]
+            [_field_error("If-Match", "bad_if_match", gettext('Send the session ETag, e.g. "12".'))]
         )
     version = int(match.group(1))
     if body_version is not None and body_version != version:
@@ -601,7 +614,7 @@ def _expected_version(request, body_version: int | None) -> int | None:
                 _field_error(
                     "session_version",
                     "version_mismatch",
-                    "session_version and If-Match name different versions.",
+                    gettext("session_version and If-Match name different versions."),
                 )
             ]
         )

@@ -6,6 +6,7 @@ its signing secret is shown when it is created.
 """
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
@@ -33,12 +34,14 @@ class EndpointInputSerializer(StrictInputSerializer):
         child=serializers.ChoiceField(choices=EVENT_TYPES),
         required=False,
         default=list,
-        help_text="Event types to receive; empty: all of them.",
+        help_text=gettext_lazy("Event types to receive; empty: all of them."),
     )
 
     def validate_url(self, url: str) -> str:
         if not url.startswith("https://") and not getattr(settings, "WEBHOOK_ALLOW_HTTP", False):
-            raise serializers.ValidationError("Use an https:// address.", code="https_required")
+            raise serializers.ValidationError(
+                gettext_lazy("Use an https:// address."), code="https_required"
+            )
         return url
 
 
@@ -52,7 +55,7 @@ class EndpointOutputSerializer(serializers.Serializer):
 
 
 class EndpointCreatedOutputSerializer(EndpointOutputSerializer):
-    secret = serializers.CharField(help_text="Signs every delivery; shown only here.")
+    secret = serializers.CharField(help_text=gettext_lazy("Signs every delivery; shown only here."))
 
 
 class DeliveryOutputSerializer(serializers.Serializer):
