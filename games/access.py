@@ -27,9 +27,9 @@ def membership_for(user, club_id: int) -> Membership:
 
 def require_role(membership: Membership, role: str) -> None:
     if not membership.has_role(role):
-        raise PermissionDenied(
-            f"This needs the {Role(role).label.lower()} role in {membership.club}."
-        )
+        # The role's code is its English name: this detail stays English (the API's
+        # problem+json), whatever the model's translated label says.
+        raise PermissionDenied(f"This needs the {Role(role).value} role in {membership.club}.")
 
 
 def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Membership]:
