@@ -22,14 +22,8 @@ PYTHON_NOT_YET_CONVERTED = {
     "games/api/tournament_actions.py",
     "games/api/tournaments.py",
     "games/api/webhooks.py",
-    "games/models/api.py",
-    "games/models/club.py",
-    "games/models/session.py",
-    "games/models/tokens.py",
-    "games/models/tournament.py",
     "games/sessions/forms.py",
     "games/sessions/views.py",
-    "ledger/models.py",
 }
 
 
