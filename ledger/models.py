@@ -10,6 +10,10 @@ The prize ledger of a tournament (``Prize*``: entrants, the prize pool, the hous
 is a second, separate set of books with the same discipline: its balances also sum to zero
 per tournament, and tournament chips (the tables' sessions) never mix with it.
 
+The kinds' labels are in the reader's language (``pgettext_lazy``, context "posting kind"
+and the like): pages show ``get_kind_display``; the CSVs and the API write the codes, and
+stored memos stay English (``ledger.postings.hands.reverse_postings``).
+
 Only `ledger.postings` writes here. Rows are never updated or deleted: a correction is a
 reversing posting. On PostgreSQL triggers enforce both rules, for the session ledger
 (migration 0002) and the prize ledger (migration 0005).
@@ -18,14 +22,16 @@ reversing posting. On PostgreSQL triggers enforce both rules, for the session le
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Account(models.Model):
     class Kind(models.TextChoices):
-        PLAYER = "player", "Player"
-        POT = "pot", "Session pot"
-        BANK = "bank", "Bank"
-        CARRY = "carry", "Club carry-over"
+        PLAYER = "player", pgettext_lazy("account kind", "Player")
+        POT = "pot", pgettext_lazy("account kind", "Session pot")
+        BANK = "bank", pgettext_lazy("account kind", "Bank")
+        CARRY = "carry", pgettext_lazy("account kind", "Club carry-over")
 
     club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="accounts")
     kind = models.CharField(max_length=8, choices=Kind.choices)
@@ -65,16 +71,16 @@ class Account(models.Model):
 
 class Posting(models.Model):
     class Kind(models.TextChoices):
-        ANTE = "ante", "Antes"
-        PAYOUT = "payout", "Pot won"
-        SPLIT = "split", "Split pot divided"
-        PENALTY = "penalty", "Bourré and renege penalties"
-        BUY_IN = "buy_in", "Buy-in"
-        CASH_OUT = "cash_out", "Cash-out"
-        CARRY_IN = "carry_in", "Pot carried in from the club"
-        CARRY_OUT = "carry_out", "Pot carried to the club"
-        LEFTOVER = "leftover", "Leftover pot shared"
-        REVERSAL = "reversal", "Reversal"
+        ANTE = "ante", pgettext_lazy("posting kind", "Antes")
+        PAYOUT = "payout", pgettext_lazy("posting kind", "Pot won")
+        SPLIT = "split", pgettext_lazy("posting kind", "Split pot divided")
+        PENALTY = "penalty", pgettext_lazy("posting kind", "Bourré and renege penalties")
+        BUY_IN = "buy_in", pgettext_lazy("posting kind", "Buy-in")
+        CASH_OUT = "cash_out", pgettext_lazy("posting kind", "Cash-out")
+        CARRY_IN = "carry_in", pgettext_lazy("posting kind", "Pot carried in from the club")
+        CARRY_OUT = "carry_out", pgettext_lazy("posting kind", "Pot carried to the club")
+        LEFTOVER = "leftover", pgettext_lazy("posting kind", "Leftover pot shared")
+        REVERSAL = "reversal", pgettext_lazy("posting kind", "Reversal")
 
     club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="postings")
     session = models.ForeignKey(
@@ -164,9 +170,9 @@ class SettlementMark(models.Model):
 
 class PrizeAccount(models.Model):
     class Kind(models.TextChoices):
-        ENTRANT = "entrant", "Entrant"
-        POOL = "pool", "Prize pool"
-        HOUSE = "house", "House (fees)"
+        ENTRANT = "entrant", pgettext_lazy("prize account kind", "Entrant")
+        POOL = "pool", pgettext_lazy("prize account kind", "Prize pool")
+        HOUSE = "house", pgettext_lazy("prize account kind", "House (fees)")
 
     tournament = models.ForeignKey(
         "games.Tournament", on_delete=models.CASCADE, related_name="prize_accounts"
@@ -201,14 +207,14 @@ class PrizeAccount(models.Model):
 
 class PrizePosting(models.Model):
     class Kind(models.TextChoices):
-        BUY_IN = "buy_in", "Buy-in"
-        FEE = "fee", "Fee"
-        REFUND = "refund", "Refund (withdrawn)"
-        PRIZE = "prize", "Prize"
-        REENTRY = "reentry", "Re-entry"
-        REBUY = "rebuy", "Rebuy"
-        ADDON = "addon", "Add-on"
-        DEAL = "deal", "Deal"
+        BUY_IN = "buy_in", pgettext_lazy("prize posting kind", "Buy-in")
+        FEE = "fee", pgettext_lazy("prize posting kind", "Fee")
+        REFUND = "refund", pgettext_lazy("prize posting kind", "Refund (withdrawn)")
+        PRIZE = "prize", pgettext_lazy("prize posting kind", "Prize")
+        REENTRY = "reentry", pgettext_lazy("prize posting kind", "Re-entry")
+        REBUY = "rebuy", pgettext_lazy("prize posting kind", "Rebuy")
+        ADDON = "addon", pgettext_lazy("prize posting kind", "Add-on")
+        DEAL = "deal", pgettext_lazy("prize posting kind", "Deal")
 
     tournament = models.ForeignKey(
         "games.Tournament", on_delete=models.CASCADE, related_name="prize_postings"
@@ -260,14 +266,14 @@ class PlayerTotals(models.Model):
         "games.Player", primary_key=True, on_delete=models.CASCADE, related_name="totals"
     )
     club = models.ForeignKey("games.Club", on_delete=models.CASCADE, related_name="+")
-    net = models.BigIntegerField(default=0, help_text="Won − lost at the table, cash sessions.")
-    pots_won = models.IntegerField(default=0, help_text="Pots taken alone, not reversed.")
-    biggest_pot = models.BigIntegerField(default=0, help_text="Largest of those pots.")
-    hands_played = models.IntegerField(default=0, help_text="Recorded hands dealt in.")
+    net = models.BigIntegerField(default=0, help_text=_("Won − lost at the table, cash sessions."))
+    pots_won = models.IntegerField(default=0, help_text=_("Pots taken alone, not reversed."))
+    biggest_pot = models.BigIntegerField(default=0, help_text=_("Largest of those pots."))
+    hands_played = models.IntegerField(default=0, help_text=_("Recorded hands dealt in."))
     hands_passed = models.IntegerField(default=0)
     bourres = models.IntegerField(default=0)
     reneges = models.IntegerField(default=0)
-    sessions = models.IntegerField(default=0, help_text="Sessions seated in.")
+    sessions = models.IntegerField(default=0, help_text=_("Sessions seated in."))
 
     # The counters in the order ledger.sql.add_player_totals takes them.
     COUNTERS = (

@@ -5,7 +5,7 @@ common case); once the club has games it may only change to a currency counted i
 minor unit, since the stored integers would otherwise change value.
 
 Labels, help texts and refusals are in the reader's language (issue 19); the roles'
-names too (``ROLE_CHOICES``: the model's choices stay English, a migration otherwise).
+names too (``ROLE_CHOICES``: the model's own choices, whose labels are translated).
 """
 
 import re
@@ -166,13 +166,8 @@ class PlayerLinkForm(forms.Form):
         member.queryset = club.memberships.select_related("user")
 
 
-# The roles in the reader's language, in the model's order.
-ROLE_NAMES = {
-    Role.OWNER: gettext_lazy("Owner"),
-    Role.SCOREKEEPER: gettext_lazy("Scorekeeper"),
-    Role.MEMBER: gettext_lazy("Member"),
-}
-ROLE_CHOICES = [(role.value, ROLE_NAMES[role]) for role in Role]
+# The roles in the reader's language (the model's labels are translated), in its order.
+ROLE_CHOICES = Role.choices
 
 
 class InviteForm(forms.Form):

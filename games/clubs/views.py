@@ -12,7 +12,6 @@ from games.access import club_for, player_for
 from games.clubs import service
 from games.clubs.forms import (
     ROLE_CHOICES,
-    ROLE_NAMES,
     ClubForm,
     InviteForm,
     PlayerForm,
@@ -202,7 +201,7 @@ def invite_create(request: HttpRequest, club_id: int) -> HttpResponse:
 
 def _role_name(role: str) -> str:
     """A role in the reader's language."""
-    return str(ROLE_NAMES.get(Role(role), role))
+    return str(Role(role).label)
 
 
 def _usable_invite(token: str) -> Invite:

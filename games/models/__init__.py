@@ -1,3 +1,11 @@
+"""The games' models. Their words people read (choices' labels, help texts, verbose
+names) are marked with gettext_lazy, or pgettext_lazy where a short word needs its context
+("session status", "tournament status"...): a page shows a label (``get_status_display``,
+a form's choices) in the reader's language, while the stored value, the CSVs and the API
+keep the code. Marking a text needs no migration (its English stays the same); changing
+its English, or adding a verbose name, does (migration 0018 named the ``name`` fields).
+"""
+
 from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from .club import Club, Invite, Membership, Player, Role
 from .preference import LanguagePreference

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .club import Club
 
@@ -50,7 +52,7 @@ class WebhookEndpoint(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhook_endpoints")
     url = models.URLField(max_length=500)
-    events = models.JSONField(default=list, help_text="Event types; empty means all of them.")
+    events = models.JSONField(default=list, help_text=_("Event types; empty means all of them."))
     secret = models.CharField(max_length=80, default=new_webhook_secret)
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -109,9 +111,9 @@ class WebhookDelivery(models.Model):
     earlier one is still being retried."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        DELIVERED = "delivered", "Delivered"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", pgettext_lazy("webhook delivery status", "Pending")
+        DELIVERED = "delivered", pgettext_lazy("webhook delivery status", "Delivered")
+        FAILED = "failed", pgettext_lazy("webhook delivery status", "Failed")
 
     endpoint = models.ForeignKey(
         WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"

@@ -7,14 +7,15 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .currency import DEFAULT_CURRENCY, Currency, as_currency
 
 
 class Role(models.TextChoices):
-    OWNER = "owner", "Owner"
-    SCOREKEEPER = "scorekeeper", "Scorekeeper"
-    MEMBER = "member", "Member"
+    OWNER = "owner", _("Owner")
+    SCOREKEEPER = "scorekeeper", _("Scorekeeper")
+    MEMBER = "member", _("Member")
 
 
 # Higher rank may do everything a lower rank may.
@@ -29,14 +30,16 @@ class HasCurrency(models.Model):
     """
 
     currency_code = models.CharField(
-        max_length=8, default=DEFAULT_CURRENCY.code, help_text="ISO 4217; XXX for chips."
+        max_length=8, default=DEFAULT_CURRENCY.code, help_text=_("ISO 4217; XXX for chips.")
     )
     currency_exponent = models.PositiveSmallIntegerField(
         default=DEFAULT_CURRENCY.exponent,
-        help_text="Decimal places of the minor unit amounts are stored in (2: cents).",
+        help_text=_("Decimal places of the minor unit amounts are stored in (2: cents)."),
     )
     currency_symbol = models.CharField(
-        max_length=8, default=DEFAULT_CURRENCY.symbol, help_text="Shown with amounts: $, €, chips."
+        max_length=8,
+        default=DEFAULT_CURRENCY.symbol,
+        help_text=_("Shown with amounts: $, €, chips."),
     )
 
     class Meta:
@@ -57,7 +60,7 @@ class HasCurrency(models.Model):
 
 
 class Club(HasCurrency):
-    name = models.CharField(max_length=100)
+    name = models.CharField(_("name"), max_length=100)
     # An IANA zone name ("America/Chicago"); empty means the server's (DJANGO_TIME_ZONE).
     # The club's pages show times in it, with the zone, and its CSVs use its offset.
     time_zone = models.CharField(max_length=64, blank=True, default="")
@@ -153,7 +156,7 @@ class Player(models.Model):
     """Someone on a club's roster. Needs no account; may later be linked to a member."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(max_length=40)
+    name = models.CharField(_("name"), max_length=40)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

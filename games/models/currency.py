@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 __all__ = [
     "CHIPS",
     "CURRENCIES",
@@ -72,9 +75,10 @@ DEFAULT_CURRENCY = CURRENCIES["USD"]
 SYMBOLS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "CA$": "CAD", "A$": "AUD"}
 
 
-def currency_choices() -> list[tuple[str, str]]:
+def currency_choices() -> list[tuple[str, str | Promise]]:
+    """The money picker's choices; the chips' name is in the reader's language."""
     return [
-        (c.code, "Chips (no money)" if c is CHIPS else f"{c.symbol} {c.code}")
+        (c.code, _("Chips (no money)") if c is CHIPS else f"{c.symbol} {c.code}")
         for c in CURRENCIES.values()
     ]
 

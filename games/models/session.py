@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .club import Club, HasCurrency, Player
 
@@ -22,20 +24,20 @@ class GameSession(HasCurrency):
     """
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", pgettext_lazy("session status", "Open")
+        CLOSED = "closed", pgettext_lazy("session status", "Closed")
 
     class Mode(models.TextChoices):
-        REPORTED = "reported", "Reported from the table"
-        DIGITAL = "digital", "Digital (cards on phones)"
+        REPORTED = "reported", _("Reported from the table")
+        DIGITAL = "digital", _("Digital (cards on phones)")
 
     class LeftoverPolicy(models.TextChoices):
-        CARRY_TO_CLUB = "carry_to_club", "Carry into the club's next session"
-        SHARE_EQUALLY = "share_equally", "Share equally among those who paid into it"
+        CARRY_TO_CLUB = "carry_to_club", _("Carry into the club's next session")
+        SHARE_EQUALLY = "share_equally", _("Share equally among those who paid into it")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
     name = models.CharField(max_length=100)
-    rules = models.JSONField(default=dict, help_text="House-rule switches (RULES.md).")
+    rules = models.JSONField(default=dict, help_text=_("House-rule switches (RULES.md)."))
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.REPORTED)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     leftover_policy = models.CharField(
@@ -44,8 +46,10 @@ class GameSession(HasCurrency):
     version = models.PositiveBigIntegerField(default=1)
     chip_limited = models.BooleanField(
         default=False,
-        help_text="Tournament tables: nobody pays more than the chips in front of them; "
-        "a player who cannot pay an ante or penalty is out and the shortfall is recorded.",
+        help_text=_(
+            "Tournament tables: nobody pays more than the chips in front of them; "
+            "a player who cannot pay an ante or penalty is out and the shortfall is recorded."
+        ),
     )
 
     # State before the next hand.
@@ -53,8 +57,10 @@ class GameSession(HasCurrency):
     next_dealer = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    excused = models.JSONField(default=list, help_text="Player ids excused from the next ante.")
-    forfeits = models.JSONField(default=list, help_text="Player ids who forfeit their next deal.")
+    excused = models.JSONField(default=list, help_text=_("Player ids excused from the next ante."))
+    forfeits = models.JSONField(
+        default=list, help_text=_("Player ids who forfeit their next deal.")
+    )
     hands_count = models.PositiveIntegerField(default=0)
 
     # Running totals of the ledger, kept by ``ledger.postings`` in the same transaction as
@@ -65,10 +71,10 @@ class GameSession(HasCurrency):
         "ledger.Account", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     nets = models.JSONField(
-        default=dict, help_text="Player id → won (+) or lost (−) at the table; no bank moves."
+        default=dict, help_text=_("Player id → won (+) or lost (−) at the table; no bank moves.")
     )
     stacks = models.JSONField(
-        default=dict, help_text="Player id → chips in front: net plus buy-ins minus cash-outs."
+        default=dict, help_text=_("Player id → chips in front: net plus buy-ins minus cash-outs.")
     )
 
     created_by = models.ForeignKey(
@@ -123,20 +129,22 @@ class Seat(models.Model):
     account = models.ForeignKey(
         "ledger.Account", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    position = models.PositiveSmallIntegerField(help_text="Clockwise order at the table.")
-    active = models.BooleanField(default=True, help_text="Dealt into the next hand.")
+    position = models.PositiveSmallIntegerField(help_text=_("Clockwise order at the table."))
+    active = models.BooleanField(default=True, help_text=_("Dealt into the next hand."))
 
     class BotLevel(models.TextChoices):
-        EASY = "easy", "Easy"
-        NORMAL = "normal", "Normal"
-        EXPERT = "expert", "Expert"
+        EASY = "easy", _("Easy")
+        NORMAL = "normal", _("Normal")
+        EXPERT = "expert", _("Expert")
 
-    is_bot = models.BooleanField(default=False, help_text="A bot plays this seat in digital hands.")
+    is_bot = models.BooleanField(
+        default=False, help_text=_("A bot plays this seat in digital hands.")
+    )
     bot_level = models.CharField(
         max_length=8,
         choices=BotLevel.choices,
         default=BotLevel.NORMAL,
-        help_text="How well the bot plays this seat (games.engine.expert.make_bot).",
+        help_text=_("How well the bot plays this seat (games.engine.expert.make_bot)."),
     )
     # The private link of a digital seat: unguessable, valid for this seat only.
     secret = models.CharField(max_length=64, unique=True, default=new_seat_secret)
@@ -162,25 +170,27 @@ class Seat(models.Model):
 
 class Hand(models.Model):
     class Kind(models.TextChoices):
-        REPORTED = "reported", "Reported"
-        DIGITAL = "digital", "Digital"
+        REPORTED = "reported", pgettext_lazy("hand kind", "Reported")
+        DIGITAL = "digital", pgettext_lazy("hand kind", "Digital")
 
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        RECORDED = "recorded", "Recorded"
-        VOIDED = "voided", "Voided"
+        IN_PROGRESS = "in_progress", pgettext_lazy("hand status", "In progress")
+        RECORDED = "recorded", pgettext_lazy("hand status", "Recorded")
+        VOIDED = "voided", pgettext_lazy("hand status", "Voided")
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="hands")
     # Null while a digital hand is in progress; set when it is recorded.
     number = models.PositiveIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REPORTED)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECORDED)
-    record = models.JSONField(default=dict, help_text="The hand record (HAND_RECORD.md).")
-    verdict = models.JSONField(default=dict, help_text="The engine's verdict.")
+    record = models.JSONField(default=dict, help_text=_("The hand record (HAND_RECORD.md)."))
+    verdict = models.JSONField(default=dict, help_text=_("The engine's verdict."))
     # The session's state before this hand, so a void can restore it exactly.
     before = models.JSONField(default=dict)
     idempotency_key = models.CharField(max_length=80, blank=True, default="")
-    seed = models.CharField(max_length=80, blank=True, default="", help_text="Digital deal seed.")
+    seed = models.CharField(
+        max_length=80, blank=True, default="", help_text=_("Digital deal seed.")
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -193,7 +203,7 @@ class Hand(models.Model):
     shortfalls = models.JSONField(
         default=dict,
         blank=True,
-        help_text="Chip-limited tables: {player: amount they could not pay}.",
+        help_text=_("Chip-limited tables: {player: amount they could not pay}."),
     )
     # Earlier versions of a hand that was corrected, or re-settled because an earlier
     # hand was corrected (ledger.postings.correct_hand), oldest first: [{"at", "by",

@@ -4,6 +4,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .club import hash_token
 
@@ -20,7 +21,7 @@ class ApiToken(models.Model):
     )
     name = models.CharField(max_length=60)
     key_hash = models.CharField(max_length=64, unique=True)
-    hint = models.CharField(max_length=12, help_text="First characters, to tell tokens apart.")
+    hint = models.CharField(max_length=12, help_text=_("First characters, to tell tokens apart."))
     created_at = models.DateTimeField(default=timezone.now)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)

@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .club import Club, HasCurrency, Player
 from .session import GameSession
@@ -29,74 +31,76 @@ def new_draw_seed() -> str:
 
 class Tournament(HasCurrency):
     class Format(models.TextChoices):
-        ROUNDS = "rounds", "Table rounds (bracket)"
-        FREEZEOUT = "freezeout", "Freeze-out"
+        ROUNDS = "rounds", _("Table rounds (bracket)")
+        FREEZEOUT = "freezeout", _("Freeze-out")
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", "Registration"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        REGISTRATION = "registration", pgettext_lazy("tournament status", "Registration")
+        RUNNING = "running", pgettext_lazy("tournament status", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
 
     class Tiebreak(models.TextChoices):
-        POTS = "pots", "Chips, then pots won, then a recorded draw"
-        DRAW = "draw", "Chips, then a recorded draw"
+        POTS = "pots", _("Chips, then pots won, then a recorded draw")
+        DRAW = "draw", _("Chips, then a recorded draw")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
-    name = models.CharField(max_length=100)
+    name = models.CharField(_("name"), max_length=100)
     format = models.CharField(max_length=12, choices=Format.choices, default=Format.ROUNDS)
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
-    buy_in = models.BigIntegerField(default=0, help_text="Money, in minor units (cents).")
+    buy_in = models.BigIntegerField(default=0, help_text=_("Money, in minor units (cents)."))
     fee = models.BigIntegerField(
-        default=0, help_text="Paid on top of the buy-in; kept by the house, not in the pool."
+        default=0, help_text=_("Paid on top of the buy-in; kept by the house, not in the pool.")
     )
     starting_chips = models.PositiveIntegerField(default=100)
     antes = models.JSONField(
-        default=list, help_text="Ante per level, e.g. [1, 2, 3, 5]; the last one stays."
+        default=list, help_text=_("Ante per level, e.g. [1, 2, 3, 5]; the last one stays.")
     )
     hands_per_level = models.PositiveIntegerField(
-        default=0, help_text="0: the ante rises each round; N: every N hands at a table."
+        default=0, help_text=_("0: the ante rises each round; N: every N hands at a table.")
     )
     min_table = models.PositiveSmallIntegerField(default=4)
     max_table = models.PositiveSmallIntegerField(default=7)
     hands_per_round = models.PositiveIntegerField(default=10)
     final_hands = models.PositiveIntegerField(
         default=0,
-        help_text="0: the final table plays until one player holds every chip; "
-        "N: N hands, then the chip leader wins.",
+        help_text=_(
+            "0: the final table plays until one player holds every chip; "
+            "N: N hands, then the chip leader wins."
+        ),
     )
     advance_per_table = models.PositiveSmallIntegerField(default=2)
     tiebreak = models.CharField(max_length=8, choices=Tiebreak.choices, default=Tiebreak.POTS)
     carry_stacks = models.BooleanField(
-        default=False, help_text="Stacks carry into the next round (otherwise they reset)."
+        default=False, help_text=_("Stacks carry into the next round (otherwise they reset).")
     )
     payout_percentages = models.JSONField(
-        default=list, blank=True, help_text="Percent per place; empty: defaults by field size."
+        default=list, blank=True, help_text=_("Percent per place; empty: defaults by field size.")
     )
-    rules = models.JSONField(default=dict, blank=True, help_text="House rules of every table.")
+    rules = models.JSONField(default=dict, blank=True, help_text=_("House rules of every table."))
     table_mode = models.CharField(
         max_length=16, choices=GameSession.Mode.choices, default=GameSession.Mode.REPORTED
     )
     # Levels by the clock (0: by hands or rounds), with breaks.
     level_minutes = models.PositiveIntegerField(default=0)
-    break_every = models.PositiveSmallIntegerField(default=0, help_text="Levels between breaks.")
+    break_every = models.PositiveSmallIntegerField(default=0, help_text=_("Levels between breaks."))
     break_minutes = models.PositiveSmallIntegerField(default=0)
     structure_preset = models.CharField(max_length=12, blank=True, default="")
     # The clock, in the database so every server agrees (engine.tournament_levels).
     clock_started_at = models.DateTimeField(null=True, blank=True)
     clock_paused_at = models.DateTimeField(null=True, blank=True)
-    clock_adjust = models.IntegerField(default=0, help_text="Seconds added (+) or removed.")
+    clock_adjust = models.IntegerField(default=0, help_text=_("Seconds added (+) or removed."))
     # Entries: late registration, re-entries, rebuys, add-ons, a field cap.
     late_until_level = models.PositiveSmallIntegerField(
-        default=0, help_text="0: registration closes at the start; N: open through level N."
+        default=0, help_text=_("0: registration closes at the start; N: open through level N.")
     )
     max_reentries = models.PositiveSmallIntegerField(default=0)
     max_rebuys = models.PositiveSmallIntegerField(default=0)
     addon_chips = models.PositiveIntegerField(default=0)
     addon_price = models.BigIntegerField(default=0)
-    max_entries = models.PositiveIntegerField(default=0, help_text="0: no cap.")
+    max_entries = models.PositiveIntegerField(default=0, help_text=_("0: no cap."))
     # Payouts: a preset (share of the field, standard curve) or payout_percentages.
     payout_preset = models.CharField(max_length=8, blank=True, default="")
-    payout_unit = models.PositiveIntegerField(default=1, help_text="Prizes are multiples of it.")
+    payout_unit = models.PositiveIntegerField(default=1, help_text=_("Prizes are multiples of it."))
     # {"kind", "amounts": {player id: amount}, "agreed": [names], "at"} once a deal is made.
     deal = models.JSONField(default=dict, blank=True)
     # The provably fair draw: the seed is made at creation; only its SHA-256 is shown
@@ -145,19 +149,19 @@ class Tournament(HasCurrency):
 
 class Entry(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked_in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        WAITING = "waiting", "Waiting list"
-        NO_SHOW = "no_show", "Did not check in"
-        PLAYING = "playing", "Playing"
-        OUT = "out", "Out"
-        WINNER = "winner", "Winner"
+        REGISTERED = "registered", pgettext_lazy("tournament entry status", "Registered")
+        CHECKED_IN = "checked_in", pgettext_lazy("tournament entry status", "Checked in")
+        WITHDRAWN = "withdrawn", pgettext_lazy("tournament entry status", "Withdrawn")
+        WAITING = "waiting", pgettext_lazy("tournament entry status", "Waiting list")
+        NO_SHOW = "no_show", pgettext_lazy("tournament entry status", "Did not check in")
+        PLAYING = "playing", pgettext_lazy("tournament entry status", "Playing")
+        OUT = "out", pgettext_lazy("tournament entry status", "Out")
+        WINNER = "winner", pgettext_lazy("tournament entry status", "Winner")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
-    is_bot = models.BooleanField(default=False, help_text="A bot plays this seat (digital).")
+    is_bot = models.BooleanField(default=False, help_text=_("A bot plays this seat (digital)."))
     registered_at = models.DateTimeField(default=timezone.now)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
@@ -181,7 +185,8 @@ class Entry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player"),
         ]
-        verbose_name_plural = "entries"
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
 
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
@@ -189,19 +194,19 @@ class Entry(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", pgettext_lazy("round or table status", "Playing")
+        FINISHED = "finished", pgettext_lazy("round or table status", "Finished")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    seed = models.CharField(max_length=64, help_text="Seed of the draw: shown, reproducible.")
+    seed = models.CharField(max_length=64, help_text=_("Seed of the draw: shown, reproducible."))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     is_final = models.BooleanField(default=False)
     # The draw as made: {"ranked": [player ids], "tables": [[ids]], "byes": [ids],
     # "repeats": int} — enough to redo it from the seed and compare.
     draw = models.JSONField(default=dict)
-    byes = models.JSONField(default=list, help_text="Player ids advancing without playing.")
-    advanced = models.JSONField(default=list, help_text="Player ids in the next round.")
+    byes = models.JSONField(default=list, help_text=_("Player ids advancing without playing."))
+    advanced = models.JSONField(default=list, help_text=_("Player ids in the next round."))
     balance_steps = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -218,9 +223,9 @@ class Round(models.Model):
 
 class TournamentTable(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        BROKEN = "broken", "Broken up"
+        PLAYING = "playing", pgettext_lazy("round or table status", "Playing")
+        FINISHED = "finished", pgettext_lazy("round or table status", "Finished")
+        BROKEN = "broken", pgettext_lazy("round or table status", "Broken up")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
@@ -230,7 +235,7 @@ class TournamentTable(models.Model):
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     ending = models.BooleanField(
-        default=False, help_text="The director ended the round here: stop once the pot is won."
+        default=False, help_text=_("The director ended the round here: stop once the pot is won.")
     )
     # Written when the table finishes: {"rows": [{player, chips, pots_won, draw, rank}],
     # "advanced": [ids], "pot": leftover, "chips_in": int, "reason": str}.
@@ -251,21 +256,23 @@ class SeatMove(models.Model):
     """A player moved between tables (freeze-out balancing), with the chips they took."""
 
     class Reason(models.TextChoices):
-        BREAK = "break", "Table broken up"
-        BALANCE = "balance", "Balancing"
-        LATE = "late", "Late entry"
-        REENTRY = "reentry", "Re-entry"
+        BREAK = "break", pgettext_lazy("seat move reason", "Table broken up")
+        BALANCE = "balance", pgettext_lazy("seat move reason", "Balancing")
+        LATE = "late", pgettext_lazy("seat move reason", "Late entry")
+        REENTRY = "reentry", pgettext_lazy("seat move reason", "Re-entry")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="moves")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     source = models.ForeignKey(
         TournamentTable, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1-based, at target.")
+    seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("1-based, at target.")
+    )
     target = models.ForeignKey(TournamentTable, on_delete=models.CASCADE, related_name="+")
     reason = models.CharField(max_length=8, choices=Reason.choices)
     chips = models.BigIntegerField()
-    seed = models.CharField(max_length=80, help_text="Seed and step of the balancing draw.")
+    seed = models.CharField(max_length=80, help_text=_("Seed and step of the balancing draw."))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

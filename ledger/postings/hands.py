@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, override
 
 from games.engine import MAX_BALANCE, RuleError, Rules, verify
 from games.engine.record import SESSION_KEYS
@@ -602,16 +602,19 @@ def reverse_postings(
 ) -> None:
     """A ``REVERSAL`` of each posting, leg for leg, on the posting's own hand (``hands``,
     in the same order): what an undo and a correction write."""
+    # A memo is stored, not shown in one reader's language: the kind's English name,
+    # whoever's request wrote it (the labels are translated, ledger.models).
+    with override("en"):
+        memos = [
+            f"Hand {h.number} {why}: reverses {p.get_kind_display().lower()}"
+            for p, h in zip(originals, hands, strict=True)
+        ]
     _post(
         session,
         session.club_id,
         [
-            (
-                Posting.Kind.REVERSAL,
-                {leg.account_id: -leg.amount for leg in p.legs.all()},
-                f"Hand {h.number} {why}: reverses {p.get_kind_display().lower()}",
-            )
-            for p, h in zip(originals, hands, strict=True)
+            (Posting.Kind.REVERSAL, {leg.account_id: -leg.amount for leg in p.legs.all()}, memo)
+            for p, memo in zip(originals, memos, strict=True)
         ],
         user,
         hands=hands,
