@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
 from games.engine.cards import CardError, parse_card, parse_suit
+from games.engine.rules import RULE_FIELDS
 from games.money import DEFAULT_CURRENCY, MINUS, MONEY_RULES, Currency, format_money, input_value
 from games.sessions.rule_fields import CHOICE_LABELS
 
@@ -85,6 +86,17 @@ def rule_value(key: str, value: Any, currency: Currency | str = DEFAULT_CURRENCY
     if label is not None:
         return str(label)
     return str(value).replace("_", " ")
+
+
+_RULE_LABELS = {spec.key: spec.label for spec in RULE_FIELDS}
+
+
+@register.filter
+def rule_label(key: str) -> str:
+    """A house-rule switch as the rules form names it, in the reader's language ("Split
+    pot"), so a history line never shows a setting's key; an unknown key as it is."""
+    label = _RULE_LABELS.get(key)
+    return _(label) if label else str(key)
 
 
 @register.filter

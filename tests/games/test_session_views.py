@@ -9,11 +9,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games.engine.rulebook import SWITCHES
 from games.engine.rules import RULE_FIELDS
 from games.models import GameSession, Hand, Player, Seat, SessionEvent
-from games.money import CHIPS
+from games.money import CHIPS, format_money
 from ledger import postings
 
 pytestmark = pytest.mark.django_db
@@ -449,7 +451,15 @@ def test_rule_change_applies_from_next_hand_and_is_in_history_R5(bob_client, tab
     assert second.record["rules"]["ante"] == 2
     assert second.result["antes"] == {"ann": 2, "ben": 2, "cal": 2}  # dee excused (R36)
     history = bob_client.get(reverse("session_history", args=[table.pk])).content.decode()
-    assert "House rules changed: ante $1 → $2" in history
+    assert "House rules changed: Ante: $1 → $2" in history  # the form's name, not the key
+    finnish = bob_client.get(
+        reverse("session_history", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="fi"
+    ).content.decode()
+    with translation.override("fi"):
+        changed, ante = gettext("House rules changed:"), gettext("Ante")
+        before, after = format_money(1, table.currency), format_money(2, table.currency)
+    assert (ante, before) != ("Ante", "$1")
+    assert f"{changed} {ante}: {before} → {after}" in finnish
 
 
 def test_rule_change_bad_value_is_shown(bob_client, table):
