@@ -200,7 +200,7 @@ MESSAGES: dict[str, Sentence] = {
 # -- the services' refusals: tournaments, digital hands, clubs (issue 19, G-refusals) --------
 # Kept as their own block so that the catalogue above and this one merge apart.
 SERVICE_MESSAGES: dict[str, Sentence] = {
-    # -- a tournament's settings (games.tournaments.service.validate) --
+    # -- a tournament's settings (games.tournaments.validation) --
     "unknown_format": _("There is no tournament format %(format)s."),
     "unknown_table_mode": _("%(mode)s is not a way to play the tables."),
     "buy_in_range": _("The buy-in must be an amount from 0 to %(max)s."),
