@@ -1,4 +1,4 @@
-"""The refusals of the engine and the ledger in the reader's language (issue 19).
+"""The refusals of the engine, the ledger and the services in the reader's language (issue 19).
 
 The engine and the ledger raise ``BourreError`` with a ``message_id`` (its ``code``,
 unless one code has several sentences) and ``params`` (player, card, trick, rule...);
@@ -9,9 +9,12 @@ filled in with the params. In English the engine's own sentence is kept word for
 
 A sentence may come in several forms, tried in order: the first whose params are all
 known is used (a renege names its player when the record says who). The catalogue never
-speaks rule numbers: the "why?" link beside a refusal does that. Every id the engine and
-the ledger can raise has an entry here; tests/i18n/test_messages.py reads them from the
-source and fails on a missing one.
+speaks rule numbers: the "why?" link beside a refusal does that. Every id the engine, the
+ledger and the services people meet (tournaments, digital hands, clubs: the block
+``SERVICE_MESSAGES``) can raise has an entry here; tests/i18n/test_messages.py reads them
+from the source and fails on a missing one. An error whose params carry a ``reason_id``
+is rendered as its sentence followed by that reason's (a broken later hand, a table that
+cannot deal).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import BourreError
 
-__all__ = ["MESSAGES", "render", "render_error"]
+__all__ = ["MESSAGES", "SERVICE_MESSAGES", "render", "render_error"]
 
 Sentence = Promise | tuple[Promise, ...]
 
@@ -194,6 +197,149 @@ MESSAGES: dict[str, Sentence] = {
 }
 
 
+# -- the services' refusals: tournaments, digital hands, clubs (issue 19, G-refusals) --------
+# Kept as their own block so that the catalogue above and this one merge apart.
+SERVICE_MESSAGES: dict[str, Sentence] = {
+    # -- a tournament's settings (games.tournaments.validation) --
+    "unknown_format": _("There is no tournament format %(format)s."),
+    "unknown_table_mode": _("%(mode)s is not a way to play the tables."),
+    "buy_in_range": _("The buy-in must be an amount from 0 to %(max)s."),
+    "fee_range": _("The fee must be an amount from 0 to %(max)s."),
+    "starting_chips": _("The starting chips must be above 0 and at most %(max)s."),
+    "antes_whole": _("Each ante must be a whole number above 0."),
+    "antes_max": _("An ante can be at most %(max)s."),
+    "antes_rising": _("The antes cannot go down from one level to the next."),
+    "hands_per_round": _("A round needs at least one hand."),
+    "advance_per_table": _(
+        "From a table of at least %(smallest)s players, between 1 and %(most)s can go on to "
+        "the next round."
+    ),
+    "payout_preset": _("There is no prize split called %(preset)s."),
+    "structure_preset": _("There is no level structure called %(preset)s."),
+    "addon_price": _("The add-on price must be a whole amount of 0 or more."),
+    "levels": _("A freeze-out needs rising antes: set minutes per level or hands per level."),
+    "break_minutes": _("Say how long the breaks are."),
+    "unknown_settings": _("These settings are not known: %(names)s."),
+    # -- registration and the start --
+    "seed_fixed": _("The draw's seed is fixed once the first player registers."),
+    "settings_fixed": _("The settings are fixed once the tournament starts."),
+    "paid": _("Players have paid already: the buy-in and fee cannot change now."),
+    "registration_closed": (
+        _("Registration closed after level %(level)s."),
+        _("Registration closed when the first round started."),
+    ),
+    "enter_roster_only": _("Only players on the club's roster can enter."),
+    "entered": _("%(player)s is already entered."),
+    "check_in_closed": _("Check-in closed when the tournament started."),
+    "waiting": _(
+        "%(player)s is on the waiting list: the field is full (%(max)s players). They can "
+        "check in when a place frees up."
+    ),
+    "not_registered": _("%(player)s is not registered."),
+    "withdraw_closed": _(
+        "After the start nobody withdraws: a player is out when their chips are gone."
+    ),
+    "started_already": _("The tournament has started already."),
+    "too_few": _("At least two checked-in players are needed."),
+    "no_entry": _("That player is not entered in this tournament."),
+    # -- rounds and tables --
+    "rounds_not_running": _("Only a running tournament has rounds."),
+    "freezeout_one_round": _("A freeze-out has a single round."),
+    "playing": _("Round %(number)s is still being played."),
+    "not_running": _("The tournament is not running."),
+    "freezeout_tables_end": _("Freeze-out tables end when they break up."),
+    "not_started": _("No round has started."),
+    "bots_digital_only": _("Only digital tables are played by bots."),
+    # -- the clock --
+    "unknown_clock_action": _("The clock has no button %(action)s."),
+    "clock_stopped": _("The tournament is over: the clock has stopped."),
+    "clock_by_hands": _("Levels go by hands here, not by the clock: set minutes per level first."),
+    "clock_running": _("The clock is already running."),
+    "clock_not_started": _("Start the clock first."),
+    "clock_seconds": _("Move the clock by whole seconds, at most a day."),
+    # -- a deal at the final table --
+    "deal_not_running": _("Deals are made while the tournament runs."),
+    "not_final": _("Deals are made at the final table."),
+    "pot": _(
+        "There are still chips in the pot (%(pot)s): play the hand that wins it, then make "
+        "the deal."
+    ),
+    "unknown_deal": _("That is not a kind of deal: split evenly, by chips, or as agreed."),
+    "deal_agreed": (
+        _("Every player still in must agree to the deal (not yet: %(names)s)."),
+        _("Every player still in must agree to the deal."),
+    ),
+    # -- late entries, re-entries, rebuys, the add-on --
+    "late_freezeout_only": _(
+        "Re-entries, rebuys and the add-on are for freeze-outs: in table rounds each round's "
+        "draw decides who plays."
+    ),
+    "reentry_closed": (
+        _("Re-entry closed after level %(level)s."),
+        _("Re-entry closed at the start."),
+    ),
+    "rebuy_closed": (
+        _("Rebuys closed after level %(level)s."),
+        _("Rebuys closed at the start."),
+    ),
+    "addon_closed": (
+        _("The add-on closed after level %(level)s."),
+        _("The add-on closed at the start."),
+    ),
+    "tables_full": _("Every table is full (%(seats)s seats): wait for a seat to free up."),
+    "reentry_limit": (
+        _("%(player)s has used every re-entry allowed (%(limit)s)."),
+        _("This tournament has no re-entries."),
+    ),
+    "rebuy_limit": (
+        _("%(player)s has used every rebuy allowed (%(limit)s)."),
+        _("This tournament has no rebuys."),
+    ),
+    "still_in": _("%(player)s is still in: only a busted player re-enters."),
+    "no_seat_in_play": _("%(player)s has no seat at a table in play."),
+    "busy": _("A hand is being played at that table: buy chips between hands."),
+    "rebuy_out": _("%(player)s is not playing: a busted player re-enters instead."),
+    "rebuy_stack": _(
+        "%(player)s has a stack of %(stack)s: a rebuy is for a stack of %(limit)s or less."
+    ),
+    "no_addon": _("This tournament has no add-on."),
+    "addon_out": _("%(player)s is not playing."),
+    "addon_taken": _("%(player)s has taken the add-on already."),
+    # -- digital hands on the phones (games.digital.service) --
+    "no_digital_hand": _("There is no such digital hand at this table."),
+    "no_hand_in_play": _("No digital hand is being played."),
+    "no_seat": _("There is no such seat at this table."),
+    "hand_in_progress": _("A digital hand is already being played at this table."),
+    "bad_setup": _("This table cannot deal a hand."),
+    "deal_pot_over_cap": _(
+        "The pot is so large that with bourrés this hand could bring it past the largest pot "
+        "these books keep. Set a pot limit in the session's rules, or record the next hand as "
+        "a reported hand."
+    ),
+    "wrong_seat": _("This link is %(player)s's seat; it cannot play for %(claimed)s."),
+    "stale": _("The table moved on; here is where it stands now."),
+    "not_dealt_in": _("%(player)s is not dealt into this hand."),
+    "hand_cancelled_closed": _(
+        "The session was closed while this hand was being played; no money moved."
+    ),
+    "hand_cancelled": _(
+        "The table changed while this hand was being played (a hand was recorded, a seat or "
+        "the rules changed), so it was cancelled; no money moved."
+    ),
+    "bad_level": _("Choose how well the bot plays: easy, normal or expert."),
+    "settle_failed": _("The hand is over but could not be settled; nothing was saved."),
+    # -- a club's members and players (games.clubs.service) --
+    "invite_used": _("This invitation was already used or has expired."),
+    "keep_an_owner": _("A club needs at least one owner. Make someone else owner first."),
+    "last_owner": _("The last owner cannot be removed."),
+    "player_seated": _(
+        "%(player)s has a seat in the open session “%(session)s”. Close that session first, "
+        "then archive them."
+    ),
+}
+MESSAGES.update(SERVICE_MESSAGES)
+
+
 def _english() -> bool:
     return (get_language() or "en").split("-")[0] == "en"
 
@@ -225,9 +371,11 @@ def render(error: BourreError) -> str:
     if _english():
         return str(error)
     params = dict(error.params)
-    if error.message_id == "later_hand_broken":
-        # "Hand 12 no longer stands after this correction." + why, in the same language.
-        reason = _fill(str(params.get("reason_id") or ""), params)
-        head = _fill("later_hand_broken", params) or str(error)
+    if params.get("reason_id"):
+        # A sentence and its why, both in the reader's language: "Hand 12 no longer stands
+        # after this correction." + the later hand's refusal; "This table cannot deal a
+        # hand." + the rule it breaks.
+        reason = _fill(str(params["reason_id"]), params)
+        head = _fill(error.message_id, params) or str(error)
         return f"{head} {reason}" if reason else head
     return _fill(error.message_id, params) or str(error)

@@ -64,7 +64,9 @@ def change_role(target: Membership, role: str) -> Membership:
     """Give a member another role; a club always keeps at least one owner."""
     if target.role == Role.OWNER and role != Role.OWNER and _owner_count(target.club) == 1:
         raise ClubError(
-            "A club needs at least one owner. Make someone else owner first.", code="last_owner"
+            "A club needs at least one owner. Make someone else owner first.",
+            code="last_owner",
+            message_id="keep_an_owner",
         )
     target.role = role
     target.save(update_fields=["role"])
@@ -97,6 +99,7 @@ def archive_player(player: Player, archived: bool) -> Player:
                     "Close that session first, then archive them.",
                     code="player_seated",
                     field="archived",
+                    params={"player": player.name, "session": open_session.name},
                 )
             player.archived_at = timezone.now()
             player.save(update_fields=["archived_at"])

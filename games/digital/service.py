@@ -81,11 +81,28 @@ class DigitalError(BourreError):
     hand the session changed under is cancelled: ``hand_cancelled``).
 
     ``code`` says what went wrong (``out_of_turn``, ``illegal_card``, ``stale``,
-    ``wrong_seat``...), ``rule`` the rule of RULES.md that forbids it, if any.
+    ``wrong_seat``...), ``rule`` the rule of RULES.md that forbids it, if any;
+    ``message_id`` and ``params`` are the sentence people read (games.messages): an
+    illegal move keeps the engine's, so the seat page names its card in the phone's
+    language.
     """
 
-    def __init__(self, message: str, code: str, rule: str | None = None) -> None:
-        super().__init__(message, code=code, status=_STATUS.get(code, 400))
+    def __init__(
+        self,
+        message: str,
+        code: str,
+        rule: str | None = None,
+        *,
+        params: Mapping[str, object] | None = None,
+        message_id: str | None = None,
+    ) -> None:
+        super().__init__(
+            message,
+            code=code,
+            status=_STATUS.get(code, 400),
+            params=params,
+            message_id=message_id,
+        )
         self.rule = rule
 
 
@@ -101,7 +118,11 @@ def _lock_hand(session_id: int, hand_id: int) -> tuple[GameSession, Hand]:
     session = postings.lock_session(session_id)
     hand = sql.digital_hand(session_id, hand_id)
     if hand is None:
-        raise DigitalError("There is no such digital hand at this table.", "not_found")
+        raise DigitalError(
+            "There is no such digital hand at this table.",
+            "not_found",
+            message_id="no_digital_hand",
+        )
     hand.session = session
     return session, hand
 
@@ -129,7 +150,12 @@ def start_hand(*, session_id: int, user=None) -> Table:
         try:
             state = state_of(hand, [])
         except BourreError as exc:
-            raise DigitalError(f"This table cannot deal a hand: {exc}", "bad_setup") from None
+            # Its reason follows in the reader's language (games.messages: reason_id).
+            raise DigitalError(
+                f"This table cannot deal a hand: {exc}",
+                "bad_setup",
+                params={**exc.params, "reason_id": exc.message_id},
+            ) from None
         _require_pot_headroom(session, state)
         hand.save()
         table = Table(hand, state, 0, session=session)
@@ -149,6 +175,7 @@ def _require_pot_headroom(session: GameSession, state: HandState) -> None:
             "or record the next hand as a reported hand.",
             "pot_over_cap",
             "R37",
+            message_id="deal_pot_over_cap",
         )
 
 
@@ -165,7 +192,9 @@ def apply_action(
     claimed = action.get("player")
     if claimed not in (None, "", player):
         raise DigitalError(
-            f"This link is {player}'s seat; it cannot act for {claimed}.", "wrong_seat"
+            f"This link is {player}'s seat; it cannot act for {claimed}.",
+            "wrong_seat",
+            params={"player": player, "claimed": claimed},
         )
     move = {**action, "player": player}
     wanted = _normalize(move)
@@ -185,15 +214,28 @@ def apply_action(
         if cancelled is None:
             state = state_of(hand, actions)
             if player not in state.seat_of:
-                raise DigitalError(f"{player} is not dealt into this hand.", "not_dealt_in")
+                raise DigitalError(
+                    f"{player} is not dealt into this hand.",
+                    "not_dealt_in",
+                    params={"player": player},
+                )
             try:
                 state.apply(move)
             except IllegalAction as exc:
-                raise DigitalError(str(exc), exc.code, exc.rule) from None
+                # The engine's sentence and facts travel on: the page renders them.
+                raise DigitalError(
+                    str(exc),
+                    exc.code,
+                    exc.rule,
+                    params=exc.params,
+                    message_id=exc.message_id,
+                ) from None
             table = Table(hand, state, len(actions), session=session)
             _advance(table, user, acted=1)
+    # Raised after the commit: the cancellation stays, the move is refused.
+    if cancelled == _CLOSED_UNDER_HAND:
+        raise DigitalError(cancelled, "hand_cancelled", message_id="hand_cancelled_closed")
     if cancelled is not None:
-        # Raised after the commit: the cancellation stays, the move is refused.
         raise DigitalError(cancelled, "hand_cancelled")
     return table
 
@@ -209,7 +251,9 @@ def set_bot(
         session = postings.lock_session(session_id)
         seat = Seat.objects.filter(pk=seat_id, session=session).first()
         if seat is None:
-            raise DigitalError("There is no such seat at this table.", "not_found")
+            raise DigitalError(
+                "There is no such seat at this table.", "not_found", message_id="no_seat"
+            )
         changed = []
         if seat.is_bot != is_bot:
             seat.is_bot = is_bot
@@ -236,7 +280,9 @@ def reissue_seat(*, session_id: int, seat_id: int) -> Seat:
         session = postings.lock_session(session_id)
         seat = Seat.objects.select_related("player").filter(pk=seat_id, session=session).first()
         if seat is None:
-            raise DigitalError("There is no such seat at this table.", "not_found")
+            raise DigitalError(
+                "There is no such seat at this table.", "not_found", message_id="no_seat"
+            )
         seat.secret = new_seat_secret()
         seat.claimed_by = ""
         seat.claimed_at = None
@@ -248,7 +294,9 @@ def release_seat(*, session_id: int, seat_id: int) -> Seat:
     """Forget which phone holds the seat: the next phone to open its link takes it."""
     seat = Seat.objects.select_related("player").filter(pk=seat_id, session_id=session_id).first()
     if seat is None:
-        raise DigitalError("There is no such seat at this table.", "not_found")
+        raise DigitalError(
+            "There is no such seat at this table.", "not_found", message_id="no_seat"
+        )
     Seat.objects.filter(pk=seat.pk).update(claimed_by="", claimed_at=None)
     seat.claimed_by = ""
     return seat
@@ -276,7 +324,9 @@ def cancel_hand(*, session_id: int, user=None, reason: str = "") -> Hand:
         session = postings.lock_session(session_id)
         hand = hand_in_progress(session.pk)
         if hand is None:
-            raise DigitalError("No digital hand is being played.", "not_found")
+            raise DigitalError(
+                "No digital hand is being played.", "not_found", message_id="no_hand_in_play"
+            )
         _void(session, hand, reason or "Cancelled by the scorekeeper before it was finished.", user)
     return hand
 
@@ -290,11 +340,15 @@ def _void(session: GameSession, hand: Hand, reason: str, user=None) -> None:
     postings.announce_table_hand(session)
 
 
+# The stored reason of a hand cancelled because its session closed (void_reason).
+_CLOSED_UNDER_HAND = "The session was closed while this hand was being played; no money moved."
+
+
 def _cancel_if_stale(session: GameSession, hand: Hand) -> str | None:
     """Cancel the hand if the session closed or changed under it; say why."""
     reason = None
     if not session.is_open:
-        reason = "The session was closed while this hand was being played; no money moved."
+        reason = _CLOSED_UNDER_HAND
     elif session.version != hand.before.get("version") and _setup_changed(session, hand):
         reason = (
             "The table changed while this hand was being played (a hand was recorded, "

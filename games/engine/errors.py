@@ -16,8 +16,8 @@ value error) and carries what the web layer needs to answer without guessing:
 The message itself (``str(error)``) stays English: the command line and logs speak it.
 People read the sentence the web layer renders in their language from ``message_id`` and
 ``params`` (``games.messages``), so the engine stays free of any language machinery. A test
-(tests/games/test_messages.py) requires a sentence for every ``message_id`` raised here
-and in the ledger.
+(tests/i18n/test_messages.py) requires a sentence for every ``message_id`` raised here,
+in the ledger and in the services (tournaments, digital hands, clubs).
 
 Views and the API catch ``BourreError`` (never bare ``ValueError``, which would hide a
 programming error) and map it in one place each: ``games.api.errors`` for problem+json,

@@ -118,23 +118,37 @@ def clock_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
 def clock_action(*, tournament_id: int, action: str, user, seconds: int = 0) -> Tournament:
     """The director's clock buttons: start, pause, resume, adjust (±seconds)."""
     if action not in ACTIONS:
-        raise TournamentError(f"Unknown clock action {action!r}.", code="clock")
+        raise TournamentError(
+            f"Unknown clock action {action!r}.",
+            code="clock",
+            message_id="unknown_clock_action",
+            params={"action": action},
+        )
     with transaction.atomic():
         t = locked(tournament_id)
         if t.status == Tournament.Status.FINISHED:
-            raise TournamentError("The tournament is over: the clock has stopped.", "status")
+            raise TournamentError(
+                "The tournament is over: the clock has stopped.",
+                "status",
+                message_id="clock_stopped",
+            )
         if t.level_minutes <= 0:
             raise TournamentError(
                 "Levels go by hands here, not by the clock: set minutes per level first.",
                 code="clock",
+                message_id="clock_by_hands",
             )
         now = timezone.now()
         if action == "start":
             if t.clock_started_at is not None:
-                raise TournamentError("The clock is already started.", code="clock")
+                raise TournamentError(
+                    "The clock is already started.", code="clock", message_id="clock_running"
+                )
             t.clock_started_at = now
         elif t.clock_started_at is None:
-            raise TournamentError("Start the clock first.", code="clock")
+            raise TournamentError(
+                "Start the clock first.", code="clock", message_id="clock_not_started"
+            )
         elif action == "pause":
             if t.clock_paused_at is None:
                 t.clock_paused_at = now
@@ -145,7 +159,9 @@ def clock_action(*, tournament_id: int, action: str, user, seconds: int = 0) -> 
                 t.clock_paused_at = None
         else:
             if type(seconds) is not int or abs(seconds) > 24 * 3600:
-                raise TournamentError("Adjust by whole seconds, at most a day.", "seconds")
+                raise TournamentError(
+                    "Adjust by whole seconds, at most a day.", "seconds", message_id="clock_seconds"
+                )
             # Never before the start: the clock shows 0:00 at the least.
             t.clock_adjust = max(t.clock_adjust + seconds, -_raw_elapsed(t, now))
         t.bump()

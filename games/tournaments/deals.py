@@ -35,7 +35,11 @@ def _final_table(t: Tournament):
         else []
     )
     if t.status != Tournament.Status.RUNNING or rnd is None:
-        raise TournamentError("Deals are made while the tournament runs.", code="status")
+        raise TournamentError(
+            "Deals are made while the tournament runs.",
+            code="status",
+            message_id="deal_not_running",
+        )
     if len(tables) != 1 or (t.is_rounds and not rnd.is_final):
         raise TournamentError("Deals are made at the final table.", code="not_final")
     info = table_infos(tables)[tables[0].pk]
@@ -43,6 +47,7 @@ def _final_table(t: Tournament):
         raise TournamentError(
             f"The pot holds {info.pot} chips: play the hand that wins it, then make the deal.",
             code="pot",
+            params={"pot": info.pot},
         )
     return rnd, tables[0], info
 
@@ -69,7 +74,12 @@ def propose(t: Tournament, kind: str, custom: dict[int, int] | None = None) -> d
         return pay.chip_chop(terms["total"], terms["floor"], terms["chips"])
     if kind == "custom":
         return pay.custom_deal(terms["total"], custom or {}, terms["chips"])
-    raise TournamentError(f"Unknown deal {kind!r}: even, chips or custom.", code="deal")
+    raise TournamentError(
+        f"Unknown deal {kind!r}: even, chips or custom.",
+        code="deal",
+        message_id="unknown_deal",
+        params={"kind": kind},
+    )
 
 
 def make_deal(
@@ -93,6 +103,7 @@ def make_deal(
                 "Every player still in must agree to a deal"
                 + (f" (not yet: {', '.join(sorted(missing))})." if missing else "."),
                 code="deal_agreed",
+                params={"names": ", ".join(sorted(missing))} if missing else {},
             )
         shares = propose(t, kind, amounts)
         names = dict(Player.objects.filter(pk__in=still).values_list("pk", "name"))

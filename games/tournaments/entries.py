@@ -48,14 +48,21 @@ def late_open(t: Tournament) -> bool:
     return clock.tournament_level(t) + 1 <= t.late_until_level
 
 
-def _require_late(t: Tournament, what: str) -> None:
+def _require_late(t: Tournament, what: str, *, message_id: str) -> None:
+    """``what`` names the request in English (the logs); ``message_id`` is its "closed"
+    sentence, a literal at each call (tests/i18n/raised.py collects it there)."""
     if t.is_rounds:
-        raise TournamentError(f"{what} is for freeze-outs: each round's draw fixes the field.")
+        raise TournamentError(
+            f"{what} is for freeze-outs: each round's draw fixes the field.",
+            message_id="late_freezeout_only",
+        )
     if not late_open(t):
         raise TournamentError(
             f"{what} closed"
             + (f" after level {t.late_until_level}." if t.late_until_level else " at the start."),
             code="late_closed",
+            message_id=message_id,
+            params={"level": t.late_until_level} if t.late_until_level else {},
         )
 
 
@@ -82,6 +89,7 @@ def seat_late(t: Tournament, entry: Entry, user, reason: str = SeatMove.Reason.L
         raise TournamentError(
             f"Every table is full ({t.max_table} seats): wait for a seat to free up.",
             code="tables_full",
+            params={"seats": t.max_table},
         )
     target = min(free, key=lambda i: (len(i.alive), i.table.number))
     session_id = target.session.pk
@@ -133,23 +141,33 @@ def price_words(t: Tournament, buy_in: int, fee: int) -> str:
     return f"buy-in {buy_in_text} + fee {format_money(fee, t.currency, language=PLAIN)}"
 
 
-def _within_limit(name: str, used: int, limit: int, what: str, code: str) -> None:
+def _within_limit(name: str, used: int, limit: int, what: str, *, message_id: str) -> None:
+    # ``message_id`` is also the code; without a limit the sentence says there are none.
     if used >= limit:
         raise TournamentError(
             f"{name} has used all {limit} {what}." if limit else f"This tournament has no {what}.",
-            code=code,
+            code=message_id,
+            message_id=message_id,
+            params={"player": name, "limit": limit} if limit else {"player": name},
         )
 
 
 def reenter(*, tournament_id: int, entry_id: int, user) -> SeatMove:
     with transaction.atomic():
         t = locked(tournament_id)
-        _require_late(t, "Re-entry")
+        _require_late(t, "Re-entry", message_id="reentry_closed")
         entry = entry_of(t, entry_id)
         name = entry.player.name
         if entry.status != Entry.Status.OUT:
-            raise TournamentError(f"{name} is still in: only a busted player re-enters.", "in")
-        _within_limit(name, entry.reentries, t.max_reentries, "re-entries", "reentry_limit")
+            raise TournamentError(
+                f"{name} is still in: only a busted player re-enters.",
+                "in",
+                message_id="still_in",
+                params={"player": name},
+            )
+        _within_limit(
+            name, entry.reentries, t.max_reentries, "re-entries", message_id="reentry_limit"
+        )
         _pay(
             t,
             entry,
@@ -182,7 +200,12 @@ def _seat_of(t: Tournament, entry: Entry):
         .first()
     )
     if seat is None:
-        raise TournamentError(f"{entry.player.name} has no seat in play.", code="not_seated")
+        raise TournamentError(
+            f"{entry.player.name} has no seat in play.",
+            code="not_seated",
+            message_id="no_seat_in_play",
+            params={"player": entry.player.name},
+        )
     info = table_infos([seat.session.tournament_table])[seat.session.tournament_table.pk]
     if info.in_progress:
         raise TournamentError("A hand is being played there: buy chips between hands.", "busy")
@@ -192,18 +215,24 @@ def _seat_of(t: Tournament, entry: Entry):
 def rebuy(*, tournament_id: int, entry_id: int, user) -> Entry:
     with transaction.atomic():
         t = locked(tournament_id)
-        _require_late(t, "Rebuying")
+        _require_late(t, "Rebuying", message_id="rebuy_closed")
         entry = entry_of(t, entry_id)
         name = entry.player.name
         if entry.status != Entry.Status.PLAYING:
-            raise TournamentError(f"{name} is not playing: a busted player re-enters.", "out")
-        _within_limit(name, entry.rebuys, t.max_rebuys, "rebuys", "rebuy_limit")
+            raise TournamentError(
+                f"{name} is not playing: a busted player re-enters.",
+                "out",
+                message_id="rebuy_out",
+                params={"player": name},
+            )
+        _within_limit(name, entry.rebuys, t.max_rebuys, "rebuys", message_id="rebuy_limit")
         seat, info = _seat_of(t, entry)
         stack = info.stacks.get(entry.player_id, 0)
         if stack > t.starting_chips:
             raise TournamentError(
                 f"{name} has {stack} chips: a rebuy is for {t.starting_chips} or fewer.",
                 code="rebuy_stack",
+                params={"player": name, "stack": stack, "limit": t.starting_chips},
             )
         _pay(
             t,
@@ -233,13 +262,22 @@ def addon(*, tournament_id: int, entry_id: int, user) -> Entry:
         t = locked(tournament_id)
         if t.addon_chips <= 0:
             raise TournamentError("This tournament has no add-on.", code="no_addon")
-        _require_late(t, "The add-on")
+        _require_late(t, "The add-on", message_id="addon_closed")
         entry = entry_of(t, entry_id)
         name = entry.player.name
         if entry.status != Entry.Status.PLAYING:
-            raise TournamentError(f"{name} is not playing.", code="out")
+            raise TournamentError(
+                f"{name} is not playing.",
+                code="out",
+                message_id="addon_out",
+                params={"player": name},
+            )
         if entry.addons:
-            raise TournamentError(f"{name} has taken the add-on already.", code="addon_taken")
+            raise TournamentError(
+                f"{name} has taken the add-on already.",
+                code="addon_taken",
+                params={"player": name},
+            )
         seat, _ = _seat_of(t, entry)
         _pay(
             t,

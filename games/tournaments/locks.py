@@ -21,5 +21,7 @@ def locked(tournament_id: int) -> Tournament:
 def entry_of(t: Tournament, entry_id: int) -> Entry:
     entry = Entry.objects.select_related("player").filter(pk=entry_id, tournament=t).first()
     if entry is None:
-        raise TournamentError("No such entry in this tournament.", code="not_found")
+        raise TournamentError(
+            "No such entry in this tournament.", code="not_found", message_id="no_entry"
+        )
     return entry

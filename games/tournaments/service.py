@@ -1,6 +1,7 @@
 """Tournaments, the Django side (writes): setup, registration, draws, the director's
 requests, after-hand progress and bot play. ``tables`` keeps the tournament up with its
-tables (eliminations, tables and rounds that end, balancing); ``selectors`` reads
+tables (eliminations, tables and rounds that end, balancing); ``validation`` checks the
+settings (each refusal with its own sentence, games.messages); ``selectors`` reads
 (standings, bracket, chip report).
 
 The decisions (draw, balancing, advancement, places, payouts) are pure functions in
@@ -66,12 +67,10 @@ from django.utils import timezone
 
 from games.engine import tournament as logic
 from games.engine import tournament_levels as levels
-from games.engine import tournament_payouts as pay
 from games.engine.record import SESSION_KEYS
 from games.engine.tournament import TournamentError
 from games.models import (
     Entry,
-    GameSession,
     Hand,
     Player,
     Round,
@@ -79,10 +78,11 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
-from games.money import CHIPS, format_money
+from games.money import CHIPS
 from games.tournaments import entries as late
 from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
+from games.tournaments.validation import validate
 from ledger import postings
 from ledger.models import PrizePosting
 
@@ -158,75 +158,15 @@ IN_EVENT = ("playing", "out", "winner")
 # -- setup ----------------------------------------------------------------------------------
 
 
-def validate(t: Tournament) -> None:
-    """Raise TournamentError unless the settings make a playable event."""
-    from games.engine import MAX_STAKE, RuleError, Rules
-
-    logic.check_limits(t.min_table, t.max_table)
-    if t.format not in Tournament.Format.values:
-        raise TournamentError(f"Unknown format {t.format!r}.", code="format")
-    if t.table_mode not in GameSession.Mode.values:
-        raise TournamentError(f"Unknown table mode {t.table_mode!r}.", code="table_mode")
-    if t.tiebreak not in Tournament.Tiebreak.values:
-        raise TournamentError(f"Unknown tie-break {t.tiebreak!r}.", code="tiebreak")
-    # Amounts stay within engine.rules' bounds (MAX_STAKE), so no level, prize or stack
-    # can push a table's books past a 64-bit column or the verifier's caps.
-    for name in ("buy_in", "fee"):
-        value = getattr(t, name)
-        if type(value) is not int or not 0 <= value <= MAX_STAKE:
-            raise TournamentError(
-                f"{name} must be an amount from 0 to {format_money(MAX_STAKE, t.currency)}.",
-                code=name,
-            )
-    if type(t.starting_chips) is not int or not 0 < t.starting_chips <= MAX_STAKE:
-        raise TournamentError(
-            f"Starting chips must be above 0 and at most {MAX_STAKE}.", code="starting_chips"
-        )
-    antes = t.antes
-    if not isinstance(antes, list) or not antes or any(type(a) is not int or a <= 0 for a in antes):
-        raise TournamentError("The ante schedule needs whole antes above 0.", code="antes")
-    if any(a > MAX_STAKE for a in antes):
-        raise TournamentError(f"An ante can be at most {MAX_STAKE}.", code="antes")
-    if any(a > b for a, b in zip(antes, antes[1:], strict=False)):
-        raise TournamentError("Antes cannot go down from one level to the next.", code="antes")
-    if t.is_rounds:
-        if t.hands_per_round < 1:
-            raise TournamentError("A round needs at least one hand.", code="hands_per_round")
-        if not 1 <= t.advance_per_table < t.min_table:
-            raise TournamentError(
-                f"Between 1 and {t.min_table - 1} players can advance from a table of at "
-                f"least {t.min_table} (fewer than sit there, or the field never shrinks).",
-                code="advance_per_table",
-            )
-    if t.payout_percentages:
-        logic.validate_payout_percentages(t.payout_percentages)
-    if t.payout_preset and t.payout_preset not in pay.PAYOUT_PRESETS:
-        raise TournamentError(f"Unknown payout preset {t.payout_preset!r}.", code="payout_preset")
-    if t.structure_preset and t.structure_preset not in levels.PRESETS:
-        raise TournamentError(f"Unknown structure {t.structure_preset!r}.", "structure_preset")
-    if type(t.payout_unit) is not int or t.payout_unit < 1:
-        raise TournamentError("Round prizes to a unit of 1 or more.", code="payout_unit")
-    for name in ("addon_price",):
-        if type(getattr(t, name)) is not int or getattr(t, name) < 0:
-            raise TournamentError(f"{name} must be a whole amount ≥ 0.", code=name)
-    if not t.is_rounds and t.level_minutes <= 0 and t.hands_per_level <= 0:
-        raise TournamentError(
-            "A freeze-out needs rising antes: levels by minutes or by hands.", code="levels"
-        )
-    if t.break_every and not t.break_minutes:
-        raise TournamentError("Say how long the breaks are.", code="break_minutes")
-    if not isinstance(t.rules, dict):
-        raise TournamentError("House rules must be an object.", code="rules")
-    try:
-        Rules.from_dict({**t.rules, "ante": antes[0]})
-    except RuleError as exc:
-        raise TournamentError(f"House rules: {exc}", code="rules") from exc
-
-
 def create_tournament(*, club, user, idempotency_key: str = "", **settings: Any) -> Tournament:
     unknown = set(settings) - set(SETTINGS)
     if unknown:
-        raise TournamentError(f"Unknown settings: {sorted(unknown)}.", code="unknown")
+        raise TournamentError(
+            f"Unknown settings: {', '.join(sorted(unknown))}.",
+            code="unknown",
+            message_id="unknown_settings",
+            params={"names": ", ".join(sorted(unknown))},
+        )
     _apply_preset(settings)
     settings.setdefault("antes", list(DEFAULT_ANTES))
     if settings.get("format") == Tournament.Format.FREEZEOUT and not (
@@ -294,10 +234,20 @@ def reseed(*, tournament_id: int, user) -> Tournament:
 def update_settings(*, tournament_id: int, user, **settings: Any) -> Tournament:
     with transaction.atomic():
         t = _locked(tournament_id)
-        _require_status(t, Tournament.Status.REGISTRATION, "Settings are fixed once it starts.")
+        _require_status(
+            t,
+            Tournament.Status.REGISTRATION,
+            "Settings are fixed once it starts.",
+            message_id="settings_fixed",
+        )
         unknown = set(settings) - set(SETTINGS)
         if unknown:
-            raise TournamentError(f"Unknown settings: {sorted(unknown)}.", code="unknown")
+            raise TournamentError(
+                f"Unknown settings: {', '.join(sorted(unknown))}.",
+                code="unknown",
+                message_id="unknown_settings",
+                params={"names": ", ".join(sorted(unknown))},
+            )
         _apply_preset(settings)
         money_changed = any(
             k in settings and settings[k] != getattr(t, k) for k in ("buy_in", "fee")
@@ -331,12 +281,24 @@ def register(*, tournament_id: int, player: Player, user, is_bot: bool = False) 
                     else " when the first round started."
                 ),
                 code="status",
+                message_id="registration_closed",
+                params=(
+                    {"level": t.late_until_level} if t.late_until_level and not t.is_rounds else {}
+                ),
             )
         if player.club_id != t.club_id:
-            raise TournamentError("Only players on the club's roster can enter.", "player")
+            raise TournamentError(
+                "Only players on the club's roster can enter.",
+                "player",
+                message_id="enter_roster_only",
+            )
         entry = Entry.objects.filter(tournament=t, player=player).first()
         if entry is not None and entry.status != Entry.Status.WITHDRAWN:
-            raise TournamentError(f"{player.name} is already entered.", code="entered")
+            raise TournamentError(
+                f"{player.name} is already entered.",
+                code="entered",
+                params={"player": player.name},
+            )
         full = bool(t.max_entries) and (
             t.entries.filter(status__in=TAKING_PLACES).count() >= t.max_entries
         )
@@ -360,7 +322,12 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
         t = _locked(tournament_id)
         running = t.status == Tournament.Status.RUNNING and late.late_open(t)
         if not running:
-            _require_status(t, Tournament.Status.REGISTRATION, "Check-in closed at the start.")
+            _require_status(
+                t,
+                Tournament.Status.REGISTRATION,
+                "Check-in closed at the start.",
+                message_id="check_in_closed",
+            )
         entry = entry_of(t, entry_id)
         if entry.status in (Entry.Status.CHECKED_IN, Entry.Status.PLAYING):
             return entry  # a double tap
@@ -369,9 +336,14 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
                 f"{entry.player.name} is on the waiting list: the field is full "
                 f"({t.max_entries}). They can check in when a place frees up.",
                 code="waiting",
+                params={"player": entry.player.name, "max": t.max_entries},
             )
         if entry.status != Entry.Status.REGISTERED:
-            raise TournamentError(f"{entry.player.name} is not registered.", "not_registered")
+            raise TournamentError(
+                f"{entry.player.name} is not registered.",
+                "not_registered",
+                params={"player": entry.player.name},
+            )
         entry.status = Entry.Status.CHECKED_IN
         entry.checked_in_at = timezone.now()
         entry.save(update_fields=["status", "checked_in_at"])
@@ -412,6 +384,7 @@ def withdraw(*, tournament_id: int, entry_id: int, user) -> Entry:
             t,
             Tournament.Status.REGISTRATION,
             "After the start nobody withdraws: a player is out when their chips are gone.",
+            message_id="withdraw_closed",
         )
         entry = entry_of(t, entry_id)
         if entry.status == Entry.Status.WITHDRAWN:
@@ -453,7 +426,12 @@ def start(*, tournament_id: int, user) -> Round:
     seed made at creation, which is revealed now."""
     with transaction.atomic():
         t = _locked(tournament_id)
-        _require_status(t, Tournament.Status.REGISTRATION, "It has started already.")
+        _require_status(
+            t,
+            Tournament.Status.REGISTRATION,
+            "It has started already.",
+            message_id="started_already",
+        )
         validate(t)
         entries = list(t.entries.select_related("player"))
         playing = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
@@ -495,13 +473,24 @@ def draw_next_round(*, tournament_id: int, user) -> Round:
     """Table rounds: draw the next round from those who advanced (with byes if needed)."""
     with transaction.atomic():
         t = _locked(tournament_id)
-        _require_status(t, Tournament.Status.RUNNING, "Only a running tournament has rounds.")
+        _require_status(
+            t,
+            Tournament.Status.RUNNING,
+            "Only a running tournament has rounds.",
+            message_id="rounds_not_running",
+        )
         if not t.is_rounds:
-            raise TournamentError("A freeze-out has a single round.", code="format")
+            raise TournamentError(
+                "A freeze-out has a single round.", code="format", message_id="freezeout_one_round"
+            )
         last = t.rounds.order_by("-number").first()
         assert last is not None  # a running tournament has drawn its first round
         if last.status != Round.Status.FINISHED:
-            raise TournamentError(f"Round {last.number} is still being played.", "playing")
+            raise TournamentError(
+                f"Round {last.number} is still being played.",
+                "playing",
+                params={"number": last.number},
+            )
         ranked = list(last.advanced)
         chips = _chips_into_next_round(t, last)
         met: dict[int, set[int]] = defaultdict(set)
@@ -588,9 +577,18 @@ def end_table(*, tournament_id: int, table_id: int, user, now: bool = False) -> 
     pot is then left dead: recorded, not awarded)."""
     with transaction.atomic():
         t = _locked(tournament_id)
-        _require_status(t, Tournament.Status.RUNNING, "The tournament is not running.")
+        _require_status(
+            t,
+            Tournament.Status.RUNNING,
+            "The tournament is not running.",
+            message_id="not_running",
+        )
         if not t.is_rounds:
-            raise TournamentError("Freeze-out tables end when they break up.", code="format")
+            raise TournamentError(
+                "Freeze-out tables end when they break up.",
+                code="format",
+                message_id="freezeout_tables_end",
+            )
         table = TournamentTable.objects.select_related("round", "session").get(
             pk=table_id, tournament=t
         )
@@ -712,6 +710,7 @@ def _locked(tournament_id: int) -> Tournament:
     return locked(tournament_id)
 
 
-def _require_status(t: Tournament, status: str, message: str) -> None:
+def _require_status(t: Tournament, status: str, message: str, *, message_id: str) -> None:
+    # ``message_id`` is a literal at each call (tests/i18n/raised.py collects it there).
     if t.status != status:
-        raise TournamentError(message, code="status")
+        raise TournamentError(message, code="status", message_id=message_id)

@@ -439,7 +439,11 @@ def table_autoplay(request: HttpRequest, tournament_id: int, table_id: int) -> H
 
     def run(t):
         if t.table_mode != GameSession.Mode.DIGITAL:
-            raise TournamentError(gettext("Only digital tables are played by bots."), code="mode")
+            raise TournamentError(
+                "Only digital tables are played by bots.",
+                code="mode",
+                message_id="bots_digital_only",
+            )
         return svc.autoplay(tournament_id=t.pk, table_id=table_id, hands=hands, user=request.user)
 
     return _director_post(

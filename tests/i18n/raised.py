@@ -1,15 +1,20 @@
-"""Every message id the engine and the ledger can raise or report, read from the source.
+"""Every message id a person can be refused with, read from the source: the engine's and
+the ledger's, and the web layer's own services that raise ``BourreError`` subclasses
+(tournaments, digital hands, clubs).
 
-Three shapes are collected (``ast``, no import of Django):
+Four shapes are collected (``ast``):
 
 - ``raise SomeBourreError(...)``: its ``message_id=`` keyword, else its ``code`` (keyword
   or the constructor's positional place), else the class's default ``code``;
 - an error dict literal ``{"code": "...", "message": ...}`` (the verifier's errors);
-- ``add("code", ...)`` / ``_reject("code", ...)``: the record checks' error helpers.
+- ``add("code", ...)`` / ``_reject("code", ...)``: the record checks' error helpers;
+- a ``message_id="..."`` keyword (or ``<what>_message_id=``) given to any other call: a
+  helper that raises for its caller (``_require_status(..., message_id="not_running")``),
+  whose own raise forwards its ``message_id`` argument.
 
 A code that is not a string literal fails the collection (``dynamic``) unless it only
-forwards another error's (``exc.message_id``, ``e.code``), which is collected where it
-was raised.
+forwards another error's (``exc.message_id``, ``e.code``) or a helper's ``message_id``
+argument, which are collected where they were raised or where the helper is called.
 """
 
 from __future__ import annotations
@@ -23,6 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
     *sorted((ROOT / "games" / "engine").glob("*.py")),
     *sorted((ROOT / "ledger").rglob("*.py")),
+    # The services (and views) that raise refusals people read on pages and in the API.
+    *sorted((ROOT / "games" / "tournaments").glob("*.py")),
+    *sorted((ROOT / "games" / "digital").glob("*.py")),
+    *sorted((ROOT / "games" / "clubs").glob("*.py")),
 ]
 # Constructors that take the code positionally: its index.
 POSITIONAL_CODE = {
@@ -33,6 +42,7 @@ POSITIONAL_CODE = {
     "VoidRefused": 0,
     "CorrectionRefused": 0,
     "RuleError": 0,
+    "DigitalError": 1,
 }
 HELPERS = {"add", "_reject"}
 # Forwarding another error's id (collected at that error's own raise site).
@@ -62,6 +72,8 @@ def _literal(node: ast.AST | None) -> str | None:
 
 
 def _forwarded(node: ast.AST) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id == "message_id"  # a helper's argument, collected at its calls
     return isinstance(node, ast.Attribute) and node.attr in FORWARDS
 
 
@@ -116,6 +128,14 @@ def collect() -> tuple[dict[str, list[str]], list[str]]:
                         if _literal(value) is not None:
                             note(str(_literal(value)), where)
                         elif not _forwarded(value) and not isinstance(value, ast.Name):
+                            dynamic.append(where)
+            # (An error class's own super().__init__ passes on what it was given.)
+            if isinstance(node, ast.Call) and _name(node.func) not in {*classes, "__init__"}:
+                for k in node.keywords:
+                    if k.arg and k.arg.endswith("message_id"):
+                        if _literal(k.value) is not None:
+                            note(str(_literal(k.value)), where)
+                        elif not _forwarded(k.value):
                             dynamic.append(where)
             if isinstance(node, ast.Call) and _name(node.func) in HELPERS and node.args:
                 first = node.args[0]
