@@ -171,7 +171,7 @@ def _require_pot_headroom(session: GameSession, state: HandState) -> None:
     if worst > MAX_POT:
         raise DigitalError(
             "The pot is so large that with bourrés this hand could bring it past the "
-            "largest pot these books keep. Set a pot limit in the session's rules (R37), "
+            "largest pot these books keep. Set a pot limit in the session's rules, "
             "or record the next hand as a reported hand.",
             "pot_over_cap",
             "R37",
