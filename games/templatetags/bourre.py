@@ -26,6 +26,7 @@ from games.engine.cards import CardError, parse_card, parse_suit
 from games.engine.rules import RULE_FIELDS
 from games.money import DEFAULT_CURRENCY, MINUS, MONEY_RULES, Currency, format_money, input_value
 from games.sessions.rule_fields import CHOICE_LABELS
+from games.tournaments.deals import KIND_WORDS
 
 __all__ = ["MINUS", "card_name", "register"]
 
@@ -97,6 +98,14 @@ def rule_label(key: str) -> str:
     pot"), so a history line never shows a setting's key; an unknown key as it is."""
     label = _RULE_LABELS.get(key)
     return _(label) if label else str(key)
+
+
+@register.filter
+def deal_label(deal: dict) -> str:
+    """A final-table deal's kind as the deal form names it, in the reader's language; the
+    deal keeps its English label for the ledger's memos (``tournaments.deals``)."""
+    word = KIND_WORDS.get(deal.get("kind", ""))
+    return str(word) if word else str(deal.get("label", ""))
 
 
 @register.filter

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import tournament as logic
 from games.engine import tournament_payouts as pay
@@ -24,7 +25,10 @@ from games.tournaments.tables import finish_round, finish_table, table_infos
 from ledger import books, postings
 from ledger.models import PrizePosting
 
+# The English label is kept in the deal and its ledger memos (locale-free); pages name the
+# kind with the deal form's words, in the reader's language (the ``deal_label`` filter).
 KIND_LABELS = {"even": "even chop", "chips": "chip chop", "custom": "custom deal"}
+KIND_WORDS = {"even": _("Even chop"), "chips": _("Chip chop"), "custom": _("Custom amounts")}
 
 
 def _final_table(t: Tournament):

@@ -23,6 +23,7 @@ from games.models import Entry, Player, Tournament
 from games.money import Currency, MoneyField
 from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
+from games.tournaments.deals import KIND_WORDS
 
 
 def _int_list(text: str, refusal: str) -> list[int]:
@@ -264,11 +265,7 @@ class DealForm(forms.Form):
     """A final-table deal: the kind, who agreed (every player still in), custom amounts."""
 
     kind = forms.ChoiceField(
-        choices=[
-            ("even", _("Even chop")),
-            ("chips", _("Chip chop")),
-            ("custom", _("Custom amounts")),
-        ],
+        choices=list(KIND_WORDS.items()),
         widget=forms.RadioSelect,
         initial="chips",
     )

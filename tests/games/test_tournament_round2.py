@@ -7,7 +7,8 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -337,6 +338,27 @@ def test_a_deal_needs_everyone_still_in(club, alice):
     assert [r["prize"] for r in rows] == [100] * 4 and rows[0]["status"] == "winner"
     memos = PrizePosting.objects.filter(tournament=t, kind="deal").values_list("memo", flat=True)
     assert all("Deal (custom deal) agreed by p001, p002, p003, p004" in m for m in memos)
+    check_books(t)
+
+
+def test_a_deal_is_named_in_the_readers_language_while_its_memos_stay_english(
+    club, alice, alice_client
+):
+    t = make_tournament(club, alice, n=3, format="freezeout", buy_in=100, starting_chips=30)
+    svc.start(tournament_id=t.pk, user=alice)
+    t.refresh_from_db()
+    still = list(deals.deal_terms(t)["chips"])
+    deals.make_deal(tournament_id=t.pk, kind="even", agreed=still, user=alice)
+    with translation.override("fi"):
+        word = str(deals.KIND_WORDS["even"])
+    assert word.lower() != "even chop"
+    for name in ("tournament_detail", "tournament_standings"):
+        page = alice_client.get(reverse(name, args=[t.pk]), HTTP_ACCEPT_LANGUAGE="fi")
+        assert f"({word})" in page.content.decode(), name
+    english = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert "(Even chop)" in english
+    memos = PrizePosting.objects.filter(tournament=t, kind="deal").values_list("memo", flat=True)
+    assert memos and all("Deal (even chop) agreed by" in m for m in memos)
     check_books(t)
 
 
