@@ -51,6 +51,8 @@ PHONE_BASE_URL = os.environ.get("BOURRE_PHONE_URL", "")
 if LAN_MODE:
     ALLOWED_HOSTS = ["*"]
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+# A refused form in words and in the reader's language, not Django's debugging page.
+CSRF_FAILURE_VIEW = "games.error_pages.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
