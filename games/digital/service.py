@@ -342,6 +342,13 @@ def _void(session: GameSession, hand: Hand, reason: str, user=None) -> None:
 
 # The stored reason of a hand cancelled because its session closed (void_reason).
 _CLOSED_UNDER_HAND = "The session was closed while this hand was being played; no money moved."
+_CHANGED_UNDER_HAND = (
+    "The table changed while this hand was being played (a hand was recorded, a seat or "
+    "the rules changed), so it was cancelled; no money moved."
+)
+# Stored in English (the ledger's record); pages show them in the reader's language: the
+# same sentences are games.messages' hand_cancelled_closed and hand_cancelled.
+STORED_REASONS = frozenset({_CLOSED_UNDER_HAND, _CHANGED_UNDER_HAND})
 
 
 def _cancel_if_stale(session: GameSession, hand: Hand) -> str | None:
@@ -350,10 +357,7 @@ def _cancel_if_stale(session: GameSession, hand: Hand) -> str | None:
     if not session.is_open:
         reason = _CLOSED_UNDER_HAND
     elif session.version != hand.before.get("version") and _setup_changed(session, hand):
-        reason = (
-            "The table changed while this hand was being played (a hand was recorded, "
-            "a seat or the rules changed), so it was cancelled; no money moved."
-        )
+        reason = _CHANGED_UNDER_HAND
     if reason is not None:
         _void(session, hand, reason)
     return reason

@@ -315,7 +315,10 @@ def _me(state: HandState, view: dict[str, Any], viewer: str) -> dict[str, Any]:
 
 def _result(hand: Hand, state: HandState) -> dict[str, Any] | None:
     if hand.status == Hand.Status.VOIDED:
-        return {"cancelled": hand.void_reason or gettext("This hand was cancelled.")}
+        reason = hand.void_reason
+        if reason in digital.STORED_REASONS:
+            reason = gettext(reason)  # stored in English; the same msgid as games.messages
+        return {"cancelled": reason or gettext("This hand was cancelled.")}
     # The ledger's verdict is the authority once recorded (forfeits, chip limits).
     result = hand.verdict.get("result") if hand.status == Hand.Status.RECORDED else None
     result = result or state.outcome()

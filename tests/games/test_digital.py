@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import random
 
 import pytest
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games.digital import selectors as digital_reads
 from games.digital import service as digital
@@ -383,6 +386,13 @@ def test_a_rules_change_meanwhile_cancels_the_digital_hand(session, seats, clien
     assert hand.status == Hand.Status.VOIDED
     assert "changed" in hand.void_reason
     assert not Posting.objects.filter(hand=hand).exists()
+    # Stored in English; each phone reads it in its own language.
+    with translation.override("fi"):
+        finnish = gettext(hand.void_reason)
+    assert finnish != hand.void_reason
+    page = client.get(seat_url(seats[who]), HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    assert html.escape(finnish, quote=False) in page
+    assert html.escape(hand.void_reason, quote=False) not in page
 
 
 def test_a_closed_session_cannot_deal(session, bob):
