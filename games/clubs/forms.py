@@ -26,7 +26,9 @@ from games.names import TITLE_MAX, clean_name
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        required=False, help_text=gettext_lazy("Optional; for password resets later.")
+        label=gettext_lazy("Email"),
+        required=False,
+        help_text=gettext_lazy("Optional; for password resets later."),
     )
 
     error_messages = {
@@ -154,6 +156,7 @@ class MemberChoiceField(forms.ModelChoiceField):
 
 class PlayerLinkForm(forms.Form):
     member = MemberChoiceField(
+        label=gettext_lazy("Member"),
         queryset=Membership.objects.none(),
         required=False,
         empty_label=gettext_lazy("— not linked —"),
@@ -171,8 +174,8 @@ ROLE_CHOICES = Role.choices
 
 
 class InviteForm(forms.Form):
-    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.MEMBER)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=ROLE_CHOICES, initial=Role.MEMBER)
 
 
 class RoleForm(forms.Form):
-    role = forms.ChoiceField(choices=ROLE_CHOICES)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=ROLE_CHOICES)

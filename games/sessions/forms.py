@@ -144,7 +144,7 @@ class RulesForm(forms.Form):
 class SessionForm(RulesForm):
     """Start a session: name, seats in order, first dealer, currency and house rules."""
 
-    name = forms.CharField(max_length=100)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=100)
     new_players = forms.CharField(
         required=False,
         max_length=400,
@@ -165,6 +165,7 @@ class SessionForm(RulesForm):
         help_text=gettext_lazy("Must be seated. The player on the dealer's left leads."),
     )
     currency = CurrencyField(
+        label=gettext_lazy("Currency"),
         help_text=gettext_lazy(
             "What every amount is counted in: the club's money, or another counted the "
             "same way (dollars or euros, both in cents)."
@@ -314,7 +315,9 @@ class HandForm(forms.Form):
     hand by its idempotency key).
     """
 
-    trump = forms.ChoiceField(choices=SUITS, required=False, widget=forms.RadioSelect)
+    trump = forms.ChoiceField(
+        label=gettext_lazy("Trump"), choices=SUITS, required=False, widget=forms.RadioSelect
+    )
     up_card = forms.CharField(
         required=False,
         max_length=4,

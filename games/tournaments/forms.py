@@ -5,13 +5,14 @@ typed and shown in the tournament's currency ("25", "0.50") and kept in minor un
 (games.money.MoneyField); chips (stacks, antes, the tables' pot limit) stay whole numbers.
 
 Labels, help texts and refusals are in the reader's language (gettext; the engine's
-refusals through games.messages.render). The presets' names come from the engine, in
-English.
+refusals through games.messages.render). The engine names its presets in English; the
+form writes them in the reader's language from their numbers (``structure_words``,
+``payout_words``), so a preset's description always says what it does.
 """
 
 from django import forms
 from django.db import models
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import tournament_levels as levels
@@ -38,6 +39,37 @@ OPTIONAL_NUMBERS = svc.OPTIONAL_NUMBERS
 
 
 MONEY_FIELDS = ("buy_in", "fee", "addon_price", "payout_unit")
+
+
+PRESET_NAMES = {"turbo": _("Turbo"), "standard": _("Standard"), "deep": _("Deep")}
+
+
+def structure_words() -> list[tuple[str, str]]:
+    """The structure presets in the reader's language, from their numbers."""
+    out = []
+    for key, p in levels.PRESETS.items():
+        facts = {
+            "name": PRESET_NAMES.get(key, key),
+            "minutes": p.level_minutes,
+            "hands": p.hands_per_level,
+            "every": p.break_every,
+        }
+        if p.break_every:
+            text = gettext(
+                "%(name)s (%(minutes)s min / %(hands)s hands, a break every %(every)s levels)"
+            )
+        else:
+            text = gettext("%(name)s (%(minutes)s min / %(hands)s hands)")
+        out.append((key, text % facts))
+    return out
+
+
+def payout_words() -> list[tuple[str, str]]:
+    """The payout presets in the reader's language: "Top 10 % of the field, standard curve"."""
+    return [
+        (key, gettext("Top %(share)s %% of the field, standard curve") % {"share": share})
+        for key, (_label, share) in pay.PAYOUT_PRESETS.items()
+    ]
 
 
 class TournamentForm(forms.ModelForm):
@@ -76,6 +108,7 @@ class TournamentForm(forms.ModelForm):
         label=_("Structure"),
         required=False,
         choices=[("", _("Custom (below)"))] + [(k, p.label) for k, p in levels.PRESETS.items()],
+        # (the words are set per request: structure_words)
         help_text=_(
             "A preset fills the antes, the breaks and the level length: in minutes when "
             "minutes per level is above 0, else in hands."
@@ -86,6 +119,7 @@ class TournamentForm(forms.ModelForm):
         required=False,
         choices=[("", _("Custom table (below) or the default"))]
         + [(k, label) for k, (label, _share) in pay.PAYOUT_PRESETS.items()],
+        # (the words are set per request: payout_words)
     )
     antes_text = forms.CharField(
         label=_("Ante schedule"),
@@ -169,6 +203,12 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        structure = self.fields["structure_preset"]
+        assert isinstance(structure, forms.ChoiceField)
+        structure.choices = [structure.choices[0], *structure_words()]  # type: ignore[index]
+        payout = self.fields["payout_preset"]
+        assert isinstance(payout, forms.ChoiceField)
+        payout.choices = [payout.choices[0], *payout_words()]  # type: ignore[index]
         t = self.instance
         currency = t.club.currency if t.pk is None else t.currency
         for name in MONEY_FIELDS:
@@ -265,6 +305,7 @@ class DealForm(forms.Form):
     """A final-table deal: the kind, who agreed (every player still in), custom amounts."""
 
     kind = forms.ChoiceField(
+        label=pgettext_lazy("a final-table agreement", "Deal"),
         choices=list(KIND_WORDS.items()),
         widget=forms.RadioSelect,
         initial="chips",

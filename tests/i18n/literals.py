@@ -82,10 +82,35 @@ def _str_of_error(node: ast.AST) -> bool:
     )
 
 
+def _unlabelled_fields(tree: ast.AST) -> list[str]:
+    """Form fields declared without ``label``: Django writes one from the attribute's name,
+    in English ("Name", "Currency"), whatever the reader's language. Only form classes (a
+    model's fields are labelled by ``verbose_name``; a serializer's names are an API's);
+    hidden fields are left out."""
+    found = []
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef) or not any(
+            "Form" in ast.unparse(base) for base in cls.bases
+        ):
+            continue
+        for stmt in cls.body:
+            if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)):
+                continue
+            call = stmt.value
+            func = call.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            keywords = {k.arg: k.value for k in call.keywords}
+            hidden = "Hidden" in ast.unparse(keywords.get("widget", ast.Constant("")))
+            if name.endswith("Field") and "label" not in keywords and not hidden:
+                found.append(f"line {stmt.lineno}: {ast.unparse(stmt.targets[0])} has no label")
+    return found
+
+
 def python_literals(source: str) -> list[str]:
     """The untranslated texts a person would read, shown by one web-layer module."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    found = _unlabelled_fields(tree)
+    for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         func = node.func

@@ -73,3 +73,15 @@ def test_the_lint_finds_what_it_should():
         "line 5",
         "line 6",
     ]
+
+
+def test_the_lint_finds_a_form_field_that_django_would_label_in_english():
+    code = (
+        "class StartForm(forms.Form):\n"
+        "    name = forms.CharField(max_length=100)\n"
+        "    seat = forms.IntegerField(label=_('Seat'))\n"
+        "    token = forms.CharField(widget=forms.HiddenInput)\n"
+        "class Hand(models.Model):\n"
+        "    number = models.IntegerField()\n"
+    )
+    assert python_literals(code) == ["line 2: name has no label"]
