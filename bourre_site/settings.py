@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # A scoreboard poll answered 304 in one statement, before anything else reads the
+    # login session (games/polling.py).
+    "games.polling.BoardPollMiddleware",
     # After sessions (it reads the signed-in player's saved language from the session),
     # before CommonMiddleware (Django's order for LocaleMiddleware); games/language.py.
     "games.language.PreferredLanguageMiddleware",
