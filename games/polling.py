@@ -63,6 +63,7 @@ from games import sql
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 # Engines whose login sessions live in django_session's rows (cached_db writes there first).
+# Their SessionStore classes are checked by module: a subclass may keep its rows elsewhere.
 DATABASE_SESSION_ENGINES = frozenset(
     {"django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db"}
 )
@@ -185,11 +186,11 @@ def login_board_unchanged(request: HttpRequest) -> HttpResponse | None:
     match = MEMBER_BOARD_ETAG.fullmatch(request.headers.get("If-None-Match", "").strip())
     if match is None:
         return None
-    if settings.SESSION_ENGINE not in DATABASE_SESSION_ENGINES:
-        return None
     if settings.SESSION_SAVE_EVERY_REQUEST:
         return None  # every request must save (and extend) the login: the view does
     session = getattr(request, "session", None)
+    if type(session).__module__ not in DATABASE_SESSION_ENGINES:
+        return None
     if session is None or not session.session_key:
         return None
     key = session.session_key
