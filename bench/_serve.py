@@ -4,6 +4,7 @@ with. Not a benchmark (``make bench`` skips files starting with ``_``)."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import types
@@ -24,6 +25,12 @@ urls.urlpatterns = [  # type: ignore[attr-defined]
     path("bench/ok/", lambda request: HttpResponse("ok")),
     path("", include("bourre_site.urls")),
 ]
+# The site's error handlers too (the outage's 503 is handler500): they live on the root
+# URLconf, which this one replaces.
+site_urls = importlib.import_module("bourre_site.urls")
+for handler in ("handler400", "handler403", "handler404", "handler500"):
+    if hasattr(site_urls, handler):
+        setattr(urls, handler, getattr(site_urls, handler))
 sys.modules["bench_serve_urls"] = urls
 settings.ROOT_URLCONF = "bench_serve_urls"
 application = get_wsgi_application()

@@ -3,7 +3,9 @@ PostgreSQL, loopback only, bounded in time (issue #20).
 
 1. The floor: uncontended, one request at a time through the same gunicorn (3 workers):
    a bare "ok" view behind the same middleware (``bench/_serve.py``), a record POST and
-   a 304 scoreboard poll; their p50 and the ratios to the bare view.
+   a 304 scoreboard poll; their p50 and the ratios to the bare view. Every timed request
+   follows a bare one, and each ratio divides by the bare requests of its own phase (the
+   load of a shared machine moves within a run).
 2. The load: N tables (N = 1, 4, 16, then 32, 64… up to ``BENCH_MAX_TABLES``, stopping
    once record p95 passes 100 ms), each recording one hand every 5 s (GET the form, POST
    it as htmx does) with 3 phones polling its scoreboard every 3 s, for
@@ -21,9 +23,10 @@ POST (form GET untimed) against the same bare view, but
 - floor.py's bare view includes Django's test client (building the request and the
   response in the same process), which makes the floor larger and the ratio smaller;
   here the client is another process and the bare view is mostly the loopback socket;
-- under gunicorn every request that touches the database first runs ``SELECT 1``
-  (``conn_health_checks``; the test client switches that signal off) and each worker
-  reconnects every ``CONN_MAX_AGE`` seconds; floor.py's statement counts do not see them;
+- under gunicorn each worker reconnects every ``CONN_MAX_AGE`` seconds, and every
+  request runs the connection check of ``bourre_site/dbhealth.py`` (a look at the
+  socket; before issue #20 Django's ``SELECT 1`` before the first query of each request);
+  floor.py's statement counts do not see them;
 - the POST here passes the CSRF check (the test client skips it);
 - each statement is a hop to PostgreSQL's process and back: on a busy 2-core machine
   every hop may wait for a core, which the bare view (no database) never does, so this
@@ -243,30 +246,41 @@ def start_server() -> subprocess.Popen:
 
 def floor(session_id: int, login) -> None:
     # The bare view's client has no login: the floor is routing and middleware alone.
+    # Each timed request is paired with a bare one right before it, and each ratio is
+    # taken against the bare requests of its own phase: on a busy machine the load moves
+    # within a run, and a floor measured a minute earlier would not be the same floor.
     host, watcher, bare = Phone(login()), Phone(login()), Phone(None)
     rng = random.Random(1)
     for _ in range(20):  # warm every worker
         bare.request("GET", "/bench/ok/")
         record_once(host, session_id, rng)
-    bares = []
-    for _ in range(200):
+
+    def bare_once() -> float:
         t0 = time.perf_counter()
         bare.request("GET", "/bench/ok/")
-        bares.append(time.perf_counter() - t0)
-    posts = [t for t, ok in (record_once(host, session_id, rng) for _ in range(60)) if ok]
+        return time.perf_counter() - t0
+
+    post_bares, posts = [], []
+    for _ in range(60):
+        post_bares.append(bare_once())
+        t, ok = record_once(host, session_id, rng)
+        if ok:
+            posts.append(t)
     poller = Poller(watcher, session_id)
     poller.poll()
-    polls = []
+    poll_bares, polls = [], []
     for _ in range(200):
+        poll_bares.append(bare_once())
         t, status = poller.poll()
         if status == 304:
             polls.append(t)
-    b = pct(bares, 50)
+    b = pct(post_bares + poll_bares, 50)
+    b_post, b_poll = pct(post_bares, 50), pct(poll_bares, 50)
     print(f"== floor (uncontended, gunicorn {WORKERS} workers, PostgreSQL)")
-    print(f"   bare view p50 {ms(b)}")
-    print(f"   record POST p50 {ms(pct(posts, 50))} = {pct(posts, 50) / b:.1f}× bare "
+    print(f"   bare view p50 {ms(b)} (beside the POSTs {ms(b_post)}, the polls {ms(b_poll)})")
+    print(f"   record POST p50 {ms(pct(posts, 50))} = {pct(posts, 50) / b_post:.1f}× bare "
           f"({len(posts)}/60 saved)")  # fmt: skip
-    print(f"   304 poll p50 {ms(pct(polls, 50))} = {pct(polls, 50) / b:.1f}× bare "
+    print(f"   304 poll p50 {ms(pct(polls, 50))} = {pct(polls, 50) / b_poll:.1f}× bare "
           f"({len(polls)}/200 were 304)")  # fmt: skip
 
 

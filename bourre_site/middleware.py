@@ -17,17 +17,23 @@ check for load balancers and a clear answer while the database is away.
     link is the key); a shared cache or the back button must not keep someone's books.
   * A database that does not answer (``OperationalError``/``InterfaceError``) becomes a
     503 with ``Retry-After`` (problem+json under ``/api/``) instead of a bare 500.
+- ``server_error`` (``handler500``) answers the same 503 when the database went away
+  before any view ran: a signed-in request reads its login session in middleware
+  (the scoreboard poll's 304 too, games/polling.py), where ``process_exception`` does
+  not reach.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import sys
 from collections.abc import Callable
 
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 
 log = logging.getLogger("bourre.health")
 
@@ -144,6 +150,14 @@ def database_unavailable(request: HttpRequest) -> HttpResponse:
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: Django calls it while handling the exception, so the exception is
+    at hand; a database error gets the outage's 503, anything else Django's 500."""
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        return database_unavailable(request)
+    return defaults.server_error(request)
 
 
 class HealthCheckMiddleware:

@@ -79,6 +79,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # A scoreboard poll answered 304 in one statement, before anything else reads the
+    # login session (games/polling.py).
+    "games.polling.BoardPollMiddleware",
     # After sessions (it reads the signed-in player's saved language from the session),
     # before CommonMiddleware (Django's order for LocaleMiddleware); games/language.py.
     "games.language.PreferredLanguageMiddleware",
@@ -117,12 +120,16 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "bourre_site.wsgi.application"
 
+# Persistent connections (a new one costs more than a whole poll). Django's health check
+# would send SELECT 1 before the first query of every request; bourre_site/dbhealth.py
+# looks at the socket instead (no round trip) and runs the real check only when the
+# server has spoken, e.g. after a PostgreSQL restart (issue #20).
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        conn_health_checks=False,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

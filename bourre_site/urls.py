@@ -11,3 +11,6 @@ urlpatterns = [
 
 # A URL under /api/ that matches nothing answers problem+json; elsewhere the HTML page.
 handler404 = "games.api.errors.api_not_found"
+# A database that went away before the view ran (the login session is read in middleware):
+# the outage's 503 with Retry-After, like one inside a view (bourre_site/middleware.py).
+handler500 = "bourre_site.middleware.server_error"

@@ -57,6 +57,49 @@ def test_database_outage_on_a_page_is_503_with_retry(alice_client, club, monkeyp
     assert "Nothing was saved" in response.content.decode()
 
 
+@pytest.mark.parametrize("poll", [False, True])
+def test_database_outage_before_the_view_is_503_too(carol, table_for_outage, monkeypatch, poll):
+    """The login session is read in middleware (the language, the scoreboard poll's 304),
+    before any view: an outage there is the same 503, not Django's bare 500."""
+    from django.contrib.sessions.backends import db as session_db
+    from django.test import Client
+
+    from games import sql
+
+    phone = Client(raise_request_exception=False)
+    phone.force_login(carol)
+    url = reverse("session_detail", args=[table_for_outage.pk])
+    etag = phone.get(url, HTTP_HX_REQUEST="true")["ETag"]
+    _database_down(monkeypatch, session_db.SessionStore, "load")
+    _database_down(monkeypatch, sql, "login_board_poll")
+    headers = {"HTTP_IF_NONE_MATCH": etag} if poll else {}
+    response = phone.get(url, HTTP_HX_REQUEST="true", **headers)
+    assert response.status_code == 503
+    assert int(response["Retry-After"]) > 0
+    assert "Nothing was saved" in response.content.decode()
+    api = phone.get("/api/v1/clubs/")
+    assert api.status_code == 503 and api["Content-Type"] == "application/problem+json"
+
+
+def test_other_errors_before_the_view_stay_500(alice_client, monkeypatch):
+    from django.contrib.sessions.backends import db as session_db
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(session_db.SessionStore, "load", broken)
+    alice_client.raise_request_exception = False
+    response = alice_client.get(reverse("home"))
+    assert response.status_code == 500 and "Retry-After" not in response
+
+
+@pytest.fixture
+def table_for_outage(club, players, bob):
+    from tests.games.test_session_views import start_table
+
+    return start_table(club, players, bob)
+
+
 def test_database_outage_on_the_api_is_problem_json(client, monkeypatch):
     from games.api import views
 

@@ -679,6 +679,57 @@ def test_board_poll_matches_the_orm_for_every_user_and_session(scene):
     assert seen == {Role.OWNER, Role.SCOREKEEPER, Role.MEMBER, None}
 
 
+def test_login_board_poll_matches_the_orm_for_every_login_user_and_session(scene):
+    """The middleware's one statement: the login session's row exactly as the database
+    session engine reads it (the key, unexpired), and beside it board_poll's answer for
+    the user the client names (None when that user is no member of the session's club)."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    User = get_user_model()
+    keys = []
+    for user in scene.users:
+        login = SessionStore()
+        login["_auth_user_id"] = str(user.pk)
+        login.create()
+        keys.append(login.session_key)
+    expired = SessionStore()
+    expired["_auth_user_id"] = str(scene.users[0].pk)
+    expired.create()
+    Session.objects.filter(session_key=expired.session_key).update(
+        expire_date=timezone.now() - timezone.timedelta(seconds=1)
+    )
+    keys += [expired.session_key, "no-such-login-session-key"]
+    missing_user = max(u.pk for u in scene.users) + 1000
+    seen = set()
+    for key in keys:
+        row = Session.objects.filter(session_key=key, expire_date__gt=timezone.now()).first()
+        for user_id in [*(u.pk for u in scene.users), missing_user]:
+            for session_id in [*(s.pk for s in scene.sessions), scene.missing_session]:
+                raw = games_sql.login_board_poll(key, user_id, session_id)
+                if row is None:
+                    assert raw is None, (key, user_id, session_id)
+                    seen.add("no login")
+                    continue
+                orm = GameSession.objects.filter(pk=session_id).first()
+                member = (
+                    Membership.objects.filter(club_id=orm.club_id, user_id=user_id).first()
+                    if orm
+                    else None
+                )
+                board = None
+                if member is not None:
+                    user = User.objects.get(pk=user_id)
+                    board = (orm.version, member.role, user.password, user.is_active)
+                assert raw == (row.session_data, board), (key, user_id, session_id)
+                assert board == games_sql.board_poll(user_id, session_id)
+                if board is not None:
+                    assert type(raw[1][0]) is int and type(raw[1][3]) is bool
+                seen.add(member.role if member else None)
+    assert seen == {Role.OWNER, Role.SCOREKEEPER, Role.MEMBER, None, "no login"}
+
+
 def test_session_version_matches_the_orm(scene):
     for session in scene.sessions:
         assert (

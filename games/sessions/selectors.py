@@ -86,7 +86,9 @@ def can_score(session: GameSession, membership) -> bool:
 
 def board_etag(session: GameSession, membership) -> str:
     """The scoreboard changes only with the session's version (and what the role may do)."""
-    return polling.board_etag(session.pk, session.version, membership.role)
+    return polling.board_etag(
+        session.pk, session.version, membership.role, getattr(membership, "user_id", None)
+    )
 
 
 def by_version(session: GameSession, what: str, compute):

@@ -253,12 +253,13 @@ def test_scoreboard_forbidden(mallory_client, client, table):
     assert client.get(url).status_code == 302
 
 
-def test_scoreboard_partial_for_htmx_with_etag(carol_client, table):
+def test_scoreboard_partial_for_htmx_with_etag(carol, carol_client, table):
     response = carol_client.get(reverse("session_detail", args=[table.pk]), **HTMX)
     assert response.status_code == 200
     html = response.content.decode()
     assert "<html" not in html and html.lstrip().startswith('<section id="board"')
-    assert response["ETag"] == f'"board-{table.pk}-{table.version}-member"'
+    # The viewer's id rides along: the poll's one statement reads that member (games.polling).
+    assert response["ETag"] == f'"board-{table.pk}-{table.version}-member-{carol.pk}"'
     assert "no-store" in response["Cache-Control"]
     assert "HX-Request" in response["Vary"]
     # The poll sends the ETag it was rendered with.
