@@ -16,11 +16,12 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils import translation
 from django.utils.dateparse import parse_datetime
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import gettext_noop, pgettext, pgettext_lazy
 
 from games.engine.cards import CardError, parse_card, parse_suit
 from games.engine.rules import RULE_FIELDS
@@ -106,6 +107,64 @@ def deal_label(deal: dict) -> str:
     deal keeps its English label for the ledger's memos (``tournaments.deals``)."""
     word = KIND_WORDS.get(deal.get("kind", ""))
     return str(word) if word else str(deal.get("label", ""))
+
+
+# The memos the ledger writes (ledger.postings), stored in English so the books read the
+# same whoever wrote them; pages show them in the reader's language. A memo of another
+# shape (a tournament's, one typed through the API) is shown as stored.
+_MEMO_WORDS = {
+    text: text
+    for text in (
+        gettext_noop("antes"),
+        gettext_noop("pot won"),
+        gettext_noop("split pot divided"),
+        gettext_noop("bourré and renege penalties"),
+        gettext_noop("Pot carried in"),
+        gettext_noop("Pot carried to the club"),
+        gettext_noop("Pot awarded"),
+        gettext_noop("Leftover pot shared"),
+        gettext_noop("Leftover pot shared; the odd remainder to the club"),
+        gettext_noop("Dead tournament pot returned to the bank"),
+        gettext_noop("Tournament chips"),
+    )
+}
+_HAND_MEMO = re.compile(r"^Hand (?P<number>\d+): (?P<what>.+)$")
+_REVERSAL_MEMO = re.compile(
+    r"^Hand (?P<number>\d+) (?P<why>voided|corrected): reverses (?P<kind>.+)$"
+)
+
+
+def _kind_word(english: str) -> str | None:
+    from ledger.models import Posting  # the ledger's models need the app registry
+
+    for kind in Posting.Kind:
+        with translation.override("en"):
+            label = str(kind.label).lower()
+        if label == english:
+            return str(kind.label).lower()
+    return None
+
+
+@register.filter
+def memo(text: str) -> str:
+    """A posting's memo in the reader's language: "Hand 4: pot won" → "Jako 4: potti
+    voitettu"; "Hand 4 corrected: reverses antes" likewise; anything else as stored."""
+    if not text:
+        return ""
+    if text in _MEMO_WORDS:
+        return _(text)
+    if found := _HAND_MEMO.match(text):
+        what = found["what"]
+        if what in _MEMO_WORDS:
+            return _("Hand %(number)s: %(what)s") % {"number": found["number"], "what": _(what)}
+    if found := _REVERSAL_MEMO.match(text):
+        kind = _kind_word(found["kind"])
+        if kind is not None:
+            facts = {"number": found["number"], "kind": kind}
+            if found["why"] == "voided":
+                return _("Hand %(number)s undone: reverses %(kind)s") % facts
+            return _("Hand %(number)s corrected: reverses %(kind)s") % facts
+    return text
 
 
 @register.filter

@@ -632,3 +632,29 @@ def test_club_page_links_to_new_session_and_stats(bob_client, club):
     html = bob_client.get(reverse("club_detail", args=[club.pk])).content.decode()
     assert reverse("session_new", args=[club.pk]) in html
     assert reverse("club_stats", args=[club.pk]) in html
+
+
+def test_every_memo_the_ledger_writes_for_a_session_reads_in_the_readers_language(
+    carol_client, table, bob
+):
+    """The ledger stores its memos in English; pages show each in the reader's language
+    (the ``memo`` filter). A new memo shape the filter does not know fails here."""
+    from games.templatetags.bourre import memo
+    from ledger.models import Posting
+
+    record_direct(table, bob, **WIN_ANN)  # antes, pot won, bourré penalty
+    record_direct(table, bob, tricks={"ann": 2, "ben": 2, "cal": 1, "dee": 0})  # split
+    last = record_direct(table, bob, tricks={"ann": 3, "ben": 2, "cal": 0, "dee": 0})
+    postings.void_hand(session_id=table.pk, hand_id=last.pk, user=bob, reason="misdeal")
+    postings.close_session(session_id=table.pk, user=bob, leftover_policy="share_equally")
+    postings.check_invariants(table)
+    memos = set(Posting.objects.filter(session=table).values_list("memo", flat=True))
+    assert {"Hand 1: antes", "Hand 3 voided: reverses antes"} <= memos
+    with translation.override("fi"):
+        shown = {text: memo(text) for text in memos if text}
+    assert all(shown[text] != text for text in shown), shown
+    page = carol_client.get(
+        reverse("hand_detail", args=[Hand.objects.get(session=table, number=1).pk]),
+        HTTP_ACCEPT_LANGUAGE="fi",
+    ).content.decode()
+    assert shown["Hand 1: antes"] in page and "Hand 1: antes" not in page
