@@ -6,8 +6,9 @@ compilation cost more than the database's work (bench/web.py, bench/digital.py).
 come from the models' ``_meta``, so a renamed column changes the SQL with it.
 
 - ``session_with_membership``: the session and the user's membership (every page and
-  poll of a session; ``games.access.session_for``); locked, with the club's webhook flag,
-  for a recorded hand (the access check and the ledger's lock in one statement).
+  poll of a session; ``games.access.session_for``); locked, with the club's webhook flag
+  and the login's user row, for a recorded hand (the login, the access check and the
+  ledger's lock in one statement; ``games.access.session_for_login``).
 - ``digital_hand``: a digital hand of a session (every move).
 - ``board_poll``: a session's version, the user's role in its club and what the login
   session must match (every scoreboard poll that may be answered 304;
@@ -32,6 +33,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models.sql import Query
 
 from games.models import Club, GameSession, Hand, Membership
 
@@ -73,8 +75,12 @@ def insert_rows(
         return [row[0] for row in cursor.fetchall()]
 
 
+def _user_fields() -> list:
+    return list(get_user_model()._meta.concrete_fields)
+
+
 @cache
-def _session_sql(lock: bool = False, for_update: bool = False) -> str:
+def _session_sql(lock: bool = False, for_update: bool = False, login: bool = False) -> str:
     def of_club(field: str) -> str:
         return (
             f"(SELECT c.{column(Club, field)} FROM {table(Club)} c "
@@ -84,19 +90,25 @@ def _session_sql(lock: bool = False, for_update: bool = False) -> str:
     # Locked for a recorded hand: the club's webhook flag rides along as in
     # ledger.sql.lock_session (scalar subqueries: FOR UPDATE OF s locks the session row only).
     webhooks = f", {of_club('has_webhooks')} AS _has_webhooks" if lock else ""
+    # With ``login``: every column of the user row, joined by the user id itself (not
+    # through the membership), so a stranger's login is still judged before the 404.
+    user, users, logged = get_user_model(), "", ""
+    if login:
+        logged = "".join(f", u.{quote(f.column)} AS _u_{f.column}" for f in _user_fields())
+        users = f" LEFT JOIN {table(user)} u ON u.{column(user, user._meta.pk.name)} = %s"
     sql = (
         f"SELECT s.*, m.{column(Membership, 'id')} AS _membership_id, "
         f"m.{column(Membership, 'role')} AS _role, {of_club('time_zone')} AS _time_zone"
-        f"{webhooks} FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
+        f"{webhooks}{logged} FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
         f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
-        f"AND m.{column(Membership, 'user')} = %s "
+        f"AND m.{column(Membership, 'user')} = %s{users} "
         f"WHERE s.{column(GameSession, 'id')} = %s"
     )
     return sql + (" FOR UPDATE OF s" if for_update else "")
 
 
 def session_with_membership(
-    user_id: int, session_id: int, lock: bool = False
+    user_id: int, session_id: int, lock: bool = False, login: bool = False
 ) -> GameSession | None:
     """The session with ``_membership_id`` and ``_role`` of the user's membership of its
     club (both None for a non-member) and ``_time_zone``, its club's zone; None if there
@@ -104,16 +116,38 @@ def session_with_membership(
 
     With ``lock`` (inside the caller's transaction) the row is also locked as
     ``ledger.sql.lock_session`` locks it and carries ``_has_webhooks``: a recorded hand's
-    access check and the ledger's lock in one statement (``access.session_for``)."""
+    access check and the ledger's lock in one statement (``access.session_for``).
+
+    With ``login`` the row also carries ``_login_user``: the user ``user_id`` as
+    ``User.objects.get(pk=user_id)`` would load it (None if there is none), for
+    ``access.session_for_login``, which decides whether the login session may use it."""
     if lock and not connection.in_atomic_block:
         raise RuntimeError("a locked read needs the caller's transaction")
-    sql = _session_sql(lock, lock and connection.features.has_select_for_update)
-    rows: list[Any] = list(GameSession.objects.raw(sql, [user_id, session_id]))
+    sql = _session_sql(lock, lock and connection.features.has_select_for_update, login)
+    params = [user_id, user_id, session_id] if login else [user_id, session_id]
+    rows: list[Any] = list(GameSession.objects.raw(sql, params))
     if not rows:
         return None
+    row = rows[0]
     if lock:
-        rows[0]._has_webhooks = bool(rows[0]._has_webhooks)  # SQLite answers 0 or 1
-    return rows[0]
+        row._has_webhooks = bool(row._has_webhooks)  # SQLite answers 0 or 1
+    if login:
+        values = [row.__dict__.pop(f"_u_{f.column}") for f in _user_fields()]
+        row._login_user = None if values[0] is None else _user_from_row(values)
+    return row
+
+
+def _user_from_row(values: list[Any]):
+    """A user model instance from its columns (in ``concrete_fields`` order), through the
+    same converters and ``from_db`` as the ORM's own queries (SQLite's booleans and
+    datetimes come back as numbers and text)."""
+    user = get_user_model()
+    fields = _user_fields()
+    compiler = connection.ops.compiler("SQLCompiler")(Query(user), connection, connection.alias)
+    converters = compiler.get_converters([f.get_col(user._meta.db_table) for f in fields])
+    if converters:
+        values = next(compiler.apply_converters([values], converters))
+    return user.from_db(connection.alias, [f.attname for f in fields], values)
 
 
 @cache

@@ -5,8 +5,9 @@ Every view reaches club objects through `games.access` (strangers 404, members r
 scorekeepers write). Money is written only by `ledger.postings`; these views parse forms,
 call it, and render what it returns. htmx requests get partials and are never redirected
 (a redirected XHR would swap a whole page into a fragment); plain posts follow
-post/redirect/get. A recorded hand's POST checks access and locks the session row in one
-statement, and the ledger settles the hand in that transaction (``_record_post``).
+post/redirect/get. A recorded hand's POST reads the login's user, checks access and locks
+the session row in one statement, and the ledger settles the hand in that transaction
+(``_record_post``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import cast, overload
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -29,7 +31,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.access import club_for, hand_for, session_for
+from games.access import LoginUnsure, club_for, hand_for, session_for, session_for_login
 from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
@@ -227,10 +229,15 @@ def _entry_of(record: dict) -> dict:
     return {k: record[k] for k in keys if record.get(k)}
 
 
-@login_required
 def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     if request.method == "POST":
+        # The login is checked by the POST's locked access statement (_record_post).
         return _record_post(request, session_id)
+    return _record_form(request, session_id)
+
+
+@login_required
+def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
     if not session.is_open:
         return _closed_response(request, session)
@@ -268,16 +275,34 @@ def _posted_form(request: AuthedHttpRequest, session: GameSession) -> HandForm:
 
 
 def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    """One reported hand. The access check reads and locks the session row in one
-    statement and the ledger settles the hand in that same transaction
-    (``record_hand(locked=...)``): the row is read once (issue #20). Everything the
-    ledger refuses it refuses before changing the session object, and its exception
-    rolls the transaction back before the answer is rendered."""
+    """One reported hand. The login's user, the access check and the session row are
+    read, the row locked, in one statement (``access.session_for_login``), and the
+    ledger settles the hand in that same transaction (``record_hand(locked=...)``): the
+    row is read once (issue #20). A login that statement cannot vouch for is Django's to
+    judge, outside the transaction, as ``login_required`` does; then the POST runs with
+    ``request.user``. Everything the ledger refuses it refuses before changing the
+    session object, and its exception rolls the transaction back before the answer is
+    rendered."""
+    try:
+        return _record_post_as(request, session_id, fast=True)
+    except LoginUnsure:
+        pass
+    if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
+        return redirect_to_login(request.get_full_path())
+    return _record_post_as(request, session_id, fast=False)
+
+
+def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> HttpResponse:
     template = _record_template(request)
     hand: Hand | None = None
     try:
         with transaction.atomic():
-            session, membership = session_for(request.user, session_id, Role.SCOREKEEPER, lock=True)
+            if fast:
+                session, membership = session_for_login(request, session_id, Role.SCOREKEEPER)
+            else:
+                session, membership = session_for(
+                    request.user, session_id, Role.SCOREKEEPER, lock=True
+                )
             form = _posted_form(request, session) if session.is_open else None
             if form is not None and form.is_valid():
                 hand, created = postings.record_hand(
