@@ -28,11 +28,12 @@ model's ``_meta``, and the SQL is portable between PostgreSQL and SQLite 3.35+.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, connections
 from django.db.models.sql import Query
 
 from games.models import Club, GameSession, Hand, Membership
@@ -58,25 +59,30 @@ def insert_rows(
     databases, which Django's own bulk_create relies on too)."""
     if not rows:
         return []
-    meta = [model._meta.get_field(f) for f in fields]
+    meta, sql = _insert_sql(model, tuple(fields), len(rows), returning)
     params: list[Any] = []  # get_db_prep_save's database-ready values
     for row in rows:
         params += [f.get_db_prep_save(v, connection) for f, v in zip(meta, row, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [row[0] for row in cursor.fetchall()] if returning else []
+
+
+@lru_cache(maxsize=256)
+def _insert_sql(model, fields: tuple[str, ...], rows: int, returning: bool) -> tuple[list, str]:
+    """The fields and the statement of ``insert_rows`` for this shape, made once."""
+    meta = [model._meta.get_field(f) for f in fields]
     one = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = (
         f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in meta)}) "
-        f"VALUES {', '.join([one] * len(rows))}"
+        f"VALUES {', '.join([one] * rows)}"
     )
-    with connection.cursor() as cursor:
-        if not returning:
-            cursor.execute(sql, params)
-            return []
-        cursor.execute(sql + f" RETURNING {column(model, 'id')}", params)
-        return [row[0] for row in cursor.fetchall()]
+    return meta, sql + (f" RETURNING {column(model, 'id')}" if returning else "")
 
 
-def _user_fields() -> list:
-    return list(get_user_model()._meta.concrete_fields)
+@cache
+def _user_fields() -> tuple:
+    return tuple(get_user_model()._meta.concrete_fields)
 
 
 @cache
@@ -143,11 +149,20 @@ def _user_from_row(values: list[Any]):
     datetimes come back as numbers and text)."""
     user = get_user_model()
     fields = _user_fields()
-    compiler = connection.ops.compiler("SQLCompiler")(Query(user), connection, connection.alias)
-    converters = compiler.get_converters([f.get_col(user._meta.db_table) for f in fields])
+    # The converters belong to a connection (bound to its operations): kept per connection.
+    wrapper = connections[connection.alias]
+    known = _USER_CONVERTERS.get(wrapper)
+    if known is None:
+        compiler = wrapper.ops.compiler("SQLCompiler")(Query(user), wrapper, wrapper.alias)
+        converters = compiler.get_converters([f.get_col(user._meta.db_table) for f in fields])
+        known = _USER_CONVERTERS[wrapper] = (compiler, converters, [f.attname for f in fields])
+    compiler, converters, names = known
     if converters:
         values = next(compiler.apply_converters([values], converters))
-    return user.from_db(connection.alias, [f.attname for f in fields], values)
+    return user.from_db(wrapper.alias, names, values)
+
+
+_USER_CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
 
 
 @cache

@@ -325,7 +325,12 @@ class HandForm(forms.Form):
         prefill: dict[str, Any] | None = None,
         **kwargs,
     ):
+        # Django's __init__ deep-copies the declared fields, which are replaced just below
+        # by copies of the built ones: it copies none (an instance attribute hides the
+        # class's for that call only; issue #20).
+        self.__dict__["base_fields"] = {}
         super().__init__(*args, **kwargs)
+        del self.__dict__["base_fields"]
         self.state = state
         self.rules = Rules.from_dict(state.get("rules") or {})
         self.hand_size = self.rules.hand_size
@@ -337,7 +342,7 @@ class HandForm(forms.Form):
         # #20); each form gets its own shallow copies, so an attribute set on one form's
         # field (like the version's initial below) stays that form's.
         built = _hand_fields(tuple(self.players), self.hand_size, get_language())
-        self.fields = {name: copy.copy(field) for name, field in built.items()}
+        self.fields = {name: _shallow_copy(field) for name, field in built.items()}
         self.fields["version"].initial = state.get("version")
         if prefill:
             self._prefill(prefill)
@@ -697,6 +702,14 @@ def _incomplete_message(verdict: dict[str, Any]) -> str:
             f"Add the remaining cards, or enter the tricks with the steppers."
         )
     return "The hand is not over yet: enter the tricks, or the whole card log."
+
+
+def _shallow_copy(field: forms.Field) -> forms.Field:
+    """``copy.copy(field)`` without the reduce protocol (a form field is a plain object
+    with a ``__dict__``; its widget stays shared, as with ``copy.copy``)."""
+    clone = object.__new__(type(field))
+    clone.__dict__.update(field.__dict__)
+    return clone
 
 
 @functools.lru_cache(maxsize=256)
