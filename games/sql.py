@@ -81,11 +81,6 @@ def _insert_sql(model, fields: tuple[str, ...], rows: int, returning: bool) -> t
 
 
 @cache
-def _user_fields() -> tuple:
-    return tuple(get_user_model()._meta.concrete_fields)
-
-
-@cache
 def _session_sql(lock: bool = False, for_update: bool = False, login: bool = False) -> str:
     def of_club(field: str) -> str:
         return (
@@ -102,8 +97,10 @@ def _session_sql(lock: bool = False, for_update: bool = False, login: bool = Fal
     if login:
         logged = "".join(f", u.{quote(f.column)} AS _u_{f.column}" for f in _user_fields())
         users = f" LEFT JOIN {table(user)} u ON u.{column(user, user._meta.pk.name)} = %s"
+    # The session's columns by name in the model's field order (``_model_from_row``).
+    session_columns = ", ".join(f"s.{quote(f.column)}" for f in _fields(GameSession))
     sql = (
-        f"SELECT s.*, m.{column(Membership, 'id')} AS _membership_id, "
+        f"SELECT {session_columns}, m.{column(Membership, 'id')} AS _membership_id, "
         f"m.{column(Membership, 'role')} AS _role, {of_club('time_zone')} AS _time_zone"
         f"{webhooks}{logged} FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
         f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
@@ -131,38 +128,60 @@ def session_with_membership(
         raise RuntimeError("a locked read needs the caller's transaction")
     sql = _session_sql(lock, lock and connection.features.has_select_for_update, login)
     params = [user_id, user_id, session_id] if login else [user_id, session_id]
-    rows: list[Any] = list(GameSession.objects.raw(sql, params))
-    if not rows:
+    # A plain cursor and the ORM's own converters and from_db: Manager.raw() spent more
+    # Python mapping the row's columns than this whole function does now (issue #20).
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
         return None
-    row = rows[0]
+    width = len(_fields(GameSession))
+    session: GameSession = _model_from_row(GameSession, row[:width])
+    extra = iter(row[width:])
+    session._membership_id, session._role, session._time_zone = (
+        next(extra),
+        next(extra),
+        next(extra),
+    )
     if lock:
-        row._has_webhooks = bool(row._has_webhooks)  # SQLite answers 0 or 1
+        session._has_webhooks = bool(next(extra))  # SQLite answers 0 or 1
     if login:
-        values = [row.__dict__.pop(f"_u_{f.column}") for f in _user_fields()]
-        row._login_user = None if values[0] is None else _user_from_row(values)
-    return row
+        values = list(extra)
+        session._login_user = (  # type: ignore[attr-defined]
+            None if values[0] is None else _model_from_row(get_user_model(), values)
+        )
+    return session
 
 
-def _user_from_row(values: list[Any]):
-    """A user model instance from its columns (in ``concrete_fields`` order), through the
-    same converters and ``from_db`` as the ORM's own queries (SQLite's booleans and
-    datetimes come back as numbers and text)."""
-    user = get_user_model()
-    fields = _user_fields()
+@cache
+def _fields(model) -> tuple:
+    return tuple(model._meta.concrete_fields)
+
+
+def _user_fields() -> tuple:
+    return _fields(get_user_model())
+
+
+def _model_from_row(model, values):
+    """A model instance from its columns (in ``concrete_fields`` order), through the same
+    converters and ``from_db`` as the ORM's own queries (JSON decoded; SQLite's booleans
+    and datetimes come back as numbers and text)."""
+    fields = _fields(model)
     # The converters belong to a connection (bound to its operations): kept per connection.
     wrapper = connections[connection.alias]
-    known = _USER_CONVERTERS.get(wrapper)
+    known = _CONVERTERS.setdefault(wrapper, {}).get(model)
     if known is None:
-        compiler = wrapper.ops.compiler("SQLCompiler")(Query(user), wrapper, wrapper.alias)
-        converters = compiler.get_converters([f.get_col(user._meta.db_table) for f in fields])
-        known = _USER_CONVERTERS[wrapper] = (compiler, converters, [f.attname for f in fields])
+        compiler = wrapper.ops.compiler("SQLCompiler")(Query(model), wrapper, wrapper.alias)
+        converters = compiler.get_converters([f.get_col(model._meta.db_table) for f in fields])
+        known = (compiler, converters, [f.attname for f in fields])
+        _CONVERTERS[wrapper][model] = known
     compiler, converters, names = known
     if converters:
         values = next(compiler.apply_converters([values], converters))
-    return user.from_db(wrapper.alias, names, values)
+    return model.from_db(wrapper.alias, names, values)
 
 
-_USER_CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
+_CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
 
 
 @cache
