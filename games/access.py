@@ -3,14 +3,24 @@
 Every view and API endpoint that touches club data goes through these. A user who is not
 a member of the club gets 404 (the club's existence is not revealed); a member whose role
 is too low for the action gets 403.
+
+``session_for_login`` is the record POST's: the login's user row is read by the same
+locked statement as the session and the membership (no separate ``get_user`` query), and
+accepted only when Django would accept it without touching the login session; anything
+else raises ``LoginUnsure`` and the view asks Django outside its transaction.
 """
 
+from django.contrib.auth import (
+    HASH_SESSION_KEY,
+)
+from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext
 
-from . import sql, timezones
+from . import polling, sql, timezones
 from .models import Club, GameSession, Hand, Membership, Player, Role, Tournament
 
 
@@ -57,6 +67,10 @@ def session_for(
     if not user.is_authenticated:
         raise Http404("No such session")
     session = sql.session_with_membership(user.pk, session_id, lock=lock)
+    return _member_of(session, user, role)
+
+
+def _member_of(session: GameSession | None, user, role: str) -> tuple[GameSession, Membership]:
     if session is None or session._membership_id is None:
         raise Http404("No such session")
     assert session._role is not None  # read with the membership id (a NOT NULL column)
@@ -66,6 +80,50 @@ def session_for(
     require_role(membership, role)
     timezones.activate(session._time_zone)
     return session, membership
+
+
+class LoginUnsure(Exception):
+    """``session_for_login`` could not vouch for the login by itself; nothing was decided.
+    The caller leaves its transaction (rolled back) and asks Django (``request.user``)."""
+
+
+def login_user_id(request: HttpRequest) -> int | None:
+    """The user id of the request's login session, without loading the user; None when
+    there is no login, or it was made by another authentication backend (whose
+    ``get_user`` may differ from a primary-key read)."""
+    session = getattr(request, "session", None)
+    return None if session is None else polling.login_user_id(session)
+
+
+def session_for_login(
+    request: HttpRequest, session_id: int, role: str = Role.MEMBER
+) -> tuple[GameSession, Membership]:
+    """``session_for(request.user, session_id, role, lock=True)`` with the login's user
+    row read by the same statement (the record POST, issue #20: one query less than
+    Django's ``get_user``, which reads the user by its primary key on its own).
+
+    The user is accepted exactly when ``django.contrib.auth.get_user`` would return it
+    without touching the session: a ``ModelBackend`` login, an existing user that
+    ``ModelBackend.user_can_authenticate`` allows (active), and a session hash equal to
+    ``user.get_session_auth_hash()`` (a password change logs the phone out). Anything
+    else (no login, another backend, a user gone or inactive, a hash that does not match
+    and may need the fallback keys or a flush) raises ``LoginUnsure`` *before* any access
+    decision, and the caller asks Django outside its transaction: a flushed login session
+    must not be rolled back with the caller's work. An accepted user becomes
+    ``request.user``; then strangers 404 and too low a role 403, as ``session_for``."""
+    user_id = login_user_id(request)
+    if user_id is None:
+        raise LoginUnsure
+    session = sql.session_with_membership(user_id, session_id, lock=True, login=True)
+    user = None if session is None else session.__dict__.pop("_login_user", None)
+    if user is None or not ModelBackend().user_can_authenticate(user):
+        raise LoginUnsure
+    session_hash = request.session.get(HASH_SESSION_KEY)
+    if not session_hash or not constant_time_compare(session_hash, user.get_session_auth_hash()):
+        raise LoginUnsure
+    # What AuthenticationMiddleware's lazy request.user would have produced and cached.
+    request.user = request._cached_user = user  # type: ignore[attr-defined]
+    return _member_of(session, user, role)
 
 
 def player_for(user, player_id: int, role: str = Role.MEMBER) -> tuple[Player, Membership]:

@@ -53,6 +53,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -123,7 +124,7 @@ def unchanged_since(
     return not_modified(etag)
 
 
-def _login_user_id(login: Mapping[str, Any]) -> int | None:
+def login_user_id(login: Mapping[str, Any]) -> int | None:
     """The logged-in user's id from the login session's data, without loading the user;
     None when there is no login or it was made by another authentication backend."""
     try:
@@ -134,7 +135,7 @@ def _login_user_id(login: Mapping[str, Any]) -> int | None:
         return None
     try:
         return int(get_user_model()._meta.pk.to_python(raw))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, ValidationError):
         return None
 
 
@@ -161,7 +162,7 @@ def member_board_unchanged(request: HttpRequest, session_id: int) -> HttpRespons
     session = getattr(request, "session", None)
     if session is None:
         return None
-    user_id = _login_user_id(session)
+    user_id = login_user_id(session)
     if user_id is None:
         return None
     row = sql.board_poll(user_id, session_id)
@@ -208,7 +209,7 @@ def login_board_unchanged(request: HttpRequest) -> HttpResponse | None:
     if not hasattr(session, "_session_cache"):
         session._session_cache = login
     setattr(request, POLL_ANSWERED, True)
-    if board is None or _login_user_id(login) != user_id:
+    if board is None or login_user_id(login) != user_id:
         return None
     version, role, password, active = board
     if not _login_holds(login, password, active):

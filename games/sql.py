@@ -6,8 +6,9 @@ compilation cost more than the database's work (bench/web.py, bench/digital.py).
 come from the models' ``_meta``, so a renamed column changes the SQL with it.
 
 - ``session_with_membership``: the session and the user's membership (every page and
-  poll of a session; ``games.access.session_for``); locked, with the club's webhook flag,
-  for a recorded hand (the access check and the ledger's lock in one statement).
+  poll of a session; ``games.access.session_for``); locked, with the club's webhook flag
+  and the login's user row, for a recorded hand (the login, the access check and the
+  ledger's lock in one statement; ``games.access.session_for_login``).
 - ``digital_hand``: a digital hand of a session (every move).
 - ``board_poll``: a session's version, the user's role in its club and what the login
   session must match (every scoreboard poll that may be answered 304;
@@ -29,12 +30,14 @@ model's ``_meta``, and the SQL is portable between PostgreSQL and SQLite 3.35+.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
-from django.db import connection
+from django.db import connection, connections
+from django.db.models.sql import Query
 from django.utils import timezone
 
 from games.models import Club, GameSession, Hand, Membership
@@ -60,25 +63,29 @@ def insert_rows(
     databases, which Django's own bulk_create relies on too)."""
     if not rows:
         return []
-    meta = [model._meta.get_field(f) for f in fields]
+    meta, sql = _insert_sql(model, tuple(fields), len(rows), returning)
     params: list[Any] = []  # get_db_prep_save's database-ready values
     for row in rows:
         params += [f.get_db_prep_save(v, connection) for f, v in zip(meta, row, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [row[0] for row in cursor.fetchall()] if returning else []
+
+
+@lru_cache(maxsize=256)
+def _insert_sql(model, fields: tuple[str, ...], rows: int, returning: bool) -> tuple[list, str]:
+    """The fields and the statement of ``insert_rows`` for this shape, made once."""
+    meta = [model._meta.get_field(f) for f in fields]
     one = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = (
         f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in meta)}) "
-        f"VALUES {', '.join([one] * len(rows))}"
+        f"VALUES {', '.join([one] * rows)}"
     )
-    with connection.cursor() as cursor:
-        if not returning:
-            cursor.execute(sql, params)
-            return []
-        cursor.execute(sql + f" RETURNING {column(model, 'id')}", params)
-        return [row[0] for row in cursor.fetchall()]
+    return meta, sql + (f" RETURNING {column(model, 'id')}" if returning else "")
 
 
 @cache
-def _session_sql(lock: bool = False, for_update: bool = False) -> str:
+def _session_sql(lock: bool = False, for_update: bool = False, login: bool = False) -> str:
     def of_club(field: str) -> str:
         return (
             f"(SELECT c.{column(Club, field)} FROM {table(Club)} c "
@@ -88,19 +95,27 @@ def _session_sql(lock: bool = False, for_update: bool = False) -> str:
     # Locked for a recorded hand: the club's webhook flag rides along as in
     # ledger.sql.lock_session (scalar subqueries: FOR UPDATE OF s locks the session row only).
     webhooks = f", {of_club('has_webhooks')} AS _has_webhooks" if lock else ""
+    # With ``login``: every column of the user row, joined by the user id itself (not
+    # through the membership), so a stranger's login is still judged before the 404.
+    user, users, logged = get_user_model(), "", ""
+    if login:
+        logged = "".join(f", u.{quote(f.column)} AS _u_{f.column}" for f in _user_fields())
+        users = f" LEFT JOIN {table(user)} u ON u.{column(user, user._meta.pk.name)} = %s"
+    # The session's columns by name in the model's field order (``_model_from_row``).
+    session_columns = ", ".join(f"s.{quote(f.column)}" for f in _fields(GameSession))
     sql = (
-        f"SELECT s.*, m.{column(Membership, 'id')} AS _membership_id, "
+        f"SELECT {session_columns}, m.{column(Membership, 'id')} AS _membership_id, "
         f"m.{column(Membership, 'role')} AS _role, {of_club('time_zone')} AS _time_zone"
-        f"{webhooks} FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
+        f"{webhooks}{logged} FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
         f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
-        f"AND m.{column(Membership, 'user')} = %s "
+        f"AND m.{column(Membership, 'user')} = %s{users} "
         f"WHERE s.{column(GameSession, 'id')} = %s"
     )
     return sql + (" FOR UPDATE OF s" if for_update else "")
 
 
 def session_with_membership(
-    user_id: int, session_id: int, lock: bool = False
+    user_id: int, session_id: int, lock: bool = False, login: bool = False
 ) -> GameSession | None:
     """The session with ``_membership_id`` and ``_role`` of the user's membership of its
     club (both None for a non-member) and ``_time_zone``, its club's zone; None if there
@@ -108,16 +123,69 @@ def session_with_membership(
 
     With ``lock`` (inside the caller's transaction) the row is also locked as
     ``ledger.sql.lock_session`` locks it and carries ``_has_webhooks``: a recorded hand's
-    access check and the ledger's lock in one statement (``access.session_for``)."""
+    access check and the ledger's lock in one statement (``access.session_for``).
+
+    With ``login`` the row also carries ``_login_user``: the user ``user_id`` as
+    ``User.objects.get(pk=user_id)`` would load it (None if there is none), for
+    ``access.session_for_login``, which decides whether the login session may use it."""
     if lock and not connection.in_atomic_block:
         raise RuntimeError("a locked read needs the caller's transaction")
-    sql = _session_sql(lock, lock and connection.features.has_select_for_update)
-    rows: list[Any] = list(GameSession.objects.raw(sql, [user_id, session_id]))
-    if not rows:
+    sql = _session_sql(lock, lock and connection.features.has_select_for_update, login)
+    params = [user_id, user_id, session_id] if login else [user_id, session_id]
+    # A plain cursor and the ORM's own converters and from_db: Manager.raw() spent more
+    # Python mapping the row's columns than this whole function does now (issue #20).
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
         return None
+    width = len(_fields(GameSession))
+    session: GameSession = _model_from_row(GameSession, row[:width])
+    extra = iter(row[width:])
+    session._membership_id, session._role, session._time_zone = (
+        next(extra),
+        next(extra),
+        next(extra),
+    )
     if lock:
-        rows[0]._has_webhooks = bool(rows[0]._has_webhooks)  # SQLite answers 0 or 1
-    return rows[0]
+        session._has_webhooks = bool(next(extra))  # SQLite answers 0 or 1
+    if login:
+        values = list(extra)
+        session._login_user = (  # type: ignore[attr-defined]
+            None if values[0] is None else _model_from_row(get_user_model(), values)
+        )
+    return session
+
+
+@cache
+def _fields(model) -> tuple:
+    return tuple(model._meta.concrete_fields)
+
+
+def _user_fields() -> tuple:
+    return _fields(get_user_model())
+
+
+def _model_from_row(model, values):
+    """A model instance from its columns (in ``concrete_fields`` order), through the same
+    converters and ``from_db`` as the ORM's own queries (JSON decoded; SQLite's booleans
+    and datetimes come back as numbers and text)."""
+    fields = _fields(model)
+    # The converters belong to a connection (bound to its operations): kept per connection.
+    wrapper = connections[connection.alias]
+    known = _CONVERTERS.setdefault(wrapper, {}).get(model)
+    if known is None:
+        compiler = wrapper.ops.compiler("SQLCompiler")(Query(model), wrapper, wrapper.alias)
+        converters = compiler.get_converters([f.get_col(model._meta.db_table) for f in fields])
+        known = (compiler, converters, [f.attname for f in fields])
+        _CONVERTERS[wrapper][model] = known
+    compiler, converters, names = known
+    if converters:
+        values = next(compiler.apply_converters([values], converters))
+    return model.from_db(wrapper.alias, names, values)
+
+
+_CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
 
 
 @cache

@@ -10,7 +10,9 @@ A recorded hand runs, after ``lock_session`` (which also reads the club's webhoo
 the record form's POST locks with ``games.sql.session_with_membership(lock=True)``
 instead, its access check and lock in one) and ``seats_and_hand_lookup``:
 ``insert_hand``, ``write_postings`` (the postings, their legs and ``add_player_totals``
-in one statement on PostgreSQL, three on SQLite) and ``save_session`` — every one a
+in one statement on PostgreSQL — legs and totals as arrays, so the statement's text and
+parameters stay few enough for psycopg to parse it once — three on SQLite) and
+``save_session`` — every one a
 primary key or one hand's index range, so the cost does not grow with the session
 (issue #20; tests/test_record_flat.py).
 
@@ -248,33 +250,45 @@ def add_player_totals(club_id: int, deltas: dict[int, list[int]]) -> None:
 
 
 @cache
-def _write_sql(postings: int, legs: tuple[int, ...], totals: int) -> str:
+def _write_sql(postings: int, totals: bool) -> str:
     # PostgreSQL: the postings' ids drawn from their sequence first (in posting order),
     # so the legs can name them in the same statement; each INSERT a data-modifying CTE
     # (the legs' foreign key to their posting and the balance trigger are checked at
-    # commit, both deferred).
+    # commit, both deferred). The legs and the totals travel as one array per column
+    # (unnest, in array order): the statement's text depends on the number of postings
+    # alone and it keeps under psycopg's 50 parameters up to four postings, so psycopg
+    # parses it once per process instead of on every hand (issue #20).
     posting, leg = _table(Posting), _table(Leg)
     pk = _column(Posting, "id")
     names = ", ".join([pk, *(_column(Posting, f) for f in POSTING_FIELDS)])
     one = ", ".join(["%s"] * len(POSTING_FIELDS))
-
-    def posting_id(n: int) -> str:
-        return f"(SELECT id FROM ids WHERE n = {n})"
-
-    rows = ", ".join(f"({posting_id(n)}, {one})" for n in range(1, postings + 1))
-    leg_rows = ", ".join(
-        f"({posting_id(n)}, %s, %s)" for n, count in enumerate(legs, 1) for _ in range(count)
-    )
+    rows = ", ".join(f"((SELECT id FROM ids WHERE n = {n}), {one})" for n in range(1, postings + 1))
     leg_names = ", ".join(_column(Leg, f) for f in ("posting", "account", "amount"))
     parts = [
         f"ids AS (SELECT nextval(pg_get_serial_sequence(%s, %s)) AS id, n "
         f"FROM generate_series(1, {postings}) AS n ORDER BY n)",
         f"p AS (INSERT INTO {posting} ({names}) VALUES {rows})",
-        f"l AS (INSERT INTO {leg} ({leg_names}) VALUES {leg_rows})",
+        f"l AS (INSERT INTO {leg} ({leg_names}) SELECT ids.id, x.account, x.amount "
+        f"FROM unnest(%s::integer[], %s::bigint[], %s::bigint[]) WITH ORDINALITY "
+        f"AS x(n, account, amount, o) JOIN ids ON ids.n = x.n ORDER BY x.o)",
     ]
     if totals:
-        parts.append(f"t AS ({_totals_sql(totals)})")
+        parts.append(f"t AS ({_totals_array_sql()})")
     return f"WITH {', '.join(parts)} SELECT id FROM ids ORDER BY n"
+
+
+@cache
+def _totals_array_sql() -> str:
+    """``_totals_sql`` with its rows as one array per column (in player order)."""
+    head, conflict = _totals_sql(1).split(" VALUES ", 1)
+    count = 2 + len(PlayerTotals.COUNTERS)
+    arrays = ", ".join(["%s::bigint[]"] * count)
+    columns = ", ".join(f"c{i}" for i in range(count))
+    conflict = conflict.split(" ON CONFLICT ", 1)[1]
+    return (
+        f"{head} SELECT {columns} FROM unnest({arrays}) WITH ORDINALITY "
+        f"AS x({columns}, o) ORDER BY x.o ON CONFLICT {conflict}"
+    )
 
 
 def write_postings(
@@ -305,13 +319,19 @@ def write_postings(
             cast(Field, f).get_db_prep_save(p.serializable_value(f.name), connection)
             for f in fields
         ]
-    for ls in legs:
+    numbers, accounts, amounts = [], [], []
+    for n, ls in enumerate(legs, 1):
         for account_id, amount in ls.items():
-            params += [account_id, amount]
-    params += _totals_params(club_id, deltas)
-    shape = tuple(len(ls) for ls in legs)
+            numbers.append(n)
+            accounts.append(account_id)
+            amounts.append(amount)
+    params += [numbers, accounts, amounts]
+    if deltas:
+        rows = _totals_params(club_id, deltas)
+        width = 2 + len(PlayerTotals.COUNTERS)
+        params += [rows[i::width] for i in range(width)]  # one list per column
     with connection.cursor() as cursor:
-        cursor.execute(_write_sql(len(postings), shape, len(deltas)), params)
+        cursor.execute(_write_sql(len(postings), bool(deltas)), params)
         ids = [row[0] for row in cursor.fetchall()]
     for p, pk in zip(postings, ids, strict=True):
         p.pk = pk

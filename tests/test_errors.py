@@ -9,7 +9,7 @@ from games.engine import CardError, HandError, IllegalAction, RuleError, parse_c
 from games.engine.errors import BourreError
 from games.engine.tournament import TournamentError
 from games.errors import form_error
-from games.sessions.forms import RulesForm
+from games.sessions.rule_fields import RulesForm
 from ledger.errors import HandRejected, SessionClosed, SetupError, StaleState, VoidRefused
 
 FAMILY = [

@@ -11,6 +11,7 @@ import re
 import uuid
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -25,12 +26,14 @@ pytestmark = pytest.mark.django_db
 
 SMALL, LARGE = 5, 60
 SESSION_TABLE = GameSession._meta.db_table
-# One htmx record POST: the login session and the user; the access check that also locks
-# the session row; the seats and hand lookup; the hand, its postings, their legs, the
-# club totals (those three one statement on PostgreSQL: ledger.sql.write_postings) and
-# the session row written; the transaction's two ends (a savepoint's inside the test's
-# transaction). Lower it when a statement goes; never raise it.
-RECORD_POST_STATEMENTS = 9 if connection.vendor == "postgresql" else 11
+# One htmx record POST: the login session; the access check that also reads the login's
+# user and locks the session row (games.access.session_for_login); the seats and hand
+# lookup; the hand, its postings, their legs, the club totals (those three one statement
+# on PostgreSQL: ledger.sql.write_postings) and the session row written; the
+# transaction's two ends (a savepoint's inside the test's transaction). Lower it when a
+# statement goes; never raise it.
+RECORD_POST_STATEMENTS = 8 if connection.vendor == "postgresql" else 10
+USER_TABLE = get_user_model()._meta.db_table
 ENDPOINT_TABLE = WebhookEndpoint._meta.db_table
 
 # Hands that differ in who wins, who passes, who is bourré (a penalty posting) and
@@ -95,6 +98,9 @@ def test_recording_a_hand_costs_the_same_statements_at_5_and_60_hands(
     large_sqls = _post_hand(bob_client, big)
     assert _shape(small_sqls) == _shape(large_sqls), (small_sqls, large_sqls)
     assert len(large_sqls) == RECORD_POST_STATEMENTS, large_sqls
+    # The login's user is read by the access statement only (not by Django's get_user).
+    user_reads = [s for s in large_sqls if f'"{USER_TABLE}"' in s]
+    assert len(user_reads) == 1 and SESSION_TABLE in user_reads[0], user_reads
     # Nothing read back that the ledger just wrote or already holds: no query of the
     # club's webhook endpoints (it has none) and none of the hand's legs.
     assert not [s for s in large_sqls if ENDPOINT_TABLE in s]

@@ -232,6 +232,49 @@ def test_locked_session_with_membership_matches_the_orm_and_the_lock(scene):
         )
 
 
+def test_locked_session_with_the_login_user_matches_the_orm(scene):
+    """The record POST's one read with ``login`` (``access.session_for_login``): the same
+    session row, membership and lock as without it, plus the login's user exactly as
+    ``User.objects.get(pk=...)`` loads it — every column through the ORM's converters
+    (SQLite's booleans and datetimes), for members, a stranger and a user of no club; a
+    missing user reads None and a missing session nothing."""
+    alice, bob, carol = scene.users[:3]
+    alice.last_login, alice.is_staff, alice.is_superuser = WHEN, True, True
+    alice.save()
+    carol.is_active, carol.first_name = False, "Carol"
+    carol.save()
+    missing_user = max(u.pk for u in scene.users) + 1000
+    seen = {}
+    for user_id in [*(u.pk for u in scene.users), missing_user]:
+        orm_user = get_user_model().objects.filter(pk=user_id).first()
+        for session in scene.sessions:
+            with transaction.atomic():
+                raw = games_sql.session_with_membership(user_id, session.pk, lock=True, login=True)
+                plain = games_sql.session_with_membership(user_id, session.pk, lock=True)
+            _assert_loaded_like_the_orm(raw, GameSession.objects.get(pk=session.pk))
+            assert (raw._membership_id, raw._role, raw._time_zone, raw._has_webhooks) == (
+                plain._membership_id,
+                plain._role,
+                plain._time_zone,
+                plain._has_webhooks,
+            )
+            if orm_user is None:
+                assert raw._login_user is None
+            else:
+                _assert_loaded_like_the_orm(raw._login_user, orm_user)
+            # The user's columns are not left on the session row.
+            assert not [k for k in vars(raw) if k.startswith("_u_")]
+            seen[user_id] = raw._login_user
+    # The cases that need a converter on SQLite were met (a bool is a bool, a time a time).
+    assert seen[alice.pk].last_login == WHEN and seen[alice.pk].is_staff is True
+    assert seen[carol.pk].is_active is False and seen[missing_user] is None
+    with transaction.atomic():
+        assert (
+            games_sql.session_with_membership(bob.pk, scene.missing_session, lock=True, login=True)
+            is None
+        )
+
+
 # -- games.sql.digital_hand --------------------------------------------------------------------
 
 

@@ -27,29 +27,20 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import dateformat, timezone
-from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
-from games.engine.rulebook import CODE_RULES, SWITCHES
-from games.engine.rules import RULE_FIELDS, RuleError, Rules
+from games.engine.rulebook import CODE_RULES
+from games.engine.rules import Rules
 from games.formtext import own_messages
-from games.messages import render, render_error
+from games.messages import render_error
 from games.models import Club, GameSession, Player
-from games.money import DEFAULT_CURRENCY, Currency, CurrencyField
+from games.money import CurrencyField
 from games.names import TITLE_MAX, clean_name
-from games.rulebook_text import tr
 from games.sessions.card_log import parse_card_log, plays_text
 from games.sessions.hand_text import incomplete_message, with_rule
-from games.sessions.rule_fields import (
-    CHOICE_LABELS,
-    FEATURED_RULES,
-    RULE_GROUPS,
-    RULE_KEYS,
-    current_rules,
-    rule_form_field,
-)
+from games.sessions.rule_fields import RulesForm
 from games.templatetags.bourre import SUITS as SUIT_NAMES
 
 MAX_SEATS = 8
@@ -59,86 +50,6 @@ SUITS = [
     ("D", gettext_lazy("Diamonds")),
     ("C", gettext_lazy("Clubs")),
 ]
-
-
-class RulesForm(forms.Form):
-    """Every house-rule switch of RULES.md, with the session's (or the default) values."""
-
-    def __init__(
-        self, *args, rules: dict | None = None, currency: Currency | None = None, **kwargs
-    ):
-        super().__init__(*args, **kwargs)
-        cur = self.amounts_in = currency or DEFAULT_CURRENCY
-        values = current_rules(rules)
-        if not rules:
-            # A new table antes one whole unit ($1, 1 chip), not the engine's default of
-            # one minor unit (a cent).
-            values["ante"] = cur.minor
-        for spec in RULE_FIELDS:
-            field = rule_form_field(spec, cur)
-            field.initial = values.get(spec.key, spec.default)
-            self.fields[spec.key] = field
-        own_messages(self)
-
-    def rule_groups(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
-        placed: set[str] = set()
-        groups: list[tuple[str | Promise, list[forms.BoundField]]] = []
-        for title, keys in RULE_GROUPS:
-            present = [k for k in keys if k in self.fields]
-            placed.update(present)
-            if present:
-                groups.append((title, [self[k] for k in present]))
-        rest = [k for k in RULE_KEYS if k not in placed]
-        if rest:
-            groups.append((gettext_lazy("Other"), [self[k] for k in rest]))
-        return groups
-
-    def featured_rules(
-        self,
-    ) -> list[tuple[forms.BoundField, list[tuple[str, str]], list[tuple[str, str]]]]:
-        """The switches tables disagree on, each with a one-line meaning per value and
-        which sources say what (``rulebook.SWITCHES``)."""
-        out = []
-        for key in FEATURED_RULES:
-            if key not in self.fields:
-                continue
-            labels = CHOICE_LABELS.get(key, {})
-            meanings = []
-            for choice in SWITCHES[key].choices:
-                if isinstance(choice.value, bool):
-                    label = str(_ON if choice.value else _OFF)
-                else:
-                    label = str(labels.get(choice.value, choice.value))
-                meanings.append((label, tr(choice.means)))
-            sources = [(tr(src.name), tr(src.says)) for src in SWITCHES[key].sources]
-            out.append((self[key], meanings, sources))
-        return out
-
-    def other_rule_groups(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
-        """:meth:`rule_groups` without the featured switches (shown on their own)."""
-        groups = []
-        for title, fields in self.rule_groups():
-            rest = [f for f in fields if f.name not in FEATURED_RULES]
-            if rest:
-                groups.append((title, rest))
-        return groups
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        assert cleaned is not None  # forms.Form.clean() returns cleaned_data
-        if any(key in self.errors for key in RULE_KEYS):
-            return cleaned
-        rules = {key: cleaned.get(key) for key in RULE_KEYS}
-        try:
-            Rules.from_dict(rules)
-        except RuleError as error:
-            self.add_error(error.key if error.key in self.fields else None, render(error))
-        else:
-            cleaned["rules"] = rules
-        return cleaned
-
-    def rules(self) -> dict[str, Any]:
-        return self.cleaned_data["rules"]
 
 
 class SessionForm(RulesForm):
@@ -300,9 +211,6 @@ RENEGE_KINDS = [
     (UNCORRECTED, gettext_lazy("not corrected (pays)")),
     (CORRECTED, gettext_lazy("caught in time")),
 ]
-# The featured switches' on/off words (the rules page says them the same way).
-_ON = pgettext_lazy("a house rule switch", "On")
-_OFF = pgettext_lazy("a house rule switch", "Off")
 
 ROW_PREFIXES = ("play_", "tricks_", "renege_")
 
@@ -349,7 +257,12 @@ class HandForm(forms.Form):
         prefill: dict[str, Any] | None = None,
         **kwargs,
     ):
+        # Django's __init__ deep-copies the declared fields, which are replaced just below
+        # by copies of the built ones: it copies none (an instance attribute hides the
+        # class's for that call only; issue #20).
+        self.__dict__["base_fields"] = {}
         super().__init__(*args, **kwargs)
+        del self.__dict__["base_fields"]
         self.state = state
         self.rules = Rules.from_dict(state.get("rules") or {})
         self.hand_size = self.rules.hand_size
@@ -361,7 +274,7 @@ class HandForm(forms.Form):
         # #20); each form gets its own shallow copies, so an attribute set on one form's
         # field (like the version's initial below) stays that form's.
         built = _hand_fields(tuple(self.players), self.hand_size, get_language())
-        self.fields = {name: copy.copy(field) for name, field in built.items()}
+        self.fields = {name: _shallow_copy(field) for name, field in built.items()}
         self.fields["version"].initial = state.get("version")
         if prefill:
             self._prefill(prefill)
@@ -722,6 +635,14 @@ def _as_int(value) -> int | str:
         return int(value)
     except (TypeError, ValueError):
         return str(value)
+
+
+def _shallow_copy(field: forms.Field) -> forms.Field:
+    """``copy.copy(field)`` without the reduce protocol (a form field is a plain object
+    with a ``__dict__``; its widget stays shared, as with ``copy.copy``)."""
+    clone = object.__new__(type(field))
+    clone.__dict__.update(field.__dict__)
+    return clone
 
 
 @functools.lru_cache(maxsize=256)

@@ -19,8 +19,12 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.engine.rulebook import SWITCHES
 from games.engine.rules import RULE_FIELDS, RuleError, RuleField, Rules
+from games.formtext import own_messages
+from games.messages import render
 from games.money import DEFAULT_CURRENCY, MONEY_RULES, Currency, MoneyField
+from games.rulebook_text import tr
 
 # Readable words for the values of the choice switches (RULES.md names on the right).
 CHOICE_LABELS: dict[str, dict[Any, Promise]] = {
@@ -121,3 +125,88 @@ def current_rules(rules: dict | None) -> dict[str, Any]:
     except RuleError:
         # A stored rules object the engine no longer accepts: show defaults plus what fits.
         return Rules().to_dict() | {k: v for k, v in (rules or {}).items() if k in RULE_KEYS}
+
+
+# The featured switches' on/off words (the rules page says them the same way).
+_ON = pgettext_lazy("a house rule switch", "On")
+_OFF = pgettext_lazy("a house rule switch", "Off")
+
+
+class RulesForm(forms.Form):
+    """Every house-rule switch of RULES.md, with the session's (or the default) values."""
+
+    def __init__(
+        self, *args, rules: dict | None = None, currency: Currency | None = None, **kwargs
+    ):
+        super().__init__(*args, **kwargs)
+        cur = self.amounts_in = currency or DEFAULT_CURRENCY
+        values = current_rules(rules)
+        if not rules:
+            # A new table antes one whole unit ($1, 1 chip), not the engine's default of
+            # one minor unit (a cent).
+            values["ante"] = cur.minor
+        for spec in RULE_FIELDS:
+            field = rule_form_field(spec, cur)
+            field.initial = values.get(spec.key, spec.default)
+            self.fields[spec.key] = field
+        own_messages(self)
+
+    def rule_groups(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
+        placed: set[str] = set()
+        groups: list[tuple[str | Promise, list[forms.BoundField]]] = []
+        for title, keys in RULE_GROUPS:
+            present = [k for k in keys if k in self.fields]
+            placed.update(present)
+            if present:
+                groups.append((title, [self[k] for k in present]))
+        rest = [k for k in RULE_KEYS if k not in placed]
+        if rest:
+            groups.append((_("Other"), [self[k] for k in rest]))
+        return groups
+
+    def featured_rules(
+        self,
+    ) -> list[tuple[forms.BoundField, list[tuple[str, str]], list[tuple[str, str]]]]:
+        """The switches tables disagree on, each with a one-line meaning per value and
+        which sources say what (``rulebook.SWITCHES``)."""
+        out = []
+        for key in FEATURED_RULES:
+            if key not in self.fields:
+                continue
+            labels = CHOICE_LABELS.get(key, {})
+            meanings = []
+            for choice in SWITCHES[key].choices:
+                if isinstance(choice.value, bool):
+                    label = str(_ON if choice.value else _OFF)
+                else:
+                    label = str(labels.get(choice.value, choice.value))
+                meanings.append((label, tr(choice.means)))
+            sources = [(tr(src.name), tr(src.says)) for src in SWITCHES[key].sources]
+            out.append((self[key], meanings, sources))
+        return out
+
+    def other_rule_groups(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
+        """:meth:`rule_groups` without the featured switches (shown on their own)."""
+        groups = []
+        for title, fields in self.rule_groups():
+            rest = [f for f in fields if f.name not in FEATURED_RULES]
+            if rest:
+                groups.append((title, rest))
+        return groups
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        assert cleaned is not None  # forms.Form.clean() returns cleaned_data
+        if any(key in self.errors for key in RULE_KEYS):
+            return cleaned
+        rules = {key: cleaned.get(key) for key in RULE_KEYS}
+        try:
+            Rules.from_dict(rules)
+        except RuleError as error:
+            self.add_error(error.key if error.key in self.fields else None, render(error))
+        else:
+            cleaned["rules"] = rules
+        return cleaned
+
+    def rules(self) -> dict[str, Any]:
+        return self.cleaned_data["rules"]

@@ -23,7 +23,7 @@ from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.models import Role
 from games.sessions import selectors
-from games.sessions.forms import RulesForm, current_rules
+from games.sessions.rule_fields import RulesForm, current_rules
 from games.sessions.views import _closed_response, _refuse_tournament_table
 from games.templatetags.bourre import rule_value
 from ledger import postings

@@ -17,7 +17,7 @@ from games import polling
 from games.models import GameSession, Hand, Role, Seat, TournamentTable
 from games.money import format_money
 from games.sessions.charts import net_chart
-from games.sessions.forms import current_rules
+from games.sessions.rule_fields import current_rules
 from ledger.models import Account, Leg, SettlementMark
 from ledger.settlement import PHRASES, settle_balances
 

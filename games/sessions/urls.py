@@ -4,7 +4,7 @@ share link (a read-only scoreboard without an account) with each player's statem
 
 from django.urls import path
 
-from games.sessions import correct, rules_views, settlement, share_views
+from games.sessions import correct, rules_views, seat_views, settlement, share_views
 from games.sessions import views as sessions
 
 urlpatterns = [
@@ -18,7 +18,7 @@ urlpatterns = [
         sessions.session_history_chart,
         name="session_history_chart",
     ),
-    path("sessions/<id:session_id>/seats/", sessions.session_seats, name="session_seats"),
+    path("sessions/<id:session_id>/seats/", seat_views.session_seats, name="session_seats"),
     path("sessions/<id:session_id>/rules/", rules_views.session_rules, name="session_rules"),
     path("sessions/<id:session_id>/close/", sessions.session_close, name="session_close"),
     path("hands/<id:hand_id>/", sessions.hand_detail, name="hand_detail"),

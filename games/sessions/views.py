@@ -5,8 +5,9 @@ Every view reaches club objects through `games.access` (strangers 404, members r
 scorekeepers write). Money is written only by `ledger.postings`; these views parse forms,
 call it, and render what it returns. htmx requests get partials and are never redirected
 (a redirected XHR would swap a whole page into a fragment); plain posts follow
-post/redirect/get. A recorded hand's POST checks access and locks the session row in one
-statement, and the ledger settles the hand in that transaction (``_record_post``).
+post/redirect/get. A recorded hand's POST reads the login's user, checks access and locks
+the session row in one statement, and the ledger settles the hand in that transaction
+(``_record_post``).
 Every message, notice and column heading is in the reader's language (issue 19);
 refusals go through ``games.messages.render``.
 """
@@ -20,7 +21,8 @@ from typing import cast, overload
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Max, Prefetch, Q
@@ -33,14 +35,13 @@ from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.access import club_for, hand_for, session_for
+from games.access import LoginUnsure, club_for, hand_for, session_for, session_for_login
 from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.messages import render as say
-from games.models import GameSession, Hand, Player, Role, Seat, TournamentTable
+from games.models import GameSession, Hand, Player, Role, TournamentTable
 from games.money import Currency, format_money
-from games.names import clean_name
 from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors, statements
 from games.sessions.forms import (
@@ -48,8 +49,8 @@ from games.sessions.forms import (
     CloseForm,
     HandForm,
     SessionForm,
-    current_rules,
 )
+from games.sessions.rule_fields import current_rules
 from games.templatetags.bourre import SUITS
 from ledger import postings
 from ledger.models import Leg, Posting
@@ -235,10 +236,15 @@ def _entry_of(record: dict) -> dict:
     return {k: record[k] for k in keys if record.get(k)}
 
 
-@login_required
 def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     if request.method == "POST":
+        # The login is checked by the POST's locked access statement (_record_post).
         return _record_post(request, session_id)
+    return _record_form(request, session_id)
+
+
+@login_required
+def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
     if not session.is_open:
         return _closed_response(request, session)
@@ -276,16 +282,34 @@ def _posted_form(request: AuthedHttpRequest, session: GameSession) -> HandForm:
 
 
 def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    """One reported hand. The access check reads and locks the session row in one
-    statement and the ledger settles the hand in that same transaction
-    (``record_hand(locked=...)``): the row is read once (issue #20). Everything the
-    ledger refuses it refuses before changing the session object, and its exception
-    rolls the transaction back before the answer is rendered."""
+    """One reported hand. The login's user, the access check and the session row are
+    read, the row locked, in one statement (``access.session_for_login``), and the
+    ledger settles the hand in that same transaction (``record_hand(locked=...)``): the
+    row is read once (issue #20). A login that statement cannot vouch for is Django's to
+    judge, outside the transaction, as ``login_required`` does; then the POST runs with
+    ``request.user``. Everything the ledger refuses it refuses before changing the
+    session object, and its exception rolls the transaction back before the answer is
+    rendered."""
+    try:
+        return _record_post_as(request, session_id, fast=True)
+    except LoginUnsure:
+        pass
+    if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
+        return redirect_to_login(request.get_full_path())
+    return _record_post_as(request, session_id, fast=False)
+
+
+def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> HttpResponse:
     template = _record_template(request)
     hand: Hand | None = None
     try:
         with transaction.atomic():
-            session, membership = session_for(request.user, session_id, Role.SCOREKEEPER, lock=True)
+            if fast:
+                session, membership = session_for_login(request, session_id, Role.SCOREKEEPER)
+            else:
+                session, membership = session_for(
+                    request.user, session_id, Role.SCOREKEEPER, lock=True
+                )
             form = _posted_form(request, session) if session.is_open else None
             if form is not None and form.is_valid():
                 hand, created = postings.record_hand(
@@ -529,99 +553,6 @@ def _refuse_tournament_table(session: GameSession) -> None:
                 "from the tournament's dashboard."
             )
         )
-
-
-@login_required
-def session_seats(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    """Between hands: add a seat, let a player leave or come back."""
-    session, membership = session_for(request.user, session_id)
-    if request.method == "POST":
-        session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
-        _refuse_tournament_table(session)
-        if not session.is_open:
-            return _closed_response(request, session)
-        ok, text = _seat_action(request, session)
-        if not request.htmx:
-            (messages.success if ok else messages.error)(request, text)
-            return redirect("session_seats", session.pk)
-        session.refresh_from_db()
-        context = _seats_context(session, membership) | {"notice": text, "notice_ok": ok}
-        return render(request, "games/session_seats.html#seats", context, status=200 if ok else 409)
-    template = "games/session_seats.html"
-    if request.htmx:
-        template += "#seats"
-    return render(request, template, _seats_context(session, membership))
-
-
-def _seats_context(session: GameSession, membership) -> dict:
-    seats = list(session.seats.select_related("player").order_by("position", "id"))
-    seated = {s.player_id for s in seats}
-    return {
-        "session": session,
-        "membership": membership,
-        "seats": seats,
-        "next_dealer_id": session.next_dealer_id,
-        "bench": [
-            p for p in session.club.players.filter(archived_at__isnull=True) if p.pk not in seated
-        ],
-        "can_score": selectors.can_score(session, membership),
-    }
-
-
-def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool, str]:
-    action = request.POST.get("action", "")
-    try:
-        if action == "add":
-            player_id = request.POST.get("player", "")
-            raw_name = request.POST.get("name", "")
-            name = ""
-            if not player_id.isdigit() and raw_name.strip():
-                try:
-                    name = clean_name(raw_name)
-                except ValidationError as refused:
-                    return False, refused.messages[0]
-            if player_id.isdigit():
-                player = session.club.players.filter(pk=int(player_id)).first()
-                if player is None:
-                    return False, _("That player is not on this club's roster.")
-            elif not name:
-                return False, _("Pick a player from the roster or type a new name.")
-            # One transaction for the new name and the seat: a refused seat (a full
-            # table, a closed session) leaves no orphan name on the roster.
-            with transaction.atomic():
-                if not player_id.isdigit():
-                    player = session.club.players.filter(name__iexact=name).first()
-                    if player is None:
-                        player = Player.objects.create(club=session.club, name=name)
-                assert player is not None  # found or created above
-                postings.add_seat(session_id=session.pk, player=player, user=request.user)
-            return True, _("%(player)s sits down and is dealt in from the next hand.") % {
-                "player": player.name
-            }
-        if action in ("leave", "return"):
-            player_id = request.POST.get("player", "")
-            seat = (
-                Seat.objects.select_related("player")
-                .filter(session=session, player_id=int(player_id) if player_id.isdigit() else 0)
-                .first()
-            )
-            if seat is None:
-                return False, _("That player has no seat at this table.")
-            active = action == "return"
-            postings.set_seat_active(
-                session_id=session.pk, player_id=seat.player_id, active=active, user=request.user
-            )
-            said = (
-                _("%(player)s is back and is dealt in from the next hand.")
-                if active
-                else _("%(player)s leaves the table; their net stays on the books.")
-            )
-            return True, said % {"player": seat.player.name}
-    except postings.SessionClosed:
-        return False, _("The session is closed.")
-    except BourreError as error:
-        return False, say(error)
-    return False, _("Unknown seat action.")
 
 
 @login_required

@@ -41,6 +41,8 @@ OPTIONAL_NUMBERS = svc.OPTIONAL_NUMBERS
 MONEY_FIELDS = ("buy_in", "fee", "addon_price", "payout_unit")
 
 
+CUSTOM_STRUCTURE = _("Custom (below)")
+CUSTOM_PAYOUTS = _("Custom table (below) or the default")
 PRESET_NAMES = {"turbo": _("Turbo"), "standard": _("Standard"), "deep": _("Deep")}
 
 
@@ -107,7 +109,7 @@ class TournamentForm(forms.ModelForm):
     structure_preset = forms.ChoiceField(
         label=_("Structure"),
         required=False,
-        choices=[("", _("Custom (below)"))] + [(k, p.label) for k, p in levels.PRESETS.items()],
+        choices=[("", CUSTOM_STRUCTURE)] + [(k, p.label) for k, p in levels.PRESETS.items()],
         # (the words are set per request: structure_words)
         help_text=_(
             "A preset fills the antes, the breaks and the level length: in minutes when "
@@ -117,7 +119,7 @@ class TournamentForm(forms.ModelForm):
     payout_preset = forms.ChoiceField(
         label=_("Payouts"),
         required=False,
-        choices=[("", _("Custom table (below) or the default"))]
+        choices=[("", CUSTOM_PAYOUTS)]
         + [(k, label) for k, (label, _share) in pay.PAYOUT_PRESETS.items()],
         # (the words are set per request: payout_words)
     )
@@ -205,10 +207,10 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         structure = self.fields["structure_preset"]
         assert isinstance(structure, forms.ChoiceField)
-        structure.choices = [structure.choices[0], *structure_words()]  # type: ignore[index]
+        structure.choices = [("", CUSTOM_STRUCTURE), *structure_words()]
         payout = self.fields["payout_preset"]
         assert isinstance(payout, forms.ChoiceField)
-        payout.choices = [payout.choices[0], *payout_words()]  # type: ignore[index]
+        payout.choices = [("", CUSTOM_PAYOUTS), *payout_words()]
         t = self.instance
         currency = t.club.currency if t.pk is None else t.currency
         for name in MONEY_FIELDS:

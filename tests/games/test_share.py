@@ -109,9 +109,16 @@ def test_revoked_wrong_and_truncated_tokens_get_the_same_plain_404(bob_client, c
     share_page = reverse("session_share", args=[table.pk])
     assert bob_client.post(share_page, {"action": "revoke"}).status_code == 302
     revoked = client.get(url)
+
+    def page(response) -> str:
+        # The 404 page echoes only the asked path (the language switcher comes back to it)
+        # and a CSRF token masked afresh for every response.
+        text = response.content.decode().replace(response.request["PATH_INFO"], "PATH")
+        return re.sub(r'(X-CSRFToken": "|name="csrfmiddlewaretoken" value=")\w+', r"\1T", text)
+
     for response in (wrong, truncated, forged, revoked):
         assert response.status_code == 404
-        assert response.content == wrong.content
+        assert page(response) == page(wrong)
     assert client.get(url + "me/?name=ann").status_code == 404
     assert client.get(url + "history/").status_code == 404
 
