@@ -274,14 +274,67 @@ def floor(session_id: int, login) -> None:
         t, status = poller.poll()
         if status == 304:
             polls.append(t)
+    flush_bares, flushes, quick_bares, quick_posts = durability(host, session_id, rng, bare_once)
     b = pct(post_bares + poll_bares, 50)
     b_post, b_poll = pct(post_bares, 50), pct(poll_bares, 50)
+    b_flush, b_quick = pct(flush_bares, 50), pct(quick_bares, 50)
     print(f"== floor (uncontended, gunicorn {WORKERS} workers, PostgreSQL)")
     print(f"   bare view p50 {ms(b)} (beside the POSTs {ms(b_post)}, the polls {ms(b_poll)})")
     print(f"   record POST p50 {ms(pct(posts, 50))} = {pct(posts, 50) / b_post:.1f}× bare "
           f"({len(posts)}/60 saved)")  # fmt: skip
     print(f"   304 poll p50 {ms(pct(polls, 50))} = {pct(polls, 50) / b_poll:.1f}× bare "
           f"({len(polls)}/200 were 304)")  # fmt: skip
+    print(f"   durable commit of one row (its WAL flushed to disk) p50 {ms(pct(flushes, 50))} "
+          f"= {pct(flushes, 50) / b_flush:.1f}× bare: what any saved hand costs at least")  # fmt: skip
+    print(f"   record POST without the flush (synchronous_commit off, bench only) p50 "
+          f"{ms(pct(quick_posts, 50))} = {pct(quick_posts, 50) / b_quick:.1f}× bare "
+          f"({len(quick_posts)}/60 saved)")  # fmt: skip
+
+
+def durability(host, session_id: int, rng, bare_once):
+    """How much of a record POST is the disk: a one-row INSERT + COMMIT timed beside bare
+    requests (PostgreSQL returns only once the commit's WAL is on disk: the price of a
+    hand that survives a crash), then the record POST again with the bench database's
+    ``synchronous_commit`` off (the workers' connections are ended so they reconnect with
+    it; the health check of bourre_site.dbhealth sees to that). Put back before the load
+    phase: the app itself never turns durability off."""
+    import psycopg
+
+    url = f"{_database.SERVER}/{DB_NAME}"
+    flush_bares, flushes, quick_bares, quick_posts = [], [], [], []
+    with psycopg.connect(url) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS bench_flush_probe (x integer)")
+        conn.commit()
+        for _ in range(60):
+            flush_bares.append(bare_once())
+            t0 = time.perf_counter()
+            conn.execute("INSERT INTO bench_flush_probe VALUES (1)")
+            conn.commit()
+            flushes.append(time.perf_counter() - t0)
+
+    def workers_reconnect_with(setting: str) -> None:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"ALTER DATABASE {DB_NAME} {setting}")
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                [DB_NAME],
+            )
+
+    workers_reconnect_with("SET synchronous_commit = off")
+    try:
+        for _ in range(10):  # every worker reconnects
+            record_once(host, session_id, rng)
+        for _ in range(60):
+            quick_bares.append(bare_once())
+            t, ok = record_once(host, session_id, rng)
+            if ok:
+                quick_posts.append(t)
+    finally:
+        workers_reconnect_with("RESET synchronous_commit")
+        for _ in range(10):
+            record_once(host, session_id, rng)
+    return flush_bares, flushes, quick_bares, quick_posts
 
 
 def load(sessions: list[int], login, n: int) -> float:
