@@ -12,7 +12,8 @@ form (``_hand_fields``; building them was an eighth of a record POST).
 
 Every label, help text and refusal is in the reader's language (issue 19): the
 module-level choices are lazy texts, the per-player fields are built per language, and
-the engine's refusals go through ``games.messages``.
+the engine's refusals go through ``games.messages``. A new session's default name, the
+day, is written in the reader's word order (a translated date format).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import dateformat, timezone
-from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
@@ -120,7 +121,12 @@ class SessionForm(RulesForm):
         dealer = self.fields["dealer"]
         assert isinstance(dealer, forms.ModelChoiceField)  # declared above
         dealer.queryset = active
-        self.fields["name"].initial = dateformat.format(timezone.localdate(), "l j F")
+        # The day names the new session in the reader's word order ("11월 30일 월요일", not
+        # "월요일 30 11월"): the format is the translators' (Django date letters).
+        name_format = pgettext(
+            "date format of a new session's default name (Django date letters)", "l j F"
+        )
+        self.fields["name"].initial = dateformat.format(timezone.localdate(), name_format)
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
         self._by_id = by_id
         own_messages(self)

@@ -250,3 +250,26 @@ def test_a_fields_own_refusal_is_in_the_language_active_when_the_form_is_made():
         "en": "Fill in The pot left on the table.",
         "ko": "테이블에 남은 팟 항목을 입력하세요.",
     }
+
+
+# -- starting a session ------------------------------------------------------------------
+
+
+def test_a_new_sessions_default_name_writes_the_day_in_the_readers_word_order(
+    bob_client, club, players
+):
+    """Korean writes month, day, weekday ("11월 30일 월요일"); the English letters "l j F"
+    gave "월요일 30 11월". Spanish puts "de" before the month."""
+    from django.utils import timezone
+
+    url = reverse("session_new", args=[club.pk])
+    today = timezone.localdate()
+    english = _page(bob_client, url)
+    assert f'value="{today:%A} {today.day} {today:%B}"' in english
+    korean = _page(_speak(bob_client, "ko"), url)
+    assert f'value="{today.month}월 {today.day}일 ' in korean
+    spanish = _page(_speak(bob_client, "es"), url)
+    assert f'value="{_ES_WEEKDAYS[today.weekday()]} {today.day} de ' in spanish
+
+
+_ES_WEEKDAYS = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"]
