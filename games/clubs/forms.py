@@ -2,7 +2,9 @@
 
 The club's money is picked from games.money.CURRENCIES (USD preselected: one tap for the
 common case); once the club has games it may only change to a currency counted in the same
-minor unit, since the stored integers would otherwise change value.
+minor unit, since the stored integers would otherwise change value. A club without a zone
+of its own (the server's) is edited with the server's zone chosen, not the list's first
+entry, so saving the settings untouched keeps its times.
 
 Labels, help texts and refusals are in the reader's language (issue 19); the roles'
 names too (``ROLE_CHOICES``: the model's own choices, whose labels are translated).
@@ -73,6 +75,10 @@ class ClubForm(forms.ModelForm):
         assert isinstance(zone, forms.ChoiceField)  # declared above
         zone.choices = timezones.choices()
         zone.initial = self.instance.time_zone or settings.TIME_ZONE
+        # The instance's empty zone would otherwise be the form's value: no option matches it,
+        # so the phone shows (and saves) the list's first zone, Africa/Abidjan.
+        if not self.initial.get("time_zone"):
+            self.initial["time_zone"] = zone.initial
         if not self.instance.pk:
             # Filled in from the browser's zone by static/js/app.js (a new club only).
             zone.widget.attrs["data-browser-tz"] = "1"

@@ -320,3 +320,15 @@ def test_times_are_shown_in_the_clubs_zone_with_the_zone(bob_client, club, playe
     assert "Jan 3, 08:30 JST" in html  # 23:30 UTC is 08:30 the next day in Tokyo
     csv = bob_client.get(reverse("ledger_csv", args=[session.pk])).getvalue().decode()
     assert "+09:00" in csv.splitlines()[1]  # ISO 8601 with the club's offset
+
+
+def test_a_club_on_the_servers_zone_is_edited_with_that_zone_chosen(alice_client, club):
+    """An empty zone (the server's) matched no option, so the phone showed the list's first
+    zone and saving the settings untouched moved the club to Africa/Abidjan."""
+    from django.conf import settings
+
+    assert club.time_zone == ""
+    page = alice_client.get(reverse("club_edit", args=[club.pk])).content.decode()
+    chosen = re.findall(r'<option value="([^"]+)"[^>]*selected>', page)
+    assert settings.TIME_ZONE in chosen
+    assert "Africa/Abidjan" not in chosen
