@@ -7,6 +7,8 @@ shape, and the legend names each player next to both.
 Its words and numbers are the reader's (the active language): the title, the description,
 the step labels (the steps arrive as "start", hand numbers and "close", and are named
 here) and every amount, through ``games.money.format_money`` ("+1,25 €" on a Finnish page).
+The plot starts right of its longest axis label, so a long amount ("−10,25 $") keeps its
+minus sign in the picture.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7
 MARKERS = ("circle", "square", "triangle", "diamond", "down", "cross", "plus", "star")
 
 WIDTH, HEIGHT = 360, 220
-LEFT, RIGHT, TOP, BOTTOM = 46, 10, 12, 26
+LEFT, RIGHT, TOP, BOTTOM = 46, 10, 12, 26  # LEFT: the least; a longer axis label widens it
+# Width of one character of an axis label (font-size 11: DejaVu Sans digits are 0.64em).
+LABEL_CHAR_W = 7.0
 LEGEND_ROW = 20
 MAX_POINTS = 300  # a long session is sampled to this many points per line
 MAX_MARKERS = 12  # markers per line, spread evenly, the last point always marked
@@ -127,30 +131,34 @@ def net_chart(
     low, high = min(min(values), 0), max(max(values), 0)
     if low == high:
         low, high = low - 1, high + 1
-    plot_w = WIDTH - LEFT - RIGHT
+    # The axis labels sit left of the plot, anchored at its edge: the edge moves right for a
+    # long label ("−10,25 $", "-$10.50") so its minus sign is not cut off the picture.
+    steps = sorted({high, 0, low})
+    left = max(LEFT, round(6 + LABEL_CHAR_W * max(len(money(v)) for v in steps)))
+    plot_w = WIDTH - left - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
 
     def x_at(i: int) -> float:
-        return LEFT + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
+        return left + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
 
     def y_at(v: int) -> float:
         return TOP + plot_h * (high - v) / (high - low)
 
     # Axes: zero line, top and bottom values, first and last step.
     out.append('<g class="axes" font-size="11" fill="currentColor">')
-    for v in sorted({high, 0, low}):
+    for v in steps:
         y = y_at(v)
         dash = "" if v == 0 else ' stroke-dasharray="3 3"'
         out.append(
-            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'<line x1="{left}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
             f'stroke="currentColor" stroke-opacity="{0.55 if v == 0 else 0.25}"{dash}/>'
         )
         out.append(
-            f'<text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{escape(money(v))}</text>'
+            f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end">{escape(money(v))}</text>'
         )
     if count > 1:
         first, last_text = _step_name(str(labels[0])), _step_name(str(labels[-1]))
-        out.append(f'<text x="{LEFT}" y="{HEIGHT - 8}" text-anchor="start">{escape(first)}</text>')
+        out.append(f'<text x="{left}" y="{HEIGHT - 8}" text-anchor="start">{escape(first)}</text>')
         out.append(
             f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">{escape(last_text)}</text>'
         )

@@ -92,3 +92,30 @@ def test_long_session_is_sampled_but_keeps_the_last_point():
 def test_chips_currency_reads_after_the_number():
     svg = str(net_chart([("ann", [0, 12])], ["start", "1"], currency="chips"))
     assert re.search(r"ann \+12 chips", svg)
+
+
+def test_a_long_axis_amount_keeps_its_minus_sign_in_the_picture():
+    """The axis labels end at the plot's left edge: at a fixed 46px, "−10,25 $" (fi, es,
+    sq) began left of the picture and the reader saw "10,25 $", a loss read as a win.
+    Each label needs about 7px a character at the chart's 11px font."""
+    from django.utils.translation import override
+
+    with override("fi"):
+        svg = net_chart(
+            [("ann", [0, 1500, 1350]), ("dee", [0, -500, -1025])],
+            ["start", "1", "2"],
+            currency=CURRENCIES["USD"],
+        )
+    root = parse(svg)
+    axis = [t for t in root.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+    low = next(t for t in axis if t.text and t.text.startswith("\u221210,25"))
+    assert float(low.get("x")) >= 7 * len(low.text)
+    # The plot and its zero line start right of the labels, not under them.
+    zero = [ln for ln in root.iter(f"{SVG}line") if ln.get("stroke-opacity") == "0.55"]
+    assert float(zero[0].get("x1")) > float(low.get("x"))
+
+
+def test_a_short_axis_amount_keeps_the_charts_usual_left_edge():
+    svg = net_chart([("ann", [0, 500, -100])], ["start", "1", "2"], currency=CURRENCIES["USD"])
+    lines = list(parse(svg).iter(f"{SVG}line"))
+    assert {ln.get("x1") for ln in lines} == {"46"}
