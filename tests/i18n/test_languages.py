@@ -4,6 +4,8 @@ seat page is in the viewer's language, never the host's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -164,3 +166,23 @@ def test_dates_and_numbers_follow_the_language_sundanese_included():
         assert formats.date_format(day, "DATE_FORMAT") == "2026년 11월 30일"
     with override("en"):
         assert formats.date_format(day, "DATE_FORMAT") == "Nov. 30, 2026"
+
+
+@pytest.mark.django_db
+def test_the_account_forms_speak_sundanese_where_django_has_no_catalogue(client, bob_client):
+    """Django ships no Sundanese: its account forms' labels, help texts and password rules
+    were English on the sign-up, log-in and password pages of a Sundanese phone."""
+    english = client.get(reverse("signup")).content.decode()
+    assert "Password confirmation" in english and "entirely numeric" in english
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "su"
+    signup = client.get(reverse("signup")).content.decode()
+    login = client.get(reverse("login")).content.decode()
+    bob_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "su"
+    password = bob_client.get(reverse("password_change")).content.decode()
+    assert "Kecap konci deui" in signup and "ngan angka wungkul" in signup
+    assert "Ngaran pamaké" in login and "Kecap konci" in login
+    assert "Kecap konci heubeul" in password and "Kecap konci anyar deui" in password
+    for page in (signup, login, password):
+        text = re.sub(r"<[^>]*>", " ", page)  # what the phone shows, not attribute names
+        for english_words in ("Username", "Password", "password", "Required. 150"):
+            assert english_words not in text, english_words
