@@ -179,9 +179,9 @@ def test_the_account_forms_speak_sundanese_where_django_has_no_catalogue(client,
     login = client.get(reverse("login")).content.decode()
     bob_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "su"
     password = bob_client.get(reverse("password_change")).content.decode()
-    assert "Kecap konci deui" in signup and "ngan angka wungkul" in signup
-    assert "Ngaran pamaké" in login and "Kecap konci" in login
-    assert "Kecap konci heubeul" in password and "Kecap konci anyar deui" in password
+    assert "Kecap akses deui" in signup and "ngan angka wungkul" in signup
+    assert "Ngaran pamaké" in login and "Kecap akses" in login
+    assert "Kecap akses heubeul" in password and "Kecap akses anyar deui" in password
     for page in (signup, login, password):
         text = re.sub(r"<[^>]*>", " ", page)  # what the phone shows, not attribute names
         for english_words in ("Username", "Password", "password", "Required. 150"):
