@@ -56,7 +56,7 @@ from ledger import postings
 from ledger.models import Leg, Posting
 from ledger.stats import club_player_stats
 
-HISTORY_PAGE = 20  # hands per history page (issue #20: render less per page)
+HISTORY_PAGE = 10  # hands per history page (issue #20: render less per page)
 
 
 # --- helpers ------------------------------------------------------------------------------
