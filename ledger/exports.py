@@ -115,9 +115,17 @@ def session_ledger_rows(
 ) -> Iterator[tuple]:
     """Every leg of the session's postings, oldest first, as ``LEDGER_COLUMNS``, amounts
     in the major unit (``major``); ``when`` writes a posting's time (the club's zone)."""
-    rows = _rows(club_id, Posting.objects.filter(session_id=session_id), currency.code, False, when)
-    for *head, amount, code in rows:
-        yield (*head, major(amount, currency), code)
+    # A session's amounts repeat (the antes, the same pot): each one's Decimal made once.
+    seen: dict[int, int | Decimal] = {}
+
+    def amounts(amount: int) -> int | Decimal:
+        found = seen.get(amount)
+        if found is None:
+            found = seen[amount] = major(amount, currency)
+        return found
+
+    posts = Posting.objects.filter(session_id=session_id)
+    return _rows(club_id, posts, currency.code, False, when, amounts)
 
 
 def club_ledger_rows(
@@ -135,6 +143,7 @@ def _rows(
     currency: str,
     with_session: bool,
     when: Callable[[datetime], str],
+    amounts: Callable[[int], int | Decimal] | None = None,
 ) -> Iterator[tuple]:
     """One row per leg of the postings, oldest posting first.
 
@@ -177,7 +186,7 @@ def _rows(
                 cur = csv_cell(session_currency) if session_currency else currency
             else:
                 head = (pid, when(created), kind, hand, csv_cell(memo), reverses or "")
-        yield (*head, *accounts[account_id], amount, cur)
+        yield (*head, *accounts[account_id], amounts(amount) if amounts else amount, cur)
 
 
 def stream_csv(header: Sequence[str], rows: Iterable[Sequence]) -> Iterator[str]:
