@@ -313,6 +313,9 @@ def durability(host, session_id: int, rng, bare_once):
             flushes.append(time.perf_counter() - t0)
 
     def workers_reconnect_with(setting: str) -> None:
+        from django.db import connections
+
+        connections.close_all()  # this process's own (its logins) is not to be cut off
         with psycopg.connect(url, autocommit=True) as admin:
             admin.execute(f"ALTER DATABASE {DB_NAME} {setting}")
             admin.execute(
