@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -400,4 +399,16 @@ def announce_table_hand(session: GameSession) -> None:
         return
     session_id = session.pk
     for listener in _table_hand_listeners:
-        transaction.on_commit(partial(listener, session_id), robust=True)
+        transaction.on_commit(_after_commit(listener, session_id), robust=True)
+
+
+def _after_commit(listener: Callable[[int], None], session_id: int) -> Callable[[], None]:
+    """``listener(session_id)`` as a function with a name: Django logs a robust hook's
+    failure by its ``__qualname__``, which a ``functools.partial`` lacks (the logging
+    itself then raised, out of the hand's recording, instead of logging)."""
+
+    def announce() -> None:
+        listener(session_id)
+
+    announce.__qualname__ = f"{getattr(listener, '__qualname__', repr(listener))}({session_id})"
+    return announce
