@@ -59,7 +59,14 @@ def test_two_phones_play_a_hand_with_bots_to_the_same_result(live_server, new_ph
 
     hand = Hand.objects.get(session=session)
     assert hand.status == Hand.Status.RECORDED
-    texts = [p.locator(".dg-result").inner_text() for p in phones.values()]
+    # The phone that played the last card shows the result at once; the other phone's
+    # next poll brings the same, recorded result (with its replay link): wait for it.
+    settle = time.monotonic() + 10
+    while True:
+        texts = [p.locator(".dg-result").inner_text() for p in phones.values()]
+        if texts[0] == texts[1] or time.monotonic() > settle:
+            break
+        time.sleep(0.25)
     assert texts[0] == texts[1]
     winner = hand.verdict["result"].get("winner")
     if winner:
