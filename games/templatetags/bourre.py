@@ -14,6 +14,7 @@ tournament's money (``memo:tournament.currency``), the prize ledger's, whose amo
 re-read from the memo's locale-free form and written the reader's way.
 """
 
+import functools
 import re
 from functools import lru_cache
 from typing import Any
@@ -154,15 +155,18 @@ _REVERSAL_MEMO = re.compile(
 )
 
 
-def _kind_word(english: str) -> str | None:
+@functools.cache
+def _kinds_by_english() -> dict[str, Any]:
+    """Posting kinds by their English label as a reversal memo writes it, read once."""
     from ledger.models import Posting  # the ledger's models need the app registry
 
-    for kind in Posting.Kind:
-        with translation.override("en"):
-            label = str(kind.label).lower()
-        if label == english:
-            return str(kind.label).lower()
-    return None
+    with translation.override("en"):
+        return {str(kind.label).lower(): kind for kind in Posting.Kind}
+
+
+def _kind_word(english: str) -> str | None:
+    kind = _kinds_by_english().get(english)
+    return None if kind is None else str(kind.label).lower()
 
 
 # The prize ledger's memos (games.tournaments: entries, service, tables, deals). A name
