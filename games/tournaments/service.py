@@ -14,7 +14,11 @@ tournament row (``select_for_update``). The director's buttons and ``after_hand`
 tournament; the lock makes each of them act on what the last
 one wrote (the draw, who moved where, who is out) instead of on a stale copy. Chips move
 only through ``ledger.postings``, which then locks each table's session row — always after
-the tournament row, never before, so two paths never wait on each other crosswise. Money
+the tournament row, never before, so two paths never wait on each other crosswise. Before
+deciding anything from the tables (who is out, who moves with how many chips, which table
+breaks), ``tables.table_infos`` locks the tables' session rows too (in id order), so a hand
+being recorded at one of them lands wholly before that read or waits until the decision
+is committed, never half-way through it. Money
 (buy-ins, fees, prizes) moves only in the tournament's own prize ledger, written by
 ``ledger.postings.prizes`` with the amounts decided here.
 

@@ -52,11 +52,20 @@ class TableInfo:
 
 
 def table_infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
-    """Sessions, seats and stacks of these tables in a constant number of queries."""
+    """Sessions, seats and stacks of these tables in a constant number of queries, as
+    one consistent picture: the sessions' rows are locked first (in id order, after the
+    caller's tournament lock), so no hand can be recorded at any of these tables until
+    the caller commits. Without it, a hand committed between the reads (the stacks from
+    before it, the seats from after) could make a table look like it had one player
+    left with their old stack: the table broke, the player moved with the old stack
+    and the chips they had just won stayed behind at the closed table."""
     if not tables:
         return {}
     session_ids = [x.session_id for x in tables]
-    sessions = GameSession.objects.in_bulk(session_ids)
+    sessions = {
+        x.pk: x
+        for x in GameSession.objects.select_for_update().filter(pk__in=session_ids).order_by("pk")
+    }
     seats: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in (
         Seat.objects.filter(session_id__in=session_ids)

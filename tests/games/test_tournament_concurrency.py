@@ -90,3 +90,70 @@ def test_tables_recording_at_once_keep_the_tournament_consistent(club, alice):
     )
     assert len(seated) == len(set(seated))
     check_books(t)
+
+
+def test_a_hand_committed_while_the_tables_are_read_waits_for_the_after_hand_step(
+    club, alice
+):
+    """The after-hand step reads every table's session, seats and stacks, then decides
+    who moves with how many chips. Here a hand at table 2 leaves one player there, and
+    the recording thread gets its chance to commit exactly while the step reads seats
+    (after the sessions). Read half before and half after that hand, table 2 looked
+    like one player with their old stack: it broke, the player moved with that stack,
+    and the chips they had just won stayed behind at the closed table (seen in CI).
+    The step now locks the tables' sessions first, so the hand waits and the step sees
+    the tables as they were, or the hand's result whole."""
+    t = make_tournament(
+        club,
+        alice,
+        n=4,
+        format="freezeout",
+        starting_chips=2,
+        antes=[1],
+        hands_per_level=0,
+        min_table=2,
+        max_table=3,
+    )
+    svc.start(tournament_id=seeded(t.pk, "read"), user=alice)
+    one, two = (t.tables.select_related("session").get(number=n) for n in (1, 2))
+    a, b = list(Seat.objects.filter(session=two.session).values_list("player__name", flat=True))
+    # a takes every trick and b none: b's bourré costs b's last chip, b is out.
+    entry = {"trump": "H", "passed": [], "tricks": {a: 5, b: 0}}
+
+    go, done = threading.Event(), threading.Event()
+    errors: list = []
+
+    def hand_at_table_two() -> None:
+        go.wait(10)
+        try:
+            postings.record_hand(
+                session_id=two.session_id,
+                entry=entry,
+                idempotency_key="",
+                expected_version=None,
+                user=None,
+            )
+        except Exception as exc:  # surfaced by the test
+            errors.append(exc)
+        finally:
+            done.set()
+            connections.close_all()
+
+    def at_the_seats(execute, sql, params, many, context):
+        if '"games_seat"' in sql and not go.is_set():
+            go.set()
+            # Unlocked, the hand commits here; locked out, it waits until this step ends.
+            done.wait(3)
+        return execute(sql, params, many, context)
+
+    thread = threading.Thread(target=hand_at_table_two)
+    thread.start()
+    with connection.execute_wrapper(at_the_seats):
+        svc.after_hand(one.session_id)
+    thread.join(timeout=30)
+    assert not thread.is_alive() and not errors, errors
+    assert go.is_set()  # the step did read seats: the hand had its chance
+    svc.sync(tournament_id=t.pk, user=alice)
+    two.refresh_from_db()
+    assert Seat.objects.get(session=two.session, player__name=b).eliminated_at is not None
+    check_books(t)  # nothing stays behind at a table that has stopped playing

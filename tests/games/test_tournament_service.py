@@ -108,11 +108,17 @@ def table(t: Tournament, number: int, round_number: int | None = None) -> Tourna
 
 
 def check_books(t: Tournament) -> None:
-    """Every invariant at once: the ledger of each table, the prize ledger, the chips."""
+    """Every invariant at once: the ledger of each table, the prize ledger, the chips
+    (conserved, and none left at a table that stopped playing)."""
     t.refresh_from_db()
     for x in t.tables.select_related("session"):
         postings.check_invariants(x.session)
     postings.check_prize_ledger(t)
+    for x in t.tables.select_related("session"):
+        if x.status != TournamentTable.Status.PLAYING:
+            # Chips left in front of a player at a table that stopped playing would be
+            # out of every count (the chip report reads a stopped table's result).
+            assert not any(x.session.stacks.values()), (x.number, x.session.stacks)
     for row in selectors.chip_report(t):
         assert row["now"] == row["start"], row
 
