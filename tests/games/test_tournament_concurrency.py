@@ -92,9 +92,7 @@ def test_tables_recording_at_once_keep_the_tournament_consistent(club, alice):
     check_books(t)
 
 
-def test_a_hand_committed_while_the_tables_are_read_waits_for_the_after_hand_step(
-    club, alice
-):
+def test_a_hand_committed_while_the_tables_are_read_waits_for_the_after_hand_step(club, alice):
     """The after-hand step reads every table's session, seats and stacks, then decides
     who moves with how many chips. Here a hand at table 2 leaves one player there, and
     the recording thread gets its chance to commit exactly while the step reads seats
