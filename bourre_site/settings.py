@@ -152,12 +152,15 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
         }
     }
-    # Sessions read from the shared cache and written through to the database: a request
+    # Sessions read from the shared cache and written through to the database (Django's
+    # cached_db, its database read by bourre_site.sessions' plain statement): a request
     # of a signed-in phone costs one query less. Only with a shared cache: a per-process
     # cache would keep a logged-out session alive in the other app processes.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "bourre_site.sessions_cached"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Django's database sessions, the row read by one plain statement (issue #20).
+    SESSION_ENGINE = "bourre_site.sessions"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -66,7 +66,13 @@ MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 # Engines whose login sessions live in django_session's rows (cached_db writes there first).
 # Their SessionStore classes are checked by module: a subclass may keep its rows elsewhere.
 DATABASE_SESSION_ENGINES = frozenset(
-    {"django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db"}
+    {
+        "django.contrib.sessions.backends.db",
+        "django.contrib.sessions.backends.cached_db",
+        # The two above, their row read by a plain statement (issue #20).
+        "bourre_site.sessions",
+        "bourre_site.sessions_cached",
+    }
 )
 # A member's scoreboard ETag (board_etag with a user id), as htmx sends it back; ids that
 # fit a 64-bit key (games/converters.py), so no lookup overflows.

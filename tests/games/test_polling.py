@@ -231,7 +231,12 @@ def test_a_foreign_host_is_refused_as_before(carol_client, table):
 
 @pytest.mark.parametrize(
     "engine",
-    ["django.contrib.sessions.backends.cached_db", "django.contrib.sessions.backends.db"],
+    [
+        "django.contrib.sessions.backends.cached_db",
+        "django.contrib.sessions.backends.db",
+        "bourre_site.sessions",
+        "bourre_site.sessions_cached",
+    ],
 )
 def test_database_session_engines_answer_from_the_row(carol, table, settings, engine):
     """cached_db writes the row first and deletes it at logout: the row is the truth."""
