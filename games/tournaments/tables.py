@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 
@@ -52,20 +53,24 @@ class TableInfo:
 
 
 def table_infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
-    """Sessions, seats and stacks of these tables in a constant number of queries, as
-    one consistent picture: the sessions' rows are locked first (in id order, after the
-    caller's tournament lock), so no hand can be recorded at any of these tables until
-    the caller commits. Without it, a hand committed between the reads (the stacks from
-    before it, the seats from after) could make a table look like it had one player
-    left with their old stack: the table broke, the player moved with the old stack
-    and the chips they had just won stayed behind at the closed table."""
+    """Sessions, seats and stacks of these tables in a constant number of queries.
+
+    Inside a transaction (every write, which holds the tournament lock) it is one
+    consistent picture: the sessions' rows are locked first (in id order, after the
+    tournament row), so no hand can be recorded at any of these tables until the caller
+    commits. Without it, a hand committed between the reads (the stacks from before it,
+    the seats from after) could make a table look like it had one player left with
+    their old stack: the table broke, the player moved with the old stack and the chips
+    they had just won stayed behind at the closed table. Outside a transaction (a page
+    or the API showing the deal's terms) nothing is decided from the picture, and
+    nothing is locked."""
     if not tables:
         return {}
     session_ids = [x.session_id for x in tables]
-    sessions = {
-        x.pk: x
-        for x in GameSession.objects.select_for_update().filter(pk__in=session_ids).order_by("pk")
-    }
+    rows = GameSession.objects.filter(pk__in=session_ids).order_by("pk")
+    if transaction.get_connection().in_atomic_block:
+        rows = rows.select_for_update()
+    sessions = {x.pk: x for x in rows}
     seats: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in (
         Seat.objects.filter(session_id__in=session_ids)

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection, connections
 
 from games.models import Seat, Tournament, TournamentTable
+from games.tournaments import deals
 from games.tournaments import service as svc
 from ledger import postings
 from tests.factories import seeded
@@ -155,3 +156,16 @@ def test_a_hand_committed_while_the_tables_are_read_waits_for_the_after_hand_ste
     two.refresh_from_db()
     assert Seat.objects.get(session=two.session, player__name=b).eliminated_at is not None
     check_books(t)  # nothing stays behind at a table that has stopped playing
+
+
+def test_a_page_reads_the_final_tables_terms_outside_a_transaction(club, alice, client):
+    """Only a write (in its transaction, under the tournament lock) locks the tables'
+    sessions; the tournament page and the API read the deal's terms without one."""
+    t = make_tournament(club, alice, n=3, format="freezeout", starting_chips=30, buy_in=100)
+    svc.start(tournament_id=t.pk, user=alice)
+    t.refresh_from_db()
+    terms = deals.deal_terms(t)
+    assert sorted(terms["chips"].values()) == [30, 30, 30]
+    client.force_login(alice)
+    page = client.get(t.get_absolute_url())
+    assert page.status_code == 200 and "Make a deal" in page.content.decode()
