@@ -67,10 +67,10 @@ def table_infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
     if not tables:
         return {}
     session_ids = [x.session_id for x in tables]
-    rows = GameSession.objects.filter(pk__in=session_ids).order_by("pk")
+    found = GameSession.objects.filter(pk__in=session_ids).order_by("pk")
     if transaction.get_connection().in_atomic_block:
-        rows = rows.select_for_update()
-    sessions = {x.pk: x for x in rows}
+        found = found.select_for_update()
+    sessions = {x.pk: x for x in found}
     seats: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in (
         Seat.objects.filter(session_id__in=session_ids)
