@@ -6,6 +6,10 @@ PostgreSQL, loopback only, bounded in time (issue #20).
    a 304 scoreboard poll; their p50 and the ratios to the bare view. Every timed request
    follows a bare one, and each ratio divides by the bare requests of its own phase (the
    load of a shared machine moves within a run).
+   Then where a POST's time goes (Linux, from /proc): the gunicorn workers' CPU per
+   bare request, per record form GET and per record POST (the POST is a form GET + POST
+   less a form GET; clock ticks over hundreds of requests), and the CPU of PostgreSQL's
+   own processes for this database per form GET + POST.
 2. The load: N tables (N = 1, 4, 16, then 32, 64… up to ``BENCH_MAX_TABLES``, stopping
    once record p95 passes 100 ms), each recording one hand every 5 s (GET the form, POST
    it as htmx does) with 3 phones polling its scoreboard every 3 s, for
@@ -75,6 +79,10 @@ def pct(values: list[float], p: float) -> float:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
+
+
+def ms2(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
 
 
 class Phone:
@@ -291,6 +299,69 @@ def floor(session_id: int, login) -> None:
           f"({len(quick_posts)}/60 saved)")  # fmt: skip
 
 
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of these processes so far (0 for one that has ended)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _workers(server: subprocess.Popen) -> list[int]:
+    with open(f"/proc/{server.pid}/task/{server.pid}/children") as f:
+        return [int(x) for x in f.read().split()]
+
+
+def _database_backends() -> list[int]:
+    import psycopg
+
+    with psycopg.connect(f"{_database.SERVER}/{DB_NAME}", autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [DB_NAME],
+        ).fetchall()
+    return [pid for (pid,) in rows]
+
+
+def cpu_split(server: subprocess.Popen, session_id: int, login, rounds: int = 300) -> None:
+    """CPU per request where it is spent: the workers' and PostgreSQL's (module
+    docstring, item 1). Clock ticks are 10 ms: hundreds of requests make them exact
+    enough, and CPU moves much less than wall time on a busy machine."""
+    if not Path(f"/proc/{server.pid}/task").is_dir():
+        print("   (CPU split: needs Linux's /proc; skipped)")
+        return
+    host, bare = Phone(login()), Phone(None)
+    rng = random.Random(2)
+    path = f"/sessions/{session_id}/record/"
+    workers = _workers(server)
+
+    def per_request(run, n: int, pids: list[int]) -> float:
+        c0 = _cpu_seconds(pids)
+        for _ in range(n):
+            run()
+        return (_cpu_seconds(pids) - c0) / n
+
+    c_bare = per_request(lambda: bare.request("GET", "/bench/ok/"), rounds * 3, workers)
+    c_form = per_request(
+        lambda: host.request("GET", path, headers={"HX-Request": "true"}), rounds, workers
+    )
+    backends = _database_backends()
+    c0, p0 = _cpu_seconds(workers), _cpu_seconds(backends)
+    saved = sum(record_once(host, session_id, rng)[1] for _ in range(rounds))
+    c_hand = (_cpu_seconds(workers) - c0) / rounds
+    p_hand = (_cpu_seconds(backends) - p0) / rounds
+    c_post = c_hand - c_form
+    print(f"   CPU, gunicorn workers: bare {ms2(c_bare)}, record form GET {ms2(c_form)} = "
+          f"{c_form / c_bare:.1f}× bare, record POST {ms2(c_post)} = {c_post / c_bare:.1f}× "
+          f"bare ({saved}/{rounds} saved)")  # fmt: skip
+    print(f"   CPU, PostgreSQL's processes: {ms2(p_hand)} per form GET + POST")
+
+
 def durability(host, session_id: int, rng, bare_once):
     """How much of a record POST is the disk: a one-row INSERT + COMMIT timed beside bare
     requests (PostgreSQL returns only once the commit's WAL is on disk: the price of a
@@ -413,6 +484,7 @@ def run() -> None:
     server = start_server()
     try:
         floor(sessions[0], login)
+        cpu_split(server, sessions[0], login)
         if FLOOR_ONLY:
             return
         best, failed_at = 0, None
