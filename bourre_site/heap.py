@@ -38,6 +38,8 @@ def freeze() -> None:
 
 
 def _after_request(sender, **kwargs) -> None:
+    # The request that is finishing may still be referenced here and be frozen with the
+    # rest: if it holds cycles, a few kilobytes stay for the worker's life, once.
     global _served
     with _lock:
         _served += 1
