@@ -27,6 +27,7 @@ from django.core.signals import request_finished
 from django.urls import get_resolver
 
 WARM_REQUESTS = 50
+DISPATCH_UID = "bourre_site.heap"
 
 _lock = threading.Lock()
 _served = 0
@@ -45,7 +46,7 @@ def _after_request(sender, **kwargs) -> None:
         _served += 1
         if _served != WARM_REQUESTS:
             return
-    request_finished.disconnect(_after_request)
+    request_finished.disconnect(dispatch_uid=DISPATCH_UID)
     freeze()
 
 
@@ -56,4 +57,4 @@ def settle() -> None:
     freeze()
     with _lock:
         _served = 0
-    request_finished.connect(_after_request, dispatch_uid="bourre_site.heap")
+    request_finished.connect(_after_request, dispatch_uid=DISPATCH_UID)
