@@ -123,10 +123,16 @@ def random_hand(rng: random.Random, players: list[str]) -> dict:
 
 def record_once(phone: Phone, session_id: int, rng: random.Random) -> tuple[float, bool]:
     """GET the record form, POST one hand as htmx does; (POST seconds, ok)."""
+    elapsed, why = record_why(phone, session_id, rng)
+    return elapsed, not why
+
+
+def record_why(phone: Phone, session_id: int, rng: random.Random) -> tuple[float, str]:
+    """``record_once`` with what went wrong ("" when the hand was saved)."""
     path = f"/sessions/{session_id}/record/"
     status, _, page = phone.request("GET", path, headers={"HX-Request": "true"})
     if status != 200:
-        return 0.0, False
+        return 0.0, f"form GET {status}"
     html = page.decode()
     players = re.findall(r'name="player_\d+" value="([^"]+)"', html)
     fields = {
@@ -135,7 +141,7 @@ def record_once(phone: Phone, session_id: int, rng: random.Random) -> tuple[floa
         "version": re.search(r'name="version" value="(\d+)"', html),
     }
     if not players or not all(fields.values()):
-        return 0.0, False
+        return 0.0, "form without its fields"
     data = {k: m.group(1) for k, m in fields.items() if m}
     hand = random_hand(rng, players)
     data["trump"] = hand["trump"]
@@ -155,7 +161,7 @@ def record_once(phone: Phone, session_id: int, rng: random.Random) -> tuple[floa
         {"HX-Request": "true", "X-CSRFToken": data["csrfmiddlewaretoken"]},
     )
     elapsed = time.perf_counter() - t0
-    return elapsed, status == 200 and b"saved" in body
+    return elapsed, "" if status == 200 and b"saved" in body else f"POST {status}"
 
 
 class Poller:
@@ -415,6 +421,7 @@ def load(sessions: list[int], login, n: int) -> float:
     records: list[float] = []
     polls: list[float] = []
     errors = {"record": 0, "poll": 0}
+    failures: dict[str, int] = {}  # the records' failures, by what went wrong
     lock = threading.Lock()
     # Every login made here, on this thread's one connection: the client threads touch
     # only HTTP (a database connection per thread would exhaust the shared server's).
@@ -428,14 +435,15 @@ def load(sessions: list[int], login, n: int) -> float:
         while at < end:
             time.sleep(max(0.0, at - time.perf_counter()))
             try:
-                t, ok = record_once(phone, session_id, rng)
-            except OSError:
-                t, ok = 0.0, False
+                t, why = record_why(phone, session_id, rng)
+            except OSError as exc:
+                t, why = 0.0, type(exc).__name__
             with lock:
-                if ok:
+                if not why:
                     records.append(t)
                 else:
                     errors["record"] += 1
+                    failures[why] = failures.get(why, 0) + 1
             at += HAND_EVERY
 
     def phone_poll(session_id: int, seed: int) -> None:
@@ -470,7 +478,8 @@ def load(sessions: list[int], login, n: int) -> float:
     print(f"== {n} table(s), {n * PHONES} phones, {SECONDS:.0f} s: "
           f"{len(records) / SECONDS:.2f} hands/s; record p50 {ms(pct(records, 50))}, "
           f"p95 {ms(p95)}, p99 {ms(pct(records, 99))}; poll p50 {ms(pct(polls, 50))}, "
-          f"p95 {ms(pct(polls, 95))} ({len(polls)} polls); errors {errors}")  # fmt: skip
+          f"p95 {ms(pct(polls, 95))} ({len(polls)} polls); errors {errors}"
+          + (f" (records: {failures})" if failures else ""))  # fmt: skip
     return p95
 
 
