@@ -138,24 +138,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
 
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Parameters bound by the server, and each statement a connection has run 5 times
-    # kept prepared there: PostgreSQL parses and plans it once per connection instead of
-    # on every request. Its own CPU per recorded hand (form GET + POST) went from
-    # 2.6-2.7 ms to 1.4-1.6 ms (bench/load.py, same run; issue #20). A worker's prepared
-    # statements describe the schema it met: restart the app servers after `migrate`.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"server_side_binding": True, "prepare_threshold": 5}
-    )
-
 # Behind PgBouncer in transaction pooling: no server-side cursors (they outlive a
-# transaction), no persistent connections of our own (the pooler keeps them) and no
-# prepared statements (each lives on one server connection, which the next transaction
-# may not get).
+# transaction) and no persistent connections of our own (the pooler keeps them).
 if env_bool("DJANGO_PGBOUNCER", False):
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].get("OPTIONS", {}).pop("prepare_threshold", None)
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

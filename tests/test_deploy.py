@@ -82,35 +82,3 @@ def test_with_a_secret_key_or_in_debug_the_application_loads():
         assert result.returncode == 0, result.stderr
         # Its long-lived objects are frozen out of the collector's way (bourre_site.heap).
         assert int(result.stdout.split()[-1]) > 10_000
-
-
-def _database_options(extra: dict) -> dict:
-    script = (
-        "import django; django.setup(); from django.conf import settings; "
-        "print(repr(settings.DATABASES['default'].get('OPTIONS', {})))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env=_clean_env(
-            {"DJANGO_SETTINGS_MODULE": "bourre_site.settings", "DJANGO_DEBUG": "1", **extra}
-        ),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    import ast
-
-    return ast.literal_eval(result.stdout.strip().splitlines()[-1])
-
-
-def test_postgresql_prepares_statements_except_behind_pgbouncer():
-    """Issue #20: PostgreSQL keeps each repeated statement parsed and planned per
-    connection; a transaction pooler would hand those to other clients' transactions."""
-    url = {"DATABASE_URL": "postgres://bourre@db:5432/bourre"}
-    assert _database_options(url) == {"server_side_binding": True, "prepare_threshold": 5}
-    behind = _database_options({**url, "DJANGO_PGBOUNCER": "1"})
-    assert "prepare_threshold" not in behind  # Django's default: none prepared
-    sqlite = _database_options({"DATABASE_URL": "sqlite:///x.sqlite3"})
-    assert "prepare_threshold" not in sqlite and "server_side_binding" not in sqlite
