@@ -77,12 +77,8 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms"
-
-
-def ms2(seconds: float) -> str:
-    return f"{seconds * 1000:.2f} ms"
+def ms(seconds: float, places: int = 1) -> str:
+    return f"{seconds * 1000:.{places}f} ms"
 
 
 class Phone:
@@ -362,10 +358,10 @@ def cpu_split(server: subprocess.Popen, session_id: int, login, rounds: int = 30
     c_hand = (_cpu_seconds(workers) - c0) / rounds
     p_hand = (_cpu_seconds(backends) - p0) / rounds
     c_post = c_hand - c_form
-    print(f"   CPU, gunicorn workers: bare {ms2(c_bare)}, record form GET {ms2(c_form)} = "
-          f"{c_form / c_bare:.1f}× bare, record POST {ms2(c_post)} = {c_post / c_bare:.1f}× "
+    print(f"   CPU, gunicorn workers: bare {ms(c_bare, 2)}, record form GET {ms(c_form, 2)} = "
+          f"{c_form / c_bare:.1f}× bare, record POST {ms(c_post, 2)} = {c_post / c_bare:.1f}× "
           f"bare ({saved}/{rounds} saved)")  # fmt: skip
-    print(f"   CPU, PostgreSQL's processes: {ms2(p_hand)} per form GET + POST")
+    print(f"   CPU, PostgreSQL's processes: {ms(p_hand, 2)} per form GET + POST")
 
 
 def durability(host, session_id: int, rng, bare_once):

@@ -6,56 +6,21 @@ Every request of a signed-in phone loads its session row before anything else (t
 language middleware reads it first). Django's engine reads it with
 ``Session.objects.get(session_key=..., expire_date__gt=now)``: about 0.26 ms of ORM query
 building and model loading in a record POST, against 0.08 ms for the same row read by a
-plain statement (bench on PostgreSQL, same run). The statement asks exactly what the ORM
-asks (that key, not yet expired) and returns the same ``Session`` object, so everything
-else (saving, expiry, ``cached_db``'s cache) is Django's own;
+plain statement (bench on PostgreSQL, same run). The statement
+(``games.sql.session_row``, beside the scoreboard poll's read of the same row) asks
+exactly what the ORM asks (that key, not yet expired) and returns the same ``Session``
+object, so everything else (saving, expiry, ``cached_db``'s cache) is Django's own;
 tests/test_session_engine.py holds it to its ORM twin.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from typing import cast
-
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
-from django.db import connections, router
-from django.db.models import Field
-from django.utils import timezone
 
+from games.sql import session_row
 
-@cache
-def _row_sql() -> str:
-    quote = connections[router.db_for_read(Session)].ops.quote_name
-    data, expires, key = (
-        quote(str(cast(Field, Session._meta.get_field(name)).column))
-        for name in ("session_data", "expire_date", "session_key")
-    )
-    return (
-        f"SELECT {data}, {expires} FROM {quote(Session._meta.db_table)} "
-        f"WHERE {key} = %s AND {expires} > %s"
-    )
-
-
-def session_row(session_key: str | None) -> Session | None:
-    """The live session of that key, as ``Session.objects.get`` would load it; None if
-    there is none (unknown, or expired)."""
-    if not session_key:
-        return None
-    connection = connections[router.db_for_read(Session)]
-    expires = Session._meta.get_field("expire_date")
-    now = expires.get_db_prep_value(timezone.now(), connection)
-    with connection.cursor() as cursor:
-        cursor.execute(_row_sql(), [session_key, now])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    data, expire_date = row
-    # The backend's own conversion (SQLite stores text; time zones), as the ORM's.
-    column = expires.get_col(Session._meta.db_table)
-    for converter in connection.ops.get_db_converters(column):
-        expire_date = converter(expire_date, column, connection)
-    return Session(session_key=session_key, session_data=data, expire_date=expire_date)
+__all__ = ["SessionStore", "session_row"]
 
 
 class SessionStore(db.SessionStore):

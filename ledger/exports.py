@@ -24,6 +24,7 @@ UTC offset (games.timezones), the same in both.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
@@ -115,14 +116,11 @@ def session_ledger_rows(
 ) -> Iterator[tuple]:
     """Every leg of the session's postings, oldest first, as ``LEDGER_COLUMNS``, amounts
     in the major unit (``major``); ``when`` writes a posting's time (the club's zone)."""
-    # A session's amounts repeat (the antes, the same pot): each one's Decimal made once.
-    seen: dict[int, int | Decimal] = {}
 
+    # A session's amounts repeat (the antes, the same pot): each one's Decimal made once.
+    @functools.cache
     def amounts(amount: int) -> int | Decimal:
-        found = seen.get(amount)
-        if found is None:
-            found = seen[amount] = major(amount, currency)
-        return found
+        return major(amount, currency)
 
     posts = Posting.objects.filter(session_id=session_id)
     return _rows(club_id, posts, currency.code, False, when, amounts)
