@@ -139,10 +139,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 
 # Behind PgBouncer in transaction pooling: no server-side cursors (they outlive a
-# transaction) and no persistent connections of our own (the pooler keeps them).
+# transaction), no persistent connections of our own (the pooler keeps them) and no
+# prepared statements (each lives on one server connection, which the next transaction
+# may not get).
 if env_bool("DJANGO_PGBOUNCER", False):
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The record path's hand-written statements kept prepared per connection, and only
+    # those (bourre_site/prepared.py): PostgreSQL plans them once instead of every time.
+    from bourre_site import prepared
+
+    DATABASES["default"].setdefault("OPTIONS", {}).update(prepared.options())
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -40,6 +40,7 @@ from django.db import connection, connections
 from django.db.models.sql import Query
 from django.utils import timezone
 
+from bourre_site.prepared import prepared
 from games.models import Club, GameSession, Hand, Membership
 
 
@@ -81,7 +82,7 @@ def _insert_sql(model, fields: tuple[str, ...], rows: int, returning: bool) -> t
         f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in meta)}) "
         f"VALUES {', '.join([one] * rows)}"
     )
-    return meta, sql + (f" RETURNING {column(model, 'id')}" if returning else "")
+    return meta, prepared(sql + (f" RETURNING {column(model, 'id')}" if returning else ""))
 
 
 @cache
@@ -111,7 +112,7 @@ def _session_sql(lock: bool = False, for_update: bool = False, login: bool = Fal
         f"AND m.{column(Membership, 'user')} = %s{users} "
         f"WHERE s.{column(GameSession, 'id')} = %s"
     )
-    return sql + (" FOR UPDATE OF s" if for_update else "")
+    return prepared(sql + (" FOR UPDATE OF s" if for_update else ""))
 
 
 def session_with_membership(
@@ -204,7 +205,7 @@ def digital_hand(session_id: int, hand_id: int) -> Hand | None:
 @cache
 def _board_poll_sql() -> str:
     user = get_user_model()
-    return (
+    return prepared(
         f"SELECT s.{column(GameSession, 'version')}, m.{column(Membership, 'role')}, "
         f"u.{column(user, 'password')}, u.{column(user, 'is_active')} "
         f"FROM {table(GameSession)} s JOIN {table(Membership)} m "
@@ -232,7 +233,7 @@ def board_poll(user_id: int, session_id: int) -> tuple[int, str, str, bool] | No
 @cache
 def _login_board_poll_sql() -> str:
     user = get_user_model()
-    return (
+    return prepared(
         f"SELECT ls.{column(Session, 'session_data')}, s.{column(GameSession, 'version')}, "
         f"m.{column(Membership, 'role')}, u.{column(user, 'password')}, "
         f"u.{column(user, 'is_active')} "
@@ -255,7 +256,7 @@ def _session_now() -> Any:
 @cache
 def _session_row_sql() -> str:
     names = ", ".join(column(Session, f.name) for f in _fields(Session))
-    return (
+    return prepared(
         f"SELECT {names} FROM {table(Session)} WHERE {column(Session, 'session_key')} = %s "
         f"AND {column(Session, 'expire_date')} > %s"
     )
@@ -294,7 +295,7 @@ def login_board_poll(
 
 @cache
 def _version_sql() -> str:
-    return (
+    return prepared(
         f"SELECT {column(GameSession, 'version')} FROM {table(GameSession)} "
         f"WHERE {column(GameSession, 'id')} = %s"
     )

@@ -16,6 +16,10 @@ parameters stay few enough for psycopg to parse it once — three on SQLite) and
 primary key or one hand's index range, so the cost does not grow with the session
 (issue #20; tests/test_record_flat.py).
 
+On PostgreSQL these statements are kept prepared per connection
+(``bourre_site.prepared``): they compare no skewed column with a parameter, so a generic
+plan is as good as a custom one (tests/test_prepared_statements.py).
+
 Only ``ledger.postings`` calls this module (``add_player_totals`` keeps the club
 statistics' running totals: one upsert per hand instead of a read and a write per
 player). What it writes is checked like everything else the ledger writes: legs must
@@ -30,6 +34,8 @@ from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Field
+
+from bourre_site.prepared import prepared
 
 from games.models import Club, GameSession, Hand, Player, Seat
 from games.sql import column as _column
@@ -50,7 +56,7 @@ def _lock_sql(for_update: bool) -> str:
     sql = (
         f"SELECT s.*, {flag} FROM {_table(GameSession)} s WHERE s.{_column(GameSession, 'id')} = %s"
     )
-    return sql + (" FOR UPDATE OF s" if for_update else "")
+    return prepared(sql + (" FOR UPDATE OF s" if for_update else ""))
 
 
 def lock_session(session_id: int) -> GameSession:
@@ -67,18 +73,25 @@ def lock_session(session_id: int) -> GameSession:
     return session
 
 
+# A code constant, not input: written into the SQL as a literal (see _hands_sql).
+_IN_PROGRESS = f"'{Hand.Status.IN_PROGRESS.value}'"
+assert Hand.Status.IN_PROGRESS.value.replace("_", "").isalpha()
+
+
 @cache
 def _hands_sql() -> str:
     # Three scalar subqueries, each answered by an index, instead of one MAX over CASE
     # expressions that read every hand of the session (5–8 ms at 5,000 hands; now flat):
     # the last number by (session, number) read backwards, the hand in progress by the
-    # partial index of hands in progress, the key by (session, idempotency_key).
+    # partial index of hands in progress, the key by (session, idempotency_key). The
+    # status is a literal: the statement is kept prepared (bourre_site.prepared), and a
+    # generic plan would not know that hands in progress are few.
     hand, session = _table(Hand), _column(Hand, "session")
     number, status = _column(Hand, "number"), _column(Hand, "status")
     key, pk = _column(Hand, "idempotency_key"), _column(Hand, "id")
-    return (
+    return prepared(
         f"SELECT (SELECT MAX({number}) FROM {hand} WHERE {session} = %s), "
-        f"(SELECT MAX({pk}) FROM {hand} WHERE {session} = %s AND {status} = %s), "
+        f"(SELECT MAX({pk}) FROM {hand} WHERE {session} = %s AND {status} = {_IN_PROGRESS}), "
         f"(SELECT MAX({pk}) FROM {hand} WHERE {session} = %s AND {key} = %s AND {key} <> '')"
     )
 
@@ -89,7 +102,7 @@ def hand_lookup(session_id: int, key: str) -> tuple[int | None, int | None, int 
     with connection.cursor() as cursor:
         cursor.execute(
             _hands_sql(),
-            [session_id, session_id, Hand.Status.IN_PROGRESS, session_id, key or ""],
+            [session_id, session_id, session_id, key or ""],
         )
         last, in_progress, existing = cursor.fetchone()
     return last, in_progress, existing
@@ -101,7 +114,7 @@ def _seats_sql() -> str:
     columns = ", ".join(
         f"s.{_column(Seat, f)}" for f in ("player", "active", "eliminated_at", "account")
     )
-    return (
+    return prepared(
         f"SELECT {columns}, p.{_column(Player, 'name')} "
         f"FROM {seat} s JOIN {player} p ON p.{_column(Player, 'id')} = s.{_column(Seat, 'player')} "
         f"WHERE s.{_column(Seat, 'session')} = %s "
@@ -116,7 +129,7 @@ def _seats_and_hands_sql() -> str:
     # record path's statement count while adding the club totals' upsert).
     lookups = _hands_sql().removeprefix("SELECT ")
     select, rest = _seats_sql().split(" FROM ", 1)
-    return f"{select}, {lookups} FROM {rest}"
+    return prepared(f"{select}, {lookups} FROM {rest}")
 
 
 def seats_and_hand_lookup(
@@ -126,8 +139,7 @@ def seats_and_hand_lookup(
 ]:
     """``seat_rows`` and ``hand_lookup`` in one statement (a session always has seats;
     without any, the lookup is asked on its own)."""
-    status = str(Hand.Status.IN_PROGRESS)
-    params: list[int | str] = [session_id, session_id, status, session_id, key or "", session_id]
+    params: list[int | str] = [session_id, session_id, session_id, key or "", session_id]
     with connection.cursor() as cursor:
         cursor.execute(_seats_and_hands_sql(), params)
         rows = cursor.fetchall()
@@ -187,7 +199,9 @@ def insert_hand(hand: Hand) -> None:
 @cache
 def _update_sql(fields: tuple[str, ...]) -> str:
     assignments = ", ".join(f"{_column(GameSession, f)} = %s" for f in fields)
-    return f"UPDATE {_table(GameSession)} SET {assignments} WHERE {_column(GameSession, 'id')} = %s"
+    return prepared(
+        f"UPDATE {_table(GameSession)} SET {assignments} WHERE {_column(GameSession, 'id')} = %s"
+    )
 
 
 def save_session(session: GameSession, fields: list[str]) -> None:
@@ -224,7 +238,7 @@ def _totals_sql(rows: int) -> str:
         f"{biggest} = CASE WHEN EXCLUDED.{biggest} > {table}.{biggest} "
         f"THEN EXCLUDED.{biggest} ELSE {table}.{biggest} END"
     )
-    return (
+    return prepared(
         f"INSERT INTO {table} ({', '.join(names)}) VALUES {', '.join([one] * rows)} "
         f"ON CONFLICT ({names[0]}) DO UPDATE SET {', '.join(sets)}"
     )
@@ -274,7 +288,7 @@ def _write_sql(postings: int, totals: bool) -> str:
     ]
     if totals:
         parts.append(f"t AS ({_totals_array_sql()})")
-    return f"WITH {', '.join(parts)} SELECT id FROM ids ORDER BY n"
+    return prepared(f"WITH {', '.join(parts)} SELECT id FROM ids ORDER BY n")
 
 
 @cache

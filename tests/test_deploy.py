@@ -82,3 +82,46 @@ def test_with_a_secret_key_or_in_debug_the_application_loads():
         assert result.returncode == 0, result.stderr
         # Its long-lived objects are frozen out of the collector's way (bourre_site.heap).
         assert int(result.stdout.split()[-1]) > 10_000
+
+
+def _database_options(extra: dict) -> dict:
+    """The database OPTIONS the settings make for this environment (the cursor class by
+    its name)."""
+    script = (
+        "import django; django.setup(); from django.conf import settings; "
+        "o = dict(settings.DATABASES['default'].get('OPTIONS', {})); "
+        "f = o.pop('cursor_factory', None); o['cursor_factory'] = f and f.__name__; print(o)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=_clean_env(
+            {"DJANGO_SETTINGS_MODULE": "bourre_site.settings", "DJANGO_DEBUG": "1", **extra}
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    import ast
+
+    return ast.literal_eval(result.stdout.strip().splitlines()[-1])
+
+
+def test_postgresql_prepares_the_named_statements_except_behind_pgbouncer():
+    """Issue #20 (bourre_site/prepared.py): on PostgreSQL parameters are bound by the
+    server and only the statements the code names are prepared (psycopg's own threshold is
+    never reached); a transaction pooler would hand a connection's prepared statements to
+    other clients' transactions, and SQLite has none."""
+    from bourre_site.prepared import NEVER
+
+    url = {"DATABASE_URL": "postgres://bourre@db:5432/bourre"}
+    assert _database_options(url) == {
+        "server_side_binding": True,
+        "prepare_threshold": NEVER,
+        "cursor_factory": "PreparingCursor",
+    }
+    behind = _database_options({**url, "DJANGO_PGBOUNCER": "1"})
+    assert behind == {"cursor_factory": None}  # Django's defaults: client binding, none prepared
+    sqlite = _database_options({"DATABASE_URL": "sqlite:///x.sqlite3"})
+    assert "server_side_binding" not in sqlite and sqlite["cursor_factory"] is None
