@@ -986,3 +986,111 @@ def test_save_session_writes_what_save_update_fields_writes(scene):
     assert written[0] == written[1]
     assert written[0]["name"] == scene.home.name and written[0]["carry"] == 7
     assert written[0]["next_dealer_id"] == ben.pk and written[0]["excused"] == [ann.pk]
+
+
+# -- ledger.sql.write_hand ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("with_totals", [True, False])
+def test_write_hand_writes_what_the_orm_writes(scene, bob, with_totals):
+    """A new recorded hand's row, its money and the session row in one statement on
+    PostgreSQL (``write_hand``; ``insert_hand``, ``write_postings`` and ``save_session`` on
+    SQLite): the same hand, postings on that hand, legs on the right posting, club totals
+    and session columns as the ORM's ``create``, ``bulk_create``, the totals' updates and
+    ``save(update_fields=...)``; the instances come back saved, the postings pointing at
+    the hand; and the books still balance."""
+    from ledger.models import PlayerTotals
+    from ledger.postings._common import HAND_FIELDS
+
+    pot = scene.home.pot_account_id
+    accounts = list(Seat.objects.filter(session=scene.home).values_list("account_id", flat=True))
+    ann, ben = scene.players[:2]
+    deltas = {ann.pk: [4, 1, 4, 1, 0, 0, 0, 0], ben.pk: [-4, 0, 0, 1, 0, 0, 0, 0]}
+    deltas = deltas if with_totals else {}
+    legs = [{pot: 8, accounts[0]: -4, accounts[1]: -4}, {pot: -8, accounts[0]: 8}]
+    fields = {
+        "number": 900,
+        "idempotency_key": "contract",
+        "kind": Hand.Kind.REPORTED,
+        "status": Hand.Status.RECORDED,
+        "record": {"players": ["ann", "bén"], "tricks": {"ann": 5}, "note": "ünïcode ♥"},
+        "verdict": {"valid": True, "result": {"pot": 4, "winner": None}, "list": [1, 1.5]},
+        "before": {"carry": 0, "seats": {"ann": 1}},
+        "seed": "",
+        "created_by": bob,
+        "created_at": WHEN,
+        "shortfalls": {"ann": 2},
+    }
+    written = {}
+    for via in ("sql", "orm"):
+        with transaction.atomic():
+            before = set(Leg.objects.values_list("pk", flat=True))
+            session = GameSession.objects.get(pk=scene.home.pk)
+            session.carry, session.next_dealer_id, session.hands_count = 7, ben.pk, 41
+            session.excused, session.forfeits = [ann.pk], [ben.pk]
+            session.nets, session.stacks = {str(ann.pk): -3, str(ben.pk): 3}, {str(ann.pk): 10}
+            session.version += 5
+            session.name = "not saved"  # not among the fields: must stay as it was
+            hand = Hand(session=session, **fields)
+            unsaved = _unsaved_postings(scene)
+            objs = [unsaved[0], unsaved[2]]  # an ante and a payout, as a hand writes them
+            for p in objs:
+                p.hand = hand
+            if via == "sql":
+                ledger_sql.write_hand(hand, objs, legs, deltas, session, HAND_FIELDS)
+            else:
+                hand.save()
+                for p in objs:
+                    p.hand = hand
+                Posting.objects.bulk_create(objs)
+                Leg.objects.bulk_create(
+                    [
+                        Leg(posting_id=p.pk, account_id=a, amount=x)
+                        for p, ls in zip(objs, legs, strict=True)
+                        for a, x in ls.items()
+                    ]
+                )
+                _orm_add_player_totals(scene.club.pk, deltas)
+                session.save(update_fields=HAND_FIELDS)
+            assert hand.pk and (hand._state.adding, hand._state.db) == (False, connection.alias)
+            ids = [p.pk for p in objs]
+            assert all(type(i) is int for i in ids) and ids == sorted(set(ids))
+            for p in objs:
+                assert (p._state.adding, p._state.db) == (False, connection.alias)
+                assert p.hand_id == hand.pk
+                assert _values(Posting.objects.get(pk=p.pk)) == _values(p)
+            stored = _values(Hand.objects.get(pk=hand.pk))
+            new = Leg.objects.exclude(pk__in=before).order_by("pk")
+            written[via] = (
+                {k: v for k, v in stored.items() if k != "id"},
+                [{f: getattr(p, Posting._meta.get_field(f).attname) for f in _posting_columns()
+                  if f != "hand"}
+                 for p in Posting.objects.filter(pk__in=ids, hand=hand).order_by("pk")],
+                [(ids.index(leg.posting_id), leg.account_id, leg.amount) for leg in new],
+                sorted(PlayerTotals.objects.values_list("player_id", *PlayerTotals.COUNTERS)),
+                _values(GameSession.objects.get(pk=session.pk)),
+            )  # fmt: skip
+            transaction.set_rollback(True)
+    assert written["sql"] == written["orm"]
+    hand_row, posting_rows, leg_rows, _, session_row = written["sql"]
+    assert hand_row["record"]["note"] == "ünïcode ♥" and len(posting_rows) == 2
+    assert leg_rows == [(0, pot, 8), (0, accounts[0], -4), (0, accounts[1], -4),
+                        (1, pot, -8), (1, accounts[0], 8)]  # fmt: skip
+    assert session_row["name"] == scene.home.name and session_row["carry"] == 7
+    postings.check_invariants(scene.home)
+
+
+def test_write_hand_is_one_statement_on_postgresql(scene, bob):
+    from ledger.postings._common import HAND_FIELDS
+
+    pot = scene.home.pot_account_id
+    account = Seat.objects.filter(session=scene.home).values_list("account_id", flat=True)[0]
+    session = GameSession.objects.get(pk=scene.home.pk)
+    hand = Hand(session=session, number=901, idempotency_key="one", created_by=bob,
+                kind=Hand.Kind.REPORTED, status=Hand.Status.RECORDED)  # fmt: skip
+    objs = _unsaved_postings(scene)[:1]
+    with transaction.atomic(), CaptureQueriesContext(connection) as ctx:
+        ledger_sql.write_hand(hand, objs, [{pot: 2, account: -2}], {}, session, HAND_FIELDS)
+        transaction.set_rollback(True)
+    statements = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(statements) == (1 if connection.vendor == "postgresql" else 4), statements

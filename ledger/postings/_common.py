@@ -122,6 +122,38 @@ def _post(
     This is the one writer of both: a reversal is a posting like any other and
     subtracts what it reverses.
     """
+    batch = _postings(session, club_id, entries, user, hand, reverses, owners, counts, hands)
+    # The postings, their legs and the club totals: one statement on PostgreSQL.
+    sql.write_postings(batch.postings, batch.legs, club_id, batch.totals.changed())
+    batch.totals.recount()
+    return batch.postings
+
+
+@dataclass
+class _Batch:
+    """What ``_post`` writes, made in memory: the unsaved postings, each one's legs
+    ({account id: amount}) and the club totals they change."""
+
+    postings: list[Posting]
+    legs: list[dict[int, int]]
+    totals: _Totals
+
+
+def _postings(
+    session: GameSession | None,
+    club_id: int,
+    entries: list[tuple[str, dict[int, int], str]],
+    user,
+    hand: Hand | None = None,
+    reverses: list[Posting] | None = None,
+    owners: Mapping[int, int] | None = None,
+    counts: Mapping[int, Mapping[str, int]] | None = None,
+    hands: list[Hand] | None = None,
+) -> _Batch:
+    """``_post`` up to the write: the postings and their legs checked and made, the
+    session's running totals moved (in memory) and the club totals' changes counted. A
+    recorded hand writes the batch with its own row and the session's
+    (``ledger.postings.hands``; a reversal never comes this way)."""
     postings: list[Posting] = []
     legs_of: list[dict[int, int]] = []
     totals = _Totals(session, counts)
@@ -146,10 +178,7 @@ def _post(
         if session is not None and owners:
             _add_to_books(session, kind, legs, owners)
             totals.add(kind, legs, owners, reverses[i] if reverses else None)
-    # The postings, their legs and the club totals: one statement on PostgreSQL.
-    sql.write_postings(postings, legs_of, club_id, totals.changed())
-    totals.recount()
-    return postings
+    return _Batch(postings, legs_of, totals)
 
 
 class _Totals:

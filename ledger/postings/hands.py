@@ -25,6 +25,7 @@ from ledger.postings._common import (
     _keep_dealer_valid,
     _owners,
     _post,
+    _postings,
     _require_open,
     _Seat,
     _seats,
@@ -299,14 +300,24 @@ def _post_hand_money(
     session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money, user
 ) -> None:
     """At most three postings, in this order: antes, the payout (or split), penalties;
-    with the hand's counts for the players' club totals. The players' legs written stay
-    on the hand as ``_posted_legs`` — (player id, posting kind, amount, posting id), in
-    posting order — so the result screen shows them without reading them back
-    (``games.sessions.statements.hand_deltas``)."""
+    with the hand's counts for the players' club totals (written now: a digital hand's
+    row exists already; a new hand's money goes with its row, ``_write_new_hand``)."""
     owners = _owners(seats)
     entries = _hand_entries(session, seats, hand, result, money)
     written = _post(session, session.club_id, entries, user, hand=hand, owners=owners,
                     counts=hand_counts(hand))  # fmt: skip
+    _keep_posted_legs(hand, entries, written, owners)
+
+
+def _keep_posted_legs(
+    hand: Hand,
+    entries: list[tuple[str, dict[int, int], str]],
+    written: list[Posting],
+    owners: Mapping[int, int],
+) -> None:
+    """The players' legs written stay on the hand as ``_posted_legs`` — (player id,
+    posting kind, amount, posting id), in posting order — so the result screen shows them
+    without reading them back (``games.sessions.statements.hand_deltas``)."""
     # _post writes a posting for each entry with a nonzero leg, in order, with its legs.
     kept = [(kind, legs) for kind, legs, _ in entries if any(legs.values())]
     hand._posted_legs = [
@@ -315,6 +326,30 @@ def _post_hand_money(
         for account, amount in legs.items()
         if amount and account in owners
     ]
+
+
+def _write_new_hand(
+    session: GameSession,
+    seats: list[_Seat],
+    hand: Hand,
+    result: dict,
+    money: _Money,
+    user,
+    before: dict[str, Any],
+    after: dict[str, int],
+) -> None:
+    """A new hand's row, its money and the session moved on, written together
+    (``sql.write_hand``: one statement on PostgreSQL instead of three, issue #20): what
+    ``sql.insert_hand``, ``_post_hand_money`` and ``_move_on`` write, in that order on
+    SQLite."""
+    owners = _owners(seats)
+    entries = _hand_entries(session, seats, hand, result, money)
+    batch = _postings(session, session.club_id, entries, user, hand=hand, owners=owners,
+                      counts=hand_counts(hand))  # fmt: skip
+    _advance(session, seats, result, money, before, after)
+    session.bump()
+    sql.write_hand(hand, batch.postings, batch.legs, batch.totals.changed(), session, HAND_FIELDS)
+    _keep_posted_legs(hand, entries, batch.postings, owners)
 
 
 def _hand_entries(
@@ -459,9 +494,13 @@ def _settle(
         "created_by": actor(user),
         "shortfalls": money.shortfalls,
     }
-    hand = _store_hand(session, pending, fields, actions)
-    _post_hand_money(session, seats, hand, result, money, user)
-    _move_on(session, seats, result, money, before, after)
+    if pending is None and not actions:
+        hand = Hand(session=session, **fields)
+        _write_new_hand(session, seats, hand, result, money, user, before, after)
+    else:
+        hand = _store_hand(session, pending, fields, actions)
+        _post_hand_money(session, seats, hand, result, money, user)
+        _move_on(session, seats, result, money, before, after)
     announce_table_hand(session)
     announce_change(session, "hand_recorded", {"hand": hand})
     # The session as this hand left it (callers need not read it again).

@@ -821,10 +821,11 @@ def _record_queries(session, django_assert_num_queries, n: int, players: list[st
 
 # SAVEPOINT + lock (with the club's webhook flag) + seats and hand lookup + insert hand +
 # insert postings + insert legs + the club totals' upsert + update session + RELEASE
-# SAVEPOINT (the test runs inside a transaction). On PostgreSQL the postings, legs and
-# totals are one statement (ledger.sql.write_postings). A club without webhook endpoints
-# asks for none (issue #20); tests/test_record_flat.py covers the club with one.
-RECORD_QUERIES = 7 if connection.vendor == "postgresql" else 9
+# SAVEPOINT (the test runs inside a transaction). On PostgreSQL the hand, postings, legs,
+# totals and session row are one statement (ledger.sql.write_hand). A club without
+# webhook endpoints asks for none (issue #20); tests/test_record_flat.py covers the club
+# with one.
+RECORD_QUERIES = 5 if connection.vendor == "postgresql" else 9
 
 
 @pytest.mark.parametrize("chip_limited", [False, True], ids=["cash", "chip-limited"])
