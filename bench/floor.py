@@ -169,6 +169,12 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
     session.refresh_from_db()
     direct(session, HANDS - session.hands_count - RUNS - 1)
     print(f"   (grew to {HANDS} hands in {time.perf_counter() - t0:.0f} s)")
+    # A new connection, as each gunicorn worker opens one every DJANGO_CONN_MAX_AGE (60 s)
+    # and the growth took longer: one kept through it would still run the statements
+    # PostgreSQL keeps prepared (bourre_site/prepared.py) with plans made for a table of
+    # 100 hands, a state no server reaches (a real table grows over months, analyzed by
+    # autovacuum on the way, and the connection is younger than a minute).
+    connection.close()
     big, floor_big, statements_big = record_posts(session, RUNS)
     print(f"== record POST at {HANDS} hands: p50 {ms(big)} = {big / floor_big:.1f}× bare "
           f"({ms(floor_big)}), {statements_big} statements; {big / small:.2f}× its value at "
