@@ -849,6 +849,20 @@ def test_add_player_totals_matches_the_orm(scene):
     assert PlayerTotals.objects.get(player=ben).biggest_pot == 999
 
 
+def _orm_write_money(objs, legs, club_id: int, deltas: dict[int, list[int]]) -> None:
+    """What ``write_postings`` writes, through the ORM: the postings, their legs, the
+    club totals."""
+    Posting.objects.bulk_create(objs)
+    Leg.objects.bulk_create(
+        [
+            Leg(posting_id=p.pk, account_id=a, amount=x)
+            for p, ls in zip(objs, legs, strict=True)
+            for a, x in ls.items()
+        ]
+    )
+    _orm_add_player_totals(club_id, deltas)
+
+
 def test_write_postings_writes_what_the_orm_writes(scene):
     """A recorded hand's money in one statement on PostgreSQL (``write_postings``; three
     on SQLite): the same postings, legs on the right posting and club totals as
@@ -870,15 +884,7 @@ def test_write_postings_writes_what_the_orm_writes(scene):
             if via == "sql":
                 assert ledger_sql.write_postings(objs, legs, scene.club.pk, deltas) is None
             else:
-                Posting.objects.bulk_create(objs)
-                Leg.objects.bulk_create(
-                    [
-                        Leg(posting_id=p.pk, account_id=a, amount=x)
-                        for p, ls in zip(objs, legs, strict=True)
-                        for a, x in ls.items()
-                    ]
-                )
-                _orm_add_player_totals(scene.club.pk, deltas)
+                _orm_write_money(objs, legs, scene.club.pk, deltas)
             ids = [p.pk for p in objs]
             assert all(type(i) is int for i in ids) and ids == sorted(set(ids))
             for p in objs:
@@ -926,21 +932,27 @@ def test_rewrite_hands_writes_what_the_orm_writes(scene):
 # -- ledger.sql.insert_hand / save_session -----------------------------------------------------
 
 
-def test_insert_hand_writes_what_create_writes(scene, bob):
-    """The recorded hand's INSERT (``ledger.postings.hands._store_hand``): every column
-    the ORM's ``Hand.objects.create`` writes, JSON (unicode, nesting, null), an aware
-    datetime, a user and empty defaults alike; the instance comes back saved."""
-    fields = {
+def _hand_fields(user) -> dict:
+    """A recorded hand's columns with every kind of value: JSON (unicode, nesting, null),
+    an aware datetime, a user and empty defaults."""
+    return {
         "kind": Hand.Kind.REPORTED,
         "status": Hand.Status.RECORDED,
         "record": {"players": ["ann", "bén"], "tricks": {"ann": 5}, "note": "ünïcode ♥"},
         "verdict": {"valid": True, "result": {"pot": 4, "winner": None}, "list": [1, 1.5]},
         "before": {"carry": 0, "seats": {"ann": 1}},
         "seed": "",
-        "created_by": bob,
+        "created_by": user,
         "created_at": WHEN,
         "shortfalls": {},
     }
+
+
+def test_insert_hand_writes_what_create_writes(scene, bob):
+    """The recorded hand's INSERT (``ledger.postings.hands._store_hand``): every column
+    the ORM's ``Hand.objects.create`` writes, JSON (unicode, nesting, null), an aware
+    datetime, a user and empty defaults alike; the instance comes back saved."""
+    fields = _hand_fields(bob)
     rows = []
     for via, number in (("sql", 900), ("orm", 901)):
         with transaction.atomic():
@@ -1008,19 +1020,8 @@ def test_write_hand_writes_what_the_orm_writes(scene, bob, with_totals):
     deltas = {ann.pk: [4, 1, 4, 1, 0, 0, 0, 0], ben.pk: [-4, 0, 0, 1, 0, 0, 0, 0]}
     deltas = deltas if with_totals else {}
     legs = [{pot: 8, accounts[0]: -4, accounts[1]: -4}, {pot: -8, accounts[0]: 8}]
-    fields = {
-        "number": 900,
-        "idempotency_key": "contract",
-        "kind": Hand.Kind.REPORTED,
-        "status": Hand.Status.RECORDED,
-        "record": {"players": ["ann", "bén"], "tricks": {"ann": 5}, "note": "ünïcode ♥"},
-        "verdict": {"valid": True, "result": {"pot": 4, "winner": None}, "list": [1, 1.5]},
-        "before": {"carry": 0, "seats": {"ann": 1}},
-        "seed": "",
-        "created_by": bob,
-        "created_at": WHEN,
-        "shortfalls": {"ann": 2},
-    }
+    fields = {**_hand_fields(bob), "number": 900, "idempotency_key": "contract"}
+    fields["shortfalls"] = {"ann": 2}
     written = {}
     for via in ("sql", "orm"):
         with transaction.atomic():
@@ -1042,15 +1043,7 @@ def test_write_hand_writes_what_the_orm_writes(scene, bob, with_totals):
                 hand.save()
                 for p in objs:
                     p.hand = hand
-                Posting.objects.bulk_create(objs)
-                Leg.objects.bulk_create(
-                    [
-                        Leg(posting_id=p.pk, account_id=a, amount=x)
-                        for p, ls in zip(objs, legs, strict=True)
-                        for a, x in ls.items()
-                    ]
-                )
-                _orm_add_player_totals(scene.club.pk, deltas)
+                _orm_write_money(objs, legs, scene.club.pk, deltas)
                 session.save(update_fields=HAND_FIELDS)
             assert hand.pk and (hand._state.adding, hand._state.db) == (False, connection.alias)
             ids = [p.pk for p in objs]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.db import transaction
 from django.db.models import Max, Sum
@@ -93,16 +93,22 @@ def _balance(account_id: int) -> int:
     return Leg.objects.filter(account_id=account_id).aggregate(s=Coalesce(Sum("amount"), 0))["s"]
 
 
+class _PostingOptions(TypedDict, total=False):
+    """``_post``'s and ``_postings``' optional arguments (see ``_post``)."""
+
+    hand: Hand | None
+    reverses: list[Posting] | None
+    owners: Mapping[int, int] | None
+    counts: Mapping[int, Mapping[str, int]] | None
+    hands: list[Hand] | None
+
+
 def _post(
     session: GameSession | None,
     club_id: int,
     entries: list[tuple[str, dict[int, int], str]],
     user,
-    hand: Hand | None = None,
-    reverses: list[Posting] | None = None,
-    owners: Mapping[int, int] | None = None,
-    counts: Mapping[int, Mapping[str, int]] | None = None,
-    hands: list[Hand] | None = None,
+    **options: Unpack[_PostingOptions],
 ) -> list[Posting]:
     """Write postings given as (kind, {account id: amount}, memo) with the club's
     running totals: one statement on PostgreSQL, three on SQLite (``sql.write_postings``),
@@ -122,7 +128,7 @@ def _post(
     This is the one writer of both: a reversal is a posting like any other and
     subtracts what it reverses.
     """
-    batch = _postings(session, club_id, entries, user, hand, reverses, owners, counts, hands)
+    batch = _postings(session, club_id, entries, user, **options)
     # The postings, their legs and the club totals: one statement on PostgreSQL.
     sql.write_postings(batch.postings, batch.legs, club_id, batch.totals.changed())
     batch.totals.recount()
@@ -144,19 +150,17 @@ def _postings(
     club_id: int,
     entries: list[tuple[str, dict[int, int], str]],
     user,
-    hand: Hand | None = None,
-    reverses: list[Posting] | None = None,
-    owners: Mapping[int, int] | None = None,
-    counts: Mapping[int, Mapping[str, int]] | None = None,
-    hands: list[Hand] | None = None,
+    **options: Unpack[_PostingOptions],
 ) -> _Batch:
     """``_post`` up to the write: the postings and their legs checked and made, the
     session's running totals moved (in memory) and the club totals' changes counted. A
     recorded hand writes the batch with its own row and the session's
     (``ledger.postings.hands``; a reversal never comes this way)."""
+    hand, hands, reverses = options.get("hand"), options.get("hands"), options.get("reverses")
+    owners = options.get("owners")
     postings: list[Posting] = []
     legs_of: list[dict[int, int]] = []
-    totals = _Totals(session, counts)
+    totals = _Totals(session, options.get("counts"))
     for i, (kind, legs, memo) in enumerate(entries):
         legs = {a: x for a, x in legs.items() if x}
         if sum(legs.values()) != 0:
