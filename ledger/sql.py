@@ -277,25 +277,33 @@ def add_player_totals(club_id: int, deltas: dict[int, list[int]]) -> None:
         cursor.execute(_totals_sql(len(deltas)), _totals_params(club_id, deltas))
 
 
-def _money_parts(postings: int, totals: bool, hand: str = "%s") -> list[str]:
-    """The CTEs of ``_write_sql``; ``hand``: the SQL of every posting's hand column."""
+def _money_parts(postings: int, totals: bool, hand: str | None = None) -> list[str]:
+    """The CTEs of ``_write_sql``; ``hand``: the SQL of every posting's hand column (None:
+    each posting's own, a parameter like the other columns)."""
     # PostgreSQL: the postings' ids drawn from their sequence first (in posting order),
     # so the legs can name them in the same statement; each INSERT a data-modifying CTE
     # (the legs' foreign key to their posting and the balance trigger are checked at
-    # commit, both deferred). The legs and the totals travel as one array per column
-    # (unnest, in array order): the statement's text depends on the number of postings
-    # alone and it keeps under psycopg's 50 parameters up to four postings, so psycopg
-    # parses it once per process instead of on every hand (issue #20).
+    # commit, both deferred). The postings, the legs and the totals travel as one array
+    # per column (unnest, in array order): the statement's text depends on the number of
+    # postings alone and its parameters stay under psycopg's 50 (write_hand's too), so
+    # psycopg parses it once per process instead of on every hand (issue #20).
     posting, leg = _table(Posting), _table(Leg)
     pk = _column(Posting, "id")
     names = ", ".join([pk, *(_column(Posting, f) for f in POSTING_FIELDS)])
-    one = ", ".join(hand if f == "hand" else "%s" for f in POSTING_FIELDS)
-    rows = ", ".join(f"((SELECT id FROM ids WHERE n = {n}), {one})" for n in range(1, postings + 1))
+    arrays = _posting_array_fields(hand is None)
+    values = ", ".join(
+        hand if f == "hand" and hand is not None else f"x.{_column(Posting, f)}"
+        for f in POSTING_FIELDS
+    )
+    unnest = ", ".join(f"%s::{Posting._meta.get_field(f).db_type(connection)}[]" for f in arrays)
+    aliases = ", ".join(_column(Posting, f) for f in arrays)
     leg_names = ", ".join(_column(Leg, f) for f in ("posting", "account", "amount"))
     parts = [
         f"ids AS (SELECT nextval(pg_get_serial_sequence(%s, %s)) AS id, n "
         f"FROM generate_series(1, {postings}) AS n ORDER BY n)",
-        f"p AS (INSERT INTO {posting} ({names}) VALUES {rows})",
+        f"p AS (INSERT INTO {posting} ({names}) SELECT ids.id, {values} "
+        f"FROM unnest({unnest}) WITH ORDINALITY AS x({aliases}, n) "
+        f"JOIN ids ON ids.n = x.n ORDER BY x.n)",
         f"l AS (INSERT INTO {leg} ({leg_names}) SELECT ids.id, x.account, x.amount "
         f"FROM unnest(%s::integer[], %s::bigint[], %s::bigint[]) WITH ORDINALITY "
         f"AS x(n, account, amount, o) JOIN ids ON ids.n = x.n ORDER BY x.o)",
@@ -303,6 +311,11 @@ def _money_parts(postings: int, totals: bool, hand: str = "%s") -> list[str]:
     if totals:
         parts.append(f"t AS ({_totals_array_sql()})")
     return parts
+
+
+def _posting_array_fields(with_hand: bool) -> list[str]:
+    """The posting columns that travel as arrays (all but the hand's in ``write_hand``)."""
+    return [f for f in POSTING_FIELDS if with_hand or f != "hand"]
 
 
 @cache
@@ -370,13 +383,15 @@ def _money_params(
     with_hand: bool = True,
 ) -> list[Any]:
     """The parameters of ``_money_parts``' CTEs (without the hand's, for ``write_hand``)."""
-    fields = [Posting._meta.get_field(f) for f in POSTING_FIELDS if with_hand or f != "hand"]
+    fields = [Posting._meta.get_field(f) for f in _posting_array_fields(with_hand)]
     params: list[Any] = [Posting._meta.db_table, Posting._meta.pk.column]
-    for p in postings:
-        params += [
+    params += [  # one list per column, in posting order
+        [
             cast(Field, f).get_db_prep_save(p.serializable_value(f.name), connection)
-            for f in fields
+            for p in postings
         ]
+        for f in fields
+    ]
     numbers, accounts, amounts = [], [], []
     for n, ls in enumerate(legs, 1):
         for account_id, amount in ls.items():
@@ -422,8 +437,7 @@ def write_hand(
     ``deltas``, and save ``fields`` of the session row: what ``insert_hand``,
     ``write_postings`` and ``save_session`` write, in one statement on PostgreSQL (a
     recorded hand in one round trip instead of three; issue #20) and in those on SQLite.
-    Its 60-odd parameters are more than psycopg caches the parsing of (50): about 80 µs
-    a hand, against a round trip's 300 µs or more."""
+    """
     if connection.vendor != "postgresql" or not postings:
         insert_hand(hand)
         for p in postings:
