@@ -109,6 +109,61 @@ def test_recording_a_hand_costs_the_same_statements_at_5_and_60_hands(
     ]
 
 
+# The record form (an htmx GET): the login session, the login's user, the session with
+# the membership, the seats with the next hand's number and a digital hand in progress
+# (ledger.postings.table_state: one statement), the latest hand's players.
+RECORD_FORM_STATEMENTS = 5
+
+
+def _form(client, session) -> tuple[str, list[str]]:
+    url = reverse("hand_record", args=[session.pk])
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, **HTMX)
+    assert response.status_code == 200
+    return response.content.decode(), [q["sql"] for q in ctx.captured_queries]
+
+
+def test_the_record_form_costs_the_same_statements_at_5_and_60_hands(
+    bob, bob_client, table, club, players
+):
+    big = start_table(club, players, bob)
+    _grow(table, bob, SMALL)
+    _grow(big, bob, LARGE)
+    small_page, small_sqls = _form(bob_client, table)
+    large_page, large_sqls = _form(bob_client, big)
+    assert _shape(small_sqls) == _shape(large_sqls), (small_sqls, large_sqls)
+    assert len(large_sqls) == RECORD_FORM_STATEMENTS, large_sqls
+    assert f'data-next-number="{SMALL + 1}"' in small_page
+    assert f'data-next-number="{LARGE + 1}"' in large_page
+    assert "A digital hand is being played" not in large_page
+
+
+def test_the_record_form_numbers_past_an_undone_hand_and_warns_of_a_digital_hand(
+    bob, bob_client, club, players
+):
+    """The next number and the digital hand's warning come from the seats' statement
+    (``table_state``): an undone hand keeps its number, and a digital hand in progress
+    (no number yet) is named above the form."""
+    from games.digital import service as digital
+
+    from .games.test_digital_support import make_session
+
+    session = make_session(club, players, bob)
+    _grow(session, bob, 2)
+    session.refresh_from_db()
+    latest = session.hands.get(number=2)
+    postings.void_hand(session_id=session.pk, hand_id=latest.pk, user=bob)
+    postings.check_invariants(session)
+    page, _ = _form(bob_client, session)
+    assert 'data-next-number="3"' in page  # hand 2 was undone and keeps its number
+    assert "A digital hand is being played" not in page
+    digital.start_hand(session_id=session.pk, user=bob)
+    page, sqls = _form(bob_client, session)
+    assert "A digital hand is being played" in page
+    assert 'data-next-number="3"' in page and len(sqls) == RECORD_FORM_STATEMENTS
+    postings.check_invariants(session)
+
+
 def test_a_record_post_reads_the_session_row_once(bob_client, table):
     """The access check and the ledger's lock are one statement (``session_for(lock=True)``
     and ``record_hand(locked=...)``): the session row is selected once, locked."""

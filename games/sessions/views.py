@@ -181,10 +181,13 @@ def _new_key() -> str:
     return uuid.uuid4().hex
 
 
-def _fresh_form(session: GameSession, prefill: dict | None = None) -> HandForm:
-    state = postings.session_state(session)
-    form = HandForm(state=state, prefill=prefill, initial={"idempotency_key": _new_key()})
-    return form
+def _fresh_form(
+    session: GameSession, prefill: dict | None = None, state: dict | None = None
+) -> HandForm:
+    """An empty record form for the table (``state``: the table as already read)."""
+    if state is None:
+        state = postings.session_state(session)
+    return HandForm(state=state, prefill=prefill, initial={"idempotency_key": _new_key()})
 
 
 def _record_context(session: GameSession, membership, form: HandForm, **extra) -> dict:
@@ -203,8 +206,6 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
         "hand_size": form.hand_size,
         "suits": [(code, label, SUITS[code][0]) for code, label in suit_choices],
         "digital_busy": False,
-        # The number the next hand is saved under (undone hands keep theirs).
-        "next_number": (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1,
         "trick_choices": list(range(form.hand_size + 1)),
         "renege_kinds": RENEGE_KINDS,
         "has_renege_errors": any(
@@ -213,6 +214,9 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
         "last_played": _last_played(session),
     }
     context.update(extra)
+    if "next_number" not in context:
+        # The number the next hand is saved under (undone hands keep theirs).
+        context["next_number"] = (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1
     return context
 
 
@@ -255,13 +259,13 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         if hand.session_id != session.pk:
             raise Http404("No such hand in this session")
         prefill = _entry_of(hand.record)
-    form = _fresh_form(session, prefill)
-    busy = session.hands.filter(status=Hand.Status.IN_PROGRESS).exists()
-    return render(
-        request,
-        _record_template(request),
-        _record_context(session, membership, form, digital_busy=busy),
+    # The seats, the next hand's number and a digital hand in progress: one statement.
+    table = postings.table_state(session)
+    form = _fresh_form(session, prefill, table.state)
+    context = _record_context(
+        session, membership, form, digital_busy=table.digital_busy, next_number=table.next_number
     )
+    return render(request, _record_template(request), context)
 
 
 def _record_template(request: AuthedHttpRequest) -> str:

@@ -106,6 +106,7 @@ from ledger.postings._common import (
     on_change,
     on_table_hand,
     session_state,
+    table_state,
 )
 from ledger.postings.bank import buy_in, cash_out
 from ledger.postings.corrections import Correction, HandChange, correct_hand
@@ -164,5 +165,6 @@ __all__ = [
     "session_state",
     "set_seat_active",
     "start_session",
+    "table_state",
     "void_hand",
 ]
