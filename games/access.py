@@ -4,10 +4,11 @@ Every view and API endpoint that touches club data goes through these. A user wh
 a member of the club gets 404 (the club's existence is not revealed); a member whose role
 is too low for the action gets 403.
 
-``session_for_login`` is the record POST's: the login's user row is read by the same
-locked statement as the session and the membership (no separate ``get_user`` query), and
-accepted only when Django would accept it without touching the login session; anything
-else raises ``LoginUnsure`` and the view asks Django outside its transaction.
+``session_for_login`` is the record form's and its POST's: the login's user row is read
+by the same statement as the session and the membership (locked for the POST; no separate
+``get_user`` query), and accepted only when Django would accept it without touching the
+login session; anything else raises ``LoginUnsure`` and the view asks Django (outside the
+POST's transaction).
 """
 
 from django.contrib.auth import (
@@ -96,11 +97,12 @@ def login_user_id(request: HttpRequest) -> int | None:
 
 
 def session_for_login(
-    request: HttpRequest, session_id: int, role: str = Role.MEMBER
+    request: HttpRequest, session_id: int, role: str = Role.MEMBER, lock: bool = True
 ) -> tuple[GameSession, Membership]:
-    """``session_for(request.user, session_id, role, lock=True)`` with the login's user
-    row read by the same statement (the record POST, issue #20: one query less than
-    Django's ``get_user``, which reads the user by its primary key on its own).
+    """``session_for(request.user, session_id, role, lock=lock)`` with the login's user
+    row read by the same statement (the record POST, locked, and the record form, issue
+    #20: one query less than Django's ``get_user``, which reads the user by its primary
+    key on its own).
 
     The user is accepted exactly when ``django.contrib.auth.get_user`` would return it
     without touching the session: a ``ModelBackend`` login, an existing user that
@@ -114,7 +116,7 @@ def session_for_login(
     user_id = login_user_id(request)
     if user_id is None:
         raise LoginUnsure
-    session = sql.session_with_membership(user_id, session_id, lock=True, login=True)
+    session = sql.session_with_membership(user_id, session_id, lock=lock, login=True)
     user = None if session is None else session.__dict__.pop("_login_user", None)
     if user is None or not ModelBackend().user_can_authenticate(user):
         raise LoginUnsure

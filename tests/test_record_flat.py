@@ -109,10 +109,11 @@ def test_recording_a_hand_costs_the_same_statements_at_5_and_60_hands(
     ]
 
 
-# The record form (an htmx GET): the login session, the login's user, the session with
-# the membership, the seats with the next hand's number and a digital hand in progress
-# (ledger.postings.table_state: one statement), the latest hand's players.
-RECORD_FORM_STATEMENTS = 5
+# The record form (an htmx GET): the login session; the session with the membership and
+# the login's user (games.access.session_for_login, not locked); the seats with the next
+# hand's number and a digital hand in progress (ledger.postings.table_state: one
+# statement); the latest hand's players.
+RECORD_FORM_STATEMENTS = 4
 
 
 def _form(client, session) -> tuple[str, list[str]]:

@@ -211,3 +211,63 @@ def test_a_plain_post_redirects_to_the_hand_with_the_user_loaded_from_the_statem
         "hand_detail", args=[hand.pk]
     )
     postings.check_invariants(table)
+
+
+# -- the record form (GET): the same login, read with the session, not locked -------------
+
+
+def _form(client, session, headers=HTMX):
+    url = reverse("hand_record", args=[session.pk])
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, **headers)
+    return response, [q["sql"] for q in ctx.captured_queries]
+
+
+def test_the_record_form_reads_the_user_with_the_session_unlocked(bob, bob_client, table):
+    response, sqls = _form(bob_client, table)
+    assert response.status_code == 200 and "Record hand 1" in response.content.decode()
+    user_reads = [s for s in sqls if USER_TABLE in s]
+    assert len(user_reads) == 1 and "_membership_id" in user_reads[0], user_reads
+    assert not [s for s in sqls if "FOR UPDATE" in s]
+    # The whole page's menu names the user that statement read.
+    page, page_sqls = _form(bob_client, table, headers={})
+    assert page.status_code == 200 and f">{bob.username}" in page.content.decode()
+    assert len([s for s in page_sqls if USER_TABLE in s]) == 1
+
+
+def test_the_record_form_after_a_password_change_sends_the_phone_to_log_in(bob, bob_client, table):
+    key = bob_client.session.session_key
+    bob.set_password("another-horse-battery")
+    bob.save()
+    response, _ = _form(bob_client, table)
+    assert _sent_to_login(response)
+    assert not Session.objects.filter(session_key=key).exists()  # flushed, as Django does
+
+
+def test_the_record_form_of_an_inactive_or_anonymous_user_sends_to_log_in(
+    bob, bob_client, client, table
+):
+    response, _ = _form(client, table)
+    assert _sent_to_login(response)
+    assert reverse("hand_record", args=[table.pk]) in response["Location"]
+    bob.is_active = False
+    bob.save()
+    assert _sent_to_login(_form(bob_client, table)[0])
+
+
+def test_the_record_form_refuses_strangers_and_members_below_scorekeeper(
+    carol_client, mallory_client, table
+):
+    assert _form(mallory_client, table)[0].status_code == 404
+    assert _form(carol_client, table)[0].status_code == 403
+
+
+def test_the_record_form_of_another_backends_login_goes_through_django(bob, table, settings):
+    from django.test import Client
+
+    settings.AUTHENTICATION_BACKENDS = [OTHER_BACKEND, *settings.AUTHENTICATION_BACKENDS]
+    client = Client()
+    client.force_login(bob, backend=OTHER_BACKEND)
+    CountingBackend.calls.clear()
+    response, _ = _form(client, table)
+    assert response.status_code == 200 and CountingBackend.calls == [bob.pk]

@@ -247,9 +247,16 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     return _record_form(request, session_id)
 
 
-@login_required
 def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+    """The record form. Its login is read with the session (``session_for_login``, not
+    locked) unless that statement cannot vouch for it; then Django decides, as
+    ``login_required`` does."""
+    try:
+        session, membership = session_for_login(request, session_id, Role.SCOREKEEPER, lock=False)
+    except LoginUnsure:
+        if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
+            return redirect_to_login(request.get_full_path())
+        session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
     if not session.is_open:
         return _closed_response(request, session)
     prefill = None
