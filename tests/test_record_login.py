@@ -87,10 +87,16 @@ def test_the_user_comes_from_the_locked_statement_as_the_orm_loads_it(bob, bob_c
     assert table.hands.get(number=1).created_by_id == bob.pk
 
 
+def _change_password(user, client) -> str:
+    """Change the user's password elsewhere; the key of the client's login session."""
+    key = client.session.session_key
+    user.set_password("another-horse-battery")
+    user.save()
+    return key
+
+
 def test_a_changed_password_logs_the_phone_out_and_saves_nothing(bob, bob_client, table):
-    key = bob_client.session.session_key
-    bob.set_password("another-horse-battery")
-    bob.save()
+    key = _change_password(bob, bob_client)
     response, _ = _post(bob_client, table)
     assert _sent_to_login(response)
     _nothing_written(table)
@@ -236,9 +242,7 @@ def test_the_record_form_reads_the_user_with_the_session_unlocked(bob, bob_clien
 
 
 def test_the_record_form_after_a_password_change_sends_the_phone_to_log_in(bob, bob_client, table):
-    key = bob_client.session.session_key
-    bob.set_password("another-horse-battery")
-    bob.save()
+    key = _change_password(bob, bob_client)
     response, _ = _form(bob_client, table)
     assert _sent_to_login(response)
     assert not Session.objects.filter(session_key=key).exists()  # flushed, as Django does
