@@ -64,13 +64,22 @@ def insert_rows(
     databases, which Django's own bulk_create relies on too)."""
     if not rows:
         return []
+    sql, params = insert_statement(model, fields, rows, returning)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [row[0] for row in cursor.fetchall()] if returning else []
+
+
+def insert_statement(
+    model, fields: Sequence[str], rows: Sequence[Sequence[object]], returning: bool = False
+) -> tuple[str, list[Any]]:
+    """``insert_rows``' statement and its parameters, not run: for a caller that writes
+    the rows inside a larger statement (``ledger.sql.write_hand``'s first CTE)."""
     meta, sql = _insert_sql(model, tuple(fields), len(rows), returning)
     params: list[Any] = []  # get_db_prep_save's database-ready values
     for row in rows:
         params += [f.get_db_prep_save(v, connection) for f, v in zip(meta, row, strict=True)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [row[0] for row in cursor.fetchall()] if returning else []
+    return sql, params
 
 
 @lru_cache(maxsize=256)

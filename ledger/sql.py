@@ -40,7 +40,7 @@ from django.db.models import Field
 from bourre_site.prepared import prepared
 from games.models import Club, GameSession, Hand, Player, Seat
 from games.sql import column as _column
-from games.sql import insert_rows
+from games.sql import insert_rows, insert_statement
 from games.sql import table as _table
 
 from .models import Leg, PlayerTotals, Posting
@@ -172,19 +172,13 @@ def _insert_new(objects: list, fields: tuple[str, ...]) -> None:
     """Insert unsaved instances of one model (``fields``: every column but the id, with
     the defaults the model's constructor filled in) and mark them saved, as ``create`` and
     ``bulk_create`` do."""
-    # serializable_value: the field's value, the id for a foreign key (its attname).
-    rows = [[o.serializable_value(f) for f in fields] for o in objects]
-    _saved(objects, insert_rows(type(objects[0]), fields, rows, returning=True))
+    _saved(objects, insert_rows(type(objects[0]), fields, _rows(objects, fields), returning=True))
 
 
-def _row_params(instance, fields: tuple[str, ...]) -> list[Any]:
-    """An unsaved instance's values for an INSERT of ``fields``, as ``insert_rows``
-    adapts them."""
-    meta = instance._meta
-    return [
-        meta.get_field(f).get_db_prep_save(instance.serializable_value(f), connection)
-        for f in fields
-    ]
+def _rows(objects: list, fields: tuple[str, ...]) -> list[list[Any]]:
+    """Unsaved instances' values of ``fields`` for ``insert_rows``: serializable_value,
+    the field's value, the id for a foreign key (its attname)."""
+    return [[o.serializable_value(f) for f in fields] for o in objects]
 
 
 def insert_postings(postings: list[Posting]) -> None:
@@ -407,17 +401,13 @@ def _money_params(
 
 
 @cache
-def _write_hand_sql(postings: int, totals: bool, fields: tuple[str, ...]) -> str:
-    # The hand's INSERT first, its id given to every posting by a subquery; the session
-    # row's UPDATE last. Data-modifying CTEs see one snapshot and none reads another's
-    # table, and the postings' foreign key to their hand is checked at commit (deferred).
-    hand_fields = _hand_fields()
-    hand = (
-        f"h AS (INSERT INTO {_table(Hand)} ({', '.join(_column(Hand, f) for f in hand_fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(hand_fields))}) RETURNING {_column(Hand, 'id')} AS id)"
-    )
+def _write_hand_sql(postings: int, totals: bool, fields: tuple[str, ...], hand: str) -> str:
+    # The hand's INSERT first (``hand``: insert_hand's statement), its id given to every
+    # posting by a subquery; the session row's UPDATE last. Data-modifying CTEs see one
+    # snapshot and none reads another's table, and the postings' foreign key to their
+    # hand is checked at commit (deferred).
     parts = [
-        hand,
+        f"h AS ({hand})",
         *_money_parts(postings, totals, hand="(SELECT id FROM h)"),
         f"s AS ({_update_sql(fields)})",
     ]
@@ -445,13 +435,15 @@ def write_hand(
         write_postings(postings, legs, session.club_id, deltas)
         save_session(session, fields)
         return
-    hand_params = _row_params(hand, _hand_fields())
+    hand_sql, hand_params = insert_statement(
+        Hand, _hand_fields(), _rows([hand], _hand_fields()), returning=True
+    )
     params = [
         *hand_params,
         *_money_params(postings, legs, session.club_id, deltas, with_hand=False),
         *_session_params(session, fields),
     ]
-    sql = _write_hand_sql(len(postings), bool(deltas), tuple(fields))
+    sql = _write_hand_sql(len(postings), bool(deltas), tuple(fields), hand_sql)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

@@ -949,7 +949,7 @@ def _hand_fields(user) -> dict:
 
 
 def test_insert_hand_writes_what_create_writes(scene, bob):
-    """The recorded hand's INSERT (``ledger.postings.hands._store_hand``): every column
+    """The recorded hand's INSERT (``write_hand`` on SQLite): every column
     the ORM's ``Hand.objects.create`` writes, JSON (unicode, nesting, null), an aware
     datetime, a user and empty defaults alike; the instance comes back saved."""
     fields = _hand_fields(bob)
@@ -973,7 +973,7 @@ def test_insert_hand_writes_what_create_writes(scene, bob):
 
 
 def test_save_session_writes_what_save_update_fields_writes(scene):
-    """The recorded hand's UPDATE of the session row (``_move_on``): the same columns as
+    """The recorded hand's UPDATE of the session row (``_write_money``): the same columns as
     ``save(update_fields=HAND_FIELDS)``, foreign key, JSON lists and dicts included, and
     nothing else."""
     from ledger.postings._common import HAND_FIELDS

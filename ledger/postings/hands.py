@@ -254,26 +254,15 @@ def _stacks_after(stacks: dict[str, int], money: _Money) -> dict[str, int]:
     return after
 
 
-def _store_hand(
-    session: GameSession,
-    pending: Hand | None,
-    fields: dict[str, Any],
-    actions: list[dict] | None,
-) -> Hand:
-    """Write the hand row (completing ``pending``, a digital hand) and its action log."""
-    if pending is not None:
-        hand = pending
-        for f, v in fields.items():
-            setattr(hand, f, v)
-        hand.save(update_fields=list(fields))
-    else:
-        hand = Hand(session=session, **fields)
-        sql.insert_hand(hand)
-    if actions and (pending is None or not hand.actions.exists()):
-        HandAction.objects.bulk_create(
-            [HandAction(hand=hand, seq=i, action=a) for i, a in enumerate(actions)]
-        )
-    return hand
+def _hand_row(session: GameSession, pending: Hand | None, fields: dict[str, Any]) -> Hand:
+    """The hand's row: ``pending`` (a digital hand) completed and saved, or a new hand,
+    not yet written (``_write_money`` writes it with its money)."""
+    if pending is None:
+        return Hand(session=session, **fields)
+    for f, v in fields.items():
+        setattr(pending, f, v)
+    pending.save(update_fields=list(fields))
+    return pending
 
 
 def hand_counts(hand: Hand, sign: int = 1) -> dict[int, dict[str, int]]:
@@ -296,39 +285,7 @@ def hand_counts(hand: Hand, sign: int = 1) -> dict[int, dict[str, int]]:
     return counts
 
 
-def _post_hand_money(
-    session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money, user
-) -> None:
-    """At most three postings, in this order: antes, the payout (or split), penalties;
-    with the hand's counts for the players' club totals (written now: a digital hand's
-    row exists already; a new hand's money goes with its row, ``_write_new_hand``)."""
-    owners = _owners(seats)
-    entries = _hand_entries(session, seats, hand, result, money)
-    written = _post(session, session.club_id, entries, user, hand=hand, owners=owners,
-                    counts=hand_counts(hand))  # fmt: skip
-    _keep_posted_legs(hand, entries, written, owners)
-
-
-def _keep_posted_legs(
-    hand: Hand,
-    entries: list[tuple[str, dict[int, int], str]],
-    written: list[Posting],
-    owners: Mapping[int, int],
-) -> None:
-    """The players' legs written stay on the hand as ``_posted_legs`` — (player id,
-    posting kind, amount, posting id), in posting order — so the result screen shows them
-    without reading them back (``games.sessions.statements.hand_deltas``)."""
-    # _post writes a posting for each entry with a nonzero leg, in order, with its legs.
-    kept = [(kind, legs) for kind, legs, _ in entries if any(legs.values())]
-    hand._posted_legs = [
-        (owners[account], kind, amount, posting.pk)
-        for posting, (kind, legs) in zip(written, kept, strict=True)
-        for account, amount in legs.items()
-        if amount and account in owners
-    ]
-
-
-def _write_new_hand(
+def _write_money(
     session: GameSession,
     seats: list[_Seat],
     hand: Hand,
@@ -338,18 +295,33 @@ def _write_new_hand(
     before: dict[str, Any],
     after: dict[str, int],
 ) -> None:
-    """A new hand's row, its money and the session moved on, written together
-    (``sql.write_hand``: one statement on PostgreSQL instead of three, issue #20): what
-    ``sql.insert_hand``, ``_post_hand_money`` and ``_move_on`` write, in that order on
-    SQLite."""
+    """At most three postings, in this order: antes, the payout (or split), penalties;
+    with the hand's counts for the players' club totals; and the session moved on
+    (``_advance``). A new hand's row is written with them (``sql.write_hand``: one
+    statement on PostgreSQL instead of three, issue #20); a digital hand's row exists
+    already. The players' legs written stay on the hand as ``_posted_legs`` — (player
+    id, posting kind, amount, posting id), in posting order — so the result screen shows
+    them without reading them back (``games.sessions.statements.hand_deltas``)."""
     owners = _owners(seats)
     entries = _hand_entries(session, seats, hand, result, money)
     batch = _postings(session, session.club_id, entries, user, hand=hand, owners=owners,
                       counts=hand_counts(hand))  # fmt: skip
     _advance(session, seats, result, money, before, after)
     session.bump()
-    sql.write_hand(hand, batch.postings, batch.legs, batch.totals.changed(), session, HAND_FIELDS)
-    _keep_posted_legs(hand, entries, batch.postings, owners)
+    deltas = batch.totals.changed()
+    if hand.pk is None:
+        sql.write_hand(hand, batch.postings, batch.legs, deltas, session, HAND_FIELDS)
+    else:
+        sql.write_postings(batch.postings, batch.legs, session.club_id, deltas)
+        sql.save_session(session, HAND_FIELDS)
+    # A posting for each entry with a nonzero leg, in order, with its legs.
+    kept = [(kind, legs) for kind, legs, _ in entries if any(legs.values())]
+    hand._posted_legs = [
+        (owners[account], kind, amount, posting.pk)
+        for posting, (kind, legs) in zip(batch.postings, kept, strict=True)
+        for account, amount in legs.items()
+        if amount and account in owners
+    ]
 
 
 def _hand_entries(
@@ -392,20 +364,6 @@ def _hand_entries(
             f"{label}: bourré and renege penalties",
         ),
     ]
-
-
-def _move_on(
-    session: GameSession,
-    seats: list[_Seat],
-    result: dict,
-    money: _Money,
-    before: dict[str, Any],
-    after: dict[str, int],
-) -> None:
-    """The session's state before the next hand, saved: see ``_advance``."""
-    _advance(session, seats, result, money, before, after)
-    session.bump()
-    sql.save_session(session, HAND_FIELDS)
 
 
 def _advance(
@@ -494,13 +452,12 @@ def _settle(
         "created_by": actor(user),
         "shortfalls": money.shortfalls,
     }
-    if pending is None and not actions:
-        hand = Hand(session=session, **fields)
-        _write_new_hand(session, seats, hand, result, money, user, before, after)
-    else:
-        hand = _store_hand(session, pending, fields, actions)
-        _post_hand_money(session, seats, hand, result, money, user)
-        _move_on(session, seats, result, money, before, after)
+    hand = _hand_row(session, pending, fields)
+    _write_money(session, seats, hand, result, money, user, before, after)
+    if actions and (pending is None or not hand.actions.exists()):
+        HandAction.objects.bulk_create(
+            [HandAction(hand=hand, seq=i, action=a) for i, a in enumerate(actions)]
+        )
     announce_table_hand(session)
     announce_change(session, "hand_recorded", {"hand": hand})
     # The session as this hand left it (callers need not read it again).
