@@ -53,7 +53,11 @@ def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Members
 
 
 def session_for(
-    user, session_id: int, role: str = Role.MEMBER, lock: bool = False
+    user,
+    session_id: int,
+    role: str = Role.MEMBER,
+    lock: bool = False,
+    along: sql.Statement | None = None,
 ) -> tuple[GameSession, Membership]:
     """The session and the user's membership of its club, in one query.
 
@@ -64,10 +68,14 @@ def session_for(
     With ``lock`` (inside the caller's ``transaction.atomic()``) the same statement locks
     the session row as ``ledger.postings.lock_session`` does, for
     ``record_hand(locked=...)``: the record POST reads the row once (issue #20). A
-    stranger's 404 or a member's 403 then rolls the caller's transaction back."""
+    stranger's 404 or a member's 403 then rolls the caller's transaction back.
+
+    ``along``: a statement sent in the same round trip, after the session's; its rows
+    come back as the session's ``_along_rows`` (``sql.session_with_membership``), read
+    by the caller only once access is granted."""
     if not user.is_authenticated:
         raise Http404("No such session")
-    session = sql.session_with_membership(user.pk, session_id, lock=lock)
+    session = sql.session_with_membership(user.pk, session_id, lock=lock, along=along)
     return _member_of(session, user, role)
 
 
@@ -97,7 +105,11 @@ def login_user_id(request: HttpRequest) -> int | None:
 
 
 def session_for_login(
-    request: HttpRequest, session_id: int, role: str = Role.MEMBER, lock: bool = True
+    request: HttpRequest,
+    session_id: int,
+    role: str = Role.MEMBER,
+    lock: bool = True,
+    along: sql.Statement | None = None,
 ) -> tuple[GameSession, Membership]:
     """``session_for(request.user, session_id, role, lock=lock)`` with the login's user
     row read by the same statement (the record POST, locked, and the record form, issue
@@ -112,11 +124,12 @@ def session_for_login(
     and may need the fallback keys or a flush) raises ``LoginUnsure`` *before* any access
     decision, and the caller asks Django outside its transaction: a flushed login session
     must not be rolled back with the caller's work. An accepted user becomes
-    ``request.user``; then strangers 404 and too low a role 403, as ``session_for``."""
+    ``request.user``; then strangers 404 and too low a role 403, as ``session_for``,
+    whose ``along`` this takes too."""
     user_id = login_user_id(request)
     if user_id is None:
         raise LoginUnsure
-    session = sql.session_with_membership(user_id, session_id, lock=lock, login=True)
+    session = sql.session_with_membership(user_id, session_id, lock=lock, login=True, along=along)
     user = None if session is None else session.__dict__.pop("_login_user", None)
     if user is None or not ModelBackend().user_can_authenticate(user):
         raise LoginUnsure

@@ -39,8 +39,8 @@ from django.db.models import Field
 
 from bourre_site.prepared import prepared
 from games.models import Club, GameSession, Hand, Player, Seat
+from games.sql import Statement, insert_rows, insert_statement
 from games.sql import column as _column
-from games.sql import insert_rows, insert_statement
 from games.sql import table as _table
 
 from .models import Leg, PlayerTotals, Posting
@@ -133,17 +133,24 @@ def _seats_and_hands_sql() -> str:
     return prepared(f"{select}, {lookups} FROM {rest}")
 
 
+def seats_and_hand_statement(session_id: int, key: str) -> Statement:
+    """``seats_and_hand_lookup``'s statement and parameters, not run: for a caller that
+    sends it along with its own (``games.sql.run_together``) and hands back its rows."""
+    return _seats_and_hands_sql(), [session_id, session_id, session_id, key or "", session_id]
+
+
 def seats_and_hand_lookup(
-    session_id: int, key: str
+    session_id: int, key: str, rows: list[tuple] | None = None
 ) -> tuple[
     list[tuple[int, str, bool, bool, int | None]], tuple[int | None, int | None, int | None]
 ]:
     """``seat_rows`` and ``hand_lookup`` in one statement (a session always has seats;
-    without any, the lookup is asked on its own)."""
-    params: list[int | str] = [session_id, session_id, session_id, key or "", session_id]
-    with connection.cursor() as cursor:
-        cursor.execute(_seats_and_hands_sql(), params)
-        rows = cursor.fetchall()
+    without any, the lookup is asked on its own). ``rows``: what
+    ``seats_and_hand_statement(session_id, key)`` answered, when the caller ran it."""
+    if rows is None:
+        with connection.cursor() as cursor:
+            cursor.execute(*seats_and_hand_statement(session_id, key))
+            rows = cursor.fetchall()
     if not rows:
         return [], hand_lookup(session_id, key)
     seats = [

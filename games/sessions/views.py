@@ -251,12 +251,18 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """The record form. Its login is read with the session (``session_for_login``, not
     locked) unless that statement cannot vouch for it; then Django decides, as
     ``login_required`` does."""
+    # The table's seats and hands travel with the access check: one round trip.
+    table_read = postings.table_statement(session_id)
     try:
-        session, membership = session_for_login(request, session_id, Role.SCOREKEEPER, lock=False)
+        session, membership = session_for_login(
+            request, session_id, Role.SCOREKEEPER, lock=False, along=table_read
+        )
     except LoginUnsure:
         if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
             return redirect_to_login(request.get_full_path())
-        session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+        session, membership = session_for(
+            request.user, session_id, Role.SCOREKEEPER, along=table_read
+        )
     if not session.is_open:
         return _closed_response(request, session)
     prefill = None
@@ -266,8 +272,8 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         if hand.session_id != session.pk:
             raise Http404("No such hand in this session")
         prefill = _entry_of(hand.record)
-    # The seats, the next hand's number and a digital hand in progress: one statement.
-    table = postings.table_state(session)
+    # The seats, the next hand's number and a digital hand in progress.
+    table = postings.table_state(session, rows=session._along_rows)
     form = _fresh_form(session, prefill, table.state)
     context = _record_context(
         session, membership, form, digital_busy=table.digital_busy, next_number=table.next_number
@@ -313,24 +319,33 @@ def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> HttpResponse:
     template = _record_template(request)
     hand: Hand | None = None
+    # The ledger's read of the table after the lock travels with the locking statement
+    # (one round trip), for the idempotency key as posted; a key the form then cleans
+    # differently is looked up again by the ledger.
+    posted_key = request.POST.get("idempotency_key", "")
+    table_read = postings.table_statement(session_id, posted_key)
     try:
         with transaction.atomic():
             if fast:
-                session, membership = session_for_login(request, session_id, Role.SCOREKEEPER)
+                session, membership = session_for_login(
+                    request, session_id, Role.SCOREKEEPER, along=table_read
+                )
             else:
                 session, membership = session_for(
-                    request.user, session_id, Role.SCOREKEEPER, lock=True
+                    request.user, session_id, Role.SCOREKEEPER, lock=True, along=table_read
                 )
             form = _posted_form(request, session) if session.is_open else None
             if form is not None and form.is_valid():
+                key = form.cleaned_data["idempotency_key"]
                 hand, created = postings.record_hand(
                     session_id=session.pk,
                     entry=form.entry(),
-                    idempotency_key=form.cleaned_data["idempotency_key"],
+                    idempotency_key=key,
                     expected_version=form.cleaned_data.get("version"),
                     user=request.user,
                     confirm_surprises=request.POST.get("confirmed") != "1",
                     locked=session,
+                    table_rows=session._along_rows if key == posted_key else None,
                 )
     except postings.NeedsConfirmation as costly:
         assert form is not None

@@ -107,6 +107,7 @@ from ledger.postings._common import (
     on_table_hand,
     session_state,
     table_state,
+    table_statement,
 )
 from ledger.postings.bank import buy_in, cash_out
 from ledger.postings.corrections import Correction, HandChange, correct_hand
@@ -166,5 +167,6 @@ __all__ = [
     "set_seat_active",
     "start_session",
     "table_state",
+    "table_statement",
     "void_hand",
 ]

@@ -13,6 +13,7 @@ from django.db.models.functions import Coalesce
 
 from games.engine import MAX_POT, Rules
 from games.models import GameSession, Hand, Seat, SessionEvent
+from games.sql import Statement
 from ledger import sql
 from ledger.books import BANK_KINDS
 from ledger.errors import SessionClosed, SetupError
@@ -407,11 +408,21 @@ class TableState:
     digital_busy: bool
 
 
-def table_state(session: GameSession) -> TableState:
-    """The record form's read of the table: one statement instead of three (issue #20)."""
-    rows, (last, in_progress, _) = sql.seats_and_hand_lookup(session.pk, "")
+def table_statement(session_id: int, key: str = "") -> Statement:
+    """The statement that reads a table's seats and hands (``table_state``'s read, and
+    ``record_hand``'s after its lock, for the hand of idempotency ``key``), not run: a
+    view sends it along with its access check (``games.sql.session_with_membership``)
+    and hands its rows back as ``table_state(rows=...)`` or
+    ``record_hand(table_rows=...)``, one round trip for both (issue #20)."""
+    return sql.seats_and_hand_statement(session_id, key)
+
+
+def table_state(session: GameSession, rows: list[tuple] | None = None) -> TableState:
+    """The record form's read of the table: one statement instead of three (issue #20).
+    ``rows``: what ``table_statement(session.pk)`` answered, when the caller ran it."""
+    seat_rows, (last, in_progress, _) = sql.seats_and_hand_lookup(session.pk, "", rows)
     return TableState(
-        _state(session, _seats(session, rows)), (last or 0) + 1, in_progress is not None
+        _state(session, _seats(session, seat_rows)), (last or 0) + 1, in_progress is not None
     )
 
 

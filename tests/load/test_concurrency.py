@@ -13,7 +13,7 @@ from django.db import IntegrityError, connection, connections, transaction
 from games.models import Hand
 from ledger import postings
 from ledger.models import Account, Leg, Posting
-from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = [
     pytest.mark.postgres,
@@ -87,6 +87,47 @@ def test_twenty_taps_of_one_submission_record_one_hand(table):
     assert len({hand.pk for hand, _ in results}) == 1
     assert Hand.objects.count() == 1
     assert Posting.objects.filter(hand__isnull=False).count() == 3
+    session.refresh_from_db()
+    assert session.version == 2 and session.hands_count == 1
+    postings.check_invariants(session)
+
+
+def test_twenty_taps_through_the_record_posts_path_record_one_hand(table):
+    """The record POST's own path (games.sessions.views._record_post_as): the access
+    check locks the row and the ledger's read of the seats and hands travels with it in
+    one round trip (``along``, games.sql.run_together). That read runs after the lock's
+    wait, with its own snapshot: every tap after the first sees the hand the first one
+    committed and is answered "already saved", none collides on the idempotency key."""
+    from games.access import session_for
+    from games.models import Role
+
+    session, user, _ = table
+    MembershipFactory(club=session.club, user=user, role=Role.OWNER)
+
+    def submit(i: int):
+        with transaction.atomic():
+            locked, _ = session_for(
+                user,
+                session.pk,
+                Role.SCOREKEEPER,
+                lock=True,
+                along=postings.table_statement(session.pk, "same-tap"),
+            )
+            return postings.record_hand(
+                session_id=session.pk,
+                entry=ENTRY,
+                idempotency_key="same-tap",
+                expected_version=1,
+                user=user,
+                locked=locked,
+                table_rows=locked._along_rows,
+            )
+
+    results = run_together(THREADS, submit)
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert not errors, errors
+    assert sorted(created for _, created in results) == [False] * (THREADS - 1) + [True]
+    assert Hand.objects.count() == 1
     session.refresh_from_db()
     assert session.version == 2 and session.hands_count == 1
     postings.check_invariants(session)
