@@ -20,7 +20,9 @@ PostgreSQL, loopback only, bounded in time (issue #20).
     BENCH_ROOT=/tmp/bench-main .venv/bin/python bench/load.py   # another checkout's code
 
 Ports 8120 (``BENCH_PORT``); its own scratch database (``BENCH_DB``), dropped at the end.
-``BENCH_FLOOR_ONLY=1`` runs the floor alone.
+``BENCH_FLOOR_ONLY=1`` runs the floor alone. ``BENCH_DB_DELAY_MS=0.5`` puts PostgreSQL
+behind a proxy that delays everything by that much each way (``bench/_latency.py``), as a
+database on another machine would: each round trip a request waits for then shows.
 
 Why its record ratio is about twice bench/floor.py's (issue #20): both time the same htmx
 POST (form GET untimed) against the same bare view, but
@@ -56,7 +58,13 @@ import _database
 BENCH = Path(__file__).resolve().parent
 ROOT = _database.code_root(__file__)
 DB_NAME = os.environ.get("BENCH_DB", "bench_load")
-_database.configure(DB_NAME)
+DB_DELAY = float(os.environ.get("BENCH_DB_DELAY_MS", "0")) / 1000
+if DB_DELAY:
+    import _latency
+
+    _database.configure(DB_NAME, server=_latency.start(DB_DELAY, _database.SERVER))
+else:
+    _database.configure(DB_NAME)
 
 PORT = int(os.environ.get("BENCH_PORT", "8120"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "30"))
@@ -177,6 +185,8 @@ class Poller:
 
 def main() -> None:
     print(f"(code at {ROOT}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    if DB_DELAY:
+        print(f"(PostgreSQL behind a proxy adding {ms(DB_DELAY, 2)} each way: bench/_latency.py)")
     with _database.scratch(DB_NAME):
         run()
     print(f"(load average {os.getloadavg()[0]:.1f} at the end)")

@@ -8,7 +8,8 @@ SQLite (3.35+, for RETURNING), with table and column names taken from the models
 
 A recorded hand runs, after ``lock_session`` (which also reads the club's webhook flag;
 the record form's POST locks with ``games.sql.session_with_membership(lock=True)``
-instead, its access check and lock in one) and ``seats_and_hand_lookup``: ``write_hand``,
+instead, its access check and lock in one, and sends ``seats_and_hand_statement`` along
+with it in the same round trip) and ``seats_and_hand_lookup``: ``write_hand``,
 which writes the hand's row, its postings, their legs, the club totals
 (``add_player_totals``) and the session row in one statement on PostgreSQL (legs and
 totals as arrays, so the statement's text stays the same from hand to hand) and as

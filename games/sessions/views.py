@@ -250,7 +250,7 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """The record form. Its login is read with the session (``session_for_login``, not
     locked) unless that statement cannot vouch for it; then Django decides, as
-    ``login_required`` does."""
+    ``login_required`` does. The table's read travels with either (``along``)."""
     # The table's seats and hands travel with the access check: one round trip.
     table_read = postings.table_statement(session_id)
     try:
@@ -300,9 +300,10 @@ def _posted_form(request: AuthedHttpRequest, session: GameSession) -> HandForm:
 
 def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """One reported hand. The login's user, the access check and the session row are
-    read, the row locked, in one statement (``access.session_for_login``), and the
-    ledger settles the hand in that same transaction (``record_hand(locked=...)``): the
-    row is read once (issue #20). A login that statement cannot vouch for is Django's to
+    read, the row locked, in one statement (``access.session_for_login``), the ledger's
+    read of the seats and hands travels with it (one round trip, ``along``), and the
+    ledger settles the hand in that same transaction (``record_hand(locked=...,
+    table_rows=...)``): the row is read once (issue #20). A login that statement cannot vouch for is Django's to
     judge, outside the transaction, as ``login_required`` does; then the POST runs with
     ``request.user``. Everything the ledger refuses it refuses before changing the
     session object, and its exception rolls the transaction back before the answer is
