@@ -11,6 +11,8 @@ login session; anything else raises ``LoginUnsure`` and the view asks Django (ou
 POST's transaction).
 """
 
+from collections.abc import Sequence
+
 from django.contrib.auth import (
     HASH_SESSION_KEY,
 )
@@ -57,7 +59,7 @@ def session_for(
     session_id: int,
     role: str = Role.MEMBER,
     lock: bool = False,
-    along: sql.Statement | None = None,
+    along: Sequence[sql.Statement] = (),
 ) -> tuple[GameSession, Membership]:
     """The session and the user's membership of its club, in one query.
 
@@ -70,7 +72,7 @@ def session_for(
     ``record_hand(locked=...)``: the record POST reads the row once (issue #20). A
     stranger's 404 or a member's 403 then rolls the caller's transaction back.
 
-    ``along``: a statement sent in the same round trip, after the session's; its rows
+    ``along``: statements sent in the same round trip, after the session's; their rows
     come back as the session's ``_along_rows`` (``sql.session_with_membership``), read
     by the caller only once access is granted."""
     if not user.is_authenticated:
@@ -109,7 +111,7 @@ def session_for_login(
     session_id: int,
     role: str = Role.MEMBER,
     lock: bool = True,
-    along: sql.Statement | None = None,
+    along: Sequence[sql.Statement] = (),
 ) -> tuple[GameSession, Membership]:
     """``session_for(request.user, session_id, role, lock=lock)`` with the login's user
     row read by the same statement (the record POST, locked, and the record form, issue

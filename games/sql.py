@@ -20,8 +20,10 @@ come from the models' ``_meta``, so a renamed column changes the SQL with it.
   hottest writes.
 - ``run_together``: statements that do not need each other's answers, sent to
   PostgreSQL in one round trip (psycopg's pipeline mode); ``session_with_membership``
-  takes one such statement ``along`` (the record POST's seats and hands after its lock,
-  the record form's table read).
+  takes such statements ``along`` (the record POST's seats and hands after its lock,
+  the record form's table read and ``latest_record_statement``).
+- ``latest_record_statement``: the record of a session's latest recorded hand (the
+  record form starts from who played it).
 
 ``Model.objects.bulk_create`` costs about as much Python as a small insert costs the
 database; a digital move and a recorded hand each run one or two such inserts while a
@@ -170,7 +172,7 @@ def session_with_membership(
     session_id: int,
     lock: bool = False,
     login: bool = False,
-    along: Statement | None = None,
+    along: Sequence[Statement] = (),
 ) -> GameSession | None:
     """The session with ``_membership_id`` and ``_role`` of the user's membership of its
     club (both None for a non-member) and ``_time_zone``, its club's zone; None if there
@@ -184,22 +186,23 @@ def session_with_membership(
     ``User.objects.get(pk=user_id)`` would load it (None if there is none), for
     ``access.session_for_login``, which decides whether the login session may use it.
 
-    With ``along``, that statement is sent in the same round trip, after this one
-    (``run_together``; after the lock, so it sees the lock's previous holder's work), and
-    the row carries its rows as ``_along_rows``. It is run whether or not the user may
-    see the session: the caller reads its rows only once access is granted."""
+    With ``along``, those statements are sent in the same round trip, after this one
+    (``run_together``; after the lock, so they see the lock's previous holder's work),
+    and the row carries their rows as ``_along_rows`` (one list per statement, in
+    order). They run whether or not the user may see the session: the caller reads
+    their rows only once access is granted."""
     if lock and not connection.in_atomic_block:
         raise RuntimeError("a locked read needs the caller's transaction")
     sql = _session_sql(lock, lock and connection.features.has_select_for_update, login)
     params = [user_id, user_id, session_id] if login else [user_id, session_id]
     # A plain cursor and the ORM's own converters and from_db: Manager.raw() spent more
     # Python mapping the row's columns than this whole function does now (issue #20).
-    if along is None:
+    if not along:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             row = cursor.fetchone()
     else:
-        rows, along_rows = run_together([(sql, params), along])
+        rows, *along_rows = run_together([(sql, params), *along])
         row = rows[0] if rows else None
     if row is None:
         return None
@@ -218,7 +221,7 @@ def session_with_membership(
         session._login_user = (  # type: ignore[attr-defined]
             None if values[0] is None else _model_from_row(get_user_model(), values)
         )
-    if along is not None:
+    if along:
         session._along_rows = along_rows
     return session
 
@@ -252,6 +255,43 @@ def _model_from_row(model, values):
 
 
 _CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+@cache
+def _latest_record_sql() -> str:
+    # Read backwards along (session, number) to the first recorded hand; the status is a
+    # literal, as in ledger.sql's lookups (the statement is kept prepared).
+    recorded = Hand.Status.RECORDED.value
+    assert recorded.isalpha()  # a code constant, written into the SQL
+    return prepared(
+        f"SELECT {column(Hand, 'record')} FROM {table(Hand)} "
+        f"WHERE {column(Hand, 'session')} = %s AND {column(Hand, 'status')} = '{recorded}' "
+        f"AND {column(Hand, 'number')} IS NOT NULL "
+        f"ORDER BY {column(Hand, 'number')} DESC LIMIT 1"
+    )
+
+
+def latest_record_statement(session_id: int) -> Statement:
+    """The statement reading the record of the session's latest recorded hand, not run
+    (for ``along``); ``latest_record`` decodes its rows."""
+    return _latest_record_sql(), [session_id]
+
+
+def latest_record(session_id: int, rows: list[tuple] | None = None) -> dict | None:
+    """The record (HAND_RECORD.md) of the session's latest recorded hand, as
+    ``session.hands.filter(status=RECORDED).order_by("-number")`` would give it first;
+    None before the first. ``rows``: what ``latest_record_statement`` answered, when the
+    caller sent it along with another statement."""
+    if rows is None:
+        with connection.cursor() as cursor:
+            cursor.execute(*latest_record_statement(session_id))
+            rows = cursor.fetchall()
+    if not rows:
+        return None
+    # The JSON field's own decoding, as the ORM's query would apply it (its expression
+    # argument is for key lookups only; the stubs insist on one).
+    field: Any = Hand._meta.get_field("record")
+    return field.from_db_value(rows[0][0], None, connection)
 
 
 @cache

@@ -10,6 +10,7 @@ from django.urls import reverse
 from psycopg import sql as psycopg_sql
 
 from bourre_site.prepared import PREPARED
+from games import sql as games_sql
 from games.models import Hand
 from ledger import postings
 from ledger import sql as ledger_sql
@@ -102,16 +103,23 @@ def test_generic_plans_of_the_prepared_hand_lookups_use_indexes(bob_client, tabl
         )
         cursor.execute(f'ANALYZE "{HAND_TABLE}"')
     key = "k500"
+    # Each statement with its parameters and the index its plan must use: the partial
+    # index of hands in progress, or (session, number) read backwards for the latest.
     checked = {
-        ledger_sql._hands_sql(): [table.pk, table.pk, table.pk, key],
-        ledger_sql._seats_and_hands_sql(): [table.pk, table.pk, table.pk, key, table.pk],
+        ledger_sql._hands_sql(): ([table.pk, table.pk, table.pk, key], "hand_in_progress"),
+        ledger_sql._seats_and_hands_sql(): (
+            [table.pk, table.pk, table.pk, key, table.pk],
+            "hand_in_progress",
+        ),
+        games_sql._latest_record_sql(): ([table.pk], "unique_hand_number"),
     }
     # Every prepared statement that reads hands is checked here.
     reading_hands = {s for s in PREPARED if s.startswith("SELECT") and f'"{HAND_TABLE}"' in s}
     assert reading_hands <= set(checked), reading_hands - set(checked)
-    for statement, params in checked.items():
+    for statement, (params, index) in checked.items():
         plan = _generic_plan(statement, params)
         assert f"Seq Scan on {HAND_TABLE}" not in plan, plan
-        assert "hand_in_progress" in plan, plan  # the partial index of hands in progress
+        assert index in plan, plan
     # The lookups answer as before on the grown table.
     assert ledger_sql.hand_lookup(table.pk, key)[0] == 20100
+    assert games_sql.latest_record(table.pk) == {}  # the grown hands' empty records

@@ -112,7 +112,8 @@ def test_recording_a_hand_costs_the_same_statements_at_5_and_60_hands(
 # The record form (an htmx GET): the login session; the session with the membership and
 # the login's user (games.access.session_for_login, not locked); the seats with the next
 # hand's number and a digital hand in progress (ledger.postings.table_state: one
-# statement); the latest hand's players.
+# statement); the latest hand's players (the last three in one round trip on
+# PostgreSQL: tests/test_round_trips.py).
 RECORD_FORM_STATEMENTS = 4
 
 

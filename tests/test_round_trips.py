@@ -2,7 +2,7 @@
 need each other's answers travel together (``games.sql.run_together``, psycopg's
 pipeline mode on PostgreSQL). The record POST's locking access check carries the
 ledger's read of the seats and hands; the record form's access check carries its read
-of the table. The statements themselves are unchanged (tests/test_record_flat.py counts
+of the table and of the latest hand's record. The statements themselves are unchanged (tests/test_record_flat.py counts
 them); what changes is how many times a phone's request waits for the database.
 
 The race the POST's pairing must survive (the read after a lock that waited sees the
@@ -101,7 +101,7 @@ def test_a_record_posts_lock_and_table_read_share_one_round_trip(bob_client, tab
 
 
 @pytest.mark.skipif(not POSTGRES, reason="pipeline mode is PostgreSQL's (SQLite has no wire)")
-def test_the_record_forms_access_check_and_table_read_share_one_round_trip(bob_client, table):
+def test_the_record_forms_access_check_and_reads_share_one_round_trip(bob_client, table):
     url = reverse("hand_record", args=[table.pk])
 
     def get():
@@ -110,9 +110,12 @@ def test_the_record_forms_access_check_and_table_read_share_one_round_trip(bob_c
 
     seen = _pipelined(get)
     together = [sql for sql, piped in seen if piped]
-    assert len(together) == 2, seen
+    assert len(together) == 3, seen
     assert "_membership_id" in together[0] and "FOR UPDATE" not in together[0]
-    assert "MAX" in together[1]
+    assert "MAX" in together[1]  # the seats, the next number, a digital hand
+    assert "LIMIT 1" in together[2] and "record" in together[2]  # the latest hand's players
+    # Only the login session is read before: the form waits for the database twice.
+    assert len(seen) == 4 and not seen[0][1], seen
 
 
 def test_a_key_the_form_cleans_is_looked_up_again(bob_client, table):

@@ -417,6 +417,47 @@ def test_hand_lookup_named_cases(scene):
     assert ledger_sql.hand_lookup(scene.missing_session, "x") == (None, None, None)
 
 
+# -- games.sql.latest_record (issue #20) --------------------------------------------------------
+
+
+def _orm_latest_record(session_id: int) -> dict | None:
+    return (
+        Hand.objects.filter(
+            session_id=session_id, status=Hand.Status.RECORDED, number__isnull=False
+        )
+        .order_by("-number")
+        .values_list("record", flat=True)
+        .first()
+    )
+
+
+def test_latest_record_matches_the_orm(scene, bob):
+    """The record form starts from who played the latest recorded hand: the statement
+    skips an undone hand and a digital hand in progress (no number), decodes the record
+    as the ORM does, and finds nothing before the first hand or for no session; sent
+    along with another statement, its rows decode the same."""
+    from games import sql as games_sql
+
+    def check() -> set[bool]:
+        found = set()
+        for pk in [s.pk for s in scene.sessions] + [scene.missing_session]:
+            raw = games_sql.latest_record(pk)
+            assert raw == _orm_latest_record(pk), pk
+            (rows,) = games_sql.run_together([games_sql.latest_record_statement(pk)])
+            assert games_sql.latest_record(pk, rows) == raw
+            found.add(raw is not None)
+        return found
+
+    assert check() == {True, False}
+    home = scene.home
+    assert games_sql.latest_record(home.pk)["tricks"] == {"ann": 1, "ben": 1, "cal": 3, "dee": 0}
+    latest = Hand.objects.get(session=home, number=3)
+    _void(home, latest, bob)  # now hand 1's: hand 2 was undone too
+    assert games_sql.latest_record(home.pk)["tricks"] == scene.h1.record["tricks"]
+    assert games_sql.latest_record(scene.digital.pk) is not None  # the finished one
+    check()
+
+
 # -- ledger.sql.seat_rows ----------------------------------------------------------------------
 
 

@@ -90,8 +90,8 @@ class GameSession(HasCurrency):
     _time_zone: str | None
     # And on rows read by ledger.sql.lock_session: the club's ``has_webhooks``.
     _has_webhooks: bool | None
-    # The rows of the statement session_with_membership sent ``along`` with its own.
-    _along_rows: list[tuple]
+    # The rows of the statements session_with_membership sent ``along`` with its own.
+    _along_rows: list[list[tuple]]
 
     class Meta:
         ordering = ["-created_at", "-id"]

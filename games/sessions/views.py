@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from games import sql as game_sql
 from games.access import LoginUnsure, club_for, hand_for, session_for, session_for_login
 from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
@@ -211,24 +212,21 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
         "has_renege_errors": any(
             f.startswith("renege") for f in (form.errors if form.is_bound else {})
         ),
-        "last_played": _last_played(session),
     }
     context.update(extra)
+    if "last_played" not in context:
+        context["last_played"] = _last_played(session)
     if "next_number" not in context:
         # The number the next hand is saved under (undone hands keep theirs).
         context["next_number"] = (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1
     return context
 
 
-def _last_played(session: GameSession) -> list[str]:
+def _last_played(session: GameSession, rows: list[tuple] | None = None) -> list[str]:
     """Who played the latest hand (the record form can start from them, the host's
-    choice, remembered by the phone)."""
-    record = (
-        session.hands.filter(status=Hand.Status.RECORDED)
-        .order_by("-number")
-        .values_list("record", flat=True)
-        .first()
-    )
+    choice, remembered by the phone). ``rows``: what ``latest_record_statement``
+    answered, when it was sent along with the access check."""
+    record = game_sql.latest_record(session.pk, rows)
     if not record:
         return []
     passed = set(record.get("passed") or [])
@@ -251,18 +249,18 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """The record form. Its login is read with the session (``session_for_login``, not
     locked) unless that statement cannot vouch for it; then Django decides, as
     ``login_required`` does. The table's read travels with either (``along``)."""
-    # The table's seats and hands travel with the access check: one round trip.
-    table_read = postings.table_statement(session_id)
+    # The table's seats and hands and the latest hand's record travel with the access
+    # check: one round trip.
+    reads = [postings.table_statement(session_id), game_sql.latest_record_statement(session_id)]
     try:
         session, membership = session_for_login(
-            request, session_id, Role.SCOREKEEPER, lock=False, along=table_read
+            request, session_id, Role.SCOREKEEPER, lock=False, along=reads
         )
     except LoginUnsure:
         if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
             return redirect_to_login(request.get_full_path())
-        session, membership = session_for(
-            request.user, session_id, Role.SCOREKEEPER, along=table_read
-        )
+        session, membership = session_for(request.user, session_id, Role.SCOREKEEPER, along=reads)
+    table_rows, latest_rows = session._along_rows
     if not session.is_open:
         return _closed_response(request, session)
     prefill = None
@@ -273,10 +271,15 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
             raise Http404("No such hand in this session")
         prefill = _entry_of(hand.record)
     # The seats, the next hand's number and a digital hand in progress.
-    table = postings.table_state(session, rows=session._along_rows)
+    table = postings.table_state(session, rows=table_rows)
     form = _fresh_form(session, prefill, table.state)
     context = _record_context(
-        session, membership, form, digital_busy=table.digital_busy, next_number=table.next_number
+        session,
+        membership,
+        form,
+        digital_busy=table.digital_busy,
+        next_number=table.next_number,
+        last_played=_last_played(session, latest_rows),
     )
     return render(request, _record_template(request), context)
 
@@ -329,11 +332,11 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
         with transaction.atomic():
             if fast:
                 session, membership = session_for_login(
-                    request, session_id, Role.SCOREKEEPER, along=table_read
+                    request, session_id, Role.SCOREKEEPER, along=[table_read]
                 )
             else:
                 session, membership = session_for(
-                    request.user, session_id, Role.SCOREKEEPER, lock=True, along=table_read
+                    request.user, session_id, Role.SCOREKEEPER, lock=True, along=[table_read]
                 )
             form = _posted_form(request, session) if session.is_open else None
             if form is not None and form.is_valid():
@@ -346,7 +349,7 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
                     user=request.user,
                     confirm_surprises=request.POST.get("confirmed") != "1",
                     locked=session,
-                    table_rows=session._along_rows if key == posted_key else None,
+                    table_rows=session._along_rows[0] if key == posted_key else None,
                 )
     except postings.NeedsConfirmation as costly:
         assert form is not None

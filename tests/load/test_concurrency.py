@@ -111,7 +111,7 @@ def test_twenty_taps_through_the_record_posts_path_record_one_hand(table):
                 session.pk,
                 Role.SCOREKEEPER,
                 lock=True,
-                along=postings.table_statement(session.pk, "same-tap"),
+                along=[postings.table_statement(session.pk, "same-tap")],
             )
             return postings.record_hand(
                 session_id=session.pk,
@@ -120,7 +120,7 @@ def test_twenty_taps_through_the_record_posts_path_record_one_hand(table):
                 expected_version=1,
                 user=user,
                 locked=locked,
-                table_rows=locked._along_rows,
+                table_rows=locked._along_rows[0],
             )
 
     results = run_together(THREADS, submit)
