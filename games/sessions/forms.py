@@ -347,10 +347,14 @@ class HandForm(forms.Form):
         """One row per player with plain values: the template writes these inputs itself
         (Django's per-widget templates cost more than the rest of the page together)."""
         slots = self.error_slots()
+        # Each tricks button's label for screen readers ("ann took 3"), translated once
+        # per page instead of by a blocktranslate per button (six buttons a seat: about
+        # a quarter of the record form's rendering, issue #20).
+        took = _("%(name)s took %(tricks)s")
         rows = []
         for i, name in enumerate(self.players):
             renege = self._value(f"renege_{i}") or NO_RENEGE
-            tricks = self._value(f"tricks_{i}")
+            tricks = _as_int(self._value(f"tricks_{i}"))
             if self.is_bound:
                 tricks_set = self.data.get(f"tricks_{i}") not in (None, "")
             else:
@@ -362,8 +366,13 @@ class HandForm(forms.Form):
                     "dealer": name == self.dealer,
                     "excused": name in self.excused,
                     "passed": not self._played(i),
-                    "tricks": _as_int(tricks),
+                    "tricks": tricks,
                     "tricks_set": tricks_set,
+                    # (value, label, checked) per button, the numbers already text.
+                    "trick_options": [
+                        (str(n), took % {"name": name, "tricks": n}, tricks_set and tricks == n)
+                        for n in range(self.hand_size + 1)
+                    ],
                     "renege": renege,
                     "reneged": bool(renege),
                     "out_of_turn": bool(self._value(f"out_of_turn_{i}")),

@@ -207,7 +207,6 @@ def _record_context(session: GameSession, membership, form: HandForm, **extra) -
         "hand_size": form.hand_size,
         "suits": [(code, label, SUITS[code][0]) for code, label in suit_choices],
         "digital_busy": False,
-        "trick_choices": list(range(form.hand_size + 1)),
         "renege_kinds": RENEGE_KINDS,
         "has_renege_errors": any(
             f.startswith("renege") for f in (form.errors if form.is_bound else {})

@@ -60,6 +60,24 @@ def test_the_record_form_names_suits_and_renege_kinds_in_the_readers_language(
     assert "Hearts" not in page and "caught in time" not in page
 
 
+@pytest.mark.parametrize(("code", "label"), [("en", "ben took 2"), ("ko", "ben: 2트릭")])
+def test_every_tricks_button_is_labelled_for_screen_readers_in_the_readers_language(
+    bob_client, table, code, label
+):
+    """Each seat's tricks buttons (0 to the hand's size) carry "name took n" in the
+    reader's language; a refused form keeps the count that was tapped."""
+    url = reverse("hand_record", args=[table.pk])
+    page = _page(_speak(bob_client, code), url)
+    for name in ("ann", "ben", "cal", "dee"):
+        assert page.count(f'value="{name}"') >= 1
+    assert page.count('class="trick-opt"') == 4 * 6  # four seats, 0 to 5 tricks
+    assert f'name="tricks_1" value="2" aria-label="{label}">' in page
+    data = hand_data(table, tricks={"ann": 5, "ben": 2, "cal": 0, "dee": 0})
+    refused = _speak(bob_client, code).post(url, data, **HTMX)
+    assert refused.status_code == 422
+    assert f'name="tricks_1" value="2" aria-label="{label}" checked>' in refused.content.decode()
+
+
 def test_a_refused_hand_says_why_in_finnish_R10(bob_client, table):
     """A passer given a trick (R10): the row's refusal is the catalogue's sentence, with
     its rule left for the "why?" link."""
