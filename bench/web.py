@@ -81,7 +81,9 @@ def random_hand(rng: random.Random, players: list[str], hand_size: int = 5) -> d
 def form_post_data(html: str, players: list[str], hand: dict) -> dict:
     key = re.search(r'name="idempotency_key" value="([^"]+)"', html).group(1)
     version = re.search(r'name="version" value="(\d+)"', html).group(1)
-    data = {"idempotency_key": key, "version": version, "trump": hand["trump"]}
+    # "confirmed": the host's tap that accepts a costly hand (three bourrés, or a
+    # penalty above ten antes: the pot grows over 200 hands); the bench times the save.
+    data = {"idempotency_key": key, "version": version, "trump": hand["trump"], "confirmed": "1"}
     for i, name in enumerate(players):
         data[f"player_{i}"] = name
         data[f"play_{i}"] = "pass" if name in hand["passed"] else "play"
