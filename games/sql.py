@@ -23,7 +23,9 @@ come from the models' ``_meta``, so a renamed column changes the SQL with it.
   takes such statements ``along`` (the record POST's seats and hands after its lock,
   the record form's table read and ``latest_record_statement``).
 - ``latest_record_statement``: the record of a session's latest recorded hand (the
-  record form starts from who played it).
+  record form starts from who played it); ``recent_hands_statement``: its latest hands'
+  summaries and ``tournament_table_statement``: the tournament table it is (the
+  scoreboard).
 
 ``Model.objects.bulk_create`` costs about as much Python as a small insert costs the
 database; a digital move and a recorded hand each run one or two such inserts while a
@@ -47,7 +49,7 @@ from django.db.models.sql import Query
 from django.utils import timezone
 
 from bourre_site.prepared import prepared
-from games.models import Club, GameSession, Hand, Membership
+from games.models import Club, GameSession, Hand, Membership, Tournament, TournamentTable
 
 Statement = tuple[str, Sequence[Any]]
 
@@ -235,19 +237,20 @@ def _user_fields() -> tuple:
     return _fields(get_user_model())
 
 
-def _model_from_row(model, values):
-    """A model instance from its columns (in ``concrete_fields`` order), through the same
+def _model_from_row(model, values, fields: tuple | None = None):
+    """A model instance from its columns (in ``concrete_fields`` order, or ``fields``'
+    with the others deferred, as ``.only()`` would leave them), through the same
     converters and ``from_db`` as the ORM's own queries (JSON decoded; SQLite's booleans
     and datetimes come back as numbers and text)."""
-    fields = _fields(model)
+    fields = fields or _fields(model)
     # The converters belong to a connection (bound to its operations): kept per connection.
     wrapper = connections[connection.alias]
-    known = _CONVERTERS.setdefault(wrapper, {}).get(model)
+    known = _CONVERTERS.setdefault(wrapper, {}).get((model, fields))
     if known is None:
         compiler = wrapper.ops.compiler("SQLCompiler")(Query(model), wrapper, wrapper.alias)
         converters = compiler.get_converters([f.get_col(model._meta.db_table) for f in fields])
         known = (compiler, converters, [f.attname for f in fields])
-        _CONVERTERS[wrapper][model] = known
+        _CONVERTERS[wrapper][(model, fields)] = known
     compiler, converters, names = known
     if converters:
         values = next(compiler.apply_converters([values], converters))
@@ -258,23 +261,85 @@ _CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
 
 
 @cache
-def _latest_record_sql() -> str:
-    # Read backwards along (session, number) to the first recorded hand; the status is a
-    # literal, as in ledger.sql's lookups (the statement is kept prepared).
+def _recorded_hands_sql(fields: tuple[str, ...], limit: int) -> str:
+    # Read backwards along (session, number) from the latest recorded hand; the status is
+    # a literal, as in ledger.sql's lookups (the statement is kept prepared).
     recorded = Hand.Status.RECORDED.value
     assert recorded.isalpha()  # a code constant, written into the SQL
     return prepared(
-        f"SELECT {column(Hand, 'record')} FROM {table(Hand)} "
+        f"SELECT {', '.join(column(Hand, f) for f in fields)} FROM {table(Hand)} "
         f"WHERE {column(Hand, 'session')} = %s AND {column(Hand, 'status')} = '{recorded}' "
         f"AND {column(Hand, 'number')} IS NOT NULL "
-        f"ORDER BY {column(Hand, 'number')} DESC LIMIT 1"
+        f"ORDER BY {column(Hand, 'number')} DESC LIMIT {int(limit)}"
     )
 
 
 def latest_record_statement(session_id: int) -> Statement:
     """The statement reading the record of the session's latest recorded hand, not run
     (for ``along``); ``latest_record`` decodes its rows."""
-    return _latest_record_sql(), [session_id]
+    return _recorded_hands_sql(("record",), 1), [session_id]
+
+
+# What a hand's one-line summary reads (templates/games/hand_result.html#summary and the
+# scoreboard's link): not its state before, log or history.
+SUMMARY_FIELDS = ("id", "session", "number", "status", "record", "verdict")
+
+
+def recent_hands_statement(session_id: int, limit: int) -> Statement:
+    """The statement reading the session's latest ``limit`` recorded hands, newest first,
+    not run (for ``along``); ``recent_hands`` makes them hands."""
+    names = tuple(f.name for f in _summary_fields())
+    return _recorded_hands_sql(names, limit), [session_id]
+
+
+def recent_hands(session: GameSession, rows: list[tuple]) -> list[Hand]:
+    """``recent_hands_statement``'s rows as the hands
+    ``session.hands.filter(status=RECORDED, number__isnull=False).order_by("-number")
+    .only(*SUMMARY_FIELDS)[:limit]`` would give: the other fields deferred, and each
+    hand's ``session`` the one given, as the related manager sets it."""
+    fields = _summary_fields()
+    hands = [_model_from_row(Hand, row, fields) for row in rows]
+    for hand in hands:
+        hand.session = session
+    return hands
+
+
+@cache
+def _summary_fields() -> tuple:
+    # In the model's field order: from_db fills the deferred ones in between.
+    return tuple(f for f in _fields(Hand) if f.name in SUMMARY_FIELDS)
+
+
+@cache
+def _tournament_table_sql() -> str:
+    # Both rows' columns by name in field order (``_model_from_row``), as
+    # select_related("tournament") reads them; a session is one table at most.
+    tt, tournament = _fields(TournamentTable), _fields(Tournament)
+    columns = [f"tt.{quote(f.column)}" for f in tt] + [f"t.{quote(f.column)}" for f in tournament]
+    return prepared(
+        f"SELECT {', '.join(columns)} FROM {table(TournamentTable)} tt "
+        f"JOIN {table(Tournament)} t "
+        f"ON t.{column(Tournament, 'id')} = tt.{column(TournamentTable, 'tournament')} "
+        f"WHERE tt.{column(TournamentTable, 'session')} = %s"
+    )
+
+
+def tournament_table_statement(session_id: int) -> Statement:
+    """The statement reading the tournament table a session is (if any), with its
+    tournament, not run (for ``along``); ``tournament_table`` makes it the object."""
+    return _tournament_table_sql(), [session_id]
+
+
+def tournament_table(rows: list[tuple]) -> TournamentTable | None:
+    """``tournament_table_statement``'s rows as
+    ``TournamentTable.objects.filter(session=...).select_related("tournament").first()``
+    gives them (None for a session that is no tournament's table)."""
+    if not rows:
+        return None
+    width = len(_fields(TournamentTable))
+    found: TournamentTable = _model_from_row(TournamentTable, rows[0][:width])
+    found.tournament = _model_from_row(Tournament, rows[0][width:])
+    return found
 
 
 def latest_record(session_id: int, rows: list[tuple] | None = None) -> dict | None:

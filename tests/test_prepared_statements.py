@@ -111,7 +111,8 @@ def test_generic_plans_of_the_prepared_hand_lookups_use_indexes(bob_client, tabl
             [table.pk, table.pk, table.pk, key, table.pk],
             "hand_in_progress",
         ),
-        games_sql._latest_record_sql(): ([table.pk], "unique_hand_number"),
+        games_sql.latest_record_statement(table.pk)[0]: ([table.pk], "unique_hand_number"),
+        games_sql.recent_hands_statement(table.pk, 5)[0]: ([table.pk], "unique_hand_number"),
     }
     # Every prepared statement that reads hands is checked here.
     reading_hands = {s for s in PREPARED if s.startswith("SELECT") and f'"{HAND_TABLE}"' in s}
@@ -123,3 +124,5 @@ def test_generic_plans_of_the_prepared_hand_lookups_use_indexes(bob_client, tabl
     # The lookups answer as before on the grown table.
     assert ledger_sql.hand_lookup(table.pk, key)[0] == 20100
     assert games_sql.latest_record(table.pk) == {}  # the grown hands' empty records
+    (rows,) = games_sql.run_together([games_sql.recent_hands_statement(table.pk, 5)])
+    assert [h.number for h in games_sql.recent_hands(table, rows)] == list(range(20100, 20095, -1))

@@ -2,7 +2,8 @@
 need each other's answers travel together (``games.sql.run_together``, psycopg's
 pipeline mode on PostgreSQL). The record POST's locking access check carries the
 ledger's read of the seats and hands; the record form's access check carries its read
-of the table and of the latest hand's record. The statements themselves are unchanged (tests/test_record_flat.py counts
+of the table and of the latest hand's record; a scoreboard re-render's carries the
+board's reads. The statements themselves are unchanged (tests/test_record_flat.py counts
 them); what changes is how many times a phone's request waits for the database.
 
 The race the POST's pairing must survive (the read after a lock that waited sees the
@@ -116,6 +117,29 @@ def test_the_record_forms_access_check_and_reads_share_one_round_trip(bob_client
     assert "LIMIT 1" in together[2] and "record" in together[2]  # the latest hand's players
     # Only the login session is read before: the form waits for the database twice.
     assert len(seen) == 4 and not seen[0][1], seen
+
+
+@pytest.mark.skipif(not POSTGRES, reason="pipeline mode is PostgreSQL's (SQLite has no wire)")
+def test_a_scoreboard_re_render_reads_the_board_in_one_round_trip(bob, carol_client, table):
+    """The poll after a change (the common poll while a table plays): the access check
+    with the login's user, the seats, the latest hands and the tournament table in one
+    round trip after the login session's."""
+    from .games.test_session_views import WIN_ANN, record_direct
+
+    url = reverse("session_detail", args=[table.pk])
+    etag = carol_client.get(url, **HTMX)["ETag"]
+    record_direct(table, user=bob, **WIN_ANN)
+
+    def poll():
+        response = carol_client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+        assert response.status_code == 200 and "#1" in response.content.decode()
+
+    seen = _pipelined(poll)
+    together = [sql for sql, piped in seen if piped]
+    assert len(seen) == 5 and not seen[0][1], seen
+    assert len(together) == 4, seen
+    assert "_membership_id" in together[0] and "_u_password" in together[0]
+    assert "MAX" in together[1] and "LIMIT 5" in together[2] and "tournament" in together[3]
 
 
 def test_a_key_the_form_cleans_is_looked_up_again(bob_client, table):

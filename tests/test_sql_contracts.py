@@ -31,8 +31,10 @@ from games.models import (
     Hand,
     HandAction,
     Membership,
+    Player,
     Role,
     Seat,
+    TournamentTable,
     WebhookEndpoint,
 )
 from ledger import postings
@@ -456,6 +458,70 @@ def test_latest_record_matches_the_orm(scene, bob):
     assert games_sql.latest_record(home.pk)["tricks"] == scene.h1.record["tricks"]
     assert games_sql.latest_record(scene.digital.pk) is not None  # the finished one
     check()
+
+
+# -- games.sql.recent_hands and tournament_table: the scoreboard (issue #20) --------------------
+
+
+def test_recent_hands_match_the_orm(scene, bob):
+    """The scoreboard's latest hands: recorded ones newest first (an undone hand and a
+    digital hand in progress left out), the summary's fields loaded as the ORM loads them,
+    the rest deferred, each hand's session the one read."""
+    from games import sql as games_sql
+
+    def check(limit: int) -> None:
+        for session in scene.sessions:
+            rows = games_sql.run_together([games_sql.recent_hands_statement(session.pk, limit)])
+            raw = games_sql.recent_hands(session, rows[0])
+            orm = list(
+                session.hands.filter(status=Hand.Status.RECORDED, number__isnull=False)
+                .order_by("-number")
+                .only(*games_sql.SUMMARY_FIELDS)[:limit]
+            )
+            assert [h.pk for h in raw] == [h.pk for h in orm], session.pk
+            for r, o in zip(raw, orm, strict=True):
+                assert r.get_deferred_fields() == o.get_deferred_fields()
+                for name in games_sql.SUMMARY_FIELDS:
+                    field = Hand._meta.get_field(name)
+                    assert getattr(r, field.attname) == getattr(o, field.attname), name
+                assert r.session is session and r._state.adding is False
+
+    check(5)
+    check(1)
+    home = scene.home
+    numbers = [h.number for h in games_sql.recent_hands(home, games_sql.run_together(
+        [games_sql.recent_hands_statement(home.pk, 5)])[0])]  # fmt: skip
+    assert numbers == [3, 1]  # hand 2 was undone
+    _record(home, bob, {"ann": 3, "ben": 2})
+    check(2)
+
+
+def test_tournament_table_matches_the_orm(club, alice):
+    """A tournament's table reads as ``select_related("tournament").first()`` would;
+    a session that is no tournament's table reads None."""
+    from games import sql as games_sql
+    from games.tournaments import service as tournaments
+    from tests.factories import seeded
+    from tests.games.test_tournament_service import make_tournament
+
+    cup = make_tournament(club, alice, n=8, buy_in=20, fee=2, starting_chips=20, antes=[1])
+    tournaments.start(tournament_id=seeded(cup.pk, "contract-seed"), user=alice)
+    tables = list(TournamentTable.objects.filter(tournament=cup).exclude(session=None))
+    assert tables
+    for table in tables:
+        (rows,) = games_sql.run_together([games_sql.tournament_table_statement(table.session_id)])
+        raw = games_sql.tournament_table(rows)
+        orm = (
+            TournamentTable.objects.filter(session_id=table.session_id)
+            .select_related("tournament")
+            .first()
+        )
+        assert raw is not None and orm is not None
+        _assert_loaded_like_the_orm(raw, orm)
+        _assert_loaded_like_the_orm(raw.tournament, orm.tournament)
+    plain = _start(club, list(Player.objects.filter(club=club)[:2]), alice, name="Not a table")
+    (rows,) = games_sql.run_together([games_sql.tournament_table_statement(plain.pk)])
+    assert games_sql.tournament_table(rows) is None
 
 
 # -- ledger.sql.seat_rows ----------------------------------------------------------------------

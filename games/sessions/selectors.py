@@ -13,11 +13,13 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import get_language, gettext, pgettext
 
-from games import polling
-from games.models import GameSession, Hand, Role, Seat, TournamentTable
+from games import polling, sql
+from games.models import GameSession, Hand, Role, Seat
 from games.money import format_money
 from games.sessions.charts import net_chart
 from games.sessions.rule_fields import current_rules
+from games.sql import Statement
+from ledger import postings
 from ledger.models import Account, Leg, SettlementMark
 from ledger.settlement import PHRASES, settle_balances
 
@@ -107,41 +109,52 @@ def by_version(session: GameSession, what: str, compute):
     return value
 
 
-def board_context(session: GameSession, membership) -> dict[str, Any]:
-    """Everything the scoreboard shows, in a fixed number of queries whatever the hands."""
-    seats = list(session.seats.select_related("player").order_by("position", "id"))
+def board_reads(session_id: int) -> list[Statement]:
+    """The statements ``board_context`` reads, for a view that sends them along with its
+    access check (``games.access.session_for(along=...)``): the seats with the digital
+    hand in progress, the latest hands and the tournament table, one round trip."""
+    return [
+        postings.table_statement(session_id),
+        sql.recent_hands_statement(session_id, RECENT_HANDS),
+        sql.tournament_table_statement(session_id),
+    ]
+
+
+def board_context(
+    session: GameSession, membership, reads: list[list[tuple]] | None = None
+) -> dict[str, Any]:
+    """Everything the scoreboard shows, in a fixed number of statements whatever the
+    hands. ``reads``: the rows of ``board_reads(session.pk)`` when the caller sent them
+    along with its own statement; otherwise they are read here, in one round trip."""
+    if reads is None:
+        reads = sql.run_together(board_reads(session.pk))
+    table_rows, recent_rows, tournament_rows = reads
+    seats, digital_busy = postings.table_seats(session.pk, table_rows)
     balances = session.net_by_player()
     excused = set(session.excused or [])
     rows: list[dict[str, Any]] = [
         {
-            "seat": seat,
-            "name": seat.player.name,
+            "name": seat.name,
+            "active": seat.active,
             "net": balances.get(seat.player_id, 0),
             "dealer": seat.player_id == session.next_dealer_id,
             "excused": seat.player_id in excused,
         }
         for seat in seats
     ]
-    names = {seat.player_id: seat.player.name for seat in seats}
+    names = {seat.player_id: seat.name for seat in seats}
     rules = current_rules(session.rules)
-    antes_from = [r["name"] for r in rows if r["seat"].active and not r["excused"]]
-    recent = list(
-        session.hands.filter(status=Hand.Status.RECORDED, number__isnull=False).order_by("-number")[
-            :RECENT_HANDS
-        ]
-    )
-    tournament_table = (
-        TournamentTable.objects.filter(session=session).select_related("tournament").first()
-    )
+    antes_from = [r["name"] for r in rows if r["active"] and not r["excused"]]
+    recent = sql.recent_hands(session, recent_rows)
     return {
         "session": session,
         "membership": membership,
         # A tournament table's seats, rules and closing belong to the tournament director.
-        "tournament_table": tournament_table,
-        "digital_busy": session.hands.filter(status=Hand.Status.IN_PROGRESS).exists(),
+        "tournament_table": sql.tournament_table(tournament_rows),
+        "digital_busy": digital_busy,
         "rows": rows,
-        "active_rows": [r for r in rows if r["seat"].active],
-        "away_rows": [r for r in rows if not r["seat"].active],
+        "active_rows": [r for r in rows if r["active"]],
+        "away_rows": [r for r in rows if not r["active"]],
         "dealer_name": (
             names.get(session.next_dealer_id, "") if session.next_dealer_id is not None else ""
         ),

@@ -41,7 +41,7 @@ from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.messages import render as say
-from games.models import GameSession, Hand, Player, Role, TournamentTable
+from games.models import GameSession, Hand, Membership, Player, Role, TournamentTable
 from games.money import Currency, format_money
 from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors, statements
@@ -158,21 +158,34 @@ def session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     return _session_detail(request, session_id)
 
 
-@login_required
 def _session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    session, membership = session_for(request.user, session_id)
+    # The board's reads travel with the access check (one round trip; the login's user
+    # read by the same statement when it can vouch for it, as on the record form).
+    found = _member_session(request, session_id, Role.MEMBER, selectors.board_reads(session_id))
+    if found is None:
+        return redirect_to_login(request.get_full_path())
+    session, membership = found
     etag = selectors.board_etag(session, membership)
-    if request.htmx:
-        if etag_matches(request, etag):
-            return not_modified(etag)
-        response = render(
-            request, "games/session_detail.html#board", selectors.board_context(session, membership)
-        )
-        return live(response, etag)
-    response = render(
-        request, "games/session_detail.html", selectors.board_context(session, membership)
-    )
-    return live(response, etag)
+    if request.htmx and etag_matches(request, etag):
+        return not_modified(etag)
+    context = selectors.board_context(session, membership, session._along_rows)
+    template = "games/session_detail.html#board" if request.htmx else "games/session_detail.html"
+    return live(render(request, template, context), etag)
+
+
+def _member_session(
+    request: AuthedHttpRequest, session_id: int, role: str, reads: list[game_sql.Statement]
+) -> tuple[GameSession, Membership] | None:
+    """The session and the reader's membership with ``reads`` sent along (their rows on
+    the session's ``_along_rows``): the login's user read by the same statement
+    (``session_for_login``, not locked) unless it cannot vouch for it; then Django
+    decides, as ``login_required`` does. None for a visitor who must log in."""
+    try:
+        return session_for_login(request, session_id, role, lock=False, along=reads)
+    except LoginUnsure:
+        if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
+            return None
+        return session_for(request.user, session_id, role, along=reads)
 
 
 # --- recording a hand ---------------------------------------------------------------------
@@ -251,14 +264,10 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     # The table's seats and hands and the latest hand's record travel with the access
     # check: one round trip.
     reads = [postings.table_statement(session_id), game_sql.latest_record_statement(session_id)]
-    try:
-        session, membership = session_for_login(
-            request, session_id, Role.SCOREKEEPER, lock=False, along=reads
-        )
-    except LoginUnsure:
-        if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
-            return redirect_to_login(request.get_full_path())
-        session, membership = session_for(request.user, session_id, Role.SCOREKEEPER, along=reads)
+    found = _member_session(request, session_id, Role.SCOREKEEPER, reads)
+    if found is None:
+        return redirect_to_login(request.get_full_path())
+    session, membership = found
     table_rows, latest_rows = session._along_rows
     if not session.is_open:
         return _closed_response(request, session)

@@ -106,6 +106,7 @@ from ledger.postings._common import (
     on_change,
     on_table_hand,
     session_state,
+    table_seats,
     table_state,
     table_statement,
 )
@@ -166,6 +167,7 @@ __all__ = [
     "session_state",
     "set_seat_active",
     "start_session",
+    "table_seats",
     "table_state",
     "table_statement",
     "void_hand",

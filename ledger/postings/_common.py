@@ -417,6 +417,24 @@ def table_statement(session_id: int, key: str = "") -> Statement:
     return sql.seats_and_hand_statement(session_id, key)
 
 
+@dataclass(frozen=True)
+class TableSeat:
+    """A seat as the scoreboard lists it (clockwise)."""
+
+    player_id: int
+    name: str
+    active: bool
+
+
+def table_seats(session_id: int, rows: list[tuple] | None = None) -> tuple[list[TableSeat], bool]:
+    """The session's seats in clockwise order and whether a digital hand is being played:
+    the scoreboard's read of the table, ``table_statement(session_id)``'s rows (read
+    here when the caller did not send it along with its own)."""
+    seat_rows, (_, in_progress, _) = sql.seats_and_hand_lookup(session_id, "", rows)
+    seats = [TableSeat(player_id, name, active) for player_id, name, active, _, _ in seat_rows]
+    return seats, in_progress is not None
+
+
 def table_state(session: GameSession, rows: list[tuple] | None = None) -> TableState:
     """The record form's read of the table: one statement instead of three (issue #20).
     ``rows``: what ``table_statement(session.pk)`` answered, when the caller ran it."""
