@@ -37,14 +37,13 @@ import sys
 import time
 import uuid
 import warnings
-from pathlib import Path
 from urllib.parse import urlencode
 
 import _database
 import _watchers as watchers
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# The code under test: this checkout, or BENCH_ROOT's (before/after in the same hour).
+ROOT = _database.code_root(__file__)
 
 DB_NAME = os.environ.get("BENCH_DB", "bench_web")
 _database.configure(DB_NAME)
