@@ -83,12 +83,15 @@ class Posting(models.Model):
         REVERSAL = "reversal", pgettext_lazy("posting kind", "Reversal")
 
     club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="postings")
+    # No index of its own: the (session, id) index below serves every lookup by session
+    # (its first column), and each recorded hand's postings would update both (issue #20).
     session = models.ForeignKey(
         "games.GameSession",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="postings",
+        db_index=False,
     )
     hand = models.ForeignKey(
         "games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="postings"

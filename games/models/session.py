@@ -180,7 +180,11 @@ class Hand(models.Model):
         RECORDED = "recorded", pgettext_lazy("hand status", "Recorded")
         VOIDED = "voided", pgettext_lazy("hand status", "Voided")
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="hands")
+    # No index of its own: unique_hand_number (session, number) serves every lookup by
+    # session (its first column), and each recorded hand would update both (issue #20).
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, related_name="hands", db_index=False
+    )
     # Null while a digital hand is in progress; set when it is recorded.
     number = models.PositiveIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REPORTED)
@@ -255,7 +259,8 @@ class Hand(models.Model):
 class HandAction(models.Model):
     """One move of a digital hand. The hand's state is replay(seed, actions)."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: unique_action_seq (hand, seq) serves lookups by hand.
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()
     action = models.JSONField()
     created_at = models.DateTimeField(default=timezone.now)
