@@ -1,6 +1,6 @@
-"""Instructions per request, noise-free (issue #20): a record POST and a bare "ok" view,
-counted by valgrind's callgrind in this Python process (the app and Django's test client;
-PostgreSQL's own work is not counted). On a busy machine wall-clock ratios swing by ±30 %;
+"""Instructions per request, noise-free (issue #20): a record POST, the record form's GET
+and a bare "ok" view, counted by valgrind's callgrind in this Python process (the app and
+Django's test client; PostgreSQL's own work is not counted). On a busy machine wall-clock ratios swing by ±30 %;
 these counts move by well under 1 % between runs, so a change's effect shows at once.
 
     .venv/bin/python bench/instructions.py
@@ -58,9 +58,10 @@ def main() -> None:
             total = re.search(r"^totals: (\d+)", text, re.M)
             if kind and total:
                 counts[kind.group(1)] = int(total.group(1)) / N
-    bare, post = counts["bare"], counts["post"]
+    bare, post, form = counts["bare"], counts["post"], counts["form"]
     print(f"== bare view: {bare / 1e6:.2f} M instructions a request")
     print(f"== record POST: {post / 1e6:.2f} M instructions = {post / bare:.1f}× bare")
+    print(f"== record form GET: {form / 1e6:.2f} M instructions = {form / bare:.1f}× bare")
 
 
 def run() -> None:
@@ -129,6 +130,12 @@ def run() -> None:
         post(data)
     control("-i", "off")
     control("-d", "post")
+    # The form a phone opens before each hand (the table as the last POST left it).
+    control("-i", "on")
+    for _ in range(N):
+        client.get(url, HTTP_HX_REQUEST="true")
+    control("-i", "off")
+    control("-d", "form")
     postings.check_invariants(session)
 
 
