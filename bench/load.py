@@ -2,8 +2,9 @@
 PostgreSQL, loopback only, bounded in time (issue #20).
 
 1. The floor: uncontended, one request at a time through the same gunicorn (3 workers):
-   a bare "ok" view behind the same middleware (``bench/_serve.py``), a record POST and
-   a 304 scoreboard poll; their p50 and the ratios to the bare view. Every timed request
+   a bare "ok" view behind the same middleware (``bench/_serve.py``), a record POST (and
+   the form GET before it) and a 304 scoreboard poll; their p50 and the ratios to the
+   bare view. Every timed request
    follows a bare one, and each ratio divides by the bare requests of its own phase (the
    load of a shared machine moves within a run).
    Then where a POST's time goes (Linux, from /proc): the gunicorn workers' CPU per
@@ -131,10 +132,16 @@ def record_once(phone: Phone, session_id: int, rng: random.Random) -> tuple[floa
     return elapsed, not why
 
 
-def record_why(phone: Phone, session_id: int, rng: random.Random) -> tuple[float, str]:
-    """``record_once`` with what went wrong ("" when the hand was saved)."""
+def record_why(
+    phone: Phone, session_id: int, rng: random.Random, forms: list[float] | None = None
+) -> tuple[float, str]:
+    """``record_once`` with what went wrong ("" when the hand was saved); the form GET's
+    seconds are appended to ``forms`` when given."""
     path = f"/sessions/{session_id}/record/"
+    t0 = time.perf_counter()
     status, _, page = phone.request("GET", path, headers={"HX-Request": "true"})
+    if forms is not None:
+        forms.append(time.perf_counter() - t0)
     if status != 200:
         return 0.0, f"form GET {status}"
     html = page.decode()
@@ -280,11 +287,11 @@ def floor(session_id: int, login) -> None:
         bare.request("GET", "/bench/ok/")
         return time.perf_counter() - t0
 
-    post_bares, posts = [], []
+    post_bares, posts, forms = [], [], []
     for _ in range(60):
         post_bares.append(bare_once())
-        t, ok = record_once(host, session_id, rng)
-        if ok:
+        t, why = record_why(host, session_id, rng, forms)
+        if not why:
             posts.append(t)
     poller = Poller(watcher, session_id)
     poller.poll()
@@ -302,6 +309,8 @@ def floor(session_id: int, login) -> None:
     print(f"   bare view p50 {ms(b)} (beside the POSTs {ms(b_post)}, the polls {ms(b_poll)})")
     print(f"   record POST p50 {ms(pct(posts, 50))} = {pct(posts, 50) / b_post:.1f}× bare "
           f"({len(posts)}/60 saved)")  # fmt: skip
+    print(f"   record form GET (before each POST) p50 {ms(pct(forms, 50))} = "
+          f"{pct(forms, 50) / b_post:.1f}× bare")  # fmt: skip
     print(f"   304 poll p50 {ms(pct(polls, 50))} = {pct(polls, 50) / b_poll:.1f}× bare "
           f"({len(polls)}/200 were 304)")  # fmt: skip
     print(f"   durable commit of one row (its WAL flushed to disk) p50 {ms(pct(flushes, 50))} "
