@@ -242,15 +242,17 @@ def _model_from_row(model, values, fields: tuple | None = None):
     with the others deferred, as ``.only()`` would leave them), through the same
     converters and ``from_db`` as the ORM's own queries (JSON decoded; SQLite's booleans
     and datetimes come back as numbers and text)."""
+    # Kept by model for every column (the common case: no tuple of fields to hash).
+    key = model if fields is None else (model, fields)
     fields = fields or _fields(model)
     # The converters belong to a connection (bound to its operations): kept per connection.
     wrapper = connections[connection.alias]
-    known = _CONVERTERS.setdefault(wrapper, {}).get((model, fields))
+    known = _CONVERTERS.setdefault(wrapper, {}).get(key)
     if known is None:
         compiler = wrapper.ops.compiler("SQLCompiler")(Query(model), wrapper, wrapper.alias)
         converters = compiler.get_converters([f.get_col(model._meta.db_table) for f in fields])
         known = (compiler, converters, [f.attname for f in fields])
-        _CONVERTERS[wrapper][(model, fields)] = known
+        _CONVERTERS[wrapper][key] = known
     compiler, converters, names = known
     if converters:
         values = next(compiler.apply_converters([values], converters))
@@ -278,6 +280,24 @@ def latest_record_statement(session_id: int) -> Statement:
     """The statement reading the record of the session's latest recorded hand, not run
     (for ``along``); ``latest_record`` decodes its rows."""
     return _recorded_hands_sql(("record",), 1), [session_id]
+
+
+def latest_record(session_id: int, rows: list[tuple] | None = None) -> dict | None:
+    """The record (HAND_RECORD.md) of the session's latest recorded hand, as
+    ``session.hands.filter(status=RECORDED, number__isnull=False).order_by("-number")``
+    would give it first;
+    None before the first. ``rows``: what ``latest_record_statement`` answered, when the
+    caller sent it along with another statement."""
+    if rows is None:
+        with connection.cursor() as cursor:
+            cursor.execute(*latest_record_statement(session_id))
+            rows = cursor.fetchall()
+    if not rows:
+        return None
+    # The JSON field's own decoding, as the ORM's query would apply it (its expression
+    # argument is for key lookups only; the stubs insist on one).
+    field: Any = Hand._meta.get_field("record")
+    return field.from_db_value(rows[0][0], None, connection)
 
 
 # What a hand's one-line summary reads (templates/games/hand_result.html#summary and the
@@ -340,23 +360,6 @@ def tournament_table(rows: list[tuple]) -> TournamentTable | None:
     found: TournamentTable = _model_from_row(TournamentTable, rows[0][:width])
     found.tournament = _model_from_row(Tournament, rows[0][width:])
     return found
-
-
-def latest_record(session_id: int, rows: list[tuple] | None = None) -> dict | None:
-    """The record (HAND_RECORD.md) of the session's latest recorded hand, as
-    ``session.hands.filter(status=RECORDED).order_by("-number")`` would give it first;
-    None before the first. ``rows``: what ``latest_record_statement`` answered, when the
-    caller sent it along with another statement."""
-    if rows is None:
-        with connection.cursor() as cursor:
-            cursor.execute(*latest_record_statement(session_id))
-            rows = cursor.fetchall()
-    if not rows:
-        return None
-    # The JSON field's own decoding, as the ORM's query would apply it (its expression
-    # argument is for key lookups only; the stubs insist on one).
-    field: Any = Hand._meta.get_field("record")
-    return field.from_db_value(rows[0][0], None, connection)
 
 
 @cache

@@ -7,7 +7,8 @@ call it, and render what it returns. htmx requests get partials and are never re
 (a redirected XHR would swap a whole page into a fragment); plain posts follow
 post/redirect/get. A recorded hand's POST reads the login's user, checks access and locks
 the session row in one statement, and the ledger settles the hand in that transaction
-(``_record_post``).
+(``_record_post``). The record form, its POST and the scoreboard send their other reads
+along with that statement, in one round trip to PostgreSQL (``games.sql.run_together``).
 Every message, notice and column heading is in the reader's language (issue 19);
 refusals go through ``games.messages.render``.
 """
