@@ -18,7 +18,6 @@ from games.models import GameSession, Hand, Role, Seat
 from games.money import format_money
 from games.sessions.charts import net_chart
 from games.sessions.rule_fields import current_rules
-from games.sql import Statement
 from ledger import postings
 from ledger.models import Account, Leg, SettlementMark
 from ledger.settlement import PHRASES, settle_balances
@@ -109,7 +108,7 @@ def by_version(session: GameSession, what: str, compute):
     return value
 
 
-def board_reads(session_id: int) -> list[Statement]:
+def board_reads(session_id: int) -> list[sql.Statement]:
     """The statements ``board_context`` reads, for a view that sends them along with its
     access check (``games.access.session_for(along=...)``): the seats with the digital
     hand in progress, the latest hands and the tournament table, one round trip."""
@@ -129,7 +128,7 @@ def board_context(
     if reads is None:
         reads = sql.run_together(board_reads(session.pk))
     table_rows, recent_rows, tournament_rows = reads
-    seats, digital_busy = postings.table_seats(session.pk, table_rows)
+    seats, digital_busy = postings.table_seats(session, table_rows)
     balances = session.net_by_player()
     excused = set(session.excused or [])
     rows: list[dict[str, Any]] = [

@@ -315,9 +315,9 @@ def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     read, the row locked, in one statement (``access.session_for_login``), the ledger's
     read of the seats and hands travels with it (one round trip, ``along``), and the
     ledger settles the hand in that same transaction (``record_hand(locked=...,
-    table_rows=...)``): the row is read once (issue #20). A login that statement cannot vouch for is Django's to
-    judge, outside the transaction, as ``login_required`` does; then the POST runs with
-    ``request.user``. Everything the ledger refuses it refuses before changing the
+    table_rows=...)``): the row is read once (issue #20). A login that statement cannot
+    vouch for is Django's to judge, outside the transaction, as ``login_required`` does;
+    then the POST runs with ``request.user``. Everything the ledger refuses it refuses before changing the
     session object, and its exception rolls the transaction back before the answer is
     rendered."""
     try:

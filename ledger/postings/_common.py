@@ -417,31 +417,27 @@ def table_statement(session_id: int, key: str = "") -> Statement:
     return sql.seats_and_hand_statement(session_id, key)
 
 
-@dataclass(frozen=True)
-class TableSeat:
-    """A seat as the scoreboard lists it (clockwise)."""
-
-    player_id: int
-    name: str
-    active: bool
-
-
-def table_seats(session_id: int, rows: list[tuple] | None = None) -> tuple[list[TableSeat], bool]:
-    """The session's seats in clockwise order and whether a digital hand is being played:
-    the scoreboard's read of the table, ``table_statement(session_id)``'s rows (read
-    here when the caller did not send it along with its own)."""
-    seat_rows, (_, in_progress, _) = sql.seats_and_hand_lookup(session_id, "", rows)
-    seats = [TableSeat(player_id, name, active) for player_id, name, active, _, _ in seat_rows]
-    return seats, in_progress is not None
+def table_seats(session: GameSession, rows: list[tuple] | None = None) -> tuple[list[_Seat], bool]:
+    """The session's seats in clockwise order (as ``session_state`` reads them: player id,
+    name, active…) and whether a digital hand is being played: the scoreboard's read of
+    the table. ``rows``: what ``table_statement(session.pk)`` answered, when the caller
+    sent it along with its own statement."""
+    seats, _, digital_busy = _table(session, rows)
+    return seats, digital_busy
 
 
 def table_state(session: GameSession, rows: list[tuple] | None = None) -> TableState:
     """The record form's read of the table: one statement instead of three (issue #20).
     ``rows``: what ``table_statement(session.pk)`` answered, when the caller ran it."""
+    seats, next_number, digital_busy = _table(session, rows)
+    return TableState(_state(session, seats), next_number, digital_busy)
+
+
+def _table(session: GameSession, rows: list[tuple] | None) -> tuple[list[_Seat], int, bool]:
+    """``table_statement``'s answer (read here without ``rows``): the seats, the number
+    the next hand is saved under and whether a digital hand is in progress."""
     seat_rows, (last, in_progress, _) = sql.seats_and_hand_lookup(session.pk, "", rows)
-    return TableState(
-        _state(session, _seats(session, seat_rows)), (last or 0) + 1, in_progress is not None
-    )
+    return _seats(session, seat_rows), (last or 0) + 1, in_progress is not None
 
 
 def _seat_account(session: GameSession, player_id: int) -> int:

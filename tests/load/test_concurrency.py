@@ -68,28 +68,32 @@ def table():
     return session, user, seated
 
 
+# One submission tapped by every thread: the same hand, key and expected version.
+SAME_TAP = {"entry": ENTRY, "idempotency_key": "same-tap", "expected_version": 1}
+
+
+def _assert_one_hand_from_taps(results: list[object], session) -> None:
+    """Every tap answered, one created and the others "already saved", one hand written
+    and the session moved on once."""
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert not errors, errors
+    assert sorted(created for _, created in results) == [False] * (THREADS - 1) + [True]
+    assert Hand.objects.count() == 1
+    session.refresh_from_db()
+    assert session.version == 2 and session.hands_count == 1
+    postings.check_invariants(session)
+
+
 def test_twenty_taps_of_one_submission_record_one_hand(table):
     session, user, _ = table
 
     def submit(i: int):
-        return postings.record_hand(
-            session_id=session.pk,
-            entry=ENTRY,
-            idempotency_key="same-tap",
-            expected_version=1,
-            user=user,
-        )
+        return postings.record_hand(session_id=session.pk, user=user, **SAME_TAP)
 
     results = run_together(THREADS, submit)
-    errors = [r for r in results if isinstance(r, Exception)]
-    assert not errors, errors
-    assert sorted(created for _, created in results) == [False] * (THREADS - 1) + [True]
+    _assert_one_hand_from_taps(results, session)
     assert len({hand.pk for hand, _ in results}) == 1
-    assert Hand.objects.count() == 1
     assert Posting.objects.filter(hand__isnull=False).count() == 3
-    session.refresh_from_db()
-    assert session.version == 2 and session.hands_count == 1
-    postings.check_invariants(session)
 
 
 def test_twenty_taps_through_the_record_posts_path_record_one_hand(table):
@@ -103,34 +107,20 @@ def test_twenty_taps_through_the_record_posts_path_record_one_hand(table):
 
     session, user, _ = table
     MembershipFactory(club=session.club, user=user, role=Role.OWNER)
+    read = postings.table_statement(session.pk, SAME_TAP["idempotency_key"])
 
     def submit(i: int):
         with transaction.atomic():
-            locked, _ = session_for(
-                user,
-                session.pk,
-                Role.SCOREKEEPER,
-                lock=True,
-                along=[postings.table_statement(session.pk, "same-tap")],
-            )
+            locked, _ = session_for(user, session.pk, Role.SCOREKEEPER, lock=True, along=[read])
             return postings.record_hand(
                 session_id=session.pk,
-                entry=ENTRY,
-                idempotency_key="same-tap",
-                expected_version=1,
                 user=user,
                 locked=locked,
                 table_rows=locked._along_rows[0],
+                **SAME_TAP,
             )
 
-    results = run_together(THREADS, submit)
-    errors = [r for r in results if isinstance(r, Exception)]
-    assert not errors, errors
-    assert sorted(created for _, created in results) == [False] * (THREADS - 1) + [True]
-    assert Hand.objects.count() == 1
-    session.refresh_from_db()
-    assert session.version == 2 and session.hands_count == 1
-    postings.check_invariants(session)
+    _assert_one_hand_from_taps(run_together(THREADS, submit), session)
 
 
 def test_twenty_different_hands_against_one_state_record_exactly_one(table):
