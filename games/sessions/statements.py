@@ -3,7 +3,9 @@ ante, win, bourré and penalty with a running net) and how one hand moved each p
 net, with the standings after it. Nothing here writes.
 
 Both read the legs themselves, not the hand records, so they say what the books say: a
-hand that was undone shows its postings and then, later, the reversal that gave them back.
+hand that was undone shows its postings and then, later, the reversal that gave them back;
+a corrected hand shows its old result, later that result taken back and the new one. The
+hand's own page shows its last version, with the nets after it as the books stand now.
 A hand the ledger has just recorded carries the legs it wrote (``Hand._posted_legs``), so
 the result screen after recording reads none back.
 
@@ -14,9 +16,10 @@ made strings when a line is built, so the page's active language is the one used
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, Sum
+from django.db.models import Max, Q, Sum
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -75,6 +78,17 @@ def _penalty_words(verdict: dict[str, Any], name: str) -> str:
     return str(WORDS[Posting.Kind.PENALTY])
 
 
+def _verdict_at(verdict: dict[str, Any], corrections: list[dict[str, Any]], reversed_at) -> dict:
+    """The verdict a posting was made under: the hand's own, unless a correction reversed
+    the posting (``reversed_at``, when its reversal was written), then the one that
+    correction replaced (kept in ``Hand.corrections``, written just after the reversal)."""
+    if reversed_at is not None:
+        for old in corrections:
+            if datetime.fromisoformat(old["at"]) >= reversed_at:
+                return old.get("verdict") or {}
+    return verdict or {}
+
+
 def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
     """Every posting of ``player_id``'s account in this session, grouped by hand, in the
     order they were written, each group with the net after it. Two queries (the second
@@ -92,18 +106,35 @@ def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
             "posting__hand_id",
             "posting__hand__number",
             "amount",
+            "posting_id",
+            "posting__created_at",
+            "posting__reversed_by__created_at",
         )
     )
     penalised = {
         hand_id
-        for kind, reversed_kind, hand_id, _number, _amount in rows
+        for kind, reversed_kind, hand_id, *_rest in rows
         if Posting.Kind.PENALTY in (kind, reversed_kind)
     }
-    verdicts = dict(Hand.objects.filter(pk__in=penalised).values_list("pk", "verdict"))
+    # A correction reverses a hand's postings and posts its new result on the same hand;
+    # an undo only reverses. So a reversal that new postings of its hand follow is a
+    # correction's.
+    last_posted = {
+        hand_id: posting_id
+        for kind, _reversed, hand_id, _number, _amount, posting_id, *_times in rows
+        if kind != Posting.Kind.REVERSAL and hand_id is not None
+    }
+    reversed_hands: set[int] = set()
+    verdicts = {
+        pk: (verdict, corrections)
+        for pk, verdict, corrections in Hand.objects.filter(pk__in=penalised).values_list(
+            "pk", "verdict", "corrections"
+        )
+    }
     lines: list[Line] = []
     net = 0
     group: tuple[Any, bool] | None = None
-    for kind, reversed_kind, hand_id, number, amount in rows:
+    for kind, reversed_kind, hand_id, number, amount, posting_id, at, reversed_at in rows:
         undone = kind == Posting.Kind.REVERSAL
         key = (hand_id if hand_id is not None else f"{kind}", undone)
         if group != key or not lines:
@@ -113,14 +144,21 @@ def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
                 if number is not None
                 else str(_OTHER.get(kind, _("Session")))
             )
-            if undone:
+            if undone and posting_id < last_posted.get(hand_id, 0):
+                label = _("%(label)s corrected: the old result taken back") % {"label": label}
+            elif undone:
                 label = _("%(label)s undone") % {"label": label}
+            elif hand_id in reversed_hands:
+                label = _("%(label)s corrected: the new result") % {"label": label}
             lines.append(Line(label=label, undone=undone))
+        if undone and hand_id is not None:
+            reversed_hands.add(hand_id)
         line = lines[-1]
         original = reversed_kind if undone else kind
         words = str(WORDS.get(original, original))
         if original == Posting.Kind.PENALTY:
-            words = _penalty_words(verdicts.get(hand_id) or {}, name)
+            verdict = _verdict_at(*verdicts.get(hand_id, ({}, [])), at if undone else reversed_at)
+            words = _penalty_words(verdict, name)
         if undone:
             said = _("%(words)s, given back") if amount > 0 else _("%(words)s, taken back")
             words = said % {"words": words}
@@ -143,20 +181,67 @@ def _names(session: GameSession, hand: Hand) -> dict[int, str]:
 
 
 def hand_legs(hand: Hand) -> list[tuple[int, str, int, int]]:
-    """The players' legs of a hand, reversals left out: (player id, posting kind, amount,
-    posting id) in posting order."""
-    return list(
+    """The players' legs of the hand's last version: (player id, posting kind, amount,
+    posting id) in posting order.
+
+    A correction reverses a hand's postings and posts the new result on the same hand;
+    an undo only reverses them. So the last version is whatever was posted after the
+    hand's last reversal that new postings followed: for a recorded hand its live
+    postings, for an undone hand what it stood at when it was undone."""
+    rows = list(
         Leg.objects.filter(posting__hand=hand, account__kind=Account.Kind.PLAYER)
-        .exclude(posting__kind=Posting.Kind.REVERSAL)
         .order_by("posting_id", "id")
         .values_list("account__player_id", "posting__kind", "amount", "posting_id")
+    )
+    version: list[tuple[int, str, int, int]] = []
+    reversed_since = False
+    for row in rows:
+        if row[1] == Posting.Kind.REVERSAL:
+            reversed_since = True
+            continue
+        if reversed_since:  # a correction's new result: the old version is gone
+            version, reversed_since = [], False
+        version.append(row)
+    return version
+
+
+def _nets_after(session: GameSession, hand: Hand, legs: list[tuple[int, str, int, int]]):
+    """player id → net after ``hand`` as the books stand now.
+
+    A recorded hand: every hand numbered up to it (an undone or corrected hand's
+    reversals cancel what they reverse, so all legs can be summed), plus what was posted
+    outside hands before it (a pot carried in); a later correction of an earlier hand
+    moves these nets as it moves the books. An undone hand is not in the books: the
+    nets when it was undone (everything posted up to its last version)."""
+    ids = [posting_id for *_, posting_id in legs]
+    player_legs = Leg.objects.filter(
+        posting__session=session, account__kind=Account.Kind.PLAYER
+    ).exclude(posting__kind__in=BANK_KINDS)
+    if hand.status == Hand.Status.RECORDED and ids:
+        player_legs = player_legs.filter(
+            Q(posting__hand__number__lte=hand.number)
+            | Q(posting__hand__isnull=True, posting_id__lt=min(ids))
+        )
+    else:
+        last = max(ids, default=None)
+        if last is None:
+            last = (
+                Posting.objects.filter(session=session, hand__number__lte=hand.number)
+                .exclude(hand=hand)
+                .aggregate(m=Max("id"))["m"]
+            )
+        player_legs = player_legs.filter(posting_id__lte=last or 0)
+    return dict(
+        player_legs.values("account__player_id")
+        .annotate(total=Sum("amount"))
+        .values_list("account__player_id", "total")
     )
 
 
 def hand_deltas(session: GameSession, hand: Hand, latest: bool) -> list[dict[str, Any]]:
     """Each player's change for this hand (+6, −1 ante, −6 bourré) and their net after
-    it, in seat order. ``latest``: the hand is the session's latest, so the nets after it
-    are the session row's running totals (no sum needed)."""
+    it, in seat order. ``latest``: the hand is the latest of an open session, so the nets
+    after it are the session row's running totals (no sum needed)."""
     if hand.status == Hand.Status.IN_PROGRESS:
         return []
     # A hand the ledger has just recorded brings its legs: no query (on PostgreSQL with
@@ -166,27 +251,7 @@ def hand_deltas(session: GameSession, hand: Hand, latest: bool) -> list[dict[str
     if legs is None:
         legs = hand_legs(hand)
     names = _names(session, hand)
-    if latest:
-        after = session.net_by_player()
-    else:
-        last = max((posting_id for *_, posting_id in legs), default=None)
-        if last is None:
-            last = (
-                Posting.objects.filter(session=session, hand__number__lte=hand.number)
-                .exclude(hand=hand)
-                .aggregate(m=Max("id"))["m"]
-            )
-        after = dict(
-            Leg.objects.filter(
-                posting__session=session,
-                posting_id__lte=last or 0,
-                account__kind=Account.Kind.PLAYER,
-            )
-            .exclude(posting__kind__in=BANK_KINDS)
-            .values("account__player_id")
-            .annotate(total=Sum("amount"))
-            .values_list("account__player_id", "total")
-        )
+    after = session.net_by_player() if latest else _nets_after(session, hand, legs)
     parts: dict[int, list[tuple[str, int]]] = {}
     for player_id, kind, amount, _posting in legs:
         words = str(WORDS.get(kind, kind))

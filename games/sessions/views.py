@@ -464,7 +464,7 @@ def result_context(
         and not session.chip_limited
         and hand.status == Hand.Status.RECORDED,
         # Each player's change for the hand and the standings after it, from the ledger.
-        "deltas": statements.hand_deltas(session, hand, latest=is_latest),
+        "deltas": statements.hand_deltas(session, hand, latest=is_latest and session.is_open),
     }
 
 

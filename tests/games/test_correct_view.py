@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import GameSession, Hand
+from games.sessions import statements
 from ledger import postings
 from ledger.models import Posting
 from ledger.postings.corrections import table_part
@@ -134,3 +135,60 @@ def test_correction_forbidden(carol_client, mallory_client, table):
     assert carol_client.get(url).status_code == 403
     assert mallory_client.get(url).status_code == 404
     assert carol_client.post(url, form_data(hand, tricks={"ann": 5})).status_code == 403
+
+
+def test_a_corrected_hand_and_the_later_ones_show_the_money_of_the_books_now(
+    carol_client, table, club, players, bob
+):
+    """Each hand's page after a correction: the hand's new result only (not the old one
+    beside it) and the nets after each hand as the books now stand. The oracle is a twin
+    table that recorded the corrected evening from the start."""
+    evening = [
+        dict(WIN_ANN),  # dee bourré; corrected below to dee passing
+        {"tricks": {"ann": 1, "ben": 4, "cal": 0, "dee": 0}},
+        {"tricks": {"ann": 5, "ben": 0, "cal": 0, "dee": 0}},
+    ]
+    corrected = {"trump": "H", "tricks": {"ann": 3, "ben": 1, "cal": 1}, "passed": ["dee"]}
+    hands = [record_direct(table, bob, **entry) for entry in evening]
+    postings.correct_hand(session_id=table.pk, number=1, entry=corrected, user=bob)
+    postings.check_invariants(table)
+    twin = start_table(club, players, bob)
+    twins = [record_direct(twin, bob, **entry) for entry in [corrected, *evening[1:]]]
+    postings.check_invariants(twin)
+
+    def page(hand):
+        response = carol_client.get(reverse("hand_detail", args=[hand.pk]))
+        assert response.status_code == 200
+        return [
+            (r["name"], sorted(r["parts"]), r["delta"], r["net"])
+            for r in response.context["deltas"]
+        ]
+
+    for hand, same in zip(hands, twins, strict=True):
+        assert page(hand) == page(same), f"hand {hand.number}"
+    # dee passed: her only money in hand 1 is her ante, no bourré beside it.
+    first = Hand.objects.get(pk=hands[0].pk)
+    dee = next(r for r in statements.hand_deltas(table, first, latest=False) if r["name"] == "dee")
+    assert [words for words, _ in dee["parts"]] == ["ante"]
+
+
+def test_a_statement_says_a_correction_took_the_old_result_back(table, players, bob):
+    record_direct(table, bob, **WIN_ANN)  # dee bourré
+    record_direct(table, bob, tricks={"ann": 1, "ben": 4, "cal": 0, "dee": 0})
+    postings.correct_hand(
+        session_id=table.pk,
+        number=1,
+        entry={"trump": "H", "tricks": {"ann": 3, "ben": 1, "cal": 1}, "passed": ["dee"]},
+        user=bob,
+    )
+    table.refresh_from_db()
+    dee = players[3]
+    lines = statements.statement(table, dee.pk, "dee")
+    labels = [line.label for line in lines]
+    assert "Hand 1 corrected: the old result taken back" in labels
+    assert "Hand 1 corrected: the new result" in labels
+    assert not any("undone" in label for label in labels)
+    taken_back = lines[labels.index("Hand 1 corrected: the old result taken back")]
+    assert ("bourré, given back", taken_back.delta - 1) in taken_back.parts  # ante +1 back
+    assert lines[-1].net == table.net_by_player()[dee.pk]
+    postings.check_invariants(table)
