@@ -78,6 +78,22 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
     return rows, names
 
 
+def earlier_marks(session: GameSession, rows: list[dict[str, Any]], names: dict[Any, str]):
+    """Paid marks whose transfer is no longer part of the settlement (a hand recorded or
+    corrected after the tick changed who pays whom). The transfers do not count them, so
+    they are shown apart, or somebody would pay twice."""
+    current = {(r["transfer"].payer, r["transfer"].payee) for r in rows}
+    return [
+        {
+            "mark": m,
+            "payer": names.get(m.payer_id, str(m.payer_id)),
+            "payee": names.get(m.payee_id, str(m.payee_id)),
+        }
+        for m in SettlementMark.objects.filter(session=session).order_by("paid_at")
+        if (m.payer_id, m.payee_id) not in current
+    ]
+
+
 RECENT_HANDS = 5
 
 

@@ -2,6 +2,9 @@
 
 Transfers are recomputed from the ledger every time (`ledger.settlement`); a
 `SettlementMark` only remembers that one of them was paid, with the amount it had then.
+A mark whose transfer the books no longer ask for (a hand recorded or corrected after
+the tick) is listed apart, "marked paid before the books changed", until it is cleared:
+the transfers do not count it, so nobody pays twice without being told.
 The page, its messages and the "Copy as text" sentence are in the reader's language; the
 CSV headers and values stay English (column names are data, read by spreadsheets).
 """
@@ -25,7 +28,7 @@ from games.access import session_for
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
 from games.money import PLAIN, format_money
-from games.sessions.selectors import settlement_rows
+from games.sessions.selectors import earlier_marks, settlement_rows
 from ledger import exports, postings
 from ledger.exports import LEDGER_COLUMNS, major, session_ledger_rows, stream_csv
 
@@ -55,6 +58,7 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         "session": session,
         "membership": membership,
         "rows": rows,
+        "earlier": earlier_marks(session, rows, names),
         "nets": nets,
         "share_text": _("%(session)s: %(transfers)s.")
         % {"session": session.name, "transfers": "; ".join(sentences) or _("nobody owes anything")},
@@ -79,10 +83,39 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
         ),
         None,
     )
-    if row is None:
+    paid = request.POST.get("paid") in ("1", "on", "true")
+    earlier = next(
+        (
+            e
+            for e in earlier_marks(session, rows, _names)
+            if str(e["mark"].payer_id) == payer and str(e["mark"].payee_id) == payee
+        ),
+        None,
+    )
+    if row is None and earlier is not None and not paid:
+        # A mark the settlement no longer counts: the table settled the difference.
+        mark = earlier["mark"]
+        postings.mark_transfer_paid(
+            session_id=session.pk,
+            payer_id=mark.payer_id,
+            payee_id=mark.payee_id,
+            amount=mark.amount,
+            paid=False,
+            user=request.user,
+        )
+        if not request.htmx:
+            messages.success(
+                request,
+                _("%(payer)s → %(payee)s %(amount)s: mark cleared.")
+                % {
+                    "payer": earlier["payer"],
+                    "payee": earlier["payee"],
+                    "amount": format_money(mark.amount, session.currency),
+                },
+            )
+    elif row is None:
         messages.error(request, _("That transfer is no longer part of the settlement."))
     else:
-        paid = request.POST.get("paid") in ("1", "on", "true")
         t = row["transfer"]
         if row["markable"]:
             postings.mark_transfer_paid(
@@ -112,6 +145,7 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
                 "session": session,
                 "membership": membership,
                 "rows": rows,
+                "earlier": earlier_marks(session, rows, names),
                 "can_mark": True,
             },
         )

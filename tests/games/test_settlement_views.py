@@ -183,3 +183,37 @@ def test_ledger_csv_streams_what_the_models_say(carol_client, table, bob, player
     rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
     assert rows[0][0] == "posting" and rows[1:] == expected
     assert {"reversal", "leftover"} <= {r[2] for r in expected}
+
+
+def test_a_paid_mark_the_books_no_longer_ask_for_is_shown_until_cleared(bob_client, table, bob):
+    """Ticked on an open session, then a hand changes who pays whom: the mark is not
+    lost from view (somebody would pay twice), and the host can clear it."""
+    record_direct(table, user=bob, **WIN_ANN)
+    page = reverse("session_settlement", args=[table.pk])
+    url = reverse("settlement_mark", args=[table.pk])
+    row = next(r for r in bob_client.get(page).context["rows"] if r["markable"])
+    payer, payee = row["transfer"].payer, row["transfer"].payee
+    bob_client.post(url, {"payer": payer, "payee": payee, "paid": "1"})
+    # The payer wins the next pots: they owe nobody any more.
+    payer_name = row["payer"]
+    for _ in range(3):
+        record_direct(table, user=bob, tricks={payer_name: 5})
+    response = bob_client.get(page)
+    assert (payer, payee) not in {
+        (r["transfer"].payer, r["transfer"].payee) for r in response.context["rows"]
+    }
+    [earlier] = response.context["earlier"]
+    assert (earlier["payer"], earlier["payee"], earlier["mark"].amount) == (
+        row["payer"],
+        row["payee"],
+        row["amount"],
+    )
+    html = response.content.decode()
+    assert "Marked paid before the books changed" in html and "Clear the mark" in html
+    # Ticking it again is refused (it is not a transfer); clearing it works.
+    bob_client.post(url, {"payer": payer, "payee": payee, "paid": "1"})
+    assert SettlementMark.objects.filter(session=table).count() == 1
+    cleared = bob_client.post(url, {"payer": payer, "payee": payee}, **HTMX)
+    assert cleared.status_code == 200 and "Marked paid before" not in cleared.content.decode()
+    assert not SettlementMark.objects.filter(session=table).exists()
+    postings.check_invariants(table)
