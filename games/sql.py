@@ -301,8 +301,9 @@ def latest_record(session_id: int, rows: list[tuple] | None = None) -> dict | No
 
 
 # What a hand's one-line summary reads (templates/games/hand_result.html#summary and the
-# scoreboard's link): not its state before, log or history.
-SUMMARY_FIELDS = ("id", "session", "number", "status", "record", "verdict")
+# scoreboard's link; the shortfalls say what a short tournament stack really paid): not
+# its state before, log or history.
+SUMMARY_FIELDS = ("id", "session", "number", "status", "record", "verdict", "shortfalls")
 
 
 def recent_hands_statement(session_id: int, limit: int) -> Statement:

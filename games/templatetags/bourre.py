@@ -44,6 +44,7 @@ from games.money import (
 )
 from games.sessions.rule_fields import CHOICE_LABELS
 from games.tournaments.deals import KIND_LABELS, KIND_WORDS
+from ledger.postings.hands import paid_money
 
 __all__ = ["MINUS", "card_name", "register"]
 
@@ -406,6 +407,19 @@ def hand_facts(hand) -> dict:
     outcome = result.get("outcome", "")
     payouts = result.get("payouts") or {}
     penalties = result.get("penalties") or {}
+    pot, next_carry = result.get("pot"), result.get("next_carry")
+    shortfalls = getattr(hand, "shortfalls", None) or {}
+    short_penalties: set[str] = set()
+    if shortfalls and result:
+        # A tournament table: nobody paid more than their chips. Say what really moved,
+        # not what the verdict asked ("pays 8 — all they had", the pot that really carries).
+        carry = int(pot or 0) - sum((result.get("antes") or {}).values())
+        moved = paid_money(result, carry, shortfalls)
+        short_penalties = {p for p, x in penalties.items() if moved.penalties.get(p, 0) < x}
+        payouts = moved.payouts
+        penalties = {p: moved.penalties.get(p, 0) for p in penalties}
+        pot = carry + sum(moved.antes.values())
+        next_carry = moved.next_carry
     bourre = list(result.get("bourre") or [])
     top = max(tricks.values(), default=0)
     tied = [p for p, t in tricks.items() if t == top] if outcome in ("split", "ineligible") else []
@@ -419,7 +433,7 @@ def hand_facts(hand) -> dict:
         "winner": result.get("winner"),
         "won": payouts.get(result.get("winner")) if result.get("winner") else None,
         "payouts": sorted(payouts.items(), key=lambda kv: -kv[1]),
-        "pot": result.get("pot"),
+        "pot": pot,
         "antes": result.get("antes") or {},
         "ante_total": sum((result.get("antes") or {}).values()),
         "tricks": list(tricks.items()),
@@ -427,8 +441,10 @@ def hand_facts(hand) -> dict:
         "tied": tied,
         "bourre": [(p, penalties.get(p, 0)) for p in bourre],
         "renege_penalties": [(p, x) for p, x in penalties.items() if p not in bourre],
+        # Who could not pay all of their penalty (a tournament stack ran out).
+        "short": sorted(short_penalties),
         "reneges": reneged,
-        "next_carry": result.get("next_carry"),
+        "next_carry": next_carry,
         "excused_next": result.get("excused_next") or [],
         "next_dealer": result.get("next_dealer"),
         "passed": (hand.record or {}).get("passed") or [],

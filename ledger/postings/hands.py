@@ -155,6 +155,40 @@ def _money(result: dict[str, Any], carry: int, stacks: dict[str, int] | None) ->
     )
 
 
+def paid_money(result: dict[str, Any], carry: int, shortfalls: dict[str, int]) -> _Money:
+    """What really moved for a chip-limited hand, from its verdict and the shortfalls the
+    ledger kept (``Hand.shortfalls``): the same ``_Money`` as ``_money`` computed from the
+    stacks, so a result screen can say "pays 8" where the verdict asked 10.
+
+    A player's shortfall is their unpaid ante first, then their unpaid penalty: one who
+    could not pay the ante had nothing left, so all of a penalty went unpaid (a player
+    who pays a penalty took no payout, R14/R39). So a shortfall above the penalty was
+    partly the ante; one within it was the penalty only."""
+    antes = {p: int(x) for p, x in result["antes"].items() if x}
+    payouts = {p: int(x) for p, x in result["payouts"].items() if x}
+    penalties = {p: int(x) for p, x in result["penalties"].items() if x}
+    short_antes: dict[str, int] = {}
+    paid_penalties: dict[str, int] = {}
+    for p, x in penalties.items():
+        short = shortfalls.get(p, 0)
+        paid_penalties[p] = x - min(short, x)
+    for p, short in shortfalls.items():
+        over = short - penalties.get(p, 0)
+        if over > 0:
+            short_antes[p] = over
+    paid_antes = {p: x - short_antes.get(p, 0) for p, x in antes.items()}
+    real_pot = carry + sum(paid_antes.values())
+    if sum(payouts.values()) > real_pot:
+        payouts = dict.fromkeys(payouts, real_pot // len(payouts))
+    return _Money(
+        {p: x for p, x in paid_antes.items() if x},
+        {p: x for p, x in payouts.items() if x},
+        {p: x for p, x in paid_penalties.items() if x},
+        {p: x for p, x in shortfalls.items() if x},
+        real_pot - sum(payouts.values()) + sum(paid_penalties.values()),
+    )
+
+
 def _verified(
     session: GameSession, seats: list[_Seat], entry: object, rules: dict | None = None
 ) -> tuple[dict, dict]:
