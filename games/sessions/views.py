@@ -363,6 +363,9 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
     except postings.NeedsConfirmation as costly:
         assert form is not None
         confirm = _charges(costly, session.currency)
+        # The form was parsed without the table (the names travel in it): shown again,
+        # it says whose deal it is and who is excused, as it did before the tap.
+        form.set_table(postings.session_state(session))
         return render(
             request, template, _record_context(session, membership, form, confirm=confirm)
         )

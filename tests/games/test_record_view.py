@@ -487,6 +487,8 @@ def test_three_bourres_ask_one_confirmation_showing_who_pays(bob_client, table):
     for name in ("ben", "cal", "dee"):
         assert f"<strong>{name}</strong> $4 (bourré)" in html
     assert 'name="confirmed" value="1"' in html
+    # The form around the question still says whose deal it is (dee, R8), not "None".
+    assert "<strong>dee</strong> deals" in html and "None" not in html
     saved = bob_client.post(
         reverse("hand_record", args=[table.pk]), {**data, "confirmed": "1"}, **HTMX
     )
