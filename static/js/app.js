@@ -329,3 +329,13 @@ document.addEventListener("DOMContentLoaded", function () {
   var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (zone && select.querySelector('option[value="' + zone + '"]')) select.value = zone;
 });
+
+// A page that answers a plain POST (a form shown again with its problems, a correction's
+// confirmation) would make Back ask to send the form again, a browser page a person at
+// the table cannot read: its history entry becomes a plain visit of the same address.
+(function () {
+  var main = document.getElementById("main");
+  if (main && main.hasAttribute("data-after-post") && window.history.replaceState) {
+    window.history.replaceState(window.history.state, "", window.location.href);
+  }
+})();
