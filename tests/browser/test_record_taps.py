@@ -127,3 +127,36 @@ def test_standard_hands_take_at_most_six_taps(
     )
     print("taps per hand:", taps)
     assert max(taps.values()) <= 6, taps
+
+
+def test_a_double_tap_on_save_does_not_skip_the_result(
+    live_server, phone, login, club, players, bob, password
+):
+    session = six_handed(club, players, bob, rules={})
+    page = phone
+    login(page, "bob", password)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/record/")
+    page.locator(".record-form").wait_for()
+    names = page.locator("[data-row]").evaluate_all("rows => rows.map(r => r.dataset.name)")
+    page.locator("label.suit-H").click()
+    trick(page, names[0], 3).click()
+    trick(page, names[1], 2).click()
+    save = page.get_by_role("button", name="Save hand")
+    box = save.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.click(x, y)
+    page.get_by_text("Record next hand").wait_for()
+    # The second tap of the double tap lands where Save was: on "Record next hand".
+    next_box = page.get_by_text("Record next hand").bounding_box()
+    assert next_box is not None
+    assert next_box["y"] <= y <= next_box["y"] + next_box["height"], "not where Save was"
+    page.mouse.click(x, y)
+    page.wait_for_timeout(300)
+    assert page.get_by_text("Hand 1 saved").is_visible(), "the result was skipped"
+    assert Hand.objects.filter(session=session).count() == 1
+    postings.check_invariants(session)
+    # A moment later it is an ordinary link again.
+    page.wait_for_timeout(900)
+    page.get_by_text("Record next hand").click()
+    page.get_by_role("heading", name="Record hand 2").wait_for()
