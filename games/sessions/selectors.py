@@ -144,7 +144,7 @@ def board_context(
     if reads is None:
         reads = sql.run_together(board_reads(session.pk))
     table_rows, recent_rows, tournament_rows = reads
-    seats, digital_busy = postings.table_seats(session, table_rows)
+    seats, next_number, digital_busy = postings.table_seats(session, table_rows)
     balances = session.net_by_player()
     excused = set(session.excused or [])
     rows: list[dict[str, Any]] = [
@@ -167,6 +167,9 @@ def board_context(
         # A tournament table's seats, rules and closing belong to the tournament director.
         "tournament_table": sql.tournament_table(tournament_rows),
         "digital_busy": digital_busy,
+        # The record form's heading says the same number ("Record hand 14" after hand 13
+        # was undone: it keeps its number).
+        "next_number": next_number,
         "rows": rows,
         "active_rows": [r for r in rows if r["active"]],
         "away_rows": [r for r in rows if not r["active"]],

@@ -506,6 +506,9 @@ def hand_detail(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     )
     context = result_context(session, membership, hand)
     context["postings"] = list(postings_qs)
+    # Undo here leaves this page for the record form (a swap would keep this page's
+    # heading, "Hand 13", around the form for hand 13 again).
+    context["whole_page"] = True
     return render(request, "games/hand_detail.html", context)
 
 

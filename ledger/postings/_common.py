@@ -417,13 +417,15 @@ def table_statement(session_id: int, key: str = "") -> Statement:
     return sql.seats_and_hand_statement(session_id, key)
 
 
-def table_seats(session: GameSession, rows: list[tuple] | None = None) -> tuple[list[_Seat], bool]:
+def table_seats(
+    session: GameSession, rows: list[tuple] | None = None
+) -> tuple[list[_Seat], int, bool]:
     """The session's seats in clockwise order (as ``session_state`` reads them: player id,
-    name, active…) and whether a digital hand is being played: the scoreboard's read of
-    the table. ``rows``: what ``table_statement(session.pk)`` answered, when the caller
-    sent it along with its own statement."""
-    seats, _, digital_busy = _table(session, rows)
-    return seats, digital_busy
+    name, active…), the number the next hand is saved under (undone hands keep theirs, so
+    it is not the hands counted plus one) and whether a digital hand is being played: the
+    scoreboard's read of the table. ``rows``: what ``table_statement(session.pk)``
+    answered, when the caller sent it along with its own statement."""
+    return _table(session, rows)
 
 
 def table_state(session: GameSession, rows: list[tuple] | None = None) -> TableState:

@@ -16,6 +16,7 @@ from games.engine.rulebook import SWITCHES
 from games.engine.rules import RULE_FIELDS
 from games.models import GameSession, Hand, Player, Seat, SessionEvent
 from games.money import CHIPS, format_money
+from games.sessions import share
 from ledger import postings
 
 pytestmark = pytest.mark.django_db
@@ -658,3 +659,36 @@ def test_every_memo_the_ledger_writes_for_a_session_reads_in_the_readers_languag
         HTTP_ACCEPT_LANGUAGE="fi",
     ).content.decode()
     assert shown["Hand 1: antes"] in page and "Hand 1: antes" not in page
+
+
+def test_after_an_undo_the_scoreboard_and_the_record_form_name_the_same_next_hand(
+    bob_client, client, table, bob
+):
+    """An undone hand keeps its number, so the next hand is not 'hands counted + 1': the
+    scoreboard, the share link's board and the record form all say hand 3."""
+    record_direct(table, **WIN_ANN)
+    second = record_direct(table, tricks={"ann": 2, "ben": 2, "cal": 1})
+    postings.void_hand(session_id=table.pk, hand_id=second.pk, user=bob)
+    postings.check_invariants(table)
+    board = bob_client.get(reverse("session_detail", args=[table.pk])).content.decode()
+    assert "Hand 3 · <strong>" in board and "Hand 2 · <strong>" not in board
+    form = bob_client.get(reverse("hand_record", args=[table.pk])).content.decode()
+    assert "Record hand 3" in form
+    link = share.create_link(table, bob)
+    shared = client.get(reverse("share_board", args=[link.token])).content.decode()
+    assert "Hand 3 · <strong>" in shared
+
+
+def test_undo_from_a_hand_page_goes_to_the_record_form_as_a_whole_page(bob_client, table):
+    hand = record_direct(table, **WIN_ANN)
+    page = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    form = page.split(f'action="{reverse("hand_void", args=[hand.pk])}"')[1].split(">")[0]
+    assert "hx-post" not in form  # a plain POST: no swap under this page's heading
+    after = bob_client.post(
+        reverse("hand_void", args=[hand.pk]),
+        {"version": table.version, "next": reverse("hand_record", args=[table.pk])},
+        follow=True,
+    )
+    html = after.content.decode()
+    assert 'data-next-number="2">Record hand 2</h1>' in html  # the form under its own heading
+    postings.check_invariants(table)
