@@ -370,11 +370,17 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
             request, template, _record_context(session, membership, form, confirm=confirm)
         )
     except postings.StaleState:
+        assert form is not None
+        typed = form.entry()
         session.refresh_from_db()
-        form = _fresh_form(session)
+        # The taps are kept, on the fresh table (names that left are dropped): the host
+        # checks them, as another phone may have saved this very hand.
+        form = _fresh_form(session, prefill=typed)
         form.notice = _(
             "The table moved on while this form was open (a hand was recorded, or the "
-            "seats or rules changed). Nothing was saved: here is the fresh form."
+            "seats or rules changed). Nothing was saved. What you typed is still below, "
+            "on the table as it is now: check it against the latest hand before saving, so "
+            "nothing is recorded twice."
         )
         return render(request, template, _record_context(session, membership, form), status=409)
     except postings.SessionClosed:

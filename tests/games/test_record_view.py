@@ -140,7 +140,10 @@ def test_stale_submit_is_refused_with_fresh_form(bob_client, table, bob):
     form = plain.context["form"]
     assert form["version"].value() == table.version
     assert form["idempotency_key"].value() != stale["idempotency_key"]
-    assert not form.is_bound  # fresh, not the stale values
+    # Nothing typed is lost: the taps are still in the fresh form, with a warning.
+    assert not form.is_bound and form["trump"].value() == "H"
+    assert [form[f"tricks_{i}"].value() for i in range(4)] == [3, 1, 1, 0]
+    assert "What you typed is still below" in plain.content.decode()
 
 
 # -- invalid hands: errors beside their fields, nothing written ---------------------------
