@@ -451,6 +451,9 @@ def hand_facts(hand) -> dict:
         "trump": (hand.record or {}).get("trump")
         or ((hand.record or {}).get("up_card") or "")[-1:],
         "up_card": (hand.record or {}).get("up_card"),
+        # Who declared out of turn at this hand (R16): forfeits the table added here,
+        # beyond those it owed before the hand.
+        "out_of_turn": _out_of_turn(hand),
         # Who forfeits a deal because of this hand (a renege caught in time, R39): the
         # deal skips them once, at once when they were next to deal.
         "forfeits": list(
@@ -464,6 +467,14 @@ def hand_facts(hand) -> dict:
             )
         ),
     }
+
+
+def _out_of_turn(hand) -> list[str]:
+    record = hand.record or {}
+    before = getattr(hand, "before", None) or {}
+    ids = (before.get("seats") or {}) if isinstance(before, dict) else {}
+    owed = set(before.get("forfeits") or []) if isinstance(before, dict) else set()
+    return [p for p in record.get("forfeits") or [] if ids.get(p) not in owed and p not in owed]
 
 
 @register.simple_tag

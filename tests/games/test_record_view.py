@@ -277,7 +277,10 @@ def test_uncorrected_renege_pays_the_pot_R39(bob_client, table):
     hand = Hand.objects.get()
     assert hand.record["reneges"] == [{"player": "cal", "corrected": False}]
     assert hand.result["penalties"]["cal"] == 4
-    assert "Renege penalty" in response.content.decode()
+    html = response.content.decode()
+    assert "Renege penalty" in html
+    # A sentence, not a bare name and "why?".
+    assert "<strong>cal</strong> reneged and it was not caught in time" in html
 
 
 def test_corrected_renege_costs_nothing_extra_R39(bob_client, table):
@@ -285,6 +288,8 @@ def test_corrected_renege_costs_nothing_extra_R39(bob_client, table):
     hand = Hand.objects.get()
     assert hand.record["reneges"] == [{"player": "ben", "corrected": True}]
     assert "ben" not in hand.result["penalties"]
+    page = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    assert "<strong>ben</strong> reneged and caught it in time" in page
 
 
 def test_declaration_out_of_turn_adds_a_forfeit_R16(bob_client, table):
@@ -308,6 +313,10 @@ def test_declaration_out_of_turn_keeps_pending_forfeits_R16(bob_client, table):
     record(bob_client, table, tricks={"ann": 3, "ben": 1, "cal": 1}, out_of_turn_3="on")
     hand = Hand.objects.order_by("-number").first()
     assert sorted(hand.record["forfeits"]) == ["cal", "dee"]
+    # The hand's page says who declared out of turn at it (dee), not the earlier call.
+    page = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    assert "<strong>dee</strong> declared out of turn, so the deal skips them once" in page
+    assert "<strong>cal</strong> declared" not in page
 
 
 # -- card logs ---------------------------------------------------------------------------
