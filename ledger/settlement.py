@@ -118,7 +118,9 @@ def settle_balances(
     docstring for both methods).
 
     ``names`` maps keys to display names and ``format_amount`` turns an amount in minor
-    units into text; ``phrases`` are the sentences (``PHRASES``, in another language);
+    units into text; ``phrases`` are the sentences (``PHRASES``, in another language;
+    ``"to:<party>"`` and ``"from:<party>"`` replace "to"/"from" for one party, whose name
+    a language may not put after its plain "to": "al bote", not "a el bote");
     all three are used only for the ``explanation`` of each transfer.
     """
     parties = _ordered_parties(balances)
@@ -354,7 +356,10 @@ def _transfers(
             first = say["pays_all"] % facts
         elif ("loss", payer) not in told:
             told.add(("loss", payer))
-            parts = [say["to"] % {"amount": money(a), "name": name(p)} for p, a in outgoing]
+            parts = [
+                say.get(f"to:{parties[p][0]}", say["to"]) % {"amount": money(a), "name": name(p)}
+                for p, a in outgoing
+            ]
             first = say["loss_split"] % {**facts, "parts": ", ".join(parts)}
         else:
             k = [p for p, _ in outgoing].index(payee) + 1
@@ -363,7 +368,11 @@ def _transfers(
             second = say["settles"] % facts
         elif ("win", payee) not in told:
             told.add(("win", payee))
-            parts = [say["from"] % {"amount": money(a), "name": name(p)} for p, a in incoming]
+            parts = [
+                say.get(f"from:{parties[p][0]}", say["from"])
+                % {"amount": money(a), "name": name(p)}
+                for p, a in incoming
+            ]
             second = say["win_collected"] % {**facts, "parts": ", ".join(parts)}
         else:
             k = [p for p, _ in incoming].index(payer) + 1

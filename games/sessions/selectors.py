@@ -32,6 +32,33 @@ def _kitty_name(session: GameSession) -> str:
     return pgettext("a party of the settlement", "the pot")
 
 
+def _kitty_phrases(session: GameSession) -> dict[str, str]:
+    """The parts of a split loss or a collected win that name the pot or the kitty."""
+    if session.is_open:
+        return {
+            f"to:{KITTY}": gettext("%(amount)s into the pot"),
+            f"from:{KITTY}": gettext("%(amount)s from the pot"),
+        }
+    return {
+        f"to:{KITTY}": gettext("%(amount)s into the club kitty"),
+        f"from:{KITTY}": gettext("%(amount)s from the club kitty"),
+    }
+
+
+def _kitty_why(session: GameSession, into: bool) -> str:
+    """Why money goes into the pot or the club kitty, or comes out of it."""
+    if session.is_open:
+        if into:
+            return gettext(
+                "Nobody is owed this yet: the pot goes to whoever wins it, or as the "
+                "session is closed."
+            )
+        return gettext("The pot was carried in from the club: this comes from its kitty.")
+    if into:
+        return gettext("The leftover pot stays with the club for a later session.")
+    return gettext("A pot carried in from the club was won here: the club's kitty pays it.")
+
+
 def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[Any, str]]:
     """The transfers that settle the session, each with its paid mark (if any).
 
@@ -54,7 +81,7 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
         names=names,
         format_amount=lambda a: format_money(a, session.currency),
         # The explanations in the reader's language (ledger.settlement imports no Django).
-        phrases={key: gettext(text) for key, text in PHRASES.items()},
+        phrases={key: gettext(text) for key, text in PHRASES.items()} | _kitty_phrases(session),
     )
     marks: dict[tuple[int | str, int | str], SettlementMark] = {
         (m.payer_id, m.payee_id): m for m in SettlementMark.objects.filter(session=session)
@@ -70,6 +97,12 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
                 "amount": t.amount,
                 "explanation": t.explanation,
                 "markable": KITTY not in (t.payer, t.payee),
+                # The pot or the club kitty as a party has sentences of its own ("ben has
+                # $4 in the pot"): "pays the pot" reads badly in several languages.
+                "kitty": "payee" if t.payee == KITTY else "payer" if t.payer == KITTY else "",
+                "kitty_why": _kitty_why(session, t.payee == KITTY)
+                if KITTY in (t.payer, t.payee)
+                else "",
                 "paid": mark is not None and mark.amount == t.amount,
                 "stale_mark": mark is not None and mark.amount != t.amount,
                 "mark": mark,

@@ -11,6 +11,7 @@ CSV headers and values stay English (column names are data, read by spreadsheets
 
 from __future__ import annotations
 
+import html
 from functools import partial
 from typing import Any
 
@@ -18,7 +19,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.html import strip_tags
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -42,13 +45,13 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         ((names.get(pid, str(pid)), amount) for pid, amount in balances.items()),
         key=lambda item: (-item[1], item[0]),
     )
+    # "Copy as text": the page's own sentences, without their markup.
     sentences = [
-        _("%(payer)s pays %(payee)s %(amount)s")
-        % {
-            "payer": r["payer"],
-            "payee": r["payee"],
-            "amount": format_money(r["amount"], session.currency),
-        }
+        html.unescape(
+            strip_tags(
+                render_to_string("ledger/_transfer_sentence.html", {"r": r, "session": session})
+            )
+        )
         for r in rows
     ]
     template = "ledger/settlement.html"

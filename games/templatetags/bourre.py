@@ -470,6 +470,10 @@ def hand_facts(hand) -> dict:
 
 
 def _out_of_turn(hand) -> list[str]:
+    # A one-line summary (the scoreboard's latest hands) reads the hands without their
+    # state before and does not say this: no query per hand for it.
+    if "before" in hand.get_deferred_fields():
+        return []
     record = hand.record or {}
     before = getattr(hand, "before", None) or {}
     ids = (before.get("seats") or {}) if isinstance(before, dict) else {}

@@ -60,6 +60,21 @@ def test_open_session_settlement_is_provisional_with_the_pot_as_a_party(carol_cl
     # Players are down 4 in all: that money sits in the pot.
     assert sum(r["amount"] for r in rows if r["payee"] == "the pot") == 4
     assert all(not r["markable"] for r in rows if "the pot" in (r["payer"], r["payee"]))
+    # The pot has sentences of its own, not "pays the pot" ("paga a el bote" in Spanish).
+    into = [r for r in rows if r["kitty"] == "payee"]
+    for r in into:
+        assert (
+            f'<strong>{r["payer"]}</strong> has <span class="money">${r["amount"]}</span> in the pot'
+            in html
+        )
+        assert "Nobody is owed this yet" in html
+    assert "pays <strong>the pot</strong>" not in html
+    spanish = carol_client.get(
+        reverse("session_settlement", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "en el bote" in spanish and "a el bote" not in spanish and "de el bote" not in spanish
+    copied = response.context["share_text"]
+    assert f"{into[0]['payer']} has ${into[0]['amount']} in the pot" in copied
 
 
 def test_leftover_kept_by_the_club_is_paid_to_the_kitty(bob_client, table, bob):
@@ -68,6 +83,9 @@ def test_leftover_kept_by_the_club_is_paid_to_the_kitty(bob_client, table, bob):
     response = bob_client.get(reverse("session_settlement", args=[table.pk]))
     rows = response.context["rows"]
     assert sum(r["amount"] for r in rows if r["payee"] == "the club kitty") == 4
+    html = response.content.decode()
+    assert 'pays <span class="money">$4</span> into the club kitty' in html
+    assert "The leftover pot stays with the club" in html
     assert sum(r["amount"] for r in rows if r["payee"] == "ann") == 3
 
 
