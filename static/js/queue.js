@@ -15,6 +15,18 @@
 // - no answer (still offline, server away) leaves it waiting for the next try (the
 //   `online` event, a successful request, or every 15 s).
 // "Waiting to send (n)" stands above the record form and the scoreboard while any wait.
+//
+// A hand belongs to the login that typed it (`entry.login`, the user's id from the page's
+// <body data-login>): only a page of that login sends it (`mine()`), with that page's own
+// CSRF token (the one stored with the fields is dead after a logout and a new login: the
+// server would answer 403). Another login's hands on the same phone (`others()`) are never
+// sent under the wrong name: every logged-in page says how many wait, with "Discard them"
+// behind a question; they are sent when their own login comes back. Logging out while
+// one's own hands wait asks first (they stay and wait for that login). A page without a
+// login (the offline page, served the same to every user of the phone) sends nothing: it
+// counts the waiting hands and, when the connection returns, reloads into the real page,
+// whose login sends its own. This file is loaded on every logged-in page (base.html), so
+// hands go out on whatever page their login opens next.
 // A phone that will not keep anything (IndexedDB refused: some private windows, a full
 // disk) gets no queue: Save goes to the network as without this file, so a dropped
 // connection shows app.js's banner; a hand the store refuses stays typed in the form and
@@ -29,6 +41,20 @@
   var flushing = false;
   var sent = 0; // hands this page has sent from the queue
   var usable = false; // the store answered: hands can be kept on this phone
+
+  // The login of this page ("" when none: the offline page, a logged-out page).
+  function login() { return (document.body && document.body.dataset.login) || ""; }
+  // The entries this page may send: its own login's. A page without a login has none.
+  function mine() {
+    var me = login();
+    return me ? entries.filter(function (e) { return e.login === me; }) : [];
+  }
+  // Another login's entries (or, from before entries knew their login, nobody's): never
+  // sent from here, only counted and, after a question, discarded.
+  function others() {
+    var me = login();
+    return me ? entries.filter(function (e) { return e.login !== me; }) : [];
+  }
 
   function db() {
     return new Promise(function (resolve, reject) {
@@ -59,23 +85,25 @@
   function drop(key) { return tx("readwrite", function (store) { store.delete(key); }).then(load); }
 
   function waiting(session) {
-    return entries.filter(function (e) { return e.status === "waiting" && (!session || e.session === session); });
+    return mine().filter(function (e) { return e.status === "waiting" && (!session || e.session === session); });
   }
   function returned(session) {
-    return entries.filter(function (e) { return e.status === "returned" && e.session === session; })[0];
+    return mine().filter(function (e) { return e.status === "returned" && e.session === session; })[0];
   }
   function randomKey() {
     var bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
-  function csrf(fields) {
+  // This page's token: the one stored with a hand's fields died with the login that typed
+  // it, if that login has logged out and in again since (Django rotates it at each login).
+  function csrf() {
     try {
       var headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}");
       if (headers["X-CSRFToken"]) return headers["X-CSRFToken"];
-    } catch (e) { /* the stored token will do */ }
-    var f = fields.filter(function (p) { return p[0] === "csrfmiddlewaretoken"; })[0];
-    return f ? f[1] : "";
+    } catch (e) { /* a form's token, below */ }
+    var input = document.querySelector('input[name="csrfmiddlewaretoken"]');
+    return input ? input.value : "";
   }
 
   // --- "waiting to send (n)" -----------------------------------------------------------
@@ -83,7 +111,10 @@
     var anchor = document.getElementById("record") || document.getElementById("board") ||
       document.querySelector("[data-offline-page] h1");
     var session = pageSession();
-    var n = waiting(session).length;
+    renderOthers();
+    // Without a login the page sends nothing; it still says how many hands wait.
+    var n = login() ? waiting(session).length :
+      entries.filter(function (e) { return e.status === "waiting"; }).length;
     var line = document.querySelector("[data-queue-status]");
     if (!line && anchor) {
       line = document.createElement("p");
@@ -105,16 +136,41 @@
     if (n) {
       var label = document.createElement("strong");
       label.textContent = t("waiting", { n: n });
-      var send = document.createElement("button");
-      send.type = "button";
-      send.className = "btn-small";
-      send.setAttribute("data-queue-send", "");
-      send.textContent = flushing ? t("sending") : t("sendNow");
-      send.disabled = flushing;
-      line.append(label, " ", send);
+      line.append(label);
+      if (login()) {
+        var send = document.createElement("button");
+        send.type = "button";
+        send.className = "btn-small";
+        send.setAttribute("data-queue-send", "");
+        send.textContent = flushing ? t("sending") : t("sendNow");
+        send.disabled = flushing;
+        line.append(" ", send);
+      }
     }
     line.hidden = !line.childNodes.length;
     ahead(n);
+  }
+  // Another login's hands, on any page of this login: how many, and "Discard them".
+  function renderOthers() {
+    var n = others().length;
+    var line = document.querySelector("[data-queue-others]");
+    var main = document.getElementById("main");
+    if (!n) { if (line) line.remove(); return; }
+    if (!line) {
+      if (!main) return;
+      line = document.createElement("p");
+      line.setAttribute("data-queue-others", "");
+      line.className = "msg msg-warning queue-status";
+      line.setAttribute("role", "status");
+      main.insertBefore(line, main.firstChild);
+    }
+    line.textContent = "";
+    var discard = document.createElement("button");
+    discard.type = "button";
+    discard.className = "btn-small secondary";
+    discard.setAttribute("data-queue-discard-others", "");
+    discard.textContent = t("discardOthers");
+    line.append(t(n === 1 ? "othersWaitingOne" : "othersWaitingMany", { n: n }) + " ", discard);
   }
   // With hands waiting, the form on screen is for the hand after them: its number counts
   // them, and the pot and dealer it showed (the server's, before them) are not known yet.
@@ -148,6 +204,7 @@
     var before = waiting(session);
     var entry = {
       key: get("idempotency_key") || randomKey(),
+      login: login(),
       session: session,
       url: form.action,
       page: window.location.pathname,
@@ -256,6 +313,7 @@
   function sendOne(entry) {
     var body = new URLSearchParams();
     entry.fields.forEach(function (p) {
+      if (p[0] === "csrfmiddlewaretoken") return; // Django reads a posted token before the header
       if (p[0] === "version") body.append("version", isNaN(entry.version) ? "" : String(entry.version));
       else body.append(p[0], p[1]);
     });
@@ -263,7 +321,7 @@
       method: "POST",
       body: body,
       credentials: "same-origin",
-      headers: { "HX-Request": "true", "X-CSRFToken": csrf(entry.fields) }
+      headers: { "HX-Request": "true", "X-CSRFToken": csrf() }
     }).then(function (response) {
       return response.text().then(function (html) {
         var doc = parse(html);
@@ -306,7 +364,8 @@
   }
 
   function flush() {
-    if (flushing) return Promise.resolve();
+    // A page without a login has nobody to send a hand as.
+    if (flushing || !login()) return Promise.resolve();
     flushing = true;
     render();
     var blocked = {};
@@ -384,6 +443,12 @@
   document.addEventListener("click", function (event) {
     var send = event.target.closest("[data-queue-send]");
     if (send) { flush(); return; }
+    if (event.target.closest("[data-queue-discard-others]")) {
+      if (!window.confirm(t("confirmDiscardOthers"))) return;
+      var theirs = others().map(function (e) { return e.key; });
+      tx("readwrite", function (store) { theirs.forEach(function (key) { store.delete(key); }); }).then(load);
+      return;
+    }
     var discard = event.target.closest("[data-queue-discard]");
     if (!discard) return;
     var key = discard.getAttribute("data-queue-discard");
@@ -431,7 +496,20 @@
     render();
     restore();
   });
-  window.addEventListener("online", function () { flush(); });
+  // Hands typed offline and not yet sent go with their login: logging out asks first.
+  document.addEventListener("submit", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-logout]");
+    if (form && mine().length && !window.confirm(t("logoutWaiting"))) event.preventDefault();
+  });
+  // The offline page has no login to send as: back online, it becomes the page it stood
+  // in for, whose login sends its own hands.
+  window.addEventListener("online", function () {
+    if (document.querySelector("[data-offline-page]")) {
+      if (entries.length) window.location.reload();
+      return;
+    }
+    flush();
+  });
   setInterval(function () { if (navigator.onLine && waiting().length) flush(); }, 15000);
 
   function start() {

@@ -367,3 +367,129 @@ def test_a_phone_that_cannot_keep_a_hand_says_so_and_keeps_it_in_the_form(
     phone.locator("section.result").wait_for()
     assert Hand.objects.filter(session=session).count() == 1
     _books_balance(session)
+
+
+# --- hands typed offline belong to the login that typed them --------------------------
+LOGOUT_WAITING = (
+    "Hands you typed offline have not been sent yet. Log out anyway? "
+    "They will wait for you to log in again."
+)
+ONE_OTHER = "1 hand typed offline under another login is waiting on this phone."
+STORED = """() => new Promise((resolve, reject) => {
+  const req = indexedDB.open("bourre", 1);
+  req.onupgradeneeded = () => req.result.createObjectStore("hands", { keyPath: "key" });
+  req.onsuccess = () => {
+    const get = req.result.transaction("hands").objectStore("hands").getAll();
+    get.onsuccess = () => { req.result.close(); resolve(get.result); };
+  };
+  req.onerror = () => reject(req.error);
+})"""
+
+
+def _answer(page, accept: bool) -> list[str]:
+    """Answer the page's next confirm() with OK (accept) or Cancel; the list gets its text."""
+    asked: list[str] = []
+
+    def handler(dialog):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", handler)
+    return asked
+
+
+def _log_out(page):
+    """Log out from the user's menu (opened unless it already is)."""
+    if page.locator("details.menu[open]").count() == 0:
+        page.locator("details.menu summary").click()
+    page.get_by_role("button", name="Log out").click()
+
+
+def _queue_a_hand_and_log_out(page, live_server, session) -> None:
+    """bob saves a hand while the record posts get no answer, then logs out: asked first."""
+    _open_record(page, live_server, session)
+    page.route("**/record/", lambda route: route.abort("connectionreset"))  # Wi-Fi drops
+    _type_hand(page, "H", "ann", "ben")
+    page.get_by_role("button", name="Save hand").click()
+    page.locator("[data-queue-status]").get_by_text("Waiting to send (1)").wait_for()
+    # Cancel: still logged in, on the same page, the hand still waiting.
+    asked = _answer(page, accept=False)
+    _log_out(page)
+    assert asked == [LOGOUT_WAITING]
+    assert page.url.endswith(f"/sessions/{session.pk}/record/")
+    assert page.locator("details.menu summary").inner_text() == "bob"
+    asked = _answer(page, accept=True)
+    _log_out(page)
+    page.locator(".topbar").get_by_role("link", name="Log in").wait_for()  # logged out
+    assert asked == [LOGOUT_WAITING]
+    assert len(page.evaluate(STORED)) == 1
+    page.unroute("**/record/")  # the connection is back: a send would now go through
+
+
+def test_a_hand_typed_under_one_login_is_sent_only_by_that_login(
+    live_server, phone, kitchen, login, password, bob
+):
+    session = kitchen
+    _queue_a_hand_and_log_out(phone, live_server, session)
+    posts: list[str] = []
+    phone.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+
+    # alice (the owner, who may record at this table) logs in on the same phone: told, not sent.
+    login(phone, "alice", password)
+    phone.get_by_text(ONE_OTHER).wait_for()
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/")
+    others = phone.locator("[data-queue-others]")
+    others.get_by_text(ONE_OTHER).wait_for()
+    _in_view(phone, others)
+    phone.evaluate("() => window.bourre.queue.flush()")  # even asked to, it sends nothing
+    assert not [url for url in posts if "/record/" in url]
+    assert Hand.objects.filter(session=session).count() == 0
+    # alice has none of her own waiting: logging out asks nothing.
+    asked: list[str] = []
+    phone.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    _log_out(phone)
+    phone.locator(".topbar").get_by_role("link", name="Log in").wait_for()
+    assert asked == []
+
+    # bob again: his hand goes out from the first page he opens, under his login, once.
+    login(phone, "bob", password)
+    phone.wait_for_function(
+        "() => window.bourre.queue && !window.bourre.queue.entries().length"
+    )  # fmt: skip
+    phone.wait_for_function(f"() => ({STORED})().then(all => !all.length)")
+    hand = Hand.objects.get(session=session)
+    assert (hand.record["trump"], hand.result.get("winner"), hand.created_by) == ("H", "ann", bob)
+    assert phone.locator("[data-queue-others]").count() == 0
+    _books_balance(session)
+
+
+def test_hands_of_another_login_can_be_discarded_after_a_question(
+    live_server, phone, kitchen, login, password
+):
+    session = kitchen
+    _queue_a_hand_and_log_out(phone, live_server, session)
+    login(phone, "carol", password)
+    others = phone.locator("[data-queue-others]")
+    others.get_by_text(ONE_OTHER).wait_for()
+    question = "Discard the hands typed offline under another login?"
+    # Cancel keeps them.
+    asked = _answer(phone, accept=False)
+    others.get_by_role("button", name="Discard them").click()
+    assert len(asked) == 1 and asked[0].startswith(question)
+    assert len(phone.evaluate(STORED)) == 1
+    assert others.is_visible()
+    # OK discards them: gone from the phone and from the page.
+    asked = _answer(phone, accept=True)
+    others.get_by_role("button", name="Discard them").click()
+    assert len(asked) == 1 and asked[0].startswith(question)
+    others.wait_for(state="detached")
+    phone.wait_for_function(f"() => ({STORED})().then(all => !all.length)")
+    _log_out(phone)
+    phone.locator(".topbar").get_by_role("link", name="Log in").wait_for()
+
+    # bob finds nothing of his waiting, and nothing was recorded.
+    login(phone, "bob", password)
+    phone.wait_for_function("() => window.bourre && window.bourre.queue")
+    phone.evaluate("() => window.bourre.queue.flush()")
+    assert phone.evaluate(STORED) == []
+    assert Hand.objects.filter(session=session).count() == 0
