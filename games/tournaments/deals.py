@@ -5,7 +5,9 @@ Each share is a ``deal`` posting of the prize ledger (pool → player) whose mem
 the kind and who agreed; ``Tournament.deal`` keeps the whole agreement. The players who
 went out before are then paid by the payout table as usual (``tables._finish_tournament``).
 A deal is made between hands with an empty pot at the last table: the same moment a
-table may end (see ``service``).
+table may end (see ``service``). Custom amounts that do not add up are refused in the
+tournament's money, formatted like every amount (games.money.format_money), never in
+minor units (``total_refusal``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import tournament as logic
 from games.engine import tournament_payouts as pay
 from games.engine.tournament import TournamentError
+from games.engine.tournament_payouts import PayoutError
 from games.models import Player, Tournament, TournamentTable
 from games.money import PLAIN, format_money
 from games.tournaments import payouts
@@ -70,6 +73,19 @@ def deal_terms(t: Tournament) -> dict:
     return {"chips": chips, "total": sum(amounts[:n]), "floor": amounts[n - 1] if n else 0}
 
 
+def total_refusal(t: Tournament, typed: int, total: int) -> TournamentError:
+    """Custom amounts that do not add up to what the places pay, in the tournament's money
+    ("$450, not the $440"): the engine counts minor units, people read dollars. The
+    sentence (games.messages ``deal_total``) fills in the reader's language; the English
+    one is the logs' and the API's."""
+    return TournamentError(
+        f"The amounts add up to {format_money(typed, t.currency, language=PLAIN)}, "
+        f"not the {format_money(total, t.currency, language=PLAIN)} left to win.",
+        code="deal_total",
+        params={"sum": format_money(typed, t.currency), "total": format_money(total, t.currency)},
+    )
+
+
 def propose(t: Tournament, kind: str, custom: dict[int, int] | None = None) -> dict[int, int]:
     terms = deal_terms(t)
     if kind == "even":
@@ -77,7 +93,13 @@ def propose(t: Tournament, kind: str, custom: dict[int, int] | None = None) -> d
     if kind == "chips":
         return pay.chip_chop(terms["total"], terms["floor"], terms["chips"])
     if kind == "custom":
-        return pay.custom_deal(terms["total"], custom or {}, terms["chips"])
+        try:
+            return pay.custom_deal(terms["total"], custom or {}, terms["chips"])
+        except PayoutError as exc:
+            if exc.code != "deal_total":
+                raise
+            typed = sum((custom or {}).values())
+            raise total_refusal(t, typed, terms["total"]) from None
     raise TournamentError(
         f"Unknown deal {kind!r}: even, chips or custom.",
         code="deal",

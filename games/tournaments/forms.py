@@ -3,6 +3,8 @@
 Money (buy-in, fee, add-on price, the prize rounding unit, a deal's custom shares) is
 typed and shown in the tournament's currency ("25", "0.50") and kept in minor units
 (games.money.MoneyField); chips (stacks, antes, the tables' pot limit) stay whole numbers.
+A refused deal says its amounts in that currency too (format_money), and the dashboard
+shows the form again with what was typed.
 
 Labels, help texts and refusals are in the reader's language (gettext; the engine's
 refusals through games.messages.render). The engine names its presets in English; the
@@ -21,7 +23,7 @@ from games.engine.rules import MAX_STAKE
 from games.engine.tournament import TournamentError
 from games.messages import render
 from games.models import Entry, Player, Tournament
-from games.money import Currency, MoneyField
+from games.money import Currency, MoneyField, format_money
 from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
 from games.tournaments.deals import KIND_WORDS
@@ -315,7 +317,7 @@ class DealForm(forms.Form):
 
     def __init__(self, *args, terms: dict, names: dict, currency: Currency, **kwargs):
         super().__init__(*args, **kwargs)
-        self.terms, self.names = terms, names
+        self.terms, self.names, self.currency = terms, names, currency
         for p, chips in sorted(terms["chips"].items(), key=lambda x: -x[1]):
             name = names.get(p, "?")
             self.fields[f"agree_{p}"] = forms.BooleanField(
@@ -327,6 +329,21 @@ class DealForm(forms.Form):
                 required=False,
                 label=gettext("%(name)s's share (custom)") % {"name": name},
             )
+
+    def clean(self):
+        data = super().clean() or {}
+        amounts = self.amounts() if data.get("kind") else None
+        if amounts is not None and sum(amounts.values()) != self.terms["total"]:
+            # The service checks it again under the lock; here the form says it in the
+            # tournament's money and keeps what was typed.
+            raise forms.ValidationError(
+                gettext("The amounts add up to %(sum)s, not the %(total)s left to win.")
+                % {
+                    "sum": format_money(sum(amounts.values()), self.currency),
+                    "total": format_money(self.terms["total"], self.currency),
+                }
+            )
+        return data
 
     def agreed(self) -> list[int]:
         return [p for p in self.terms["chips"] if self.cleaned_data.get(f"agree_{p}")]

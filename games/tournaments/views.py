@@ -153,13 +153,17 @@ def _counts(entries) -> dict[str, int]:
     return counts
 
 
+def _dashboard_etag(t: Tournament, membership) -> str:
+    # With the clock's level: the dashboard refreshes when a level ends.
+    return screens.tv_etag(t)[:-1] + f'-{membership.role}"'
+
+
 @login_required
 def tournament_detail(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     """Registration and check-in before the start; the director's dashboard after (its
     table cards poll themselves, answered 304 while nothing changed)."""
     t, membership = tournament_for(request.user, tournament_id)
-    # With the clock's level: the dashboard refreshes when a level ends.
-    etag = screens.tv_etag(t)[:-1] + f'-{membership.role}"'
+    etag = _dashboard_etag(t, membership)
     template = "games/tournament_detail.html"
     if request.htmx and request.GET.get("part") == "dashboard":
         if etag_matches(request, etag):
@@ -371,27 +375,34 @@ def _deal_form(t: Tournament):
 @login_required
 @require_POST
 def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
+    """Record a deal. A refusal (the form's or the service's) shows the dashboard again
+    with the deal form open, its error in view and what was typed kept (status 400)."""
+    t, membership = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     form = _deal_form(t)
     if form is None:
         messages.error(request, gettext("A deal is made at the final table, between hands."))
         return redirect(t)
     form = DealForm(request.POST, terms=form.terms, names=form.names, currency=t.currency)
-    if not form.is_valid():
-        messages.error(request, form.first_error())
-        return redirect(t)
-    return _director_post(
-        request,
-        tournament_id,
-        lambda t: deals.make_deal(
-            tournament_id=t.pk,
-            kind=form.cleaned_data["kind"],
-            agreed=form.agreed(),
-            amounts=form.amounts(),
-            user=request.user,
-        ),
-        lambda _result: gettext("Deal recorded: the tournament is over."),
-    )
+    if form.is_valid():
+        try:
+            deals.make_deal(
+                tournament_id=t.pk,
+                kind=form.cleaned_data["kind"],
+                agreed=form.agreed(),
+                amounts=form.amounts(),
+                user=request.user,
+            )
+        except TournamentError as exc:
+            form.add_error(None, say(exc))
+        else:
+            messages.success(request, gettext("Deal recorded: the tournament is over."))
+            return redirect(t)
+    t.refresh_from_db()
+    context = _detail_context(request, t, membership)
+    # The dashboard's poll answers 304 while nothing changed: what was typed stays.
+    context["deal_form"] = form
+    context["poll_headers"] = json.dumps({"If-None-Match": _dashboard_etag(t, membership)})
+    return render(request, "games/tournament_detail.html", context, status=400)
 
 
 @login_required
