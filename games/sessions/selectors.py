@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.utils.translation import get_language, gettext, pgettext
 
 from games import polling, sql
-from games.models import GameSession, Hand, Role, Seat
+from games.models import GameSession, Hand, Role, Seat, SeatMove, TournamentTable
 from games.money import format_money
 from games.sessions.charts import net_chart
 from games.sessions.rule_fields import current_rules
@@ -172,7 +172,8 @@ def board_context(
     session: GameSession, membership, reads: list[list[tuple]] | None = None
 ) -> dict[str, Any]:
     """Everything the scoreboard shows, in a fixed number of statements whatever the
-    hands. ``reads``: the rows of ``board_reads(session.pk)`` when the caller sent them
+    hands (a broken-up tournament table reads one more: where its players went).
+    ``reads``: the rows of ``board_reads(session.pk)`` when the caller sent them
     along with its own statement; otherwise they are read here, in one round trip."""
     if reads is None:
         reads = sql.run_together(board_reads(session.pk))
@@ -194,11 +195,13 @@ def board_context(
     rules = current_rules(session.rules)
     antes_from = [r["name"] for r in rows if r["active"] and not r["excused"]]
     recent = sql.recent_hands(session, recent_rows)
+    tournament_table = sql.tournament_table(tournament_rows)
     return {
         "session": session,
         "membership": membership,
         # A tournament table's seats, rules and closing belong to the tournament director.
-        "tournament_table": sql.tournament_table(tournament_rows),
+        "tournament_table": tournament_table,
+        "broken_moves": broken_moves(tournament_table),
         "digital_busy": digital_busy,
         # The record form's heading says the same number ("Record hand 14" after hand 13
         # was undone: it keeps its number).
@@ -218,6 +221,22 @@ def board_context(
         # The poll sends the ETag it was rendered with (see polling.live).
         "poll_headers": json.dumps({"If-None-Match": board_etag(session, membership)}),
     }
+
+
+def broken_moves(table: TournamentTable | None) -> list[dict[str, Any]]:
+    """Where the players of a broken-up tournament table went (their latest move from it:
+    name, table, seat), for the table's own page; empty for any other session. Their
+    stacks went with them, so the page lists these instead of its seats' chips."""
+    if table is None or table.status != TournamentTable.Status.BROKEN:
+        return []
+    latest: dict[int, dict[str, Any]] = {}
+    for player_id, name, number, seat in (
+        SeatMove.objects.filter(source_id=table.pk)
+        .order_by("id")
+        .values_list("player_id", "player__name", "target__number", "seat")
+    ):
+        latest[player_id] = {"name": name, "table": number, "seat": seat}
+    return sorted(latest.values(), key=lambda r: (r["table"], r["seat"] or 0, r["name"]))
 
 
 def net_series(

@@ -7,9 +7,8 @@ Choices where the issue left room (each is tested):
   is at most ``late_until_level`` (1-based; 0: closed at the start). Freeze-outs only: in
   table rounds the draw of each round fixes who plays.
 - A late entrant or a re-entry starts with the starting chips at the table with the
-  fewest players (ties: the lowest number), on the dealer's right (they deal last there),
-  like a player moved by balancing. It is refused, with the reason, when every table is
-  full.
+  fewest players (ties: the lowest number), in its lowest free seat, like a player moved
+  by balancing. It is refused, with the reason, when every table is full.
 - A re-entry is a busted player buying in again (buy-in to the pool, fee to the house),
   at most ``max_reentries`` times; their finishing place is decided by their last exit.
   A rebuy is a player still in with at most the starting chips buying another starting
@@ -34,7 +33,7 @@ from games.models import Entry, Player, Round, Seat, SeatMove, Tournament, Tourn
 from games.money import PLAIN, format_money
 from games.tournaments import clock
 from games.tournaments.locks import entry_of, locked
-from games.tournaments.tables import _dealers_seat, seat_number, table_infos
+from games.tournaments.tables import seat_number, table_infos
 from ledger import postings
 from ledger.models import PrizePosting
 
@@ -93,9 +92,7 @@ def seat_late(t: Tournament, entry: Entry, user, reason: str = SeatMove.Reason.L
         )
     target = min(free, key=lambda i: (len(i.alive), i.table.number))
     session_id = target.session.pk
-    postings.add_seat(
-        session_id=session_id, player=entry.player, user=user, position=_dealers_seat(session_id)
-    )
+    seat = postings.add_seat(session_id=session_id, player=entry.player, user=user, free_seat=True)
     postings.buy_in(
         session_id=session_id, player_id=entry.player_id, amount=t.starting_chips, user=user
     )
@@ -108,7 +105,7 @@ def seat_late(t: Tournament, entry: Entry, user, reason: str = SeatMove.Reason.L
         reason=reason,
         chips=t.starting_chips,
         seed=reason,
-        seat=seat_number(session_id, entry.player_id),
+        seat=seat_number(seat),
         created_by=postings.actor(user),
     )
 

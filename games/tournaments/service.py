@@ -40,7 +40,9 @@ Decisions where the issue left room (each is tested):
   on: who advanced or went out, the next draw, places, prizes); the undo says so and
   points to the tournament page (``games.sessions.views._closed_text``).
 - A moved player takes their stack (cash-out at one table, buy-in at the other) and sits
-  on the new table's dealer's right, so they deal last there.
+  in the new table's lowest free seat (a seat nobody in play holds; the draw's seats are
+  1, 2, ...), so the seat numbers players were told stay unique and nobody else moves; the
+  deal goes round the seats in number order.
 - Withdrawals are possible until the first round starts (the buy-in is refunded); after
   that a player is out only when their chips are gone. A withdrawal frees a place under
   the field cap: the first on the waiting list (by registration time) moves up.

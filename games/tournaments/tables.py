@@ -2,7 +2,10 @@
 in force when its own hand ends: ``clock``), who went out, tables that finish, rounds and
 the tournament that end (prizes by the payout table, after a deal: the rest), and
 freeze-out balancing (nobody moved by one balancing step is chosen by the next when
-someone else can go; each move records the new seat). Called under
+someone else can go; a moved player takes the lowest free seat of the new table, so the
+seat numbers its players were told — the draw's, each move's — stay unique; each move
+records the new seat, and a broken table keeps who went where: its ``SeatMove`` rows).
+Called under
 the tournament row lock by ``service`` (``sync``, ``after_hand``, the director's
 requests)."""
 
@@ -504,11 +507,9 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
             postings.set_seat_active(
                 session_id=source.session.pk, player_id=move.player, active=False, user=user
             )
+        # The lowest free seat: those already there keep the seats they were told.
         seat = postings.add_seat(
-            session_id=target.session.pk,
-            player=players[move.player],
-            user=user,
-            position=_dealers_seat(target.session.pk),
+            session_id=target.session.pk, player=players[move.player], user=user, free_seat=True
         )
         postings.buy_in(
             session_id=target.session.pk, player_id=move.player, amount=chips, user=user
@@ -521,7 +522,7 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
             reason=move.reason,
             chips=chips,
             seed=step_seed,
-            seat=seat_number(target.session.pk, seat.player_id),
+            seat=seat_number(seat),
             created_by=postings.actor(user),
         )
     for number in plan.broken:
@@ -542,26 +543,11 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
     return True
 
 
-def _dealers_seat(session_id: int) -> int | None:
-    """The position of the next dealer: a newcomer seated there sits on their right."""
-    session = GameSession.objects.get(pk=session_id)
-    if session.next_dealer_id is None:
-        return None  # no seat matches no dealer
-    return (
-        Seat.objects.filter(session=session, player_id=session.next_dealer_id)
-        .values_list("position", flat=True)
-        .first()
-    )
-
-
-def seat_number(session_id: int, player_id: int) -> int:
-    """1-based seat of a player at a table, counting the seats in play in seat order."""
-    ids = list(
-        Seat.objects.filter(session_id=session_id, active=True)
-        .order_by("position", "id")
-        .values_list("player_id", flat=True)
-    )
-    return ids.index(player_id) + 1 if player_id in ids else len(ids) + 1
+def seat_number(seat: Seat) -> int:
+    """The 1-based seat number players are told: the seat's position, which stays put at
+    a tournament table (newcomers take a free seat: ``postings.add_seat(free_seat=True)``),
+    from the draw's seat 1 (position 0)."""
+    return seat.position + 1
 
 
 def table_rules(t: Tournament, rnd: Round, hands_played: int) -> dict[str, Any]:

@@ -70,6 +70,11 @@ Decisions where the issue left room (each is tested):
 - ``set_seat_active(active=False)`` refuses to leave fewer than two players at a home
   table (a chip-limited tournament table may be emptied by seat moves); seating a ninth
   active player is refused (R3).
+- ``add_seat(free_seat=True)`` seats a player in the lowest position no seat in play
+  holds (a tournament table's moved or late player: nobody else moves, so the seat
+  numbers players were told stay unique). A seat brought back into play (an undone
+  elimination, a player returning) whose position was taken meanwhile moves to the
+  lowest free one (``seat_back``).
 - ``record_hand`` takes an optional ``hand_id`` (added for digital hands; see there).
 - ``correct_hand`` corrects any recorded hand of an open home table and re-settles the
   later ones (reversals + new postings for the hands whose money changed, one

@@ -311,6 +311,30 @@ class _Seat:
     stack: int = 0
 
 
+def free_position(session: GameSession) -> int:
+    """The lowest seat position no seat in play holds. A seat left by a player who went
+    out or moved away keeps its position (it is no longer dealt in): a newcomer may take
+    that seat, and whoever comes back to a taken seat is given this one (``seat_back``)."""
+    taken = set(
+        Seat.objects.filter(session=session, active=True).values_list("position", flat=True)
+    )
+    return next(p for p in range(len(taken) + 1) if p not in taken)
+
+
+def seat_back(session: GameSession, seats: list[Seat]) -> None:
+    """Seats coming back into play (an undo, a player returning): one whose position was
+    taken meanwhile (``free_seat``) moves to the lowest free one, so no two seats in play
+    share a position (a tournament table's seat numbers stay unique)."""
+    for seat in seats:
+        if (
+            Seat.objects.filter(session=session, active=True, position=seat.position)
+            .exclude(pk=seat.pk)
+            .exists()
+        ):
+            seat.position = free_position(session)
+            seat.save(update_fields=["position"])
+
+
 def _seats(
     session: GameSession, rows: list[tuple[int, str, bool, bool, int | None]] | None = None
 ) -> list[_Seat]:

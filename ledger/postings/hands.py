@@ -34,6 +34,7 @@ from ledger.postings._common import (
     announce_change,
     announce_table_hand,
     lock_session,
+    seat_back,
 )
 
 # -- recording a hand ---------------------------------------------------------------------------
@@ -710,6 +711,8 @@ def void_hand(
             Seat.objects.filter(session=session, player_id__in=back).update(
                 active=True, eliminated_at=None
             )
+            # A newcomer may have taken a seat meanwhile (a tournament's free seat).
+            seat_back(session, list(Seat.objects.filter(session=session, player_id__in=back)))
         # Read again: seats re-activated above, stacks as the reversal left them (the
         # stacks before the hand).
         seats = _seats(session)

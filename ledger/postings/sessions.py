@@ -29,7 +29,9 @@ from ledger.postings._common import (
     _seats,
     actor,
     announce_change,
+    free_position,
     lock_session,
+    seat_back,
 )
 
 # -- starting a session -----------------------------------------------------------------------
@@ -216,10 +218,19 @@ def _fix_dealer(session: GameSession) -> None:
     session.forfeits = forfeits
 
 
-def add_seat(*, session_id: int, player: Player, user, position: int | None = None) -> Seat:
+def add_seat(
+    *,
+    session_id: int,
+    player: Player,
+    user,
+    position: int | None = None,
+    free_seat: bool = False,
+) -> Seat:
     """Seat a player between hands: at the end of the table (on the last seat's left), or
-    at ``position`` (the seats from there on move one place left). A player who left is
-    seated again (moved to ``position`` if given)."""
+    at ``position`` (the seats from there on move one place left), or with ``free_seat``
+    in the lowest seat nobody in play holds (``free_position``: a tournament table, whose
+    players keep the seat numbers they were told). A player who left is seated again
+    (moved to ``position`` or the free seat if asked)."""
     with transaction.atomic():
         session = lock_session(session_id)
         _require_open(session)
@@ -240,7 +251,9 @@ def add_seat(*, session_id: int, player: Player, user, position: int | None = No
             )
         if _active_count(session) >= MAX_PLAYERS:
             raise SetupError("too_many_players", "a table seats at most 8 players (R3)", "player")
-        if position is not None:
+        if free_seat:
+            position = free_position(session)
+        elif position is not None:
             if type(position) is not int or position < 0:
                 raise SetupError("bad_position", "position must be a whole number ≥ 0", "position")
             others = Seat.objects.filter(session=session, position__gte=position)
@@ -300,6 +313,8 @@ def set_seat_active(*, session_id: int, player_id: int, active: bool, user) -> S
         if active:
             seat.eliminated_at = None
         seat.save(update_fields=["active", "left_at", "eliminated_at"])
+        if active:
+            seat_back(session, [seat])
         _fix_dealer(session)
         session.bump()
         session.save(update_fields=["next_dealer", "forfeits", "version"])

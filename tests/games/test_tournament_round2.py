@@ -16,7 +16,7 @@ from games.engine import tournament as logic
 from games.engine import tournament_levels as levels
 from games.engine import tournament_payouts as pay
 from games.engine.tournament import TournamentError
-from games.models import Entry, SeatMove, Tournament
+from games.models import Entry, Seat, SeatMove, Tournament
 from games.tournaments import clock, deals, selectors, tables
 from games.tournaments import entries as late
 from games.tournaments import service as svc
@@ -394,7 +394,8 @@ def test_busted_players_show_no_chips_and_moved_players_where_they_went(club, al
     assert seen and seen[0]["moved_to"] == label
     out = [r for r in selectors.standings(t) if r["status"] == "out"]
     assert out and all(r["chips"] is None and r["busted"] for r in out)
-    assert tables.seat_number(move.target.session_id, move.player_id) >= 1
+    seat = Seat.objects.get(session_id=move.target.session_id, player_id=move.player_id)
+    assert tables.seat_number(seat) == move.seat >= 1
 
 
 def test_rebuy_addon_and_buy_in_memos_read_in_the_tournaments_money(club, alice):

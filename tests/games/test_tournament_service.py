@@ -567,6 +567,8 @@ def test_freeze_out_balances_breaks_and_finishes(club, alice):
     assert out.player.name == s2[3]
     # 5 against 3: the next hand of table 1 (pot won clean) sends a player over.
     assert not SeatMove.objects.exists()
+    two.session.refresh_from_db()
+    dealer_before = two.session.next_dealer_id
     s1 = list(names(one.session))
     record(one.session, win(s1, s1[0], {s1[1]: 2}))
     move = SeatMove.objects.get()
@@ -574,15 +576,13 @@ def test_freeze_out_balances_breaks_and_finishes(club, alice):
     assert postings.player_stacks(two.session)[move.player_id] == move.chips > 0
     assert postings.player_stacks(one.session)[move.player_id] == 0
     assert not Seat.objects.get(session=one.session, player=move.player).active
-    # The newcomer sits on the dealer's right: the dealer does not change.
+    # The newcomer takes the lowest free seat (the one left by the player who went out);
+    # nobody else moves, and the dealer does not change.
     two.session.refresh_from_db()
-    seat_order = list(
-        two.session.seats.filter(active=True)
-        .order_by("position")
-        .values_list("player_id", flat=True)
-    )
-    dealer = two.session.next_dealer_id
-    assert seat_order[(seat_order.index(move.player_id) + 1) % len(seat_order)] == dealer
+    busted_seat = Seat.objects.get(session=two.session, player=out.player)
+    newcomer = Seat.objects.get(session=two.session, player=move.player)
+    assert newcomer.position == busted_seat.position and move.seat == newcomer.position + 1
+    assert two.session.next_dealer_id == dealer_before
     check_books(t)
 
     # Knock one more out at table 2: 4 + 3 fit one table of 7, so table 2 breaks up.
