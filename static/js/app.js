@@ -313,6 +313,15 @@ window.bourre.t = function (key, values) {
     var input = event.target.closest("input[data-select-all]");
     if (input) input.select();
   });
+  // A form whose action cannot be taken back asks first: <form data-confirm="question">
+  // (the question comes translated with the page). Without JavaScript it just submits.
+  document.addEventListener("submit", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-confirm]");
+    if (form && !window.confirm(form.getAttribute("data-confirm"))) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
   // A select that submits its form when changed: <select data-autosubmit>.
   document.addEventListener("change", function (event) {
     var select = event.target.closest("select[data-autosubmit]");

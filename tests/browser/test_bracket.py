@@ -82,3 +82,37 @@ def test_bracket_on_a_phone_scrolls_rounds_and_updates_itself(live_server, phone
     final_column.get_by_text(str(winner_chips), exact=True).first.wait_for(timeout=12_000)
     assert final_column.get_by_text("1/4 hands").count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_ending_a_table_now_asks_first_and_cancel_changes_nothing(
+    live_server, phone, login, club, alice, password
+):
+    t = svc.create_tournament(
+        club=club, user=alice, name="Asked", buy_in=10, starting_chips=20, antes=[1, 2],
+        min_table=4, max_table=4, hands_per_round=5, final_hands=4,
+    )  # fmt: skip
+    for i in range(8):
+        player = Player.objects.create(club=club, name=f"Player {i + 1}")
+        entry = svc.register(tournament_id=t.pk, player=player, user=alice)
+        svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=alice)
+    svc.start(tournament_id=seeded(t.pk, "phone-1"), user=alice)
+    page = phone
+    login(page, "alice", password)
+    page.goto(f"{live_server.url}/tournaments/{t.pk}/")
+    asked: list[str] = []
+
+    def answer(dialog, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.get_by_role("button", name="End now").first.click()
+    page.wait_for_timeout(500)
+    assert asked and "left dead" in asked[0]
+    assert not Round.objects.get(tournament=t, number=1).tables.filter(status="finished").exists()
+    page.once("dialog", lambda d: answer(d, True))
+    page.get_by_role("button", name="End now").first.click()
+    page.wait_for_load_state()
+    page.wait_for_timeout(500)
+    assert len(asked) == 2
+    assert Round.objects.get(tournament=t, number=1).tables.exclude(status="playing").exists()
