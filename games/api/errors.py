@@ -318,6 +318,11 @@ def api_not_found(request, exception=None):
     return page_not_found(request, exception)
 
 
+NOT_JSON = gettext_lazy(
+    "The body is not valid JSON: check its quotes, commas and brackets, and that it is UTF-8."
+)
+
+
 def problem_exception_handler(exc, context):
     """REST_FRAMEWORK["EXCEPTION_HANDLER"]: every error becomes a problem+json response."""
     request = context.get("request")
@@ -327,6 +332,9 @@ def problem_exception_handler(exc, context):
         exc = exceptions.NotFound(NOT_FOUND_DETAIL)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(*exc.args)
+    elif isinstance(exc, exceptions.ParseError):
+        # DRF's says "JSON parse error - " and then Python's own words, in English.
+        exc = exceptions.ParseError(NOT_JSON)
     elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages

@@ -23,13 +23,11 @@ NAME_MAX = PLAYER_NAME_MAX
 CARD_MAX = 8  # "10♥" and friends, generously
 
 
+# An input serializer that rejects unknown fields instead of silently dropping them: a
+# typo such as "pased" must not quietly change what gets recorded (the engine's verifier
+# makes the same choice for hand records). A comment, not a docstring: drf-spectacular
+# gives a class's docstring, inherited too, to every input schema as its description.
 class StrictInputSerializer(serializers.Serializer):
-    """An input serializer that rejects unknown fields instead of silently dropping them.
-
-    A typo such as "pased" must not quietly change what gets recorded (the engine's
-    verifier makes the same choice for hand records).
-    """
-
     def to_internal_value(self, data):
         # Also runs for nested serializers, which have no initial_data of their own.
         if isinstance(data, dict):

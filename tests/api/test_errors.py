@@ -46,6 +46,19 @@ def test_any_body_to_a_write_endpoint_is_a_clean_400(api_bob, game, raw):
     assert response.status_code == 400
     assert response["Content-Type"] == "application/problem+json"
     assert game.hands.count() == 0
+    # The API's own words, not Python's JSON decoder's ("Expecting value: line 1...").
+    assert "line 1" not in response.content.decode() and "char" not in response.content.decode()
+
+
+def test_a_body_that_is_not_json_is_told_in_the_readers_language(api_bob, game):
+    response = api_bob.post(
+        f"/api/v1/sessions/{game.pk}/hands/", b"{", content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )  # fmt: skip
+    body = response.json()
+    assert response.status_code == 400 and body["errors"][0]["code"] == "parse_error"
+    assert body["detail"] == body["errors"][0]["message"] and "JSON" in body["detail"]
+    assert "parse error" not in body["detail"] and "comillas" in body["detail"]
 
 
 def test_validation_errors_are_flattened_with_dotted_fields(api_bob, game):

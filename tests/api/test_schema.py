@@ -187,3 +187,11 @@ def test_api_conforms_statefully(seeded, live_settings):
             suppress_health_check=list(HealthCheck),
         )
     )
+
+
+def test_no_schema_describes_itself_with_the_code_s_own_docstring(db):
+    """An input schema's description is for API readers: not the base class's note on
+    how it is built ("An input serializer that rejects unknown fields...")."""
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    said = [s.get("description", "") for s in document["components"]["schemas"].values()]
+    assert not [d for d in said if "input serializer" in d.lower()]
