@@ -176,8 +176,12 @@ def bracket(t: Tournament) -> dict[str, Any]:
         .order_by("id")
         .values_list("player_id", "source_id", "target_id", "seat")
     ):
-        label = f"moved to table {number_of.get(target_id, '?')}"
-        moved_to[(source_id, player_id)] = label + (f", seat {seat}" if seat else "")
+        table = number_of.get(target_id, "?")
+        moved_to[(source_id, player_id)] = (
+            _("moved to table %(table)s, seat %(seat)s") % {"table": table, "seat": seat}
+            if seat
+            else _("moved to table %(table)s") % {"table": table}
+        )
     by_round: dict[int, list[TournamentTable]] = defaultdict(list)
     for x in tables:
         by_round[x.round_id].append(x)

@@ -392,6 +392,15 @@ def test_busted_players_show_no_chips_and_moved_players_where_they_went(club, al
         if p["id"] == move.player_id and p["moved_to"]
     ]
     assert seen and seen[0]["moved_to"] == label
+    with translation.override("es"):  # in the reader's language, like the rest of the page
+        spanish = [
+            p["moved_to"]
+            for rnd in selectors.bracket(t)["rounds"]
+            for box in rnd["tables"]
+            for p in box["players"]
+            if p["id"] == move.player_id and p["moved_to"]
+        ]
+    assert spanish[0] == f"pasó a la mesa {move.target.number}, asiento {move.seat}"
     out = [r for r in selectors.standings(t) if r["status"] == "out"]
     assert out and all(r["chips"] is None and r["busted"] for r in out)
     seat = Seat.objects.get(session_id=move.target.session_id, player_id=move.player_id)
