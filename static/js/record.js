@@ -1,8 +1,7 @@
 // Record-hand screen: one line per seat — tap a name (played) or the tricks they took —
 // the live "3 of 5 tricks counted" line, and the remaining tricks filled in for the one
 // player left without a count ("rest to …"). Small and framework-free; the form works
-// without it (checkboxes and radio buttons, posted as they are). Right after a hand is
-// saved, "Record next hand" ignores taps for a moment (a double tap on Save).
+// without it (checkboxes and radio buttons, posted as they are).
 (function () {
   "use strict";
 
@@ -110,17 +109,7 @@
     startFrom(form, mode);
   });
 
-  // The result takes the form's place after Save, and "Record next hand" sits about
-  // where Save was: a double tap on Save would skip the result the table should see.
-  // That link takes taps only once the result has been on screen a moment.
-  var shownAt = 0;
-  document.addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest("[data-after-save]");
-    if (link && Date.now() - shownAt < 800) { event.preventDefault(); event.stopPropagation(); }
-  }, true);
-
   function init(root) {
-    if ((root || document).querySelector("[data-after-save]")) shownAt = Date.now();
     (root || document).querySelectorAll(".record-form").forEach(function (form) {
       showDefault(form);
       update(form);
