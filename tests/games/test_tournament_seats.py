@@ -16,6 +16,7 @@ from tests.games.test_tournament_service import (
     make_players,
     make_tournament,
     play_bot_hand,
+    started_freezeout,
 )
 
 pytestmark = pytest.mark.django_db
@@ -116,19 +117,7 @@ def test_seats_of_players_moved_in_by_a_break_are_the_lowest_free_ones(broken_ta
 @pytest.fixture
 def broken_table(club, alice):
     """A freeze-out whose table 2 broke up, its players moved on."""
-    t = make_tournament(
-        club,
-        alice,
-        n=9,
-        format="freezeout",
-        buy_in=10,
-        starting_chips=4,
-        antes=[1, 1, 2, 3, 5],
-        hands_per_level=4,
-        min_table=4,
-        max_table=7,
-    )
-    svc.start(tournament_id=seeded(t.pk, "fz"), user=alice)
+    t, _round = started_freezeout(club, alice)
     rng = random.Random(9)
     for _ in range(400):
         broken = TournamentTable.objects.filter(tournament=t, status="broken").first()
@@ -186,19 +175,7 @@ def test_an_undone_elimination_whose_seat_was_taken_comes_back_in_a_free_seat(cl
     from ledger import postings
     from tests.games.test_tournament_service import names, record, table, win
 
-    t = make_tournament(
-        club,
-        alice,
-        n=9,
-        format="freezeout",
-        buy_in=10,
-        starting_chips=4,
-        antes=[1, 1, 2, 3, 5],
-        hands_per_level=4,
-        min_table=4,
-        max_table=7,
-    )
-    svc.start(tournament_id=seeded(t.pk, "fz"), user=alice)
+    t, _round = started_freezeout(club, alice)
     one, two = table(t, 1), table(t, 2)
     s2 = list(names(two.session))
     busting = record(

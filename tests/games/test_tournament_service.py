@@ -544,7 +544,9 @@ def test_a_tournament_table_hand_reaches_the_tournament(club, alice):
 # -- freeze-out ----------------------------------------------------------------------------
 
 
-def test_freeze_out_balances_breaks_and_finishes(club, alice):
+def started_freezeout(club, alice):
+    """Nine players, tables of 4 to 7, short stacks and quick levels: tables balance
+    and break within a few dozen hands (seed "fz")."""
     t = make_tournament(
         club,
         alice,
@@ -557,7 +559,11 @@ def test_freeze_out_balances_breaks_and_finishes(club, alice):
         min_table=4,
         max_table=7,
     )
-    rnd = svc.start(tournament_id=seeded(t.pk, "fz"), user=alice)
+    return t, svc.start(tournament_id=seeded(t.pk, "fz"), user=alice)
+
+
+def test_freeze_out_balances_breaks_and_finishes(club, alice):
+    t, rnd = started_freezeout(club, alice)
     assert [len(x) for x in rnd.draw["tables"]] == [5, 4]
     one, two = table(t, 1), table(t, 2)
     s2 = list(names(two.session))
