@@ -87,57 +87,40 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
         None,
     )
     paid = request.POST.get("paid") in ("1", "on", "true")
-    earlier = next(
-        (
-            e
-            for e in earlier_marks(session, rows, _names)
-            if str(e["mark"].payer_id) == payer and str(e["mark"].payee_id) == payee
-        ),
-        None,
-    )
-    if row is None and earlier is not None and not paid:
-        # A mark the settlement no longer counts: the table settled the difference.
-        mark = earlier["mark"]
-        postings.mark_transfer_paid(
-            session_id=session.pk,
-            payer_id=mark.payer_id,
-            payee_id=mark.payee_id,
-            amount=mark.amount,
-            paid=False,
-            user=request.user,
+    # What the tick is about: a transfer of the settlement, or (unticking only) a mark the
+    # settlement no longer counts, once the table has settled the difference.
+    said, target = "", None
+    if row is not None:
+        t = row["transfer"]
+        target = (row, t.payer, t.payee, t.amount, row["markable"])
+        said = (
+            _("%(payer)s → %(payee)s %(amount)s: marked paid.")
+            if paid
+            else _("%(payer)s → %(payee)s %(amount)s: marked not paid yet.")
         )
-        if not request.htmx:
-            messages.success(
-                request,
-                _("%(payer)s → %(payee)s %(amount)s: mark cleared.")
-                % {
-                    "payer": earlier["payer"],
-                    "payee": earlier["payee"],
-                    "amount": format_money(mark.amount, session.currency),
-                },
-            )
-    elif row is None:
+    elif not paid:
+        for e in earlier_marks(session, rows, _names):
+            mark = e["mark"]
+            if (str(mark.payer_id), str(mark.payee_id)) == (payer, payee):
+                target = (e, mark.payer_id, mark.payee_id, mark.amount, True)
+                said = _("%(payer)s → %(payee)s %(amount)s: mark cleared.")
+    if target is None:
         messages.error(request, _("That transfer is no longer part of the settlement."))
     else:
-        t = row["transfer"]
-        if row["markable"]:
+        who, payer_id, payee_id, amount, markable = target
+        if markable:
             postings.mark_transfer_paid(
                 session_id=session.pk,
-                payer_id=t.payer,
-                payee_id=t.payee,
-                amount=t.amount,
+                payer_id=payer_id,
+                payee_id=payee_id,
+                amount=amount,
                 paid=paid,
                 user=request.user,
             )
         if not request.htmx:
-            said = (
-                _("%(payer)s → %(payee)s %(amount)s: marked paid.")
-                if paid
-                else _("%(payer)s → %(payee)s %(amount)s: marked not paid yet.")
-            )
-            amount = format_money(t.amount, session.currency)
+            money = format_money(amount, session.currency)
             messages.success(
-                request, said % {"payer": row["payer"], "payee": row["payee"], "amount": amount}
+                request, said % {"payer": who["payer"], "payee": who["payee"], "amount": money}
             )
     if request.htmx:
         rows, names = settlement_rows(session)
