@@ -7,8 +7,11 @@ CI=true, where a missing browser is a failure.
 
 import os
 import shutil
+import threading
+import time
 
 import pytest
+from django.core.signals import request_finished, request_started
 
 PHONE = {"width": 390, "height": 844}
 
@@ -54,9 +57,51 @@ def browser():
         browser.close()
 
 
+class _InFlight:
+    """Requests the live server has started and not yet finished. Closing a browser
+    context aborts its polls on the client side only: the server thread may still be
+    inside the view, and on SQLite it shares the test's in-memory connection, so the
+    database flush that ends the test must wait for it (a flush racing a poll once
+    failed CI with "couldn't be flushed")."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def started(self, **kwargs) -> None:
+        with self.lock:
+            self.count += 1
+
+    def finished(self, **kwargs) -> None:
+        with self.lock:
+            self.count -= 1
+
+    def wait_idle(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self.count > 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert self.count <= 0, f"{self.count} request(s) still running after the test"
+
+
 @pytest.fixture
-def new_phone(browser):
-    """Open a fresh phone-sized browser context (its own cookies); call it for each phone."""
+def server_settles():
+    """Count the live server's requests; at teardown (after the browser contexts that
+    depend on this fixture have closed) wait until none is running."""
+    in_flight = _InFlight()
+    request_started.connect(in_flight.started, weak=False)
+    request_finished.connect(in_flight.finished, weak=False)
+    try:
+        yield in_flight
+        in_flight.wait_idle()
+    finally:
+        request_started.disconnect(in_flight.started)
+        request_finished.disconnect(in_flight.finished)
+
+
+@pytest.fixture
+def new_phone(browser, server_settles):
+    """Open a fresh phone-sized browser context (its own cookies); call it for each phone.
+    The contexts close at teardown, and then server_settles waits for the live server."""
     contexts = []
 
     def _open():

@@ -21,7 +21,7 @@ TV = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture
-def tv(browser):
+def tv(browser, server_settles):
     context = browser.new_context(viewport=TV, device_scale_factor=1)
     context.set_default_timeout(10_000)
     yield context.new_page()
