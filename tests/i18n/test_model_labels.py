@@ -141,3 +141,22 @@ def test_forms_built_from_the_models_label_their_fields_in_the_readers_language(
     assert _in(lang, gettext_lazy("Chips (no money)")) in club_form
     player_form = _page(alice_client, reverse("player_edit", args=[players[0].pk]), lang)
     assert f">{name}</label>" in player_form
+
+
+@pytest.mark.parametrize("lang", ["es", "fi", "ko", "sq", "su"])
+def test_each_kind_of_tournament_money_has_a_name_of_its_own(lang):
+    """A director reading the prize ledger tells a rebuy from an add-on and a re-entry in
+    every language (Finnish once called both the rebuy and the add-on "Lisäosto")."""
+    from ledger.models import PrizePosting
+
+    with override(lang):
+        labels = [str(kind.label).casefold() for kind in PrizePosting.Kind]
+        late = [str(gettext_lazy(word)).casefold() for word in ("Rebuy", "Add-on")]
+    assert len(set(labels)) == len(labels), labels
+    # Not only different: the add-on's name may not hold the rebuy's ("Lisäosto (add-on)"
+    # beside "Lisäosto" read as a kind of rebuy), nor the other way round.
+    kind = PrizePosting.Kind
+    with override(lang):
+        rebuy, addon = str(kind.REBUY.label).casefold(), str(kind.ADDON.label).casefold()
+    for a, b in ((rebuy, addon), (addon, rebuy), tuple(late), tuple(reversed(late))):
+        assert a not in b, (a, b)
