@@ -9,6 +9,9 @@ post/redirect/get. A recorded hand's POST reads the login's user, checks access 
 the session row in one statement, and the ledger settles the hand in that transaction
 (``_record_post``). The record form, its POST and the scoreboard send their other reads
 along with that statement, in one round trip to PostgreSQL (``games.sql.run_together``).
+Only a blank record form (a GET, not a copy of an old hand) may take back the taps its
+tab kept over a reload (``restorable``; static/js/record.js); a form re-shown with the
+posted values (409, 422) never does.
 Every message, notice and column heading is in the reader's language (issue 19);
 refusals go through ``games.messages.render``.
 """
@@ -289,6 +292,9 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         digital_busy=table.digital_busy,
         next_number=table.next_number,
         last_played=_last_played(session, latest_rows),
+        # A blank form may take back the taps this tab kept (static/js/record.js); a
+        # copy of an old hand ("from") brings its own.
+        restorable=prefill is None,
     )
     return render(request, _record_template(request), context)
 

@@ -2,6 +2,13 @@
 // the live "3 of 5 tricks counted" line, and the remaining tricks filled in for the one
 // player left without a count ("rest to …"). Small and framework-free; the form works
 // without it (checkboxes and radio buttons, posted as they are).
+//
+// The taps of a hand not yet saved are kept in this tab (sessionStorage: per tab, gone
+// when it closes), under the login (<body data-login>, as queue.js keys its hands), the
+// session and the form's version: a reload, or the phone's browser dropping the tab,
+// brings them back into the blank form of that same hand, with a line saying so. A form
+// the server re-showed (409/422: it carries the posted values) is never filled from it,
+// only kept; the result screen of a saved hand, or a form of another version, clears it.
 (function () {
   "use strict";
 
@@ -68,10 +75,11 @@
     }
     refill(form);
     update(form);
+    saveDraft(form);
   });
   document.addEventListener("input", function (event) {
     var form = event.target.closest(".record-form");
-    if (form) update(form);
+    if (form) { update(form); saveDraft(form); }
   });
 
   function startFrom(form, mode) {
@@ -107,11 +115,93 @@
       b.setAttribute("aria-pressed", String(b === button));
     });
     startFrom(form, mode);
+    saveDraft(form);
   });
 
+  // --- the taps kept in this tab ----------------------------------------------------------
+  function draftKey(session) {
+    var login = (document.body && document.body.dataset.login) || "";
+    return "bourre.recordDraft." + login + "." + session;
+  }
+  function versionOf(form) {
+    var v = form.querySelector('input[name="version"]');
+    return v ? v.value : "";
+  }
+  // What the host set: the named fields, less the ones the server writes.
+  var SERVER_FIELDS = /^(csrfmiddlewaretoken|idempotency_key|version|player_\d+|for_v.*)$/;
+  function tapsOf(form) {
+    var taps = [];
+    form.querySelectorAll("input[name], textarea[name]").forEach(function (el) {
+      if (el.disabled || SERVER_FIELDS.test(el.name)) return;
+      if (el.type === "checkbox" || el.type === "radio") {
+        // "nobody" reneged and an uncorrected renege are the blank form's own choices.
+        if (el.checked && el.value && !(el.name === "renege_kind" && el.value === "uncorrected")) taps.push([el.name, el.value]);
+      } else if (el.type !== "hidden" && el.value.trim()) {
+        taps.push([el.name, el.value]);
+      }
+    });
+    return taps;
+  }
+  function readDraft(form) {
+    try { return JSON.parse(sessionStorage.getItem(draftKey(form.dataset.session)) || "null"); } catch (e) { return null; }
+  }
+  function saveDraft(form) {
+    if (!form.hasAttribute("data-draft")) return;
+    var key = draftKey(form.dataset.session);
+    var taps = tapsOf(form);
+    var auto = rowsOf(form).filter(function (r) { return r.dataset.auto; }).map(function (r) { return r.dataset.name; });
+    try {
+      if (taps.length) sessionStorage.setItem(key, JSON.stringify({ version: versionOf(form), taps: taps, auto: auto }));
+      else sessionStorage.removeItem(key); // a blank form (or one the queue emptied) keeps nothing
+    } catch (e) { /* private mode or full: the form still works, it is just not kept */ }
+  }
+  function dropDraft(session) {
+    try { sessionStorage.removeItem(draftKey(session)); } catch (e) { /* nothing kept */ }
+  }
+  function restoreDraft(form) {
+    var draft = readDraft(form);
+    if (!draft) return;
+    if (draft.version !== versionOf(form)) { dropDraft(form.dataset.session); return; } // another hand's taps
+    if (form.getAttribute("data-draft") !== "restore") return; // the server's own values come first
+    var done = 0;
+    form.querySelectorAll("input[type=checkbox], input[type=radio]").forEach(function (el) {
+      if (SERVER_FIELDS.test(el.name)) return;
+      var on = draft.taps.some(function (p) { return p[0] === el.name && p[1] === el.value; });
+      if (el.type === "checkbox" || on) { if (el.checked !== on) done += 1; el.checked = on; }
+    });
+    draft.taps.forEach(function (p) {
+      var el = form.querySelector('input[type=text][name="' + p[0] + '"], textarea[name="' + p[0] + '"]');
+      if (el && !el.disabled && !SERVER_FIELDS.test(el.name)) { el.value = p[1]; done += 1; }
+    });
+    rowsOf(form).forEach(function (row) {
+      if ((draft.auto || []).indexOf(row.dataset.name) !== -1) row.dataset.auto = "1";
+    });
+    if (form.querySelector("details.more") && draft.taps.some(function (p) { return /^(renege_who|renege_kind|out_of_turn_\d+|up_card|card_log)$/.test(p[0]); })) {
+      form.querySelector("details.more").open = true;
+    }
+    if (!done) return;
+    var section = form.closest("section") || document;
+    var line = section.querySelector("[data-draft-restored]");
+    if (!line) return;
+    line.hidden = false;
+    line.scrollIntoView({ block: "nearest" });
+  }
+
   function init(root) {
-    (root || document).querySelectorAll(".record-form").forEach(function (form) {
+    var scope = root || document;
+    // A hand just saved: its taps are done with.
+    var saved = scope.matches && scope.matches("[data-hand-saved]") ? [scope] : [];
+    saved.concat(Array.prototype.slice.call(scope.querySelectorAll("[data-hand-saved]"))).forEach(function (el) {
+      dropDraft(el.getAttribute("data-hand-saved"));
+    });
+    scope.querySelectorAll(".record-form").forEach(function (form) {
       showDefault(form);
+      if (form.hasAttribute("data-draft")) {
+        // A reload opens the form at its top, where the line saying the taps are back
+        // is (the browser would scroll back to where the host was, past it).
+        if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+        restoreDraft(form);
+      }
       update(form);
     });
     // A share button only where the phone can share.
