@@ -3,6 +3,10 @@
 // keeps the board current. A move that gets no answer or a 5xx shows app.js's banner with
 // Retry (the same move again) and gives the buttons back; a poll that fails shows
 // "offline — last updated", and the next one that answers takes it away.
+// A refused move (409: another phone acted first, the table moved on) brings the board
+// as it is now with the server's sentence; that sentence is kept on the board, over the
+// polls that follow, until the player moves again, taps Dismiss or the hand changes,
+// and is scrolled into view: a refusal is never silent.
 (function () {
   "use strict";
   var PERIOD = 1000; // the issue asks for others' moves within about two seconds
@@ -35,10 +39,44 @@
     var nextLog = next.querySelector("details.dg-log");
     if (log && nextLog && log.open) nextLog.open = true;
     var wasMyTurn = cur.dataset.yourTurn === "1";
+    keepRefusal(cur, next);
     cur.replaceWith(next);
     if (reload) window.location.reload();
     turnCue(!wasMyTurn);
   }
+
+  // The refusal the last move got (the server's .dg-error): a poll's board has none, so
+  // it is carried over to the same place, until the next move, Dismiss or a new hand.
+  var refusal = null;
+  function keepRefusal(cur, next) {
+    if (!refusal || next.querySelector(".dg-error")) return;
+    if (next.dataset.hand !== refusal.hand) { refusal = null; return; }
+    var at = next.querySelector(".dg-play") || next;
+    at.insertBefore(refusal.node.cloneNode(true), at.firstChild);
+  }
+  function noteRefusal(status) {
+    var cur = board();
+    var error = cur && cur.querySelector(".dg-error");
+    refusal = null;
+    if (!error || status < 400) return;
+    if (!error.querySelector(".dg-dismiss")) {
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "btn-small secondary dg-dismiss";
+      close.textContent = window.bourre && window.bourre.t ? window.bourre.t("dismiss") : "Dismiss";
+      error.appendChild(document.createTextNode(" "));
+      error.appendChild(close);
+    }
+    refusal = { hand: cur.dataset.hand, node: error.cloneNode(true) };
+    error.scrollIntoView({ block: "nearest" });
+  }
+  document.addEventListener("click", function (event) {
+    var close = event.target.closest && event.target.closest(".dg-dismiss");
+    if (!close) return;
+    refusal = null;
+    var error = close.closest(".dg-error");
+    if (error) error.remove();
+  });
 
   // "Your turn": the page title says so (a phone in a pocket shows it in the tab), and
   // the phone buzzes once when the turn arrives, where the browser allows it.
@@ -136,6 +174,7 @@
       shared.show(t("moveFailed") + " " + text, function () { send(form, data); });
     }
     busy = true;
+    refusal = null; // a new move: the last refusal is answered
     fetch(form.action, {
       method: "POST",
       body: data,
@@ -146,8 +185,9 @@
       return response.text().then(function (html) {
         var next = parse(html);
         if (window.bourre && window.bourre.banner) window.bourre.banner.hide();
-        if (next) install(next);
-        else window.location.reload(); // not a board (the seat was taken or reissued)
+        if (!next) { window.location.reload(); return; } // not a board (the seat was taken or reissued)
+        install(next);
+        noteRefusal(response.status);
       });
     }).catch(function () { failed(0, null); })
       .then(function () { busy = false; });
