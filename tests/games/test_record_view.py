@@ -101,7 +101,7 @@ def test_valid_hand_htmx_shows_result_replacing_form_R8_R36(bob_client, table):
     assert html.lstrip().startswith('<section id="record" class="result"')
     assert "<strong>ann</strong> wins $4" in html
     assert "<strong>dee</strong> pays $4 into the next pot" in html  # bourré (R36)
-    assert 'Next pot</dt><dd class="money">$4 + antes' in html
+    assert 'Next pot</dt><dd><span class="money">$4</span> + antes' in html
     assert "Antes next</dt><dd>ann, ben and cal" in html  # dee excused (R36)
     assert "Deals next</dt><dd><strong>ann</strong>" in html  # R8
     assert "Undo" in html and "Record next hand" in html
