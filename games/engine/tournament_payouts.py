@@ -13,8 +13,14 @@ Choices where the issue left room, written down here and tested:
 - **Deals** at the final table share what the remaining players' places would pay:
   *even chop* splits it equally; *chip chop* gives each the smallest of those prizes and
   shares the rest in proportion to chips; *custom* takes the amounts the players agreed.
-  Units that do not divide go one each to the players in chip order (the biggest stack
-  first).
+  Every share is a whole number of minor units and the shares add up to the total
+  exactly. Even chop: the units that do not divide go one each to the biggest stacks.
+  Chip chop: each share of the rest is rounded down, and the units left over (fewer than
+  the players) go one each by *largest remainder* — to the players whose exact share lost
+  the most in rounding down; equal remainders go to the bigger stack, then by the
+  caller's order (the service passes the players' names), then the player id. So a
+  short stack whose exact share was 0.9 of a unit above its rounded one gets that unit
+  before a big stack 0.1 above.
 """
 
 from __future__ import annotations
@@ -94,35 +100,52 @@ def prize_amounts(pool: int, weights: Sequence[int], unit: int = 1) -> list[int]
     return amounts
 
 
-def _by_chips(chips: Mapping[int, int]) -> list[int]:
-    return sorted(chips, key=lambda p: (-chips[p], p))
+def _by_chips(chips: Mapping[int, int], tiebreak: Mapping[int, object] | None = None) -> list[int]:
+    """Biggest stack first; equal stacks by ``tiebreak`` (e.g. the name), then the id."""
+    names = tiebreak or {}
+    return sorted(chips, key=lambda p: (-chips[p], names.get(p, ""), p))
 
 
-def even_chop(total: int, chips: Mapping[int, int]) -> dict[int, int]:
+def even_chop(
+    total: int, chips: Mapping[int, int], tiebreak: Mapping[int, object] | None = None
+) -> dict[int, int]:
     """``total`` shared equally; odd units to the biggest stacks first."""
-    order = _by_chips(chips)
+    order = _by_chips(chips, tiebreak)
     if not order:
         raise PayoutError("A deal needs players.", code="deal", message_id="deal_needs_players")
     share, rest = divmod(total, len(order))
     return {p: share + (1 if i < rest else 0) for i, p in enumerate(order)}
 
 
-def chip_chop(total: int, floor_prize: int, chips: Mapping[int, int]) -> dict[int, int]:
+def chip_chop(
+    total: int,
+    floor_prize: int,
+    chips: Mapping[int, int],
+    tiebreak: Mapping[int, object] | None = None,
+) -> dict[int, int]:
     """Each player gets ``floor_prize`` (the smallest prize still to be won) and the
-    rest of ``total`` in proportion to their chips; odd units to the biggest stacks."""
-    order = _by_chips(chips)
+    rest of ``total`` in proportion to their chips, rounded down to the minor unit; the
+    units left over go one each by largest remainder (ties: the bigger stack, then
+    ``tiebreak``, then the id). The shares add up to ``total`` exactly."""
+    order = _by_chips(chips, tiebreak)
     if not order:
         raise PayoutError("A deal needs players.", code="deal", message_id="deal_needs_players")
     stacks = sum(chips.values())
     extra = total - floor_prize * len(order)
-    if extra < 0 or stacks <= 0:
+    if extra < 0 or stacks <= 0 or any(c < 0 for c in chips.values()):
         raise PayoutError(
             "Nothing is left to share by chips.", code="deal", message_id="deal_nothing_left"
         )
-    out = {p: floor_prize + extra * chips[p] // stacks for p in order}
+    exact = {p: divmod(extra * chips[p], stacks) for p in order}
+    out = {p: floor_prize + exact[p][0] for p in order}
     rest = total - sum(out.values())
-    for i in range(rest):
-        out[order[i % len(order)]] += 1
+    # Fewer units left than players (each share lost less than one): the largest
+    # remainders first; ``order`` is already by stack, then name, then id, and the sort
+    # is stable.
+    by_remainder = sorted(order, key=lambda p: -exact[p][1])
+    for p in by_remainder[:rest]:
+        out[p] += 1
+    assert sum(out.values()) == total and 0 <= rest < len(order)
     return out
 
 

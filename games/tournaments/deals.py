@@ -8,6 +8,12 @@ A deal is made between hands with an empty pot at the last table: the same momen
 table may end (see ``service``). Custom amounts that do not add up are refused in the
 tournament's money, formatted like every amount (games.money.format_money), never in
 minor units (``total_refusal``).
+
+Rounding (``games.engine.tournament_payouts``): every share is whole minor units and the
+shares add up to exactly what the places pay. The units a chip chop's rounding down
+leaves over go one each by largest remainder; equal remainders to the bigger stack, then
+the lower seat at the final table. The dashboard's deal card shows each player's share
+of each kind, and this rule (``CHIP_CHOP_RULE``), before the director records it.
 """
 
 from __future__ import annotations
@@ -32,6 +38,12 @@ from ledger.models import PrizePosting
 # kind with the deal form's words, in the reader's language (the ``deal_label`` filter).
 KIND_LABELS = {"even": "even chop", "chips": "chip chop", "custom": "custom deal"}
 KIND_WORDS = {"even": _("Even chop"), "chips": _("Chip chop"), "custom": _("Custom amounts")}
+CHIP_CHOP_RULE = _(
+    "Chip chop: each share is rounded down to the smallest unit of the money; the units "
+    "left over go one each to the players whose share lost the most in rounding (if equal: "
+    "the bigger stack, then the lower seat). Even chop: the odd units go to the biggest "
+    "stacks. The shares always add up to the total."
+)
 
 
 def _final_table(t: Tournament):
@@ -60,17 +72,24 @@ def _final_table(t: Tournament):
 
 
 def deal_terms(t: Tournament) -> dict:
-    """What a deal would share now: the players still in with their chips, the total their
-    places pay and the smallest of those prizes."""
+    """What a deal would share now: the players still in with their chips and seats (the
+    seat breaks ties in rounding), the total their places pay and the smallest of those
+    prizes."""
     _, _, info = _final_table(t)
     chips = {p: info.stacks.get(p, 0) for p in info.alive}
+    seat = {r["player_id"]: r["position"] + 1 for r in info.seats}
     entrants = payouts.entrants_count(t)
     weights = payouts.payout_weights(t, entrants)
     pool = books.prize_balances(t)["pool"]
     amounts = logic.prize_amounts(pool, weights, t.payout_unit or 1) if pool else []
     amounts += [0] * max(len(chips) - len(amounts), 0)
     n = len(chips)
-    return {"chips": chips, "total": sum(amounts[:n]), "floor": amounts[n - 1] if n else 0}
+    return {
+        "chips": chips,
+        "seats": {p: seat.get(p, 0) for p in chips},
+        "total": sum(amounts[:n]),
+        "floor": amounts[n - 1] if n else 0,
+    }
 
 
 def total_refusal(t: Tournament, typed: int, total: int) -> TournamentError:
@@ -86,12 +105,15 @@ def total_refusal(t: Tournament, typed: int, total: int) -> TournamentError:
     )
 
 
-def propose(t: Tournament, kind: str, custom: dict[int, int] | None = None) -> dict[int, int]:
-    terms = deal_terms(t)
+def propose(
+    t: Tournament, kind: str, custom: dict[int, int] | None = None, terms: dict | None = None
+) -> dict[int, int]:
+    """The shares of a deal of this ``kind`` (``terms``: ``deal_terms`` read already)."""
+    terms = terms or deal_terms(t)
     if kind == "even":
-        return pay.even_chop(terms["total"], terms["chips"])
+        return pay.even_chop(terms["total"], terms["chips"], terms["seats"])
     if kind == "chips":
-        return pay.chip_chop(terms["total"], terms["floor"], terms["chips"])
+        return pay.chip_chop(terms["total"], terms["floor"], terms["chips"], terms["seats"])
     if kind == "custom":
         try:
             return pay.custom_deal(terms["total"], custom or {}, terms["chips"])

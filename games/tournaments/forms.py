@@ -26,7 +26,7 @@ from games.models import Entry, Player, Tournament
 from games.money import Currency, MoneyField, format_money
 from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
-from games.tournaments.deals import KIND_WORDS
+from games.tournaments.deals import CHIP_CHOP_RULE, KIND_WORDS
 
 
 def _int_list(text: str, refusal: str) -> list[int]:
@@ -344,6 +344,34 @@ class DealForm(forms.Form):
                 }
             )
         return data
+
+    rule = CHIP_CHOP_RULE
+
+    def preview(self) -> list[dict]:
+        """What each player takes in an even chop and in a chip chop, biggest stack first:
+        the director reads the shares (and the rounding rule) before recording a deal."""
+        terms = self.terms
+        if not terms["chips"]:
+            return []
+        even = pay.even_chop(terms["total"], terms["chips"], terms["seats"])
+        try:
+            chop: dict[int, int] | None = pay.chip_chop(
+                terms["total"], terms["floor"], terms["chips"], terms["seats"]
+            )
+        except TournamentError:
+            chop = None
+        return [
+            {
+                "name": self.names.get(p, "?"),
+                "seat": terms["seats"].get(p),
+                "chips": chips,
+                "even": even[p],
+                "chop": chop[p] if chop else None,
+            }
+            for p, chips in sorted(
+                terms["chips"].items(), key=lambda x: (-x[1], terms["seats"].get(x[0], 0))
+            )
+        ]
 
     def agreed(self) -> list[int]:
         return [p for p in self.terms["chips"] if self.cleaned_data.get(f"agree_{p}")]
