@@ -22,6 +22,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from games.tournaments import payouts
 from ledger import books
 from ledger.exports import major
 
@@ -30,7 +31,10 @@ from ledger.exports import major
 
 def standings(t: Tournament) -> list[dict[str, Any]]:
     """Everyone in the event, best first: final places once finished; while running,
-    those still in (by chips) and then the others by when they went out."""
+    those still in (by chips) and then the others by when they went out, each with the
+    place they finished in and ``prize_due``: what the payout table pays that place from
+    the pool as it stands (shared places split their prizes), paid when the tournament
+    ends (``tables._finish_tournament`` pays it by the same rule)."""
     entries = list(
         t.entries.filter(
             status__in=[Entry.Status.PLAYING, Entry.Status.OUT, Entry.Status.WINNER]
@@ -53,6 +57,7 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
         out = [by_id[p] for _, p in ranked]
         places = [None] * len(still) + [len(still) + place for place, _ in ranked]
         entries = still + out
+    due = _prizes_due(t, entries, places) if t.status == Tournament.Status.RUNNING else {}
     rows = []
     for entry, place in zip(entries, places, strict=True):
         table = entry.out_table
@@ -75,10 +80,37 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
                 "out_table": table.number if table else None,
                 "out_at": entry.out_at,
                 "prize": entry.prize,
+                "prize_due": due.get(entry.player_id, 0),
                 "reentries": entry.reentries,
             }
         )
     return rows
+
+
+def _prizes_due(t: Tournament, entries: list[Entry], places: list[int | None]) -> dict[int, int]:
+    """player → the prize of the place each player who went out holds, by the rule that
+    pays it at the end (``logic.prizes_by_place``, players sharing a place listed in the
+    seeded order ``tables._finish_tournament`` uses); those still in are given the places
+    above them, which they share out at the end."""
+    pool = books.prize_balances(t)["pool"]
+    if not pool or not any(places):
+        return {}
+    seed = t.rounds.order_by("number").values_list("seed", flat=True).first() or ""
+    order = {p: i for i, p in enumerate(logic.seeded_order([e.player_id for e in entries], seed))}
+    rows = sorted(
+        (
+            (place or i + 1, e.player_id)
+            for i, (e, place) in enumerate(zip(entries, places, strict=True))
+        ),
+        key=lambda row: (row[0], order[row[1]]),
+    )
+    weights = payouts.payout_weights(t, len(entries))
+    try:
+        prizes = logic.prizes_by_place(pool, weights, rows, t.payout_unit or 1)
+    except logic.TournamentError:
+        return {}
+    out = {e.player_id for e, place in zip(entries, places, strict=True) if place is not None}
+    return {p: x for p, x in prizes.items() if p in out and x}
 
 
 STANDINGS_CSV_COLUMNS = ("place", "player", "status", "chips", "out_table", "out_at", "prize")

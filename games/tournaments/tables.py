@@ -398,16 +398,15 @@ def _finish_tournament(t: Tournament, user) -> None:
     prizes = logic.prizes_by_place(balances["pool"], percentages, places, t.payout_unit or 1)
     dealt = {int(p): x for p, x in (t.deal or {}).get("amounts", {}).items()}
     if dealt:
-        # A deal already paid the players who made it (ledger.postings kind "deal"); the
-        # others are paid by the table from what the deal left in the pool.
-        rest = [(pl, p) for pl, p in places if p not in dealt]
-        prizes = dict.fromkeys(dealt, 0)
-        if rest:
-            below = logic.prize_amounts(
-                balances["pool"] + sum(dealt.values()), percentages, t.payout_unit or 1
-            )[len(dealt) :]
-            for (_, p), amount in zip(rest, below + [0] * len(rest), strict=False):
-                prizes[p] = amount
+        # A deal already paid the players who made it (ledger.postings kind "deal"): they
+        # hold the top places, whose prizes the deal shared. The others are paid by the
+        # table from the whole pool as it stood at the deal, exactly as without one —
+        # players who went out on the same hand with the same chips share their places'
+        # prizes (``prizes_by_place``), as the standings show them sharing the place.
+        prizes = logic.prizes_by_place(
+            balances["pool"] + sum(dealt.values()), percentages, places, t.payout_unit or 1
+        )
+        prizes.update(dict.fromkeys(dealt, 0))
 
     accounts = postings.prize_accounts(t, list(prizes))
     by_player = {e.player_id: e for e in entries}

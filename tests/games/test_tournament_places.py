@@ -1,0 +1,131 @@
+"""Busted players' places and prizes (games.tournaments.tables._finish_tournament,
+selectors.standings): a player knocked out before the end keeps the place they went out
+in — later is better, out on the same hand with the same chips: a shared place — sees
+in the standings what that place pays while the tournament runs, and is paid it at the
+end, with or without a final-table deal."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games.models import Entry, Tournament
+from games.tournaments import deals, selectors
+from games.tournaments import service as svc
+from ledger import books
+from ledger.models import PrizePosting
+from tests.factories import seeded
+
+from .test_tournament_service import (
+    check_books,
+    make_tournament,
+    names,
+    play_bot_hand,
+    record,
+    table,
+    win,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _two_out_on_one_hand(club, alice):
+    """Four players, $10 each, 40/30/20/10 %: c and d are bourré on the first hand with
+    the same 4 chips — out together, sharing 3rd place (20 % + 10 %: $6 each). a then
+    wins a clean hand against b, so the pot is empty and a deal can be made."""
+    t = make_tournament(
+        club,
+        alice,
+        n=4,
+        format="freezeout",
+        buy_in=1000,
+        starting_chips=4,
+        antes=[1],
+        hands_per_level=100,
+        payout_percentages=[40, 30, 20, 10],
+        payout_unit=1,
+    )
+    svc.start(tournament_id=seeded(t.pk, "places"), user=alice)
+    x = table(t, 1)
+    a, b, c, d = list(names(x.session))
+    record(x.session, {"trump": "S", "passed": [], "tricks": {a: 3, b: 2, c: 0, d: 0}})
+    out = {e.player.name: e for e in Entry.objects.filter(tournament=t, status="out")}
+    assert set(out) == {c, d} and out[c].out_key == out[d].out_key
+    record(x.session, win([a, b], a, {b: 2}))
+    x.session.refresh_from_db()
+    assert x.session.carry == 0
+    t.refresh_from_db()
+    check_books(t)
+    return t, (a, b, c, d)
+
+
+def test_players_out_together_see_their_shared_place_and_prize_while_it_runs(
+    club, alice, alice_client
+):
+    t, (a, b, c, d) = _two_out_on_one_hand(club, alice)
+    rows = {r["player"]["name"]: r for r in selectors.standings(t)}
+    assert [rows[p]["place"] for p in (c, d)] == [3, 3]
+    assert rows[c]["prize_due"] == rows[d]["prize_due"] == 600  # (800 + 400) / 2
+    assert rows[a]["prize_due"] == rows[b]["prize_due"] == 0  # still playing
+    page = alice_client.get(reverse("tournament_standings", args=[t.pk])).content.decode()
+    assert page.count("paid at the end") == 2
+
+
+def test_after_a_deal_players_out_together_share_their_places_prizes(club, alice):
+    t, (a, b, c, d) = _two_out_on_one_hand(club, alice)
+    terms = deals.deal_terms(t)
+    assert terms["total"] == 2800  # 1st and 2nd: 40 % + 30 % of $40
+    t = deals.make_deal(tournament_id=t.pk, kind="chips", agreed=list(terms["chips"]), user=alice)
+    check_books(t)
+    by_name = {e.player.name: e for e in Entry.objects.filter(tournament=t)}
+    assert (by_name[c].place, by_name[d].place) == (3, 3)
+    # Shared place, shared prizes: not 20 % to one and 10 % to the other.
+    assert by_name[c].prize == by_name[d].prize == 600
+    assert sum(e.prize for e in by_name.values()) == 4000
+    assert books.prize_balances(t)["pool"] == 0
+    paid = dict(
+        PrizePosting.objects.filter(tournament=t, kind="prize").values_list("player_id", "memo")
+    )
+    assert set(paid) == {by_name[c].player_id, by_name[d].player_id}
+
+
+def test_every_busted_player_finishes_with_a_place_and_the_paid_ones_their_prize(club, alice):
+    """Eight players, four places paid: whoever went out keeps the place their exit gave
+    them (shown while it runs) and is paid what it pays, the same amount they were
+    shown as due."""
+    t = make_tournament(
+        club,
+        alice,
+        n=8,
+        format="freezeout",
+        buy_in=1000,
+        starting_chips=6,
+        antes=[1, 2, 3],
+        hands_per_level=3,
+        min_table=3,
+        max_table=5,
+        payout_percentages=[40, 30, 20, 10],
+    )
+    svc.start(tournament_id=t.pk, user=alice)
+    rng = random.Random(2)
+    shown: dict[int, tuple[int, int]] = {}
+    for _ in range(500):
+        t.refresh_from_db()
+        if t.status == Tournament.Status.FINISHED:
+            break
+        for row in selectors.standings(t):
+            if row["status"] == "out":
+                shown[row["player"]["id"]] = (row["place"], row["prize_due"])
+        for x in t.tables.filter(status="playing").select_related("session"):
+            play_bot_hand(x, rng, alice)
+    assert t.status == Tournament.Status.FINISHED
+    check_books(t)
+    final = {e.player_id: e for e in Entry.objects.filter(tournament=t)}
+    assert sorted(e.place for e in final.values()) == list(range(1, 9))
+    # Everyone who went out before the last hand had a place (and their due) meanwhile.
+    assert len(shown) == 6 and {place for place, _ in shown.values()} == set(range(3, 9))
+    for player, (place, due) in shown.items():
+        assert final[player].place == place
+        assert final[player].prize == due
+    paid = sorted((e.place, e.prize) for e in final.values() if e.prize)
+    assert paid == [(1, 3200), (2, 2400), (3, 1600), (4, 800)]
