@@ -109,10 +109,15 @@ def _detail_context(request, t: Tournament, membership) -> dict:
     balances = books.prize_balances(t)
     n = sum(1 for e in entries if e.status in _COUNTED)
     public_url = request.build_absolute_uri(reverse("tournament_public", args=[t.public_token]))
-    podium = selectors.standings(t)[:3] if t.status == Tournament.Status.FINISHED else []
+    # The results card: every paid place with its amount (not just the top three), then
+    # the other finishers' places behind a disclosure.
+    results = selectors.standings(t) if t.status == Tournament.Status.FINISHED else []
+    podium = [r for r in results if r["prize"] or r["place"] == 1]
+    others = [r for r in results if not (r["prize"] or r["place"] == 1)]
     moves = list(t.moves.select_related("player", "source", "target").order_by("-id")[:12])
     return {
         "podium": podium,
+        "others": others,
         "moves": moves,
         "tournament": t,
         "club": t.club,

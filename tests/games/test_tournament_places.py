@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Entry, Tournament
+from games.money import format_money
 from games.tournaments import deals, selectors
 from games.tournaments import service as svc
 from ledger import books
@@ -129,3 +130,45 @@ def test_every_busted_player_finishes_with_a_place_and_the_paid_ones_their_prize
         assert final[player].prize == due
     paid = sorted((e.place, e.prize) for e in final.values() if e.prize)
     assert paid == [(1, 3200), (2, 2400), (3, 1600), (4, 800)]
+
+
+def test_the_results_card_lists_every_paid_place_then_the_others(club, alice, alice_client):
+    """Eight players, five places paid: the finished tournament's card names all five
+    with their prizes (it used to stop at three), and the other three behind a
+    disclosure."""
+    t = make_tournament(
+        club,
+        alice,
+        n=8,
+        format="freezeout",
+        buy_in=1000,
+        starting_chips=6,
+        antes=[1, 2, 3],
+        hands_per_level=3,
+        min_table=3,
+        max_table=5,
+        payout_percentages=[30, 25, 20, 15, 10],
+    )
+    svc.start(tournament_id=t.pk, user=alice)
+    rng = random.Random(3)
+    for _ in range(500):
+        t.refresh_from_db()
+        if t.status == Tournament.Status.FINISHED:
+            break
+        for x in t.tables.filter(status="playing").select_related("session"):
+            play_bot_hand(x, rng, alice)
+    assert t.status == Tournament.Status.FINISHED
+    check_books(t)
+    page = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    card = page[page.index('<section class="card podium"') :]
+    card = card[: card.index("</section>")]
+    paid, others = card.split('<details class="results-others">')
+    entries = Entry.objects.filter(tournament=t).select_related("player").order_by("place")
+    for e in entries:
+        line = f"{e.place}. {e.player.name}</span>"
+        if e.place <= 5:
+            assert e.prize > 0 and line in paid
+            assert format_money(e.prize, t.currency) in paid
+        else:
+            assert e.prize == 0 and line in others
+    assert "3 other places" in others
