@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import timezones
 from games.engine import tournament as logic
@@ -347,6 +348,65 @@ def blockers(t: Tournament, data: dict[str, Any]) -> list[str]:
                 out.append(_("Table %(table)s: hand %(hand)s of %(limit)s.") % facts)
         else:
             out.append(_("Table %(table)s: %(alive)s players, %(hands)s hands played.") % facts)
+    return out
+
+
+def balance_warnings(notes: Iterable[Any]) -> list[str]:
+    """``tables.balance_outlook``'s notes in words, for the director's dashboard: what
+    has to happen to a short table or tables out of balance, then what it waits for."""
+    out = []
+    for note in notes:
+        facts = {
+            "table": note.table,
+            "n": note.players,
+            "min": note.min_size,
+            "target": note.target,
+            "b": note.target_players,
+            "count": note.count,
+            "pot": note.pot,
+        }
+        if note.kind == "break":
+            what = ngettext(
+                "Table %(table)s has %(n)s player (minimum %(min)s): it breaks up and its "
+                "players move to the other tables.",
+                "Table %(table)s has %(n)s players (minimum %(min)s): it breaks up and its "
+                "players move to the other tables.",
+                note.players,
+            )
+        elif note.kind == "short":
+            what = ngettext(
+                "Table %(table)s has %(n)s player (minimum %(min)s), but the other tables "
+                "have no room yet: it breaks up once players go out at the other tables.",
+                "Table %(table)s has %(n)s players (minimum %(min)s), but the other tables "
+                "have no room yet: it breaks up once players go out at the other tables.",
+                note.players,
+            )
+        else:
+            what = ngettext(
+                "Table %(table)s has %(n)s players and table %(target)s has %(b)s: "
+                "%(count)s player moves from table %(table)s to table %(target)s.",
+                "Table %(table)s has %(n)s players and table %(target)s has %(b)s: "
+                "%(count)s players move from table %(table)s to table %(target)s.",
+                note.count,
+            )
+        if note.wait == "pot":
+            when = ngettext(
+                "First the pot at table %(table)s (%(pot)s chip) must be won.",
+                "First the pot at table %(table)s (%(pot)s chips) must be won.",
+                note.pot,
+            )
+        elif note.wait == "hand":
+            when = _("This happens when the hand being played at table %(table)s ends.")
+        elif note.wait == "next":
+            when = _(
+                "This happens after the next hand at table %(table)s; between hands, "
+                "“Check the tables” does it now."
+            )
+        elif note.wait == "now":
+            when = _("“Check the tables” does it now.")
+        else:
+            when = ""
+        out.append(" ".join(x % facts for x in (what, when) if x))
     return out
 
 

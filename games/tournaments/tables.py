@@ -4,8 +4,9 @@ the tournament that end (prizes by the payout table, after a deal: the rest), an
 freeze-out balancing (nobody moved by one balancing step is chosen by the next when
 someone else can go; a moved player takes the lowest free seat of the new table, so the
 seat numbers its players were told — the draw's, each move's — stay unique; each move
-records the new seat, and a broken table keeps who went where: its ``SeatMove`` rows).
-Called under
+records the new seat, and a broken table keeps who went where: its ``SeatMove`` rows);
+and what balancing still waits for (``balance_outlook``: a short table, tables out of
+balance, held by a pot or a hand), which the director's dashboard states. Called under
 the tournament row lock by ``service`` (``sync``, ``after_hand``, the director's
 requests)."""
 
@@ -540,6 +541,89 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
         }
         table.save(update_fields=["status", "finished_at", "result"])
     return True
+
+
+@dataclass(frozen=True)
+class BalanceNote:
+    """Something freeze-out balancing has still to do (or cannot do yet), for the
+    director's dashboard. ``kind``: "break" (``table`` breaks up), "short" (``table`` is
+    below the minimum but the others have no room for its players) or "move" (``count``
+    players move from ``table`` to ``target``). ``wait``: what it waits for at ``table``
+    — "pot" (its pot of ``pot`` chips must be won first), "hand" (a digital hand is
+    being played there), "next" (its next hand, or the director's "Check the tables"
+    between hands), "now" (one player or none left there: the next check does it) —
+    empty for "short"."""
+
+    kind: str
+    table: int
+    players: int
+    min_size: int
+    wait: str = ""
+    pot: int = 0
+    target: int | None = None
+    target_players: int = 0
+    count: int = 0
+
+
+def balance_outlook(t: Tournament) -> list[BalanceNote]:
+    """What balancing would do now if every table were between hands with an empty pot
+    (``logic.plan_balance`` without ``held``), and why it has not happened yet. After
+    each hand ``sync_tables`` does all it may: a table breaks, or gives up a player, only
+    right after one of its own hands left its pot empty — so between that moment and the
+    hand a table is short or the tables are out of balance, and the dashboard says so
+    instead of nothing. A short table the others have no room for stays short."""
+    if t.is_rounds or t.status != Tournament.Status.RUNNING:
+        return []
+    rnd = t.rounds.order_by("-number").first()
+    if rnd is None:
+        return []
+    tables = list(rnd.tables.filter(status=TournamentTable.Status.PLAYING))
+    if len(tables) < 2:
+        return []
+    by_number = {info.table.number: info for info in table_infos(tables).values()}
+    plan = logic.plan_balance(
+        {n: info.alive for n, info in by_number.items()},
+        t.min_table,
+        t.max_table,
+        logic.rng_for(rnd.seed, "balance", rnd.balance_steps + 1),
+    )
+
+    def waits(number: int) -> dict[str, Any]:
+        info = by_number[number]
+        if len(info.alive) <= 1:
+            return {"wait": "now"}  # nothing can be played there: it is never held
+        if info.in_progress:
+            return {"wait": "hand"}
+        if info.pot > 0:
+            return {"wait": "pot", "pot": info.pot}
+        return {"wait": "next"}
+
+    size = {n: len(info.alive) for n, info in by_number.items()}
+    low = t.min_table
+    notes = [BalanceNote("break", n, size[n], low, **waits(n)) for n in plan.broken]
+    notes += [
+        BalanceNote("short", n, size[n], low)
+        for n in sorted(size)
+        if size[n] < t.min_table and n not in plan.broken
+    ]
+    moves: dict[tuple[int, int], int] = defaultdict(int)
+    for move in plan.moves:
+        if move.reason == "balance":
+            moves[(move.source, move.target)] += 1
+    notes += [
+        BalanceNote(
+            "move",
+            source,
+            size[source],
+            low,
+            target=target,
+            target_players=size[target],
+            count=count,
+            **waits(source),
+        )
+        for (source, target), count in sorted(moves.items())
+    ]
+    return notes
 
 
 def seat_number(seat: Seat) -> int:

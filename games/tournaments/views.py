@@ -32,7 +32,7 @@ from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.messages import render as say
 from games.models import Entry, GameSession, Role, Tournament
 from games.polling import etag_matches, live, not_modified
-from games.tournaments import clock, deals, payouts, screens, selectors
+from games.tournaments import clock, deals, payouts, screens, selectors, tables
 from games.tournaments import entries as late
 from games.tournaments import service as svc
 from games.tournaments.forms import DealForm, EntryForm, RosterForm, TournamentForm
@@ -126,6 +126,9 @@ def _detail_context(request, t: Tournament, membership) -> dict:
         "rounds": data["rounds"],
         "current": data["rounds"][-1] if data["rounds"] else None,
         "blockers": selectors.blockers(t, data),
+        # A short table or tables out of balance, and what that waits for: balancing
+        # happens by itself only after a table's own hand (tables.balance_outlook).
+        "balance": selectors.balance_warnings(tables.balance_outlook(t)),
         "entries": entries,
         "counts": _counts(entries),
         "entry_form": EntryForm(tournament=t),

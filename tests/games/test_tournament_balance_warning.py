@@ -1,0 +1,118 @@
+"""The director's dashboard warns about a short table or tables out of balance at a
+running freeze-out (games.tournaments.tables.balance_outlook, selectors.balance_warnings):
+balancing happens by itself only after a table's own hand with an empty pot, so until
+then the dashboard says what will happen and what it waits for — in the reader's
+language — and the warning goes once it is done."""
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from games.models import GameSession, SeatMove, TournamentTable
+from games.tournaments import selectors, tables
+
+from .test_tournament_service import (
+    check_books,
+    names,
+    record,
+    started_freezeout,
+    table,
+    win,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def warnings(page: str) -> list[str]:
+    """The texts of the dashboard's balance warning, in order ([] when there is none)."""
+    found = re.search(r'<section class="card msg-warning balance-warning".*?</section>', page, re.S)
+    if not found:
+        return []
+    return [
+        re.sub(r"\s+", " ", x).strip() for x in re.findall(r"<li>(.*?)</li>", found.group(0), re.S)
+    ]
+
+
+def bust_one_at_table_two(t):
+    """Table 2 (4 players): one bourrés with 3 chips left when the pot is 4 — out, and
+    the penalty stays in table 2's pot. Table 2 now has 3, table 1 still 5."""
+    two = table(t, 2)
+    s2 = list(names(two.session))
+    record(two.session, {"trump": "C", "passed": [s2[2]], "tricks": {s2[0]: 3, s2[1]: 2, s2[3]: 0}})
+    return two
+
+
+def test_a_short_table_and_an_imbalance_are_announced_until_balancing_is_done(
+    club, alice, alice_client
+):
+    t, _ = started_freezeout(club, alice)  # tables of 4 to 7: 5 at table 1, 4 at table 2
+    url = reverse("tournament_detail", args=[t.pk])
+    assert warnings(alice_client.get(url).content.decode()) == []
+    bust_one_at_table_two(t)
+    assert not SeatMove.objects.exists()  # table 1 may be mid-hand: nothing moved yet
+
+    said = warnings(alice_client.get(url).content.decode())
+    assert said == [
+        "Table 2 has 3 players (minimum 4), but the other tables have no room yet: it "
+        "breaks up once players go out at the other tables.",
+        "Table 1 has 5 players and table 2 has 3: 1 player moves from table 1 to table 2. "
+        "This happens after the next hand at table 1; between hands, “Check the tables” "
+        "does it now.",
+    ]
+    # In the reader's language, like the rest of the dashboard.
+    spanish = warnings(alice_client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode())
+    assert len(spanish) == 2 and "mesa 1" in spanish[1] and "Table" not in spanish[1]
+
+    # Table 1's next hand (its pot won clean) sends a player over: the warning goes.
+    one = table(t, 1)
+    s1 = list(names(one.session))
+    record(one.session, win(s1, s1[0], {s1[1]: 2}))
+    assert SeatMove.objects.filter(reason="balance").count() == 1
+    assert warnings(alice_client.get(url).content.decode()) == []
+    check_books(t)
+
+
+def test_the_directors_check_does_the_waiting_move_now(club, alice, alice_client):
+    t, _ = started_freezeout(club, alice)
+    bust_one_at_table_two(t)
+    url = reverse("tournament_detail", args=[t.pk])
+    page = alice_client.get(url).content.decode()
+    assert len(warnings(page)) == 2
+    assert reverse("tournament_sync", args=[t.pk]) in page.split("balance-warning")[1]
+    alice_client.post(reverse("tournament_sync", args=[t.pk]))
+    assert SeatMove.objects.filter(reason="balance").count() == 1
+    assert warnings(alice_client.get(url).content.decode()) == []
+    check_books(t)
+
+
+def test_a_table_that_must_break_waits_for_its_pot(club, alice):
+    t, _ = started_freezeout(club, alice)
+    two = bust_one_at_table_two(t)
+    one = table(t, 1)
+    s1 = list(names(one.session))
+    record(one.session, win(s1, s1[0], {s1[1]: 2}))  # 4 and 4 now
+    # Another bourré at table 2 knocks one more out: 3 left, and 4 + 3 fit one table of
+    # 7, but its pot holds the penalty: the table plays on until that pot is won.
+    info = tables.table_infos([two])[two.pk]
+    seated = [r["player__name"] for r in info.seats if r["player_id"] in info.alive]
+    record(
+        two.session,
+        {"trump": "C", "passed": seated[2:3], "tricks": {seated[0]: 3, seated[1]: 2, seated[3]: 0}},
+    )
+    assert len(tables.table_infos([two])[two.pk].alive) == 3
+    two.refresh_from_db()
+    pot = GameSession.objects.get(pk=two.session_id).carry
+    assert two.status == TournamentTable.Status.PLAYING and pot > 0
+    t.refresh_from_db()
+    notes = tables.balance_outlook(t)
+    assert [(n.kind, n.table, n.players, n.wait, n.pot) for n in notes] == [
+        ("break", 2, 3, "pot", pot)
+    ]
+    with translation.override("en"):
+        assert selectors.balance_warnings(notes) == [
+            "Table 2 has 3 players (minimum 4): it breaks up and its players move to the other "
+            f"tables. First the pot at table 2 ({pot} chips) must be won."
+        ]
+    check_books(t)
