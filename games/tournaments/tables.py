@@ -601,10 +601,12 @@ def balance_outlook(t: Tournament) -> list[BalanceNote]:
     size = {n: len(info.alive) for n, info in by_number.items()}
     low = t.min_table
     notes = [BalanceNote("break", n, size[n], low, **waits(n)) for n in plan.broken]
+    # Short even after the planned moves (a move that brings it up to the minimum says
+    # enough): the other tables have no room for its players.
     notes += [
         BalanceNote("short", n, size[n], low)
         for n in sorted(size)
-        if size[n] < t.min_table and n not in plan.broken
+        if size[n] < low and n not in plan.broken and len(plan.tables.get(n, ())) < low
     ]
     moves: dict[tuple[int, int], int] = defaultdict(int)
     for move in plan.moves:

@@ -12,9 +12,12 @@ from django.utils import translation
 
 from games.models import GameSession, SeatMove, TournamentTable
 from games.tournaments import selectors, tables
+from games.tournaments import service as svc
+from tests.factories import seeded
 
 from .test_tournament_service import (
     check_books,
+    make_tournament,
     names,
     record,
     started_freezeout,
@@ -54,16 +57,16 @@ def test_a_short_table_and_an_imbalance_are_announced_until_balancing_is_done(
     assert not SeatMove.objects.exists()  # table 1 may be mid-hand: nothing moved yet
 
     said = warnings(alice_client.get(url).content.decode())
+    # Table 2 is short, and a player from table 1 brings it back to the minimum: that
+    # move is what the director reads (with what it waits for).
     assert said == [
-        "Table 2 has 3 players (minimum 4), but the other tables have no room yet: it "
-        "breaks up once players go out at the other tables.",
         "Table 1 has 5 players and table 2 has 3: 1 player moves from table 1 to table 2. "
         "This happens after the next hand at table 1; between hands, “Check the tables” "
-        "does it now.",
+        "does it now."
     ]
     # In the reader's language, like the rest of the dashboard.
     spanish = warnings(alice_client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode())
-    assert len(spanish) == 2 and "mesa 1" in spanish[1] and "Table" not in spanish[1]
+    assert len(spanish) == 1 and "mesa 1" in spanish[0] and "Table" not in spanish[0]
 
     # Table 1's next hand (its pot won clean) sends a player over: the warning goes.
     one = table(t, 1)
@@ -79,7 +82,7 @@ def test_the_directors_check_does_the_waiting_move_now(club, alice, alice_client
     bust_one_at_table_two(t)
     url = reverse("tournament_detail", args=[t.pk])
     page = alice_client.get(url).content.decode()
-    assert len(warnings(page)) == 2
+    assert len(warnings(page)) == 1
     assert reverse("tournament_sync", args=[t.pk]) in page.split("balance-warning")[1]
     alice_client.post(reverse("tournament_sync", args=[t.pk]))
     assert SeatMove.objects.filter(reason="balance").count() == 1
@@ -115,4 +118,31 @@ def test_a_table_that_must_break_waits_for_its_pot(club, alice):
             "Table 2 has 3 players (minimum 4): it breaks up and its players move to the other "
             f"tables. First the pot at table 2 ({pot} chips) must be won."
         ]
+    check_books(t)
+
+
+def test_a_short_table_the_others_have_no_room_for_is_announced(club, alice, alice_client):
+    """Two tables of exactly 4 (minimum and maximum 4): one player out at table 2 leaves
+    it short, and table 1 is full — it stays short until someone goes out there."""
+    t = make_tournament(
+        club,
+        alice,
+        n=8,
+        format="freezeout",
+        starting_chips=4,
+        antes=[1],
+        hands_per_level=100,
+        min_table=4,
+        max_table=4,
+    )
+    svc.start(tournament_id=seeded(t.pk, "short"), user=alice)
+    bust_one_at_table_two(t)
+    t.refresh_from_db()
+    notes = tables.balance_outlook(t)
+    assert [(n.kind, n.table, n.players, n.wait) for n in notes] == [("short", 2, 3, "")]
+    page = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert warnings(page) == [
+        "Table 2 has 3 players (minimum 4), but the other tables have no room yet: it breaks "
+        "up once players go out at the other tables."
+    ]
     check_books(t)
