@@ -35,7 +35,7 @@ from games.api.base import (
 from games.api.serializers import MAX_ID, CurrencySerializer, PlayerRefSerializer
 from games.models import GameSession, Player
 from games.money import PLAIN
-from games.sessions.selectors import KITTY, settlement_rows
+from games.sessions.selectors import KITTY, earlier_marks, settlement_rows
 from ledger import exports, postings
 from ledger.exports import CLUB_LEDGER_COLUMNS, club_ledger_rows, stream_csv
 from ledger.models import Account, Leg, Posting
@@ -129,8 +129,23 @@ class TransferOutputSerializer(serializers.Serializer):
     )
 
 
+class EarlierMarkOutputSerializer(serializers.Serializer):
+    payer = PartySerializer()
+    payee = PartySerializer()
+    amount = serializers.IntegerField(help_text=gettext_lazy("The amount marked; minor units."))
+    paid_at = serializers.DateTimeField(help_text=gettext_lazy("When it was marked paid."))
+
+
 class SettlementOutputSerializer(SessionHeadSerializer):
     transfers = TransferOutputSerializer(many=True)
+    earlier_marks = EarlierMarkOutputSerializer(
+        many=True,
+        help_text=gettext_lazy(
+            "Paid marks set before the books changed: the transfers no longer count them "
+            "(show them, or somebody may pay twice). Clear one through the marks endpoint "
+            "with `paid: false`."
+        ),
+    )
 
 
 class PlayerStatsOutputSerializer(serializers.Serializer):
@@ -402,7 +417,7 @@ def settlement_data(session: GameSession) -> dict:
     # The settlement page's own computation, so the API and the page always agree; the
     # explanations locale-free (games.money.PLAIN), whatever language the client asked.
     with translation.override(PLAIN):
-        rows, _ = settlement_rows(session)
+        rows, names = settlement_rows(session)
     data = {
         **_session_head(session),
         "transfers": [
@@ -415,6 +430,15 @@ def settlement_data(session: GameSession) -> dict:
                 "paid_at": row["mark"].paid_at if row["paid"] else None,
             }
             for row in rows
+        ],
+        "earlier_marks": [
+            {
+                "payer": _party(e["mark"].payer_id, e["payer"]),
+                "payee": _party(e["mark"].payee_id, e["payee"]),
+                "amount": e["mark"].amount,
+                "paid_at": e["mark"].paid_at,
+            }
+            for e in earlier_marks(session, rows, names)
         ],
     }
     return SettlementOutputSerializer(data).data

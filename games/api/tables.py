@@ -1,5 +1,6 @@
 """REST API v1, a session's writes between and after hands: house rules, seats, buy-ins
-and cash-outs, voiding a hand, closing, and settlement marks.
+and cash-outs, voiding a hand, closing, and settlement marks (ticking a transfer paid, or
+clearing a mark the books no longer count, as the settlement page does).
 
 Each view checks access (scorekeeper) and calls the same `ledger.postings` function as
 the web page; refusals (`SetupError`, `SessionClosed`, `StaleState`, `VoidRefused`,
@@ -19,7 +20,7 @@ from games.api.ledger import SettlementOutputSerializer, settlement_data
 from games.api.serializers import MAX_ID, StrictInputSerializer
 from games.api.views import session_detail
 from games.models import GameSession, Hand, Player, Role
-from games.sessions.selectors import settlement_rows
+from games.sessions.selectors import earlier_marks, settlement_rows
 from ledger import postings
 
 
@@ -362,7 +363,9 @@ class SettlementMarkApi(ApiView):
         description=(
             "The transfer is named by payer and payee (player ids) as the settlement lists "
             "it; the amount marked is the transfer's amount now. Transfers to or from the "
-            "pot or kitty cannot be marked (409 `not_markable`)."
+            "pot or kitty cannot be marked (409 `not_markable`). `paid: false` also clears "
+            "one of the settlement's `earlier_marks` (named by its payer and payee); such a "
+            "mark cannot be set again (409 `no_such_transfer`)."
         ),
         request=MarkInputSerializer,
         responses={200: SettlementOutputSerializer, **problems(*_CONFLICTS)},
@@ -376,7 +379,7 @@ class SettlementMarkApi(ApiView):
     def post(self, request, session_id: int):
         session = _scorekeeper_session(request, session_id)
         data = valid(MarkInputSerializer, request.data)
-        rows, _ = settlement_rows(session)
+        rows, names = settlement_rows(session)
         row = next(
             (
                 r
@@ -385,6 +388,27 @@ class SettlementMarkApi(ApiView):
             ),
             None,
         )
+        if row is None and not data["paid"]:
+            # A mark the settlement no longer counts (the books changed after the tick):
+            # it can only be cleared, as on the settlement page.
+            earlier = next(
+                (
+                    e["mark"]
+                    for e in earlier_marks(session, rows, names)
+                    if (e["mark"].payer_id, e["mark"].payee_id) == (data["payer"], data["payee"])
+                ),
+                None,
+            )
+            if earlier is not None:
+                postings.mark_transfer_paid(
+                    session_id=session.pk,
+                    payer_id=earlier.payer_id,
+                    payee_id=earlier.payee_id,
+                    amount=earlier.amount,
+                    paid=False,
+                    user=request.user,
+                )
+                return Response(settlement_data(session))
         if row is None or not row["markable"]:
             code = "no_such_transfer" if row is None else "not_markable"
             message = (

@@ -185,6 +185,42 @@ def test_marking_a_transfer_paid(api_bob, played, bob):
     assert wrong.status_code == 409
 
 
+def test_a_mark_from_before_the_books_changed_is_listed_and_can_be_cleared(
+    api_bob, api_carol, played, bob
+):
+    """As on the settlement page: a tick whose transfer the settlement no longer lists is
+    shown apart (or somebody pays twice) and can only be cleared."""
+    page = f"/api/v1/sessions/{played.pk}/settlement/"
+    url = f"/api/v1/sessions/{played.pk}/settlement/marks/"
+    first = api_bob.get(page).json()
+    assert first["earlier_marks"] == []
+    t = next(t for t in first["transfers"] if t["payer"]["kind"] == t["payee"]["kind"] == "player")
+    payer, payee = t["payee"]["id"], t["payer"]["id"]  # the other way round: not listed now
+    postings.mark_transfer_paid(
+        session_id=played.pk, payer_id=payer, payee_id=payee, amount=150, paid=True, user=bob
+    )
+    body = api_bob.get(page).json()
+    [earlier] = body["earlier_marks"]
+    assert (earlier["payer"]["id"], earlier["payee"]["id"], earlier["amount"]) == (
+        payer,
+        payee,
+        150,
+    )
+    assert earlier["payer"]["name"] == t["payee"]["name"] and earlier["paid_at"].endswith("Z")
+    assert not any(x["paid"] for x in body["transfers"])
+    again = _send(api_bob, "post", url, {"payer": payer, "payee": payee, "paid": True})
+    assert again.status_code == 409
+    assert [e["code"] for e in again.json()["errors"]] == ["no_such_transfer"]
+    forbidden = _send(api_carol, "post", url, {"payer": payer, "payee": payee, "paid": False})
+    assert forbidden.status_code == 403
+    assert SettlementMark.objects.filter(session=played).count() == 1
+    cleared = _send(api_bob, "post", url, {"payer": payer, "payee": payee, "paid": False})
+    assert cleared.status_code == 200, cleared.content
+    assert cleared.json()["earlier_marks"] == []
+    assert not SettlementMark.objects.filter(session=played).exists()
+    postings.check_invariants(played)
+
+
 @pytest.mark.parametrize(
     "method, path, body",
     [
