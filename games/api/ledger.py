@@ -125,7 +125,7 @@ class TransferOutputSerializer(serializers.Serializer):
     explanation = serializers.CharField()
     paid = serializers.BooleanField(help_text=gettext_lazy("Marked as paid (for this amount)."))
     paid_at = serializers.DateTimeField(
-        allow_null=True, help_text=gettext_lazy("When it was marked paid (the club's UTC offset).")
+        allow_null=True, help_text=gettext_lazy("When it was marked paid.")
     )
 
 
@@ -188,8 +188,8 @@ class SettlementCSVRenderer(BaseRenderer):
     media_type = "text/csv"
     format = "csv"
     charset = "utf-8"
-    # The settlement page's CSV columns, but the amount in minor units (named so) and the
-    # times as the JSON writes them (ISO 8601 with the club's offset): ledger.exports.
+    # The settlement page's CSV columns, but the amount in minor units (named so); the
+    # times in ISO 8601 with the club's offset, as every CSV writes them (settlement_data).
     COLUMNS = ("payer", "payee", "amount_minor", "currency", "paid", "paid_at", "explanation")
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
@@ -408,14 +408,17 @@ class SessionSettlementApi(ApiView):
     def get(self, request, session_id: int):
         session, _ = session_for(request.user, session_id)
         headers = {}
-        if request.accepted_renderer.format == "csv":
+        csv = request.accepted_renderer.format == "csv"
+        if csv:
             headers["Content-Disposition"] = _csv_disposition(session)
-        return Response(settlement_data(session), headers=headers)
+        return Response(settlement_data(session, csv=csv), headers=headers)
 
 
-def settlement_data(session: GameSession) -> dict:
+def settlement_data(session: GameSession, *, csv: bool = False) -> dict:
     # The settlement page's own computation, so the API and the page always agree; the
     # explanations locale-free (games.money.PLAIN), whatever language the client asked.
+    # JSON times are UTC like every API timestamp; the CSV writes them as the settlement
+    # page's CSV and the ledger export do: ISO 8601 with the club's offset.
     with translation.override(PLAIN):
         rows, names = settlement_rows(session)
     data = {
@@ -441,7 +444,12 @@ def settlement_data(session: GameSession) -> dict:
             for e in earlier_marks(session, rows, names)
         ],
     }
-    return SettlementOutputSerializer(data).data
+    out = SettlementOutputSerializer(data).data
+    if csv:
+        zone = session.club.time_zone
+        for transfer, row in zip(out["transfers"], rows, strict=True):
+            transfer["paid_at"] = timezones.iso(row["mark"].paid_at, zone) if row["paid"] else None
+    return out
 
 
 def _csv_disposition(session: GameSession) -> str:
@@ -471,7 +479,8 @@ class SessionSettlementCsvApi(ApiView):
     def get(self, request, session_id: int):
         session, _ = session_for(request.user, session_id)
         return Response(
-            settlement_data(session), headers={"Content-Disposition": _csv_disposition(session)}
+            settlement_data(session, csv=True),
+            headers={"Content-Disposition": _csv_disposition(session)},
         )
 
 

@@ -3,12 +3,16 @@ above the body limit, 400 for bad cursors and page sizes, UTC timestamps, and th
 FINDINGS (one duplicate-name code, strict tricks, JSON messages, the verifier's paths,
 absolute Location headers, the schema's file name, numeric names)."""
 
+import csv
+import io
 import json
+import zoneinfo
 
 import pytest
 
 from games.api.base import MAX_BODY_BYTES
 from games.models import Player
+from ledger import postings
 
 from .conftest import FIRST_HAND
 
@@ -86,6 +90,37 @@ def test_timestamps_are_utc_whatever_the_site_time_zone(api_carol, played, setti
     assert session["created_at"].endswith("Z")
     posting = api_carol.get(f"/api/v1/clubs/{played.club_id}/postings/").json()["results"][0]
     assert posting["created_at"].endswith("Z")
+
+
+def test_the_settlement_csv_writes_paid_at_with_the_clubs_offset(api_bob, played, club, bob):
+    """The CSV's times read as the pages and the other CSVs do (the club's zone, with its
+    offset); the JSON stays UTC like every API timestamp."""
+    club.time_zone = "Asia/Kolkata"  # +05:30 all year: never the server's or UTC
+    club.save()
+    transfers = api_bob.get(f"/api/v1/sessions/{played.pk}/settlement/").json()["transfers"]
+    t = next(t for t in transfers if t["payer"]["kind"] == t["payee"]["kind"] == "player")
+    mark = postings.mark_transfer_paid(
+        session_id=played.pk,
+        payer_id=t["payer"]["id"],
+        payee_id=t["payee"]["id"],
+        amount=t["amount"],
+        paid=True,
+        user=bob,
+    )
+    assert mark is not None
+    local = mark.paid_at.astimezone(zoneinfo.ZoneInfo("Asia/Kolkata"))
+    expected = local.isoformat(timespec="seconds")
+    assert expected.endswith("+05:30")
+    for url in (
+        f"/api/v1/sessions/{played.pk}/settlement/?format=csv",
+        f"/api/v1/sessions/{played.pk}/settlement/csv/",
+    ):
+        rows = list(csv.DictReader(io.StringIO(api_bob.get(url).content.decode())))
+        [paid] = [r for r in rows if r["paid"] == "yes"]
+        assert paid["paid_at"] == expected, url
+    body = api_bob.get(f"/api/v1/sessions/{played.pk}/settlement/").json()
+    [paid_json] = [x for x in body["transfers"] if x["paid"]]
+    assert paid_json["paid_at"].endswith("Z")
 
 
 # --- FINDINGS (API) ----------------------------------------------------------------------
