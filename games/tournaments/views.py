@@ -132,7 +132,9 @@ def _detail_context(request, t: Tournament, membership) -> dict:
         "entries": entries,
         "counts": _counts(entries),
         "entry_form": EntryForm(tournament=t),
-        "roster_form": RosterForm(),
+        # Its own ids: the entry form beside it has a check_in field too, and two
+        # id="id_check_in" on one page send a tap on a label to the wrong checkbox.
+        "roster_form": RosterForm(auto_id="id_roster_%s"),
         "remainder_rule": payouts.REMAINDER_RULE,
         "clock": clock.clock_state(t),
         "late_open": late.late_open(t),

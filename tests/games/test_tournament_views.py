@@ -3,6 +3,8 @@ its public link, htmx partial, ETag/304 and flat query count), standings and pri
 
 import csv
 import io
+from collections import Counter
+from html.parser import HTMLParser
 
 import pytest
 from django.db import connection, reset_queries
@@ -211,6 +213,26 @@ def test_enter_check_in_and_withdraw_through_the_page(club, alice, alice_client)
     )
     page = alice_client.get(t.get_absolute_url()).content.decode()
     assert "Start: draw round 1 (2 players)" in page
+
+
+def test_the_dashboards_ids_are_unique(cup, alice_client, club):
+    """The entry form and the pasted roster both have a check-in box: one id each, so
+    each label ticks its own box."""
+    Player.objects.create(club=club, name="zed")  # not entered: the entry form shows
+
+    class Ids(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.ids: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            self.ids += [value for name, value in attrs if name == "id" and value]
+
+    page = alice_client.get(reverse("tournament_detail", args=[cup.pk])).content.decode()
+    parser = Ids()
+    parser.feed(page)
+    assert "id_check_in" in parser.ids and "id_roster_check_in" in parser.ids
+    assert [i for i, n in Counter(parser.ids).items() if n > 1] == []
 
 
 def test_errors_come_back_as_messages(running, alice_client):
