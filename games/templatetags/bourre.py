@@ -2,7 +2,10 @@
 
 Money is stored in integer minor units (cents for $, whole chips) and only ever formatted
 by ``games.money.format_money`` (DESIGN.md), behind the ``money``/``signed_money``
-filters; Python code imports it from ``games.money``. Suits are shown as a coloured
+filters; Python code imports it from ``games.money``. A count of chips that is not money
+(a tournament stack, an average, a pot or ante on the tournament pages) goes through
+``grouped``: the language's digit grouping ("12,000"; "12 000" in Finnish), while CSV
+files and the API keep plain numbers. Suits are shown as a coloured
 symbol plus words for screen readers, never colour alone (UX.md).
 
 Every word these helpers write is in the reader's language (issue 19): the suit and rank
@@ -39,6 +42,7 @@ from games.money import (
     MoneyError,
     as_currency,
     format_money,
+    format_plain,
     input_value,
     parse_amount,
 )
@@ -73,6 +77,24 @@ SUIT_CODES = "SHDC"  # the engine's suit order (games.engine.cards.Suit)
 @register.filter
 def money(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     return format_money(amount, currency)
+
+
+@register.filter
+def grouped(number) -> str:
+    """A count with the reader's digit grouping: 12000 -> "12,000", "12 000" (fi, with a
+    no-break space), "12.000" (su). Not money: no symbol, no minor unit."""
+    if number is None or number == "":
+        return ""
+    try:
+        count = int(number)
+    except (TypeError, ValueError):
+        return str(number)
+    text = format_plain(abs(count), COUNT)
+    return MINUS + text if count < 0 else text
+
+
+# Whole units, no decimals: how ``grouped`` writes a count through the money formatter.
+COUNT = Currency("XXX", 0, "")
 
 
 @register.filter

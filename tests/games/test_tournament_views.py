@@ -418,3 +418,20 @@ def test_dashboard_lists_seat_moves_and_the_final_result(club, alice, alice_clie
     record(x.session, {"trump": "S", "passed": [], "tricks": {a: 5, b: 0, c: 0, d: 0}})
     page = alice_client.get(reverse("tournament_detail", args=[final.pk])).content.decode()
     assert "Final result" in page and f"1. {a}" in page
+
+
+@pytest.mark.parametrize("language, shown", [("en", "12,000"), ("fi", "12\u00a0000")])
+def test_stacks_are_grouped_in_the_readers_language(club, alice, alice_client, language, shown):
+    """A stack of 12000 reads "12,000" (Finnish: "12 000", a no-break space) on every
+    tournament page; the CSV keeps the plain number for programs."""
+    t = make_tournament(club, alice, n=4, starting_chips=12000, antes=[1000])
+    svc.start(tournament_id=seeded(t.pk, "grouped"), user=alice)
+    pages = [
+        reverse(name, args=[t.pk])
+        for name in ("tournament_detail", "tournament_bracket", "tournament_standings")
+    ]
+    for url in [*pages, reverse("tournament_tv", args=[t.public_token])]:
+        page = alice_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert shown in page, url
+    csv_text = alice_client.get(reverse("tournament_standings_csv", args=[t.pk])).content.decode()
+    assert "12000" in csv_text and shown not in csv_text
