@@ -6,6 +6,8 @@
   one line before the file: the release (a hash of the static files, so that a new
   release gets a new cache and the old one is deleted) and the URLs of the app shell
   it caches — through ``static()``, so they are the hashed names in production.
+- ``/favicon.ico``: a redirect to the SVG icon, for a browser or a bookmark that asks
+  for the icon at the root without reading the page's ``<link rel="icon">``.
 - ``/offline/``: the page the worker shows for a page it cannot reach. It stands alone
   (no user menu), because the worker keeps one copy for every user of the phone.
 """
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import path, reverse
@@ -106,7 +108,12 @@ def offline(request: HttpRequest) -> HttpResponse:
     return render(request, "offline.html")
 
 
+def favicon(request: HttpRequest) -> HttpResponse:
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("sw.js", service_worker, name="service_worker"),
     path("manifest.webmanifest", manifest, name="web_manifest"),
     path("offline/", offline, name="offline"),

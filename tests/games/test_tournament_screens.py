@@ -44,7 +44,7 @@ def test_the_wall_screen_polls_with_an_etag(running, client):
     response = client.get(url)  # public: no login, the unguessable link is the key
     html = response.content.decode()
     assert response.status_code == 200 and response["ETag"]
-    for words in ("Level 1", "Ante", "Next level", "Players left", "Average stack", "Tables"):
+    for words in ("Level 1", "Ante", "Next ante", "Players left", "Average stack", "Tables"):
         assert words in html, words
     assert "data-clock" in html and 'src="/static/js/clock.js"' in html
     assert "topbar" not in html  # no site chrome
@@ -59,6 +59,19 @@ def test_the_wall_screen_polls_with_an_etag(running, client):
     fresh = client.get(url, headers={**HTMX, "If-None-Match": response["ETag"]})
     assert fresh.status_code == 200 and "Level 2" in fresh.content.decode()
     assert client.get(reverse("tournament_tv", args=["nope"])).status_code == 404
+
+
+@pytest.mark.parametrize("hands, big", [(1, "1 hand"), (5, "5 hands")])
+def test_the_wall_screen_says_how_levels_rise_by_hands(club, alice, client, hands, big):
+    """Read across a room: "5 hands" in big type, "per level" under it (it said "every 5
+    hands", and "1 hands"); the next ante is called an ante, not a level."""
+    t = make_tournament(club, alice, n=4, format="freezeout", hands_per_level=hands)
+    svc.start(tournament_id=seeded(t.pk, "hands"), user=alice)
+    html = client.get(reverse("tournament_tv", args=[t.public_token])).content.decode()
+    assert re.search(
+        rf'class="tv-clock tv-clock-hands">{big}</p>\s*<p class="tv-small">per level<', html
+    )
+    assert "Next ante" in html and "Next level" not in html
 
 
 def test_the_print_view_has_no_site_chrome(running, client):
