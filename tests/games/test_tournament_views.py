@@ -424,8 +424,12 @@ def test_dashboard_lists_seat_moves_and_the_final_result(club, alice, alice_clie
 def test_stacks_are_grouped_in_the_readers_language(club, alice, alice_client, language, shown):
     """A stack of 12000 reads "12,000" (Finnish: "12 000", a no-break space) on every
     tournament page; the CSV keeps the plain number for programs."""
-    t = make_tournament(club, alice, n=4, starting_chips=12000, antes=[1000])
+    t = make_tournament(club, alice, n=4, starting_chips=12000, antes=[1000], level_minutes=15)
     svc.start(tournament_id=seeded(t.pk, "grouped"), user=alice)
+    ante = "1,000" if language == "en" else "1\u00a0000"
+    dashboard = reverse("tournament_detail", args=[t.pk])
+    clock = alice_client.get(dashboard, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert 'id="clock-h"' in clock and ante in clock.split('id="clock-h"')[1].split("</h2>")[0]
     pages = [
         reverse(name, args=[t.pk])
         for name in ("tournament_detail", "tournament_bracket", "tournament_standings")
