@@ -14,7 +14,7 @@ form writes them in the reader's language from their numbers (``structure_words`
 
 from django import forms
 from django.db import models
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import tournament_levels as levels
@@ -23,7 +23,8 @@ from games.engine.rules import MAX_STAKE
 from games.engine.tournament import TournamentError
 from games.messages import render
 from games.models import Entry, Player, Tournament
-from games.money import Currency, MoneyField, format_money
+from games.models.currency import CHIPS
+from games.money import Currency, MoneyField, format_money, format_plain
 from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
 from games.tournaments.deals import CHIP_CHOP_RULE, KIND_WORDS
@@ -322,7 +323,11 @@ class DealForm(forms.Form):
             name = names.get(p, "?")
             self.fields[f"agree_{p}"] = forms.BooleanField(
                 required=False,
-                label=gettext("%(name)s agrees (%(chips)s chips)") % {"name": name, "chips": chips},
+                # The stack grouped like the tournament pages' ("12,000"; "12 000" in fi).
+                label=ngettext(
+                    "%(name)s agrees (%(chips)s chip)", "%(name)s agrees (%(chips)s chips)", chips
+                )
+                % {"name": name, "chips": format_plain(chips, CHIPS)},
             )
             self.fields[f"amount_{p}"] = MoneyField(
                 currency=currency,

@@ -110,3 +110,15 @@ def test_custom_amounts_that_add_up_make_the_deal(bob_client, final_table):
     assert t.status == Tournament.Status.FINISHED
     assert sorted(t.deal["amounts"].values()) == [25, 125, 150, 200]
     check_books(t)
+
+
+@pytest.mark.parametrize(
+    "language, said", [("en", "agrees (12,000 chips)"), ("fi", "(12\u00a0000 pelimerkkiä)")]
+)
+def test_who_agrees_is_shown_with_a_grouped_stack(club, alice, bob_client, language, said):
+    t = make_tournament(club, alice, n=3, format="freezeout", buy_in=100, starting_chips=12000)
+    svc.start(tournament_id=t.pk, user=alice)
+    html = bob_client.get(
+        reverse("tournament_detail", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    assert html.count(said) == 3
