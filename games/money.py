@@ -164,6 +164,13 @@ def format_plain(
     return _digits(int(amount), as_currency(currency), _numbers(_language(language)), grouped)
 
 
+def format_count(number: int) -> str:
+    """A count (chips, players) with the reader's digit grouping: 12000 -> "12,000",
+    "12 000" (fi, a no-break space), "12.000" (su). Not money: no symbol, no minor unit."""
+    text = _digits(abs(int(number)), CHIPS, _numbers(_language(None)))
+    return MINUS + text if number < 0 else text
+
+
 def _is_chips(cur: Currency) -> bool:
     return cur.symbol.lower() == CHIPS.symbol
 

@@ -41,8 +41,8 @@ from games.money import (
     Currency,
     MoneyError,
     as_currency,
+    format_count,
     format_money,
-    format_plain,
     input_value,
     parse_amount,
 )
@@ -81,20 +81,15 @@ def money(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
 
 @register.filter
 def grouped(number) -> str:
-    """A count with the reader's digit grouping: 12000 -> "12,000", "12 000" (fi, with a
-    no-break space), "12.000" (su). Not money: no symbol, no minor unit."""
+    """A count with the reader's digit grouping (``games.money.format_count``); blank for
+    None, and anything that is not a number as it is."""
     if number is None or number == "":
         return ""
     try:
         count = int(number)
     except (TypeError, ValueError):
         return str(number)
-    text = format_plain(abs(count), COUNT)
-    return MINUS + text if count < 0 else text
-
-
-# Whole units, no decimals: how ``grouped`` writes a count through the money formatter.
-COUNT = Currency("XXX", 0, "")
+    return format_count(count)
 
 
 @register.filter

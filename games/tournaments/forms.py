@@ -23,8 +23,7 @@ from games.engine.rules import MAX_STAKE
 from games.engine.tournament import TournamentError
 from games.messages import render
 from games.models import Entry, Player, Tournament
-from games.models.currency import CHIPS
-from games.money import Currency, MoneyField, format_money, format_plain
+from games.money import Currency, MoneyField, format_count, format_money
 from games.names import TITLE_MAX, clean_name
 from games.tournaments import service as svc
 from games.tournaments.deals import CHIP_CHOP_RULE, KIND_WORDS
@@ -327,7 +326,7 @@ class DealForm(forms.Form):
                 label=ngettext(
                     "%(name)s agrees (%(chips)s chip)", "%(name)s agrees (%(chips)s chips)", chips
                 )
-                % {"name": name, "chips": format_plain(chips, CHIPS)},
+                % {"name": name, "chips": format_count(chips)},
             )
             self.fields[f"amount_{p}"] = MoneyField(
                 currency=currency,

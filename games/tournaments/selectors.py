@@ -23,6 +23,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from games.money import format_count
 from games.tournaments import payouts
 from ledger import books
 from ledger.exports import major
@@ -330,7 +331,7 @@ def blockers(t: Tournament, data: dict[str, Any]) -> list[str]:
         alive = sum(1 for p in box["players"] if not p["out"] and p["chips"])
         facts = {
             "table": box["number"],
-            "pot": box["pot"],
+            "pot": format_count(box["pot"]),
             "hand": box["hands"] + 1,
             "hands": box["hands"],
             "limit": box["limit"],
@@ -339,7 +340,11 @@ def blockers(t: Tournament, data: dict[str, Any]) -> list[str]:
         if box["limit"]:
             if box["hands"] >= box["limit"] or box["ending"]:
                 out.append(
-                    _("Table %(table)s: %(pot)s chips in the pot must be won before it ends.")
+                    ngettext(
+                        "Table %(table)s: %(pot)s chip in the pot must be won before it ends.",
+                        "Table %(table)s: %(pot)s chips in the pot must be won before it ends.",
+                        box["pot"],
+                    )
                     % facts
                     if box["pot"]
                     else _("Table %(table)s: ready to end.") % facts
@@ -363,7 +368,7 @@ def balance_warnings(notes: Iterable[Any]) -> list[str]:
             "target": note.target,
             "b": note.target_players,
             "count": note.count,
-            "pot": note.pot,
+            "pot": format_count(note.pot),
         }
         if note.kind == "break":
             what = ngettext(

@@ -146,3 +146,21 @@ def test_a_short_table_the_others_have_no_room_for_is_announced(club, alice, ali
         "up once players go out at the other tables."
     ]
     check_books(t)
+
+
+@pytest.mark.parametrize(
+    ("lang", "pot", "said"),
+    [
+        ("en", 12000, "(12,000 chips)"),
+        ("fi", 12000, "(12\u00a0000 pelimerkkiä)"),
+        ("en", 1, "(1 chip)"),
+    ],
+)
+def test_the_pot_a_warning_waits_for_is_counted_in_the_readers_language(lang, pot, said):
+    note = tables.BalanceNote(
+        kind="break", table=3, players=1, min_size=3, target=0, target_players=0, count=0,
+        pot=pot, wait="pot",
+    )  # fmt: skip
+    with translation.override(lang):
+        (text,) = selectors.balance_warnings([note])
+    assert said in text, text
