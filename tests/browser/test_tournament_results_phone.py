@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from games.models import Tournament
 from games.tournaments import deals
 from games.tournaments import service as svc
 from tests.factories import seeded
 from tests.games.test_tournament_service import (
+    eight_player_freezeout,
     make_tournament,
     names,
     play_bot_hand,
+    play_to_the_end,
     record,
     started_freezeout,
     table,
@@ -64,29 +65,9 @@ def test_the_balance_warning_and_its_check_button_on_a_phone(
 def test_the_results_card_shows_every_paid_place_on_a_phone(
     live_server, phone, login, club, alice, password, tmp_path
 ):
-    t = make_tournament(
-        club,
-        alice,
-        n=8,
-        name="Results Cup",
-        format="freezeout",
-        buy_in=1000,
-        starting_chips=6,
-        antes=[1, 2, 3],
-        hands_per_level=3,
-        min_table=3,
-        max_table=5,
-        payout_percentages=[30, 25, 20, 15, 10],
-    )
+    t = eight_player_freezeout(club, alice, [30, 25, 20, 15, 10], name="Results Cup")
     svc.start(tournament_id=seeded(t.pk, "4a926374d19aa862cc9136152f4b51e8"), user=alice)
-    rng = random.Random(3)
-    for _ in range(500):
-        t.refresh_from_db()
-        if t.status == Tournament.Status.FINISHED:
-            break
-        for x in t.tables.filter(status="playing").select_related("session"):
-            play_bot_hand(x, rng, alice)
-    assert t.status == Tournament.Status.FINISHED
+    play_to_the_end(t, alice, random.Random(3))
     login(phone, "alice", password)
     phone.goto(f"{live_server.url}/tournaments/{t.pk}/")
     card = phone.locator("section.podium")

@@ -9,7 +9,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from games.models import Entry, Tournament
+from games.models import Entry
 from games.money import format_money
 from games.tournaments import deals, selectors
 from games.tournaments import service as svc
@@ -19,9 +19,10 @@ from tests.factories import seeded
 
 from .test_tournament_service import (
     check_books,
+    eight_player_freezeout,
     make_tournament,
     names,
-    play_bot_hand,
+    play_to_the_end,
     record,
     table,
     win,
@@ -94,32 +95,16 @@ def test_every_busted_player_finishes_with_a_place_and_the_paid_ones_their_prize
     """Eight players, four places paid: whoever went out keeps the place their exit gave
     them (shown while it runs) and is paid what it pays, the same amount they were
     shown as due."""
-    t = make_tournament(
-        club,
-        alice,
-        n=8,
-        format="freezeout",
-        buy_in=1000,
-        starting_chips=6,
-        antes=[1, 2, 3],
-        hands_per_level=3,
-        min_table=3,
-        max_table=5,
-        payout_percentages=[40, 30, 20, 10],
-    )
+    t = eight_player_freezeout(club, alice, [40, 30, 20, 10])
     svc.start(tournament_id=t.pk, user=alice)
-    rng = random.Random(2)
     shown: dict[int, tuple[int, int]] = {}
-    for _ in range(500):
-        t.refresh_from_db()
-        if t.status == Tournament.Status.FINISHED:
-            break
+
+    def note_places(t):
         for row in selectors.standings(t):
             if row["status"] == "out":
                 shown[row["player"]["id"]] = (row["place"], row["prize_due"])
-        for x in t.tables.filter(status="playing").select_related("session"):
-            play_bot_hand(x, rng, alice)
-    assert t.status == Tournament.Status.FINISHED
+
+    play_to_the_end(t, alice, random.Random(2), each_pass=note_places)
     check_books(t)
     final = {e.player_id: e for e in Entry.objects.filter(tournament=t)}
     assert sorted(e.place for e in final.values()) == list(range(1, 9))
@@ -136,28 +121,9 @@ def test_the_results_card_lists_every_paid_place_then_the_others(club, alice, al
     """Eight players, five places paid: the finished tournament's card names all five
     with their prizes (it used to stop at three), and the other three behind a
     disclosure."""
-    t = make_tournament(
-        club,
-        alice,
-        n=8,
-        format="freezeout",
-        buy_in=1000,
-        starting_chips=6,
-        antes=[1, 2, 3],
-        hands_per_level=3,
-        min_table=3,
-        max_table=5,
-        payout_percentages=[30, 25, 20, 15, 10],
-    )
+    t = eight_player_freezeout(club, alice, [30, 25, 20, 15, 10])
     svc.start(tournament_id=t.pk, user=alice)
-    rng = random.Random(3)
-    for _ in range(500):
-        t.refresh_from_db()
-        if t.status == Tournament.Status.FINISHED:
-            break
-        for x in t.tables.filter(status="playing").select_related("session"):
-            play_bot_hand(x, rng, alice)
-    assert t.status == Tournament.Status.FINISHED
+    play_to_the_end(t, alice, random.Random(3))
     check_books(t)
     page = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
     card = page[page.index('<section class="card podium"') :]

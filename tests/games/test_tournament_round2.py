@@ -29,6 +29,7 @@ from .test_tournament_service import (
     make_players,
     make_tournament,
     play_bot_hand,
+    play_to_the_end,
     table,
 )
 
@@ -305,15 +306,7 @@ def test_a_payout_preset_pays_the_curve_rounded_to_the_unit(club, alice):
         payout_unit=100,
     )
     svc.start(tournament_id=t.pk, user=alice)
-    rng = random.Random(20)
-    for _ in range(500):
-        t.refresh_from_db()
-        if t.status == Tournament.Status.FINISHED:
-            break
-        for x in t.tables.filter(status="playing").select_related("session"):
-            play_bot_hand(x, rng, alice)
-        svc.sync(tournament_id=t.pk, user=alice)
-    assert t.status == Tournament.Status.FINISHED
+    play_to_the_end(t, alice, random.Random(20), sync=True)
     prizes = [r["prize"] for r in selectors.standings(t) if r["prize"]]
     assert len(prizes) == pay.paid_places(20, 15) == 3
     assert sum(prizes) == 20 * 1005

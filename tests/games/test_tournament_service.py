@@ -95,6 +95,44 @@ def play_bot_hand(
     return record(session, entry, user)
 
 
+def play_to_the_end(
+    t: Tournament, user, rng: random.Random, sync: bool = False, each_pass=None
+) -> Tournament:
+    """Bots play a hand at every playing table, pass after pass, until the tournament has
+    finished (``each_pass(t)`` first on each pass; ``sync``: the director's check after
+    it); fails if 500 passes do not finish it."""
+    for _ in range(500):
+        t.refresh_from_db()
+        if t.status == Tournament.Status.FINISHED:
+            return t
+        if each_pass is not None:
+            each_pass(t)
+        for x in t.tables.filter(status="playing").select_related("session"):
+            play_bot_hand(x, rng, user)
+        if sync:
+            svc.sync(tournament_id=t.pk, user=user)
+    raise AssertionError(f"{t} did not finish in 500 passes")
+
+
+def eight_player_freezeout(club, user, percentages: list[int], **options) -> Tournament:
+    """Eight players, $10 buy-ins, 6 chips, antes 1-2-3 every 3 hands, tables of 3-5:
+    a freeze-out bots finish in a few dozen hands (not started)."""
+    return make_tournament(
+        club,
+        user,
+        n=8,
+        format="freezeout",
+        buy_in=1000,
+        starting_chips=6,
+        antes=[1, 2, 3],
+        hands_per_level=3,
+        min_table=3,
+        max_table=5,
+        payout_percentages=percentages,
+        **options,
+    )
+
+
 def names(session) -> dict[str, int]:
     return dict(Seat.objects.filter(session=session).values_list("player__name", "player_id"))
 
