@@ -160,3 +160,34 @@ def test_a_double_tap_on_save_does_not_skip_the_result(
     page.wait_for_timeout(900)
     page.get_by_text("Record next hand").click()
     page.get_by_role("heading", name="Record hand 2").wait_for()
+
+
+def test_the_first_hand_offers_no_last_hands_players(
+    live_server, phone, login, club, players, bob, password
+):
+    """Nothing to start from before the first hand: the choice is not on screen; after a
+    hand it is, and the host's "last hand's" ticks who played it."""
+    session = six_handed(club, players, bob, rules={})
+    page = phone
+    login(page, "bob", password)
+    record_url = f"{live_server.url}/sessions/{session.pk}/record/"
+    page.goto(record_url)
+    page.locator(".record-form").wait_for()
+    assert page.locator(".who-default").count() == 0
+    assert page.get_by_text("Start with").count() == 0
+    postings.record_hand(
+        session_id=session.pk,
+        entry={"trump": "H", "tricks": {"ann": 3, "ben": 2}, "passed": ["cal", "dee", "eve"]},
+        idempotency_key="first",
+        expected_version=None,
+        user=bob,
+    )
+    page.goto(record_url)
+    page.locator(".who-default").wait_for(state="visible")
+    page.locator('[data-who-default-value="last"]').click()
+    ticked = page.locator("[data-row]:has([data-played]:checked)")
+    assert [ticked.nth(i).get_attribute("data-name") for i in range(ticked.count())] == [
+        "ann",
+        "ben",
+        "fay",
+    ]

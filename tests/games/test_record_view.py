@@ -60,6 +60,19 @@ def test_record_form_has_key_version_rows_and_suits(bob_client, table):
     assert again["idempotency_key"].value() != key
 
 
+def test_start_with_last_hands_players_only_once_there_is_a_last_hand(bob_client, table):
+    """Hand 1 has no last hand to start from: the "Start with nobody / last hand's" choice
+    is not in the page at all (it showed without JavaScript, and with it, because its
+    own display overrode ``hidden``). From hand 2 on it is there, for record.js to show."""
+    url = reverse("hand_record", args=[table.pk])
+    html = bob_client.get(url).content.decode()
+    assert "data-who-default" not in html and "last hand&#x27;s" not in html
+    record_direct(table, **WIN_ANN)
+    html = bob_client.get(url).content.decode()
+    assert html.count("data-who-default-value") == 2
+    assert 'data-last-played="ann,ben,cal,dee"' in html
+
+
 def test_record_form_htmx_partial(bob_client, table):
     response = bob_client.get(reverse("hand_record", args=[table.pk]), **HTMX)
     html = response.content.decode()
