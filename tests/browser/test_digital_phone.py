@@ -56,6 +56,37 @@ def _in_view(page, selector: str) -> list[str]:
     )
 
 
+def _dismiss_layout(page) -> list[str]:
+    """What is wrong with the refusal's Dismiss button: under 44 px tall, not at the
+    right end of the message, or sharing a line with the second or later line of a
+    message that wraps (it reads as part of the sentence)."""
+    return page.evaluate(
+        """() => {
+            const error = document.querySelector("#board .dg-error");
+            const button = error.querySelector(".dg-dismiss");
+            const b = button.getBoundingClientRect();
+            const style = getComputedStyle(error);
+            const end = error.getBoundingClientRect().right - parseFloat(style.paddingRight);
+            const lines = [];
+            const walk = document.createTreeWalker(error, NodeFilter.SHOW_TEXT);
+            for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+                if (button.contains(node) || !node.textContent.trim()) continue;
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                for (const r of range.getClientRects()) lines.push(r);
+            }
+            const tops = new Set(lines.map(r => Math.round(r.top)));
+            const wrong = [];
+            if (b.height < 44) wrong.push(`button ${b.height}px tall`);
+            if (Math.abs(b.right - end) > 1) wrong.push(`button ends at ${b.right}, not ${end}`);
+            const beside = lines.filter(r => r.bottom > b.top + 1 && r.top < b.bottom - 1);
+            if (beside.length && tops.size > 1) wrong.push(`button beside line ${beside[0].top} of ${tops.size}`);
+            if (document.documentElement.scrollWidth > innerWidth) wrong.push("sideways scroll");
+            return wrong;
+        }"""
+    )
+
+
 def test_the_trick_and_your_hand_are_in_view_together_on_your_turn(live_server, new_phone):
     keeper, session, seat = _seven()
     page = new_phone()
@@ -142,6 +173,13 @@ def test_a_move_another_phone_beat_says_so_on_the_fresh_board(live_server, new_p
     assert int(page.locator("#board").get_attribute("data-seq")) > seq
     page.get_by_text("Waiting for ben").wait_for()
     _shot(page, "refused_409")
+    # The message and its Dismiss read cleanly on a small phone too.
+    page.get_by_role("button", name="Dismiss").wait_for()
+    for width in (390, 360):
+        page.set_viewport_size({"width": width, "height": HEIGHT})
+        assert not _dismiss_layout(page), (width, _dismiss_layout(page))
+        _shot(page, f"refused_dismiss_{width}")
+    page.set_viewport_size({"width": 390, "height": HEIGHT})
 
     # The table moves on again (ben declares): the poll's board keeps the sentence.
     held["on"] = False
