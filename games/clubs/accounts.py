@@ -31,10 +31,26 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         messages.success(request, welcome % {"name": user.username})
         return redirect(next_url or "home")
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": next_url},
+        status=422 if form.errors else 200,
+    )
 
 
-class RateLimitedLoginView(auth_views.LoginView):
+class RefusedInput:
+    """Django's auth views answer a refused form with 200; the app's forms say 422 (the
+    form again, with its errors and what was typed), which htmx and the tests of
+    "nothing silent" tell apart from a page shown."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)  # type: ignore[misc]
+        response.status_code = 422
+        return response
+
+
+class RateLimitedLoginView(RefusedInput, auth_views.LoginView):
     """Failed logins slow down the address that made them (``games.ratelimit``): per
     (address, username) and per address, with delays that double. While a pair must wait
     the form is refused with 429, even with the right password; another address is not
@@ -72,7 +88,7 @@ class RateLimitedLoginView(auth_views.LoginView):
         return super().form_invalid(form)
 
 
-class PasswordChangeView(auth_views.PasswordChangeView):
+class PasswordChangeView(RefusedInput, auth_views.PasswordChangeView):
     template_name = "registration/password_change.html"
 
     def form_valid(self, form):
@@ -87,7 +103,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 # settings: the console by default, SMTP from DJANGO_EMAIL_* variables) -------------------
 
 
-class PasswordResetView(auth_views.PasswordResetView):
+class PasswordResetView(RefusedInput, auth_views.PasswordResetView):
     """Asks for the e-mail address and sends the link. The answer is the same whether or
     not an account has that address (no way to probe who has an account); requests are
     counted per client IP like failed logins."""
@@ -121,7 +137,7 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
     template_name = "registration/password_reset_done.html"
 
 
-class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+class PasswordResetConfirmView(RefusedInput, auth_views.PasswordResetConfirmView):
     template_name = "registration/password_reset_confirm.html"
 
 

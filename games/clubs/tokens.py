@@ -78,7 +78,8 @@ def token_list(request: AuthedHttpRequest) -> HttpResponse:
     form = TokenForm(request.POST or None, user=request.user)
     if request.method == "POST":
         if not form.is_valid():
-            return render(request, "games/tokens.html", _context(request, form), status=400)
+            # 422 as every form of the app that shows refused input again.
+            return render(request, "games/tokens.html", _context(request, form), status=422)
         days = form.cleaned_data.get("expires_in_days")
         expires = timezone.now() + timedelta(days=days) if days else None
         token, key = ApiToken.issue(request.user, form.cleaned_data["name"], expires_at=expires)

@@ -31,6 +31,13 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"memberships": memberships})
 
 
+def _refused(*forms) -> int:
+    """A form page's status: 422 when it shows refused input again (with its errors and
+    what was typed), as every form of the app answers; htmx swaps a 422 in (base.html's
+    htmx-config) where a 400 would only raise the error banner."""
+    return 422 if any(form.errors for form in forms) else 200
+
+
 @login_required
 def club_create(request: AuthedHttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
@@ -42,7 +49,7 @@ def club_create(request: AuthedHttpRequest) -> HttpResponse:
             % {"club": club.name},
         )
         return redirect(club)
-    return render(request, "games/club_form.html", {"form": form})
+    return render(request, "games/club_form.html", {"form": form}, status=_refused(form))
 
 
 @login_required
@@ -70,7 +77,13 @@ def club_edit(request: HttpRequest, club_id: int) -> HttpResponse:
         form.save()
         messages.success(request, gettext("Club settings saved."))
         return redirect(club)
-    return render(request, "games/club_form.html", {"form": form, "club": club})
+    if form.errors:
+        # The form keeps what was typed; the heading names the club as it is stored
+        # (validation copied the typed values onto the instance).
+        club.refresh_from_db()
+    return render(
+        request, "games/club_form.html", {"form": form, "club": club}, status=_refused(form)
+    )
 
 
 @login_required
@@ -103,7 +116,7 @@ def player_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
         # phone keyboard stays open for the next name.
         "just_added": request.method == "POST" or request.GET.get("added") == "1",
     }
-    return render(request, template, context, status=400 if form.errors else 200)
+    return render(request, template, context, status=_refused(form))
 
 
 @login_required
@@ -138,6 +151,7 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
         request,
         "games/player_edit.html",
         {"club": club, "player": player, "form": form, "link_form": link_form},
+        status=_refused(form, link_form),
     )
 
 

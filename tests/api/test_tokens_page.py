@@ -43,7 +43,7 @@ def test_the_list_shows_only_my_tokens(bob_client, bob, alice):
 
 def test_a_name_is_required(bob_client, bob):
     response = bob_client.post(URL, {"name": ""})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert not ApiToken.objects.filter(user=bob).exists()
 
 
@@ -51,7 +51,7 @@ def test_active_tokens_are_capped(bob_client, bob):
     for i in range(MAX_ACTIVE_TOKENS):
         ApiToken.issue(bob, f"t{i}")
     response = bob_client.post(URL, {"name": "one too many"})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert ApiToken.objects.filter(user=bob).count() == MAX_ACTIVE_TOKENS
 
 

@@ -508,3 +508,20 @@ def test_hands_of_another_login_can_be_discarded_after_a_question(
     phone.evaluate("() => window.bourre.queue.flush()")
     assert phone.evaluate(STORED) == []
     assert Hand.objects.filter(session=session).count() == 0
+
+
+def test_a_refused_name_on_the_roster_is_said_beside_the_field(
+    phone, login, live_server, club, players, bob, password
+):
+    """The roster's add form posts with htmx: its refusal (a name already on the roster)
+    answered 400, which htmx does not swap in (base.html's htmx-config), so the phone
+    showed the generic error banner instead of the reason. It answers 422 now."""
+    login(phone, "bob", password)
+    phone.goto(f"{live_server.url}/clubs/{club.pk}/players/")
+    phone.get_by_placeholder("Name").fill("ANN")
+    phone.get_by_role("button", name="Add player").click()
+    error = phone.locator("#roster .errorlist")
+    error.wait_for()
+    assert "already on the roster" in error.inner_text()
+    assert phone.get_by_placeholder("Name").input_value() == "ANN"
+    assert not phone.locator(".net-banner:visible").count()

@@ -25,7 +25,7 @@ def test_signup_rejects_mismatched_passwords(client):
         reverse("signup"),
         {"username": "newbie", "password1": "a-long-pass-42", "password2": "other-pass-42"},
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "password2" in response.context["form"].errors
     assert not get_user_model().objects.filter(username="newbie").exists()
 
@@ -131,3 +131,17 @@ def test_signing_up_from_an_invitation_is_not_told_to_create_a_club(client):
 
     texts = [m.message for m in get_messages(response.wsgi_request)]
     assert texts == ["Welcome, guest! Accept the invitation below to join the club."]
+
+
+def test_refused_logins_and_passwords_answer_422_with_the_form_again(alice, alice_client, client):
+    """Django's auth views answered a refused form with 200; the app's forms say 422."""
+    wrong = client.post(reverse("login"), {"username": "alice", "password": "not-it"})
+    assert wrong.status_code == 422 and wrong.context["form"].errors
+    assert 'value="alice"' in wrong.content.decode()
+    change = alice_client.post(
+        reverse("password_change"),
+        {"old_password": "wrong", "new_password1": "x-pass-99-y", "new_password2": "x-pass-99-y"},
+    )
+    assert change.status_code == 422 and "old_password" in change.context["form"].errors
+    reset = client.post(reverse("password_reset"), {"email": "not an address"})
+    assert reset.status_code == 422 and "email" in reset.context["form"].errors

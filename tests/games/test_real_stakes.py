@@ -152,7 +152,7 @@ def test_a_club_with_games_keeps_its_minor_unit(alice_client, cents_club, player
     )  # fmt: skip
     url = reverse("club_edit", args=[cents_club.pk])
     response = alice_client.post(url, {"name": "Bayou Club", "currency": "XXX"})
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "counted the same way only" in response.context["form"].errors["currency"][0]
     response = alice_client.post(url, {"name": "Bayou Club", "currency": "EUR"})
     assert response.status_code == 302
