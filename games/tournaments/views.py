@@ -69,7 +69,7 @@ def tournament_create(request: HttpRequest, club_id: int) -> HttpResponse:
                 request, gettext("%(name)s is open for registration.") % {"name": t.name}
             )
             return redirect(t)
-    status = 400 if form.errors else 200
+    status = 422 if form.errors else 200  # refused input, as every form of the app
     return render(
         request, "games/tournament_form.html", {"club": club, "form": form}, status=status
     )
@@ -91,7 +91,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
             messages.success(request, gettext("Settings saved."))
             return redirect(t)
     t.refresh_from_db()
-    status = 400 if form.errors else 200
+    status = 422 if form.errors else 200  # refused input, as every form of the app
     return render(
         request,
         "games/tournament_form.html",

@@ -118,7 +118,7 @@ def test_tournament_form(alice_client, club, bad):
             "tiebreak": "pots",
         },
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "name" in response.context["form"].errors
     assert not Tournament.objects.exists()
 

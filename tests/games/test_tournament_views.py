@@ -172,9 +172,16 @@ def test_bad_settings_are_shown_beside_the_field_R3(alice_client, club, field, v
         field: value,
     }
     response = alice_client.post(reverse("tournament_create", args=[club.pk]), data)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert message in response.content.decode()
     assert not Tournament.objects.exists()
+    # The settings page of a tournament not started refuses it the same way, keeping
+    # what was typed.
+    cup = svc.create_tournament(club=club, user=None, name="Cup", buy_in=10)
+    response = alice_client.post(reverse("tournament_edit", args=[cup.pk]), data)
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert f'value="{value}"' in response.content.decode()
 
 
 def test_edit_settings_until_the_start(cup, alice_client):
