@@ -1,3 +1,4 @@
+import re
 import secrets
 from typing import TYPE_CHECKING
 
@@ -5,13 +6,27 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from .club import Club, HasCurrency, Player
 
 if TYPE_CHECKING:
     from ledger.models import Posting
+
+
+# A tournament table's session is named when the table is made
+# (games.tournaments.service._open_table), in English: the name is stored, exported and
+# sent by the API as it is. Pages show it in the reader's language (``display_name``).
+ROUND_TABLE_NAME = gettext_noop("%(tournament)s · round %(round)s · table %(table)s")
+TABLE_NAME = gettext_noop("%(tournament)s · table %(table)s")
+_TABLE_NAMES = [
+    (
+        re.compile(r"(?P<tournament>.+) · round (?P<round>\d+) · table (?P<table>\d+)", re.S),
+        ROUND_TABLE_NAME,
+    ),
+    (re.compile(r"(?P<tournament>.+) · table (?P<table>\d+)", re.S), TABLE_NAME),
+]
 
 
 class GameSession(HasCurrency):
@@ -21,6 +36,9 @@ class GameSession(HasCurrency):
     verdict; they are kept on the row (and updated under `select_for_update`) so every
     page can read them without replaying history. `version` rises with every change and is
     the ETag that lets idle phones poll for free.
+
+    Pages name a session with ``display_name``: a tournament table's stored English name
+    in the reader's language.
     """
 
     class Status(models.TextChoices):
@@ -105,6 +123,19 @@ class GameSession(HasCurrency):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def display_name(self) -> str:
+        """The name in the reader's language: "<tournament> · round N · table M" built
+        again with gettext for a tournament's table (``chip_limited``: only those are),
+        from the name it was stored under, so no page reads more for it (the club's list
+        of sessions, the flat-cost scoreboard); any other session's name as typed."""
+        if self.chip_limited:
+            for pattern, words in _TABLE_NAMES:
+                match = pattern.fullmatch(self.name)
+                if match:
+                    return gettext(words) % match.groupdict()
+        return self.name
 
     def bump(self) -> None:
         """Mark a change; callers hold the row lock and save()."""

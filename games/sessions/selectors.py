@@ -275,5 +275,5 @@ def net_chart_for(session: GameSession, seats: list[Seat]):
         series,
         labels,
         currency=session.currency,
-        title=gettext("Net per player over %(session)s") % {"session": session.name},
+        title=gettext("Net per player over %(session)s") % {"session": session.display_name},
     )

@@ -64,7 +64,10 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         "earlier": earlier_marks(session, rows, names),
         "nets": nets,
         "share_text": _("%(session)s: %(transfers)s.")
-        % {"session": session.name, "transfers": "; ".join(sentences) or _("nobody owes anything")},
+        % {
+            "session": session.display_name,
+            "transfers": "; ".join(sentences) or _("nobody owes anything"),
+        },
         "can_mark": membership.has_role(Role.SCOREKEEPER),
         "share_url": request.build_absolute_uri(),
     }

@@ -84,6 +84,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from games.models.session import ROUND_TABLE_NAME, TABLE_NAME
 from games.money import CHIPS
 from games.tournaments import entries as late
 from games.tournaments.locks import entry_of, locked
@@ -557,10 +558,12 @@ def _new_round(t, number, seed, ranked, tables, byes, final, chips, met) -> Roun
 def _open_table(t: Tournament, rnd: Round, number: int, players: list[int], chips, user):
     by_id = Player.objects.in_bulk(players)
     seated = [by_id[p] for p in players]
-    label = f"{t.name} · round {rnd.number} · table {number}" if t.is_rounds else ""
+    # Stored in English (the API and CSV give it as it is); pages show it in the reader's
+    # language (GameSession.display_name, which reads it back: keep the two in step).
+    words = {"tournament": t.name, "round": rnd.number, "table": number}
     session = postings.start_session(
         club=t.club,
-        name=label or f"{t.name} · table {number}",
+        name=(ROUND_TABLE_NAME if t.is_rounds else TABLE_NAME) % words,
         players=seated,
         dealer=seated[0],
         rules=table_rules(t, rnd, 0),
