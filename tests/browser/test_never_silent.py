@@ -525,3 +525,5 @@ def test_a_refused_name_on_the_roster_is_said_beside_the_field(
     assert "already on the roster" in error.inner_text()
     assert phone.get_by_placeholder("Name").input_value() == "ANN"
     assert not phone.locator(".net-banner:visible").count()
+    # Said once, under the field: no summary squeezed between the field and the button.
+    assert not phone.locator("#roster .error-summary:visible").count()
