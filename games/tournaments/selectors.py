@@ -288,7 +288,11 @@ def bracket(t: Tournament) -> dict[str, Any]:
                 "id": rnd.pk,
                 "number": rnd.number,
                 "seed": rnd.seed,
-                "status": rnd.status,
+                # A freeze-out's only round is never closed by a round end: once the
+                # tournament has finished, every round of it has too.
+                "status": (
+                    Round.Status.FINISHED if t.status == Tournament.Status.FINISHED else rnd.status
+                ),
                 "is_final": rnd.is_final,
                 "tables": boxes,
                 "byes": [{"id": p, "name": names.get(p, "?")} for p in rnd.byes],

@@ -1,6 +1,7 @@
 """Keeping a running tournament up with its tables: ante levels (a table takes the level
 in force when its own hand ends: ``clock``), who went out, tables that finish, rounds and
-the tournament that end (prizes by the payout table, after a deal: the rest), and
+the tournament that end (prizes by the payout table, after a deal: the rest; every
+round still open, a freeze-out's only one, closes with it), and
 freeze-out balancing (nobody moved by one balancing step is chosen by the next when
 someone else can go; a moved player takes the lowest free seat of the new table, so the
 seat numbers its players were told — the draw's, each move's — stay unique; each move
@@ -432,6 +433,10 @@ def _finish_tournament(t: Tournament, user) -> None:
         session = table.session
         if session.is_open:
             postings.close_session(session_id=session.pk, user=user)
+    # A freeze-out's single round (or a round a deal ended) closes with the tournament.
+    t.rounds.exclude(status=Round.Status.FINISHED).update(
+        status=Round.Status.FINISHED, finished_at=timezone.now()
+    )
     t.status = Tournament.Status.FINISHED
     t.finished_at = timezone.now()
     t.save(update_fields=["status", "finished_at"])

@@ -1,0 +1,57 @@
+"""The screens of a tournament that has finished or nearly so: a finished freeze-out's
+round reads as finished everywhere (dashboard, bracket, public bracket, API), the deal
+card's chip-chop line when the smallest prize left is nothing, and the wall screen's
+list of eliminations saying the players went out."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Round, Tournament, TournamentTable
+from games.tournaments import service as svc
+from ledger import postings
+
+from .test_tournament_service import make_tournament, record, win
+
+pytestmark = pytest.mark.django_db
+
+
+def finished_freezeout(club, alice) -> Tournament:
+    """Two players, three chips each: one wins every hand until the other is out."""
+    t = make_tournament(club, alice, n=2, format="freezeout", starting_chips=3, antes=[1])
+    svc.start(tournament_id=t.pk, user=alice)
+    x = TournamentTable.objects.select_related("session").get(tournament=t)
+    for _ in range(20):
+        x.session.refresh_from_db()
+        if not x.session.is_open:
+            break
+        players = postings.session_state(x.session)["players"]
+        record(x.session, win(players, players[0], {players[1]: 0}), alice)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    return t
+
+
+def test_a_finished_freezeouts_round_reads_finished(club, alice, alice_client, client):
+    t = finished_freezeout(club, alice)
+    assert t.rounds.get().status == Round.Status.FINISHED
+    for url, c in (
+        (reverse("tournament_detail", args=[t.pk]), alice_client),
+        (reverse("tournament_bracket", args=[t.pk]), alice_client),
+        (reverse("tournament_public", args=[t.public_token]), client),
+    ):
+        page = c.get(url).content.decode()
+        assert c.get(url).status_code == 200, url
+        assert ">playing<" not in page.replace(" ", ""), url
+    dashboard = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert '<span class="badge">finished</span>' in dashboard
+    api = alice_client.get(f"/api/v1/tournaments/{t.pk}/").json()
+    assert [r["status"] for r in api["rounds"]] == ["finished"]
+
+
+def test_a_round_stored_open_reads_finished_once_the_tournament_is(club, alice, alice_client):
+    """Tournaments finished before rounds were closed with them kept an open round."""
+    t = finished_freezeout(club, alice)
+    t.rounds.update(status=Round.Status.PLAYING)
+    dashboard = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert '<span class="badge">finished</span>' in dashboard
+    assert '<span class="badge">playing</span>' not in dashboard
