@@ -55,3 +55,40 @@ def test_a_round_stored_open_reads_finished_once_the_tournament_is(club, alice, 
     dashboard = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
     assert '<span class="badge">finished</span>' in dashboard
     assert '<span class="badge">playing</span>' not in dashboard
+
+
+def test_the_deal_card_says_a_chip_chop_is_all_by_chips_when_the_last_prize_is_nothing(
+    club, alice, alice_client
+):
+    """Three left and one paid place: the smallest prize still to be won is 0, so "each
+    gets $0" would be said; the card says the chip chop shares it all by chips."""
+    t = make_tournament(
+        club,
+        alice,
+        n=3,
+        format="freezeout",
+        buy_in=100,
+        starting_chips=30,
+        payout_percentages=[100],
+    )
+    svc.start(tournament_id=t.pk, user=alice)
+    page = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert "Make a deal" in page
+    assert "Chip chop: all of it shared by chips." in page
+    assert "each gets" not in page
+
+
+def test_the_deal_card_names_the_smallest_prize_when_there_is_one(club, alice, alice_client):
+    t = make_tournament(
+        club,
+        alice,
+        n=3,
+        format="freezeout",
+        buy_in=1000,
+        starting_chips=30,
+        payout_percentages=[50, 30, 20],
+    )
+    svc.start(tournament_id=t.pk, user=alice)
+    page = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert "Chip chop: each gets $600 and the rest by chips." in page
+    assert "all of it shared by chips" not in page
