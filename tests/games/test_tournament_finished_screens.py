@@ -92,3 +92,12 @@ def test_the_deal_card_names_the_smallest_prize_when_there_is_one(club, alice, a
     page = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
     assert "Chip chop: each gets $600 and the rest by chips." in page
     assert "all of it shared by chips" not in page
+
+
+def test_the_wall_screen_says_where_players_went_out(club, alice, client):
+    """ "p002 table 1" read like a seat assignment; the list says they went out there."""
+    t = finished_freezeout(club, alice)
+    out = t.entries.get(status="out")
+    page = client.get(reverse("tournament_tv", args=[t.public_token])).content.decode()
+    listed = page[page.index('id="tv-out"') :]
+    assert f'{out.player.name} <span class="tv-dim">out at table 1</span>' in listed
