@@ -20,7 +20,8 @@ input, 409 when the moment is wrong: registration closed, a pot still to be won�
 - ``POST tournaments/{id}/tables/{number}/hands/`` — record a hand at a table of the
   current round: exactly ``POST sessions/{session}/hands/`` (same body, Idempotency-Key
   and If-Match with the table session's ETag).
-- ``GET|POST tournaments/{id}/deal/`` — the terms of a final-table deal; make one.
+- ``GET|POST tournaments/{id}/deal/`` — the terms of a final-table deal (with
+  ``rounding``: the rule that rounds the shares, ``deals.CHIP_CHOP_RULE``); make one.
 - ``GET tournaments/{id}/payouts/`` — the payout table: places, shares, amounts.
 
 Every answer that changes the tournament carries its ETag (``selectors.etag``).
@@ -541,6 +542,10 @@ class TableHandApi(ApiView):
         return session_api.HandListApi().post(request, table.session_id)
 
 
+# The deal terms' rounding rule, by name (games.engine.tournament_payouts.chip_chop).
+DEAL_ROUNDING = "largest_remainder"
+
+
 class DealTermsOutputSerializer(serializers.Serializer):
     total = serializers.IntegerField(
         help_text=gettext_lazy("What the remaining places pay together.")
@@ -554,6 +559,16 @@ class DealTermsOutputSerializer(serializers.Serializer):
     )
     chips_chop = serializers.DictField(
         child=serializers.IntegerField(), help_text=gettext_lazy("id → share")
+    )
+    rounding = serializers.ChoiceField(
+        choices=[DEAL_ROUNDING],
+        help_text=gettext_lazy(
+            "How the shares are rounded (minor units). largest_remainder: a chip chop gives "
+            "each player floor + (total − floor × players) × chips ÷ all chips, rounded "
+            "down; the units left over go one each to the largest remainders (ties: the "
+            "bigger stack, then the lower seat). An even chop's odd units go one each to "
+            "the biggest stacks. The shares always add up to total."
+        ),
     )
 
 
@@ -574,6 +589,7 @@ class DealApi(ApiView):
                 "chips": {str(p): c for p, c in terms["chips"].items()},
                 "even": {str(p): x for p, x in deals.propose(t, "even").items()},
                 "chips_chop": {str(p): x for p, x in deals.propose(t, "chips").items()},
+                "rounding": DEAL_ROUNDING,
             }
         )
 

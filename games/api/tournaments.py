@@ -4,7 +4,9 @@ problem+json errors, cursor pagination for the list, explicit output serializers
 
 - ``GET tournaments/`` — your clubs' tournaments, newest first (``?club=``, ``?status=``)
 - ``GET tournaments/{id}/`` — settings, status, rounds and tables with live chips
-- ``GET tournaments/{id}/standings/`` — finishing places (provisional while running)
+- ``GET tournaments/{id}/standings/`` — finishing places (provisional while running);
+  while it runs, ``prize_due`` is what a knocked-out player's place pays at the end
+  (``selectors.standings``), as the standings page shows it
 - ``GET tournaments/{id}/prizes/`` — the prize ledger: postings with legs and balances,
   as JSON or CSV (``Accept: text/csv`` or ``?format=csv``); one response, not paged: it
   has about two postings per entrant. Postings are numbered per tournament (``number``).
@@ -138,6 +140,14 @@ class StandingOutputSerializer(serializers.Serializer):
     out_table = serializers.IntegerField(allow_null=True)
     out_at = serializers.DateTimeField(allow_null=True)
     prize = serializers.IntegerField()
+    prize_due = serializers.IntegerField(
+        help_text=gettext_lazy(
+            "Minor units. While the tournament runs: what the place of a player who went "
+            "out pays from the pool as it stands (players sharing a place share its "
+            "prizes), paid when the tournament ends; 0 for players still in, unpaid "
+            "places and once the tournament has finished (see prize)."
+        )
+    )
     busted = serializers.BooleanField(help_text=gettext_lazy("Knocked out (chips: none left)."))
     out_chips = serializers.IntegerField(
         allow_null=True, help_text=gettext_lazy("Busted: the stack the last hand took.")

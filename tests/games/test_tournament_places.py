@@ -138,3 +138,29 @@ def test_the_results_card_lists_every_paid_place_then_the_others(club, alice, al
         else:
             assert e.prize == 0 and line in others
     assert "3 other places" in others
+
+
+def test_the_api_standings_give_the_prize_due_and_the_deal_terms_their_rounding(club, alice):
+    """The API says what the standings page says ("paid at the end"), in minor units, and
+    names the rule that rounds a deal's shares; the schema documents both."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from tests.games.test_tournament_api import token_client
+
+    t, (a, b, c, d) = _two_out_on_one_hand(club, alice)
+    api = token_client(alice)
+    rows = api.get(reverse("api_tournament_standings", args=[t.pk])).json()["standings"]
+    due = {r["player"]["name"]: r["prize_due"] for r in rows}
+    assert due == {a: 0, b: 0, c: 600, d: 600}
+    terms = api.get(reverse("api_tournament_deal", args=[t.pk])).json()
+    assert terms["rounding"] == "largest_remainder"
+    assert sum(terms["chips_chop"].values()) == terms["total"] == 2800
+    schema = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    standing = next(s for n, s in schema.items() if "prize_due" in s.get("properties", {}))
+    assert standing["properties"]["prize_due"]["type"] == "integer"
+    assert "prize_due" in standing["required"]
+    assert "Minor units" in standing["properties"]["prize_due"]["description"]
+    deal = next(s for n, s in schema.items() if "chips_chop" in s.get("properties", {}))
+    rounding = deal["properties"]["rounding"]
+    assert "largest_remainder" in str(rounding) and "largest_remainder:" in str(schema)
+    assert "rounding" in deal["required"]
