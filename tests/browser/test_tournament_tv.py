@@ -145,3 +145,46 @@ def test_the_dashboard_fits_a_phone_with_clock_late_entries_and_a_deal(
         phone.goto(live_server.url + path)
         phone.wait_for_load_state("load")
     assert violations == []
+
+
+def test_a_long_names_elimination_still_says_where_they_went_out(
+    live_server, club, alice, tmp_path, browser, server_settles
+):
+    """On a 1280×720 screen a long name is cut short, never "out at table N"."""
+    from games.models import Entry
+
+    t = make_tournament(
+        club,
+        alice,
+        n=9,
+        prefix="Maximiliana Okonkwo-Vandersteen ",
+        name="Long Names Cup",
+        format="freezeout",
+        buy_in=100,
+        starting_chips=1500,
+        antes=[100, 200, 400, 800],
+        hands_per_level=2,
+        min_table=4,
+        max_table=7,
+    )
+    svc.start(tournament_id=seeded(t.pk, "phone"), user=alice)
+    rng = random.Random(5)
+    for _ in range(300):
+        if Entry.objects.filter(tournament=t, status="out").count() >= 2:
+            break
+        for x in t.tables.filter(status="playing").select_related("session"):
+            play_bot_hand(x, rng, alice)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{t.public_token}/tv/")
+    rows = page.locator(".tv-out li")
+    rows.first.wait_for()
+    assert rows.count() >= 2
+    for i in range(rows.count()):
+        row, where = rows.nth(i), rows.nth(i).locator(".tv-dim")
+        assert where.inner_text().startswith("out at table ")
+        a, b = row.bounding_box(), where.bounding_box()
+        assert a and b and b["x"] + b["width"] <= a["x"] + a["width"] + 1, where.inner_text()
+    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    page.screenshot(path=str(shots / "tv-long-names-1280.png"))
+    context.close()

@@ -100,4 +100,4 @@ def test_the_wall_screen_says_where_players_went_out(club, alice, client):
     out = t.entries.get(status="out")
     page = client.get(reverse("tournament_tv", args=[t.public_token])).content.decode()
     listed = page[page.index('id="tv-out"') :]
-    assert f'{out.player.name} <span class="tv-dim">out at table 1</span>' in listed
+    assert f'{out.player.name}</span> <span class="tv-dim">out at table 1</span>' in listed
