@@ -6,29 +6,12 @@ list of eliminations saying the players went out."""
 import pytest
 from django.urls import reverse
 
-from games.models import Round, Tournament, TournamentTable
+from games.models import Round
 from games.tournaments import service as svc
-from ledger import postings
 
-from .test_tournament_service import make_tournament, record, win
+from .test_tournament_service import finished_freezeout, make_tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_freezeout(club, alice) -> Tournament:
-    """Two players, three chips each: one wins every hand until the other is out."""
-    t = make_tournament(club, alice, n=2, format="freezeout", starting_chips=3, antes=[1])
-    svc.start(tournament_id=t.pk, user=alice)
-    x = TournamentTable.objects.select_related("session").get(tournament=t)
-    for _ in range(20):
-        x.session.refresh_from_db()
-        if not x.session.is_open:
-            break
-        players = postings.session_state(x.session)["players"]
-        record(x.session, win(players, players[0], {players[1]: 0}), alice)
-    t.refresh_from_db()
-    assert t.status == Tournament.Status.FINISHED
-    return t
 
 
 def test_a_finished_freezeouts_round_reads_finished(club, alice, alice_client, client):

@@ -15,7 +15,7 @@ from games.tournaments import service as svc
 from ledger import books, postings
 from tests.factories import seeded
 
-from .test_tournament_service import make_tournament, record, win
+from .test_tournament_service import finished_freezeout, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -182,17 +182,8 @@ def test_standings_csv_page(running, alice_client):
 
 
 def test_a_finished_tables_undo_is_refused_with_the_reason(club, alice, alice_client):
-    t = make_tournament(club, alice, n=2, format="freezeout", starting_chips=3, antes=[1])
-    svc.start(tournament_id=t.pk, user=alice)
+    t = finished_freezeout(club, alice)
     x = TournamentTable.objects.select_related("session").get(tournament=t)
-    for _ in range(20):
-        x.session.refresh_from_db()
-        if not x.session.is_open:
-            break
-        players = postings.session_state(x.session)["players"]
-        record(x.session, win(players, players[0], {players[1]: 0}), alice)
-    t.refresh_from_db()
-    assert t.status == Tournament.Status.FINISHED
     last = Hand.objects.filter(session=x.session, status="recorded").order_by("-number").first()
     before = books.prize_balances(t)
     page = alice_client.post(reverse("hand_void", args=[last.pk]), follow=True).content.decode()

@@ -133,6 +133,22 @@ def eight_player_freezeout(club, user, percentages: list[int], **options) -> Tou
     )
 
 
+def finished_freezeout(club, alice) -> Tournament:
+    """Two players, three chips each: one wins every hand until the other is out."""
+    t = make_tournament(club, alice, n=2, format="freezeout", starting_chips=3, antes=[1])
+    svc.start(tournament_id=t.pk, user=alice)
+    x = TournamentTable.objects.select_related("session").get(tournament=t)
+    for _ in range(20):
+        x.session.refresh_from_db()
+        if not x.session.is_open:
+            break
+        players = postings.session_state(x.session)["players"]
+        record(x.session, win(players, players[0], {players[1]: 0}), alice)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    return t
+
+
 def names(session) -> dict[str, int]:
     return dict(Seat.objects.filter(session=session).values_list("player__name", "player_id"))
 
