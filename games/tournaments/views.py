@@ -386,7 +386,8 @@ def _deal_form(t: Tournament):
 @require_POST
 def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Record a deal. A refusal (the form's or the service's) shows the dashboard again
-    with the deal form open, its error in view and what was typed kept (status 400)."""
+    with the deal form open, its error in view and what was typed kept (status 422, like
+    every form of the app that refuses input)."""
     t, membership = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     form = _deal_form(t)
     if form is None:
@@ -412,7 +413,7 @@ def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
     # The dashboard's poll answers 304 while nothing changed: what was typed stays.
     context["deal_form"] = form
     context["poll_headers"] = json.dumps({"If-None-Match": _dashboard_etag(t, membership)})
-    return render(request, "games/tournament_detail.html", context, status=400)
+    return render(request, "games/tournament_detail.html", context, status=422)
 
 
 @login_required

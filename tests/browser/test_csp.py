@@ -1,6 +1,6 @@
 """The Content-Security-Policy in a real browser (issue 17, item 4): the pages people use
 raise no CSP violation in Chromium, htmx runs without its injected style or eval, and the
-scoreboard still polls (304) while visible. Forms refused with 422/400 (the record form,
+scoreboard still polls (304) while visible. Forms refused with 422 (the record form,
 the house rules, the final table's deal) come back without a violation, and the shared
 scoreboard polls without an hx-trigger filter (htmx:evalDisallowedError)."""
 
@@ -84,7 +84,7 @@ def _csp_listener(page) -> list[str]:
 def test_refused_forms_come_back_without_a_csp_violation(
     live_server, phone, login, club, players, alice, password
 ):
-    """A 422 (or 400) answer shows the form again with its errors: nothing in it may be
+    """A 422 answer shows the form again with its errors: nothing in it may be
     refused by the policy (an inline style, a handler)."""
     from ledger import postings
 
@@ -126,7 +126,7 @@ def test_refused_forms_come_back_without_a_csp_violation(
     phone.get_by_role("button", name="Record the deal and end the tournament").click()
     phone.wait_for_load_state()
     phone.wait_for_timeout(300)
-    assert [r.split()[0] for r in refused] == ["422", "422", "400"], refused
+    assert [r.split()[0] for r in refused] == ["422", "422", "422"], refused
     # The shared scoreboard polls under the policy too (no trigger filter needing eval).
     link = share.create_link(session, alice)
     board = f"{live_server.url}/share/{link.token}/"

@@ -50,7 +50,7 @@ def test_custom_amounts_that_do_not_add_up_are_refused_in_dollars_with_the_input
     t = final_table
     data = custom_post(t, ["2", "1.50", "0.75", "0.25"])  # $4.50 of $5
     response = bob_client.post(reverse("tournament_deal", args=[t.pk]), data)
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = response.content.decode()
     assert "The amounts add up to $4.50, not the $5 left to win." in html
     # No minor units anywhere a person reads (hashes, seeds and ids may hold any digits).
@@ -74,7 +74,7 @@ def test_the_refusal_is_in_the_readers_language_and_money(bob_client, final_tabl
     response = bob_client.post(
         reverse("tournament_deal", args=[t.pk]), data, HTTP_ACCEPT_LANGUAGE="fi"
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     with translation.override("fi"):
         typed, total = format_money(450, USD), format_money(500, USD)
     html = response.content.decode()
