@@ -164,3 +164,11 @@ def test_the_api_standings_give_the_prize_due_and_the_deal_terms_their_rounding(
     rounding = deal["properties"]["rounding"]
     assert "largest_remainder" in str(rounding) and "largest_remainder:" in str(schema)
     assert "rounding" in deal["required"]
+
+
+def test_the_print_view_says_where_a_player_went_out(club, alice, client):
+    """The print view's "Went out" column says "out at table N", not a bare "table N"
+    that reads like a seat assignment."""
+    t, (a, b, c, d) = _two_out_on_one_hand(club, alice)
+    html = client.get(reverse("tournament_print", args=[t.public_token])).content.decode()
+    assert html.count("out at table 1") == 2
