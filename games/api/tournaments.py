@@ -10,7 +10,8 @@ problem+json errors, cursor pagination for the list, explicit output serializers
 - ``GET tournaments/{id}/prizes/`` — the prize ledger: postings with legs and balances,
   as JSON or CSV (``Accept: text/csv`` or ``?format=csv``); one response, not paged: it
   has about two postings per entrant. Postings are numbered per tournament (``number``).
-- ``GET tournaments/{id}/standings/`` also answers CSV (``?format=csv``).
+- ``GET tournaments/{id}/standings/`` also answers CSV (``?format=csv``), with
+  ``prize_minor`` and ``prize_due_minor`` last.
 - Writes (create, entries, start, tables, clock, deal, payouts): ``tournament_actions``.
 """
 
@@ -324,7 +325,9 @@ class TournamentStandingsApi(ApiView):
             (200, "text/csv"): OpenApiResponse(
                 response=str,
                 description=",".join(selectors.API_STANDINGS_CSV_COLUMNS)
-                + " (prize in minor units; out_at ISO 8601 with the club's offset)",
+                + " (prize and prize due in minor units; prize_due_minor is what a knocked-out"
+                " player's place pays at the end while the tournament runs; out_at ISO 8601"
+                " with the club's offset)",
             ),
             **problems(*READ_PROBLEMS),
         },

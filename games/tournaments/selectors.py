@@ -115,16 +115,28 @@ def _prizes_due(t: Tournament, entries: list[Entry], places: list[int | None]) -
     return {p: x for p, x in prizes.items() if p in out and x}
 
 
-STANDINGS_CSV_COLUMNS = ("place", "player", "status", "chips", "out_table", "out_at", "prize")
+# prize_due: what a knocked-out player's place pays at the end while the tournament runs
+# (the standings' "paid at the end"); 0 once prizes are paid or for anyone still in.
+STANDINGS_CSV_COLUMNS = (
+    "place",
+    "player",
+    "status",
+    "chips",
+    "out_table",
+    "out_at",
+    "prize",
+    "prize_due",
+)
 # The API's CSVs keep the stored integers and say so (ledger.exports).
-API_STANDINGS_CSV_COLUMNS = (*STANDINGS_CSV_COLUMNS[:-1], "prize_minor")
+API_STANDINGS_CSV_COLUMNS = (*STANDINGS_CSV_COLUMNS[:-2], "prize_minor", "prize_due_minor")
 
 
 def standings_csv_rows(
     rows: Iterable[Mapping[str, Any]], amount: Callable[[int], Any] = int
 ) -> Iterator[list[Any]]:
     """The standings as CSV rows (the page's and the API's; out_at as ISO 8601 with the
-    club's offset; ``amount`` writes the prize: the page's in major units, ``major``).
+    club's offset; ``amount`` writes the prize and the prize due: the page's in major units,
+    ``major``).
     Write them with ``ledger.exports.writer``, which escapes every text cell."""
     for r in rows:
         yield [
@@ -135,6 +147,7 @@ def standings_csv_rows(
             r["out_table"] or "",
             timezones.iso(r["out_at"]) if isinstance(r["out_at"], datetime) else r["out_at"] or "",
             amount(r["prize"]),
+            amount(r["prize_due"]),
         ]
 
 

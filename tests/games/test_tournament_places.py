@@ -166,6 +166,30 @@ def test_the_api_standings_give_the_prize_due_and_the_deal_terms_their_rounding(
     assert "rounding" in deal["required"]
 
 
+def test_the_standings_csvs_end_with_the_prize_due(club, alice, alice_client):
+    """Both standings CSVs carry what the standings page calls "paid at the end": the
+    page's in major units like the prize, the API's in minor units."""
+    import csv
+    import io
+
+    from games.models.currency import CURRENCIES
+    from tests.games.test_tournament_api import token_client
+
+    t, (a, b, c, d) = _two_out_on_one_hand(club, alice)
+    t.currency = CURRENCIES["USD"]  # amounts in cents: the page's CSV writes dollars
+    t.save(update_fields=["currency_code", "currency_exponent", "currency_symbol"])
+    page = alice_client.get(reverse("tournament_standings_csv", args=[t.pk])).content.decode()
+    rows = list(csv.reader(io.StringIO(page)))
+    assert rows[0][-2:] == ["prize", "prize_due"]
+    due = {r[1]: r[-1] for r in rows[1:]}
+    assert due == {a: "0.00", b: "0.00", c: "6.00", d: "6.00"}
+    api = token_client(alice)
+    body = api.get(reverse("api_tournament_standings", args=[t.pk]), {"format": "csv"})
+    rows = list(csv.reader(io.StringIO(body.content.decode())))
+    assert rows[0][-2:] == ["prize_minor", "prize_due_minor"]
+    assert {r[1]: r[-1] for r in rows[1:]} == {a: "0", b: "0", c: "600", d: "600"}
+
+
 def test_the_print_view_says_where_a_player_went_out(club, alice, client):
     """The print view's "Went out" column says "out at table N", not a bare "table N"
     that reads like a seat assignment."""

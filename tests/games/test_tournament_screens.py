@@ -177,7 +177,16 @@ def test_a_deal_from_the_dashboard(club, alice, alice_client):
 def test_standings_csv_page(running, alice_client):
     response = alice_client.get(reverse("tournament_standings_csv", args=[running.pk]))
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0] == ["place", "player", "status", "chips", "out_table", "out_at", "prize"]
+    assert rows[0] == [
+        "place",
+        "player",
+        "status",
+        "chips",
+        "out_table",
+        "out_at",
+        "prize",
+        "prize_due",
+    ]
     assert len(rows) == 11
 
 
