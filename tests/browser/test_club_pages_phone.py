@@ -1,0 +1,34 @@
+"""The club page and its roster at phone size: the roster's add form keeps its button on
+one line."""
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = "/tmp/shots/hG"
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_rosters_add_button_stays_on_one_line(
+    live_server, phone, login, speak, club, players, alice, password, lang
+):
+    login(phone, "alice", password)
+    speak(phone, lang)
+    phone.goto(f"{live_server.url}/clubs/{club.pk}/players/")
+    button = phone.locator("#roster form.inline-form button[type=submit]")
+    name = phone.locator("#roster form.inline-form input[name=name]")
+    for width in (360, 390):
+        phone.set_viewport_size({"width": width, "height": 844})
+        box = button.evaluate(
+            """(b) => { const r = b.getBoundingClientRect();
+                 const text = document.createRange(); text.selectNodeContents(b);
+                 const tops = new Set([...text.getClientRects()].map((x) => Math.round(x.top)));
+                 return {h: r.height, lines: tops.size, right: r.right,
+                         vw: document.documentElement.clientWidth}; }"""
+        )
+        assert box["lines"] == 1, (lang, width, box)
+        assert 44 <= box["h"] < 50, (lang, width, box)
+        assert box["right"] <= box["vw"], (lang, width, box)
+        assert name.bounding_box()["height"] >= 44
+        assert phone.evaluate("document.documentElement.scrollWidth") <= width
+        phone.screenshot(path=f"{SHOTS}/roster-add-{lang}-{width}.png")
