@@ -196,3 +196,15 @@ def test_the_print_view_says_where_a_player_went_out(club, alice, client):
     t, (a, b, c, d) = _two_out_on_one_hand(club, alice)
     html = client.get(reverse("tournament_print", args=[t.public_token])).content.decode()
     assert html.count("out at table 1") == 2
+
+
+def test_the_print_view_names_the_round_in_a_table_round_tournament(club, alice, client):
+    t = make_tournament(club, alice, n=8, starting_chips=2, antes=[1], hands_per_round=50)
+    assert t.is_rounds
+    svc.start(tournament_id=seeded(t.pk, "s"), user=alice)
+    x = table(t, 1)
+    a, b, c, d = list(names(x.session))
+    # b, c, d are bourré for more than they have: out at round 1, table 1.
+    record(x.session, {"trump": "S", "passed": [], "tricks": {a: 5, b: 0, c: 0, d: 0}})
+    html = client.get(reverse("tournament_print", args=[t.public_token])).content.decode()
+    assert html.count("out at round 1, table 1") == 3
