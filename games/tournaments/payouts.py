@@ -12,6 +12,7 @@ director may set 0.01 for prizes to the cent.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.utils.translation import gettext_noop
@@ -50,6 +51,23 @@ def payout_rows(t: Tournament, pool: int, entrants: int) -> list[dict[str, Any]]
         points = w * 10_000 // total
         rows.append({"place": i + 1, "share": f"{points // 100}.{points % 100:02d}", "amount": a})
     return rows
+
+
+def seeded_ranks(t: Tournament, player_ids: Iterable[int]) -> dict[int, int]:
+    """player → rank in the tournament's seeded draw (its first round's seed). Players who
+    share a place are listed in this order: it decides who gets the odd unit when their
+    shared prize does not divide evenly (REMAINDER_RULE)."""
+    seed = t.rounds.order_by("number").values_list("seed", flat=True).first() or ""
+    return {p: i for i, p in enumerate(logic.seeded_order(list(player_ids), seed))}
+
+
+def place_prizes(t: Tournament, places: Sequence[tuple[int, int]], pool: int) -> dict[int, int]:
+    """player → prize, for ``places`` [(place, player)] of everyone in the event (players
+    sharing a place in ``seeded_ranks`` order): the payout table for that many entrants,
+    shared places splitting their prizes (``logic.prizes_by_place``). The end of the
+    tournament pays by it, and the standings show knocked-out players what it will pay."""
+    weights = payout_weights(t, len(places))
+    return logic.prizes_by_place(pool, weights, list(places), t.payout_unit or 1)
 
 
 def entrants_count(t: Tournament) -> int:

@@ -91,14 +91,12 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
 
 def _prizes_due(t: Tournament, entries: list[Entry], places: list[int | None]) -> dict[int, int]:
     """player → the prize of the place each player who went out holds, by the rule that
-    pays it at the end (``logic.prizes_by_place``, players sharing a place listed in the
-    seeded order ``tables._finish_tournament`` uses); those still in are given the places
-    above them, which they share out at the end."""
+    pays it at the end (``payouts.place_prizes``, as ``tables._finish_tournament``);
+    those still in are given the places above them, which they share out at the end."""
     pool = books.prize_balances(t)["pool"]
     if not pool or not any(places):
         return {}
-    seed = t.rounds.order_by("number").values_list("seed", flat=True).first() or ""
-    order = {p: i for i, p in enumerate(logic.seeded_order([e.player_id for e in entries], seed))}
+    order = payouts.seeded_ranks(t, [e.player_id for e in entries])
     rows = sorted(
         (
             (place or i + 1, e.player_id)
@@ -106,9 +104,8 @@ def _prizes_due(t: Tournament, entries: list[Entry], places: list[int | None]) -
         ),
         key=lambda row: (row[0], order[row[1]]),
     )
-    weights = payouts.payout_weights(t, len(entries))
     try:
-        prizes = logic.prizes_by_place(pool, weights, rows, t.payout_unit or 1)
+        prizes = payouts.place_prizes(t, rows, pool)
     except logic.TournamentError:
         return {}
     out = {e.player_id for e, place in zip(entries, places, strict=True) if place is not None}

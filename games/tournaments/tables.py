@@ -388,16 +388,13 @@ def _finish_tournament(t: Tournament, user) -> None:
             status__in=[Entry.Status.PLAYING, Entry.Status.OUT, Entry.Status.WINNER]
         ).select_related("player")
     )
-    seed = t.rounds.order_by("number").values_list("seed", flat=True).first() or ""
-    # Players who share a place are listed in a seeded order: it decides who gets the
-    # odd unit when their shared prize does not divide evenly.
-    order = {p: i for i, p in enumerate(logic.seeded_order([e.player_id for e in entries], seed))}
+    # Players who share a place are listed in the seeded order (payouts.seeded_ranks).
+    order = payouts.seeded_ranks(t, [e.player_id for e in entries])
     entries.sort(key=lambda e: order[e.player_id])
     keys = [(e.player_id, tuple(e.out_key or ())) for e in entries]
     places = logic.finishing_places(keys)
-    percentages = payouts.payout_weights(t, len(entries))
     balances = books.prize_balances(t)
-    prizes = logic.prizes_by_place(balances["pool"], percentages, places, t.payout_unit or 1)
+    prizes = payouts.place_prizes(t, places, balances["pool"])
     dealt = {int(p): x for p, x in (t.deal or {}).get("amounts", {}).items()}
     if dealt:
         # A deal already paid the players who made it (ledger.postings kind "deal"): they
@@ -405,9 +402,7 @@ def _finish_tournament(t: Tournament, user) -> None:
         # table from the whole pool as it stood at the deal, exactly as without one —
         # players who went out on the same hand with the same chips share their places'
         # prizes (``prizes_by_place``), as the standings show them sharing the place.
-        prizes = logic.prizes_by_place(
-            balances["pool"] + sum(dealt.values()), percentages, places, t.payout_unit or 1
-        )
+        prizes = payouts.place_prizes(t, places, balances["pool"] + sum(dealt.values()))
         prizes.update(dict.fromkeys(dealt, 0))
 
     accounts = postings.prize_accounts(t, list(prizes))
