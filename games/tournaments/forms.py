@@ -219,8 +219,10 @@ class TournamentForm(forms.ModelForm):
             field = self.fields[name]
             assert isinstance(field, MoneyField)  # declared above
             field.currency = currency
-        if t.pk is None:
-            self.fields["payout_unit"].initial = currency.minor
+        if t.pk is None and "payout_unit" not in kwargs.get("initial", {}):
+            # A ModelForm's initial values come from the instance, whose model default
+            # (one minor unit) would win over the field's: whole units of the money.
+            self.initial["payout_unit"] = currency.minor
         if t.pk:
             self.fields["antes_text"].initial = ", ".join(map(str, t.antes))
             self.fields["payouts_text"].initial = ", ".join(map(str, t.payout_percentages))

@@ -3,6 +3,7 @@ or "1" and shown as "$0.25"; a quarter-ante evening end to end."""
 
 import csv
 import io
+import re
 import uuid
 from datetime import datetime
 
@@ -277,3 +278,26 @@ def test_a_tournament_in_dollars_and_cents_pays_whole_dollar_prizes(alice_client
     response = alice_client.post(reverse("tournament_create", args=[cents_club.pk]), data)
     assert "has too many decimals" in response.content.decode()
     assert Tournament.objects.count() == 1
+
+
+def test_the_new_tournament_form_offers_whole_dollar_prizes_and_keeps_them(
+    alice_client, cents_club
+):
+    """A director who leaves "Round prizes to" as the form shows it gets whole dollars
+    (it showed 0.01, the model's default of one cent, and saved that)."""
+    from games.models import Tournament
+
+    url = reverse("tournament_create", args=[cents_club.pk])
+    page = alice_client.get(url).content.decode()
+    field = re.search(r'<input[^>]*name="payout_unit"[^>]*>', page).group(0)
+    shown = re.search(r'value="([^"]*)"', field).group(1)
+    assert shown in ("1", "1.00")
+    data = {
+        "name": "Default Cup", "format": "rounds", "table_mode": "reported",
+        "buy_in": "10", "fee": "0", "starting_chips": "40", "antes_text": "1, 2, 4",
+        "hands_per_level": "0", "min_table": "4", "max_table": "7", "hands_per_round": "8",
+        "advance_per_table": "2", "final_hands": "0", "tiebreak": "pots",
+        "payouts_text": "50, 30, 20", "payout_unit": shown,
+    }  # fmt: skip
+    assert alice_client.post(url, data).status_code == 302
+    assert Tournament.objects.get().payout_unit == 100
