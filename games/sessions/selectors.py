@@ -180,12 +180,16 @@ def board_context(
     table_rows, recent_rows, tournament_rows = reads
     seats, next_number, digital_busy = postings.table_seats(session, table_rows)
     balances = session.net_by_player()
+    # A tournament table plays for the chips in front of each player: its seats show
+    # those stacks, as the standings do, not what each won or lost at this table.
+    stacks = session.stack_by_player() if session.chip_limited else {}
     excused = set(session.excused or [])
     rows: list[dict[str, Any]] = [
         {
             "name": seat.name,
             "active": seat.active,
             "net": balances.get(seat.player_id, 0),
+            "stack": stacks.get(seat.player_id, 0),
             "dealer": seat.player_id == session.next_dealer_id,
             "excused": seat.player_id in excused,
         }

@@ -3,6 +3,7 @@ its public link, htmx partial, ETag/304 and flat query count), standings and pri
 
 import csv
 import io
+import re
 from collections import Counter
 from html.parser import HTMLParser
 
@@ -11,9 +12,9 @@ from django.db import connection, reset_queries
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Entry, Player, Tournament, TournamentTable
+from games.models import Entry, Player, ShareLink, Tournament, TournamentTable
 from games.tournaments import service as svc
-from ledger import books
+from ledger import books, postings
 from tests.factories import seeded
 
 from .test_tournament_service import make_players, make_tournament, names, record, win
@@ -446,3 +447,39 @@ def test_stacks_are_grouped_in_the_readers_language(club, alice, alice_client, l
         assert shown in page, url
     csv_text = alice_client.get(reverse("tournament_standings_csv", args=[t.pk])).content.decode()
     assert "12000" in csv_text and shown not in csv_text
+
+
+# -- a table's own scoreboard ---------------------------------------------------------------
+
+
+def _seat_figures(page: str) -> dict[str, str]:
+    rows = re.findall(
+        r'<span class="seat-name">([^<]+).*?<span class="money (?:stack|net[^"]*)">([^<]+)</span>',
+        page,
+        re.S,
+    )
+    return {name.strip(): figure.strip() for name, figure in rows}
+
+
+def test_a_tables_scoreboard_shows_the_stacks_in_front_of_the_players(running, alice_client, alice):
+    """A tournament table plays for chips: its seats show each player's stack, as the
+    standings do (it showed '0 chips' for everyone at the start, then the change)."""
+    x = running.tables.order_by("number").first()
+    session = x.session
+    url = reverse("session_detail", args=[session.pk])
+    start = _seat_figures(alice_client.get(url).content.decode())
+    assert start and set(start.values()) == {"20 chips"}  # the starting chips
+    seats = names(session)
+    players = sorted(seats)
+    record(session, win(players, players[0]), user=alice)
+    session.refresh_from_db()
+    after = _seat_figures(alice_client.get(url, headers=HTMX).content.decode())
+    stacks = session.stack_by_player()
+    assert after == {p: f"{stacks[seats[p]]} chips" for p in start}
+    assert stacks[seats[players[0]]] > 20  # the winner's stack grew
+    # The share link's board says the same.
+    link = ShareLink.new(session)
+    link.save()
+    shared = alice_client.get(reverse("share_board", args=[link.token])).content.decode()
+    assert re.findall(r'class="money stack">([^<]+)<', shared) == list(after.values())
+    postings.check_invariants(session)
