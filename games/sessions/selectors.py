@@ -105,6 +105,9 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
                 else "",
                 "paid": mark is not None and mark.amount == t.amount,
                 "stale_mark": mark is not None and mark.amount != t.amount,
+                # What a stale mark leaves open: still to pay, or paid too much.
+                "mark_due": max(t.amount - mark.amount, 0) if mark is not None else 0,
+                "mark_over": max(mark.amount - t.amount, 0) if mark is not None else 0,
                 "mark": mark,
             }
         )

@@ -4,7 +4,9 @@ Transfers are recomputed from the ledger every time (`ledger.settlement`); a
 `SettlementMark` only remembers that one of them was paid, with the amount it had then.
 A mark whose transfer the books no longer ask for (a hand recorded or corrected after
 the tick) is listed apart, "marked paid before the books changed", until it is cleared:
-the transfers do not count it, so nobody pays twice without being told.
+the transfers do not count it, so nobody pays twice without being told. A mark on a
+transfer that is still there for another amount says what it leaves to pay (or what was
+paid too much) and can be cleared on its row.
 The page, its messages and the "Copy as text" sentence are in the reader's language; the
 CSV headers and values stay English (column names are data, read by spreadsheets).
 """
@@ -96,11 +98,13 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
     if row is not None:
         t = row["transfer"]
         target = (row, t.payer, t.payee, t.amount, row["markable"])
-        said = (
-            _("%(payer)s → %(payee)s %(amount)s: marked paid.")
-            if paid
-            else _("%(payer)s → %(payee)s %(amount)s: marked not paid yet.")
-        )
+        if paid:
+            said = _("%(payer)s → %(payee)s %(amount)s: marked paid.")
+        elif row["stale_mark"]:  # the mark of an amount the books no longer ask for
+            said = _("%(payer)s → %(payee)s %(amount)s: mark cleared.")
+            target = (row, t.payer, t.payee, row["mark"].amount, row["markable"])
+        else:
+            said = _("%(payer)s → %(payee)s %(amount)s: marked not paid yet.")
     elif not paid:
         for e in earlier_marks(session, rows, _names):
             mark = e["mark"]

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import timezones
+from games.money import format_money
 from ledger import postings
 from ledger.models import Leg, SettlementMark
 
@@ -234,4 +235,39 @@ def test_a_paid_mark_the_books_no_longer_ask_for_is_shown_until_cleared(bob_clie
     cleared = bob_client.post(url, {"payer": payer, "payee": payee}, **HTMX)
     assert cleared.status_code == 200 and "Marked paid before" not in cleared.content.decode()
     assert not SettlementMark.objects.filter(session=table).exists()
+    postings.check_invariants(table)
+
+
+def test_a_mark_whose_amount_changed_says_what_is_left_and_can_be_cleared(bob_client, table, bob):
+    """The same two players still settle up, for another amount: the row says what the
+    old mark leaves to pay, and the mark can be cleared there (it could only be replaced
+    by ticking the new amount)."""
+    record_direct(table, user=bob, tricks={"ann": 5})  # clean: nothing carries
+    page = reverse("session_settlement", args=[table.pk])
+    url = reverse("settlement_mark", args=[table.pk])
+    row = next(r for r in bob_client.get(page).context["rows"] if r["markable"])
+    payer, payee, old = row["transfer"].payer, row["transfer"].payee, row["amount"]
+    bob_client.post(url, {"payer": payer, "payee": payee, "paid": "1"})
+    record_direct(table, user=bob, tricks={"ann": 5})  # the same payers owe ann more
+    response = bob_client.get(page)
+    [now] = [
+        r
+        for r in response.context["rows"]
+        if (r["transfer"].payer, r["transfer"].payee) == (payer, payee)
+    ]
+    assert now["stale_mark"] and not now["paid"] and now["amount"] > old
+    assert (now["mark_due"], now["mark_over"]) == (now["amount"] - old, 0)
+    html = response.content.decode()
+    due = format_money(now["amount"] - old, table.currency)
+    assert f"If that was paid, {due} is still to pay." in html
+    assert html.count("Clear the mark") == 1
+    cleared = bob_client.post(url, {"payer": payer, "payee": payee}, follow=True)
+    assert "mark cleared" in cleared.content.decode()
+    assert not SettlementMark.objects.filter(session=table).exists()
+    after = next(
+        r
+        for r in cleared.context["rows"]
+        if (r["transfer"].payer, r["transfer"].payee) == (payer, payee)
+    )
+    assert not after["stale_mark"] and not after["paid"]
     postings.check_invariants(table)
