@@ -188,3 +188,50 @@ def test_a_long_names_elimination_still_says_where_they_went_out(
     shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
     page.screenshot(path=str(shots / "tv-long-names-1280.png"))
     context.close()
+
+
+def test_the_wall_screen_opened_on_a_phone_is_one_readable_column(
+    live_server, club, alice, tmp_path, browser, server_settles
+):
+    """The public bracket links the wall screen, so a player may open it on a phone: at
+    390×844 its panels stack in one column, each as wide as the screen, the title whole
+    and no text smaller than 14 px (the TV grid squeezed the title to 7 px)."""
+    t = make_tournament(
+        club, alice, n=12, name="Bayou Championship Freeze-out", format="freezeout",
+        buy_in=2500, fee=250, starting_chips=12, antes=[1, 2, 3, 5], level_minutes=15,
+    )  # fmt: skip
+    svc.start(tournament_id=seeded(t.pk, "tv-phone"), user=alice)
+    rng = random.Random(2)
+    for _ in range(6):
+        for x in t.tables.filter(status="playing").select_related("session"):
+            play_bot_hand(x, rng, alice)
+        svc.sync(tournament_id=t.pk, user=alice)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/t/{t.public_token}/tv/")
+        page.locator(".tv-head h1").wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        title = page.locator(".tv-head h1")
+        assert title.evaluate("el => el.scrollWidth <= el.clientWidth")  # not cut short
+        tops = []
+        for selector in (".tv-head", ".tv-clock-box", ".tv-stats", ".tv-out", ".tv-pay"):
+            box = page.locator(selector).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 391, selector
+            if selector != ".tv-head":
+                assert box["width"] >= 390 - 2 * 16 - 1, selector  # the column's width
+            tops.append(box["y"])
+        assert tops == sorted(tops)  # one below the other
+        smallest = page.evaluate(
+            "Math.min(...[...document.querySelectorAll('.tv-screen *')]"
+            ".filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))"
+            ".map(e => parseFloat(getComputedStyle(e).fontSize)))"
+        )
+        assert smallest >= 14
+        shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "tv-390x844.png"), full_page=True)
+    finally:
+        context.close()
