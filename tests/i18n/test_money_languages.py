@@ -344,3 +344,21 @@ def test_memos_kept_in_the_ledger_are_locale_free():
     cup = SimpleNamespace(currency=EUR)
     with override("fi"):
         assert price_words(cup, 1000, 250) == "buy-in €10 + fee €2.50"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_settlement_sentences_second_clause_goes_on_in_lower_case(code):
+    """The explanation joins two clauses with a semicolon ("ben pays it all to ann; ann's
+    $4 win is collected: …"); a clause that does not start with a name starts in lower
+    case (Spanish read "…a ann; La ganancia de…")."""
+    from ledger.settlement import PHRASES, settle_balances
+
+    with override(code):
+        phrases = {key: gettext(text) for key, text in PHRASES.items()}
+        transfers = settle_balances({"ann": 4, "ben": -2, "cal": -2}, phrases=phrases)
+    # Lower-case names: any capital after the semicolon is the translation's own.
+    assert len(transfers) == 2
+    for t in transfers:
+        assert "; " in t.explanation, t.explanation
+        second = t.explanation.split("; ", 1)[1]
+        assert not second[0].isupper(), (code, t.explanation)
