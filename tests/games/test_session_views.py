@@ -563,6 +563,29 @@ def test_history_shows_hands_postings_chart_and_undone_hands(carol_client, table
     assert "Hand 2 undone" in html  # the event list
 
 
+def test_history_times_read_like_the_hand_pages(carol_client, table, club):
+    """The event list gives times in the hand page's format ("Dec 3, 20:56 CST"), in
+    the club's time zone (it used the short numeric format, "12/03/2026 8:56 p.m.")."""
+    from django.utils import dateformat
+
+    from games import timezones
+
+    club.time_zone = "America/Chicago"
+    club.save()
+    hand = record_direct(table, **WIN_ANN)
+    history = carol_client.get(reverse("session_history", args=[table.pk])).content.decode()
+    page = carol_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    for event in table.events.all():
+        when = dateformat.format(
+            event.created_at.astimezone(timezones.zone(club.time_zone)), "M j, H:i T"
+        )
+        assert f'<span class="row-sub">{when}' in history
+    recorded = dateformat.format(
+        hand.created_at.astimezone(timezones.zone(club.time_zone)), "M j, H:i T"
+    )
+    assert f"Recorded {recorded}" in page
+
+
 def test_history_chart_leaves_out_voided_hands(table, bob):
     from games.sessions.selectors import net_series
 
