@@ -91,8 +91,9 @@ def _verdict_at(verdict: dict[str, Any], corrections: list[dict[str, Any]], reve
 
 def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
     """Every posting of ``player_id``'s account in this session, grouped by hand, in the
-    order they were written, each group with the net after it. Two queries (the second
-    only for hands with a penalty, to tell a bourré from a renege)."""
+    order they were written, each group with the net after it. One query, plus one for
+    hands with a penalty (to tell a bourré from a renege) and one for reversed hands (to
+    tell a correction from an undo)."""
     rows = list(
         Leg.objects.filter(
             posting__session=session,
@@ -118,12 +119,22 @@ def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
     }
     # A correction reverses a hand's postings and posts its new result on the same hand;
     # an undo only reverses. So a reversal that new postings of its hand follow is a
-    # correction's.
-    last_posted = {
-        hand_id: posting_id
-        for kind, _reversed, hand_id, _number, _amount, posting_id, *_times in rows
-        if kind != Posting.Kind.REVERSAL and hand_id is not None
+    # correction's: any player's postings, since the new result may leave this player
+    # out of the hand's money altogether (one more query, only when a hand was reversed).
+    reversed_ids = {
+        hand_id
+        for kind, _reversed, hand_id, *_rest in rows
+        if kind == Posting.Kind.REVERSAL and hand_id is not None
     }
+    last_posted: dict[int, int] = {}
+    if reversed_ids:
+        last_posted = dict(
+            Posting.objects.filter(session=session, hand_id__in=reversed_ids)
+            .exclude(kind=Posting.Kind.REVERSAL)
+            .values("hand_id")
+            .annotate(last=Max("id"))
+            .values_list("hand_id", "last")
+        )
     reversed_hands: set[int] = set()
     verdicts = {
         pk: (verdict, corrections)

@@ -192,3 +192,35 @@ def test_a_statement_says_a_correction_took_the_old_result_back(table, players, 
     assert ("bourré, given back", taken_back.delta - 1) in taken_back.parts  # ante +1 back
     assert lines[-1].net == table.net_by_player()[dee.pk]
     postings.check_invariants(table)
+
+
+def test_a_correction_that_leaves_a_player_out_of_the_money_is_not_called_an_undo(
+    club, players, bob
+):
+    """The dealer antes for all (house rule ``dealer_antes_for_all``): ben's only money in
+    hand 1 was his bourré, and the correction says he passed, so the new result posts
+    nothing of his. His statement still calls the reversal a correction's: hand 1
+    stands (it read "Hand 1 undone")."""
+    table = postings.start_session(
+        club=club, name="Dealer antes", players=players, dealer=players[3],
+        rules={"dealer_antes_for_all": True}, currency=club.currency, user=bob,
+    )  # fmt: skip
+    record_direct(table, bob, tricks={"ann": 3, "ben": 0, "cal": 2})  # ben bourré
+    postings.correct_hand(
+        session_id=table.pk,
+        number=1,
+        entry={"trump": "H", "tricks": {"ann": 3, "cal": 2}, "passed": ["ben", "dee"]},
+        user=bob,
+    )
+    table.refresh_from_db()
+    ben = players[1]
+    lines = statements.statement(table, ben.pk, "ben")
+    labels = [line.label for line in lines]
+    assert labels == ["Hand 1", "Hand 1 corrected: the old result taken back"]
+    assert lines[-1].net == table.net_by_player().get(ben.pk, 0) == 0
+    # An undo is still an undo.
+    hand = Hand.objects.get(session=table, number=1)
+    postings.void_hand(session_id=table.pk, hand_id=hand.pk, user=bob)
+    labels = [line.label for line in statements.statement(table, players[0].pk, "ann")]
+    assert labels[-1] == "Hand 1 undone"
+    postings.check_invariants(table)
