@@ -26,7 +26,8 @@
 // login (the offline page, served the same to every user of the phone) sends nothing: it
 // counts the waiting hands and, when the connection returns, reloads into the real page,
 // whose login sends its own. This file is loaded on every logged-in page (base.html), so
-// hands go out on whatever page their login opens next.
+// hands go out on whatever page their login opens next. Hands kept before entries knew
+// their login are taken by the first login that opens a page.
 // A phone that will not keep anything (IndexedDB refused: some private windows, a full
 // disk) gets no queue: Save goes to the network as without this file, so a dropped
 // connection shows app.js's banner; a hand the store refuses stays typed in the form and
@@ -49,8 +50,9 @@
     var me = login();
     return me ? entries.filter(function (e) { return e.login === me; }) : [];
   }
-  // Another login's entries (or, from before entries knew their login, nobody's): never
-  // sent from here, only counted and, after a question, discarded.
+  // Another login's entries: never sent from here, only counted and, after a question,
+  // discarded. (Entries from before entries knew their login are taken by the first
+  // login that loads them: load().)
   function others() {
     var me = login();
     return me ? entries.filter(function (e) { return e.login !== me; }) : [];
@@ -76,7 +78,18 @@
   }
   function load() {
     return tx("readonly", function (store) { return store.getAll(); }).then(function (all) {
-      entries = (all || []).sort(function (a, b) { return a.at - b.at; });
+      all = all || [];
+      // Kept by an older version of this file, before hands knew their login: the first
+      // login to open a page takes them (on a host's phone, the host who typed them), or
+      // nobody could ever send them. The server still checks that login may record there.
+      var me = login();
+      var unowned = me ? all.filter(function (e) { return e.login === undefined || e.login === null; }) : [];
+      if (unowned.length) {
+        return tx("readwrite", function (store) {
+          unowned.forEach(function (e) { e.login = me; store.put(e); });
+        }).then(load);
+      }
+      entries = all.sort(function (a, b) { return a.at - b.at; });
       render();
       return entries;
     });

@@ -510,6 +510,46 @@ def test_hands_of_another_login_can_be_discarded_after_a_question(
     assert Hand.objects.filter(session=session).count() == 0
 
 
+FORGET_LOGINS = """() => new Promise((resolve, reject) => {
+  const req = indexedDB.open("bourre", 1);
+  req.onsuccess = () => {
+    const tx = req.result.transaction("hands", "readwrite");
+    const store = tx.objectStore("hands");
+    const get = store.getAll();
+    get.onsuccess = () => get.result.forEach(e => { delete e.login; store.put(e); });
+    tx.oncomplete = () => { req.result.close(); resolve(get.result.length); };
+  };
+  req.onerror = () => reject(req.error);
+})"""
+
+
+def test_a_hand_kept_before_hands_knew_their_login_is_still_sent(live_server, phone, kitchen, bob):
+    """A phone updated while a hand waited: the entry has no login. The first login to
+    open a page takes it and sends it (it was counted as another login's, for ever)."""
+    session = kitchen
+
+    def no_answer_to_posts(route):
+        route.abort("connectionreset") if route.request.method == "POST" else route.continue_()
+
+    _open_record(phone, live_server, session)
+    phone.route("**/record/", no_answer_to_posts)  # the Wi-Fi drops for saves
+    _type_hand(phone, "H", "ann", "ben")
+    phone.get_by_role("button", name="Save hand").click()
+    phone.locator("[data-queue-status]").get_by_text("Waiting to send (1)").wait_for()
+    assert phone.evaluate(FORGET_LOGINS) == 1  # as an older queue.js kept it
+    phone.reload()
+    phone.locator("[data-queue-status]").get_by_text("Waiting to send (1)").wait_for()
+    assert phone.locator("[data-queue-others]").count() == 0
+    [entry] = phone.evaluate(STORED)
+    assert entry["login"] == str(bob.pk)
+    phone.unroute("**/record/")  # the connection is back
+    phone.evaluate("() => window.bourre.queue.flush()")
+    phone.wait_for_function(f"() => ({STORED})().then(all => !all.length)")
+    (hand,) = _saved_hands(session, 1)
+    assert (hand.record["trump"], hand.result.get("winner"), hand.created_by) == ("H", "ann", bob)
+    _books_balance(session)
+
+
 def test_a_refused_name_on_the_roster_is_said_beside_the_field(
     phone, login, live_server, club, players, bob, password
 ):
