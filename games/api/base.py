@@ -44,6 +44,7 @@ from games.access import membership_for, require_role
 from games.api import idempotency
 from games.api import serializers as s
 from games.api.errors import (
+    NOT_JSON,
     PROBLEM_MEDIA_TYPE,
     field_problem,
     too_large,
@@ -67,20 +68,17 @@ class ApiJSONRenderer(JSONRenderer):
 
 
 class ApiJSONParser(JSONParser):
-    """JSON whose pathological nesting is a 400 rather than a RecursionError."""
+    """A body that is not JSON is a 400 in the API's own words, in the reader's language
+    (DRF says "JSON parse error - " and then Python's decoder, in English); pathological
+    nesting is a 400 of its own rather than a RecursionError."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise exceptions.ParseError(_("JSON parse error - nested too deeply.")) from None
-        except exceptions.ParseError as exc:
-            # DRF's sentence is English only; the decoder's own words (where the JSON
-            # breaks) stay as they are, inside a sentence in the reader's language.
-            where = str(exc.detail).removeprefix("JSON parse error - ")
-            raise exceptions.ParseError(
-                _("JSON parse error - %(error)s") % {"error": where}
-            ) from None
+        except exceptions.ParseError:
+            raise exceptions.ParseError(NOT_JSON) from None
 
 
 API_RENDERERS: list[type[BaseRenderer]] = [ApiJSONRenderer]

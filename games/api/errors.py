@@ -332,9 +332,6 @@ def problem_exception_handler(exc, context):
         exc = exceptions.NotFound(NOT_FOUND_DETAIL)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(*exc.args)
-    elif isinstance(exc, exceptions.ParseError):
-        # DRF's says "JSON parse error - " and then Python's own words, in English.
-        exc = exceptions.ParseError(NOT_JSON)
     elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages

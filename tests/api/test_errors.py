@@ -61,6 +61,28 @@ def test_a_body_that_is_not_json_is_told_in_the_readers_language(api_bob, game):
     assert "parse error" not in body["detail"] and "comillas" in body["detail"]
 
 
+def test_a_body_nested_too_deeply_is_told_so_not_to_check_its_commas(api_bob, game):
+    deep = b"[" * 50_000 + b"]" * 50_000  # valid JSON, deeper than the decoder goes
+    response = api_bob.post(
+        f"/api/v1/sessions/{game.pk}/hands/", deep, content_type="application/json"
+    )
+    detail = response.json()["detail"]
+    assert response.status_code == 400 and "nested too deeply" in detail
+    assert "commas" not in detail
+
+
+def test_the_verifier_says_a_body_is_not_json_in_the_readers_language(api_anon):
+    response = api_anon.post(
+        "/api/v1/hands/verify/", b"{x", content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )  # fmt: skip
+    body = response.json()
+    [error] = body["errors"]
+    assert response.status_code == 400 and error["code"] == "bad_json"
+    assert "comillas" in error["message"]  # the API's words, in Spanish
+    assert "Expecting" not in error["message"] and "line 1" not in error["message"]
+
+
 def test_validation_errors_are_flattened_with_dotted_fields(api_bob, game):
     response = api_bob.post(
         f"/api/v1/sessions/{game.pk}/hands/",
