@@ -586,6 +586,30 @@ def test_history_times_read_like_the_hand_pages(carol_client, table, club):
     assert f"Recorded {recorded}" in page
 
 
+def test_history_says_every_event_in_words(carol_client, table, bob):
+    """Buy-ins, cash-outs and corrections are sentences in the event list, in the
+    reader's language (they showed their codes: "buy_in", "cash_out")."""
+    ann = table.seats.get(player__name="ann").player_id
+    record_direct(table, **WIN_ANN)
+    postings.buy_in(session_id=table.pk, player_id=ann, amount=20, user=bob)
+    postings.cash_out(session_id=table.pk, player_id=ann, amount=5, user=bob)
+    postings.correct_hand(
+        session_id=table.pk, number=1, entry={"trump": "H", "tricks": {"ann": 5}}, user=bob
+    )
+    url = reverse("session_history", args=[table.pk])
+    html = carol_client.get(url).content.decode()
+    kinds = set(table.events.values_list("kind", flat=True))
+    assert {"buy_in", "cash_out", "hand_corrected"} <= kinds
+    for kind in kinds:
+        assert f">{kind}<" not in html and f"> {kind}<" not in html, kind
+    assert "ann bought in: $20" in html and "ann cashed out: $5" in html
+    assert "Hand 1 corrected" in html
+    spanish = carol_client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "ann compró fichas: 20\u00a0$" in spanish and "bought in" not in spanish
+    # Spanish writes a month in lower case ("3 dic", not "3 Dic").
+    assert re.search(r"\d+ [a-z]{3}, \d\d:\d\d", spanish)
+
+
 def test_history_chart_leaves_out_voided_hands(table, bob):
     from games.sessions.selectors import net_series
 
