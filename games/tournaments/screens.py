@@ -30,8 +30,10 @@ def tv_context(t: Tournament) -> dict[str, Any]:
         .order_by("-out_at", "-id")
     )
     left = [e for e in entries if e.status != Entry.Status.OUT]
-    out = [e for e in entries if e.status == Entry.Status.OUT]
     standings = selectors.standings(t)
+    # Who shared a deal was not knocked out: not among the eliminations.
+    dealt = {r["player"]["id"] for r in standings if r["in_deal"]}
+    out = [e for e in entries if e.status == Entry.Status.OUT and e.player_id not in dealt]
     places = {r["player"]["id"]: r["place"] for r in standings}
     chips = sum(live.values())
     pool = books.prize_balances(t)["pool"]

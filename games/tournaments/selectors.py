@@ -60,6 +60,9 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
         places = [None] * len(still) + [len(still) + place for place, _ in ranked]
         entries = still + out
     due = _prizes_due(t, entries, places) if t.status == Tournament.Status.RUNNING else {}
+    # The players still in when a deal ended the tournament shared it: none of them was
+    # knocked out, though all but the first finish "out" of the final table.
+    in_deal = {int(p) for p in ((t.deal or {}).get("amounts") or {})}
     rows = []
     for entry, place in zip(entries, places, strict=True):
         table = entry.out_table
@@ -78,6 +81,7 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
                 "chips": None if busted else live.get(entry.player_id, entry.out_chips or 0),
                 "out_chips": entry.out_chips if busted else None,
                 "busted": busted,
+                "in_deal": entry.player_id in in_deal,
                 "out_round": entry.out_round,
                 "out_table": table.number if table else None,
                 "out_at": entry.out_at,
@@ -234,6 +238,8 @@ def bracket(t: Tournament) -> dict[str, Any]:
         boxes = []
         for x in by_round[rnd.pk]:
             advanced = set(x.result.get("advanced", []))
+            # A deal ended the table: those who still held chips shared it, not out.
+            dealt = x.result.get("reason") == "deal"
             limit = hand_limit(t, rnd) if t.is_rounds else 0
             if x.status == TournamentTable.Status.PLAYING:
                 st = stacks.get(x.session_id, {})
@@ -257,7 +263,7 @@ def bracket(t: Tournament) -> dict[str, Any]:
                         "id": row["player"],
                         "name": names.get(row["player"], "?"),
                         "chips": row["chips"],
-                        "out": row["player"] not in advanced,
+                        "out": row["player"] not in advanced and not (dealt and row["chips"]),
                         "moved": False,
                         "moved_to": "",
                         "advanced": row["player"] in advanced,

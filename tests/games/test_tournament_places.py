@@ -208,3 +208,26 @@ def test_the_print_view_names_the_round_in_a_table_round_tournament(club, alice,
     record(x.session, {"trump": "S", "passed": [], "tricks": {a: 5, b: 0, c: 0, d: 0}})
     html = client.get(reverse("tournament_print", args=[t.public_token])).content.decode()
     assert html.count("out at round 1, table 1") == 3
+
+
+def test_the_players_who_shared_a_deal_are_not_shown_as_knocked_out(club, alice, alice_client):
+    """a and b still held chips when they agreed a deal: neither reads "out at table 1",
+    struck through, or among the wall screen's eliminations; c and d, knocked out
+    before it, still do."""
+    from games.tournaments import screens
+
+    t, (a, b, c, d) = _two_out_on_one_hand(club, alice)
+    terms = deals.deal_terms(t)
+    t = deals.make_deal(tournament_id=t.pk, kind="chips", agreed=list(terms["chips"]), user=alice)
+    rows = {r["player"]["name"]: r for r in selectors.standings(t)}
+    assert [rows[p]["in_deal"] for p in (a, b, c, d)] == [True, True, False, False]
+    standings = alice_client.get(reverse("tournament_standings", args=[t.pk])).content.decode()
+    assert standings.count("shared the deal") == 2
+    assert standings.count("out-row") == 2  # c and d only
+    printed = alice_client.get(f"/t/{t.public_token}/print/").content.decode()
+    assert printed.count("shared the deal") == 2
+    eliminated = {e["name"] for e in screens.tv_context(t)["eliminations"]}
+    assert eliminated == {c, d}
+    final = [b for r in selectors.bracket(t)["rounds"] for b in r["tables"]][-1]
+    assert {p["name"] for p in final["players"] if p["out"]} == {c, d}
+    check_books(t)
