@@ -29,6 +29,7 @@ Every answer that changes the tournament carries its ETag (``selectors.etag``).
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -331,6 +332,10 @@ class EntryListApi(ApiView):
     @extend_schema(
         operation_id="tournaments_entries_create",
         summary="Register players (by id or name), optionally checked in (scorekeeper)",
+        description="All or nothing: if one player cannot be entered (already entered, "
+        "the field full) nothing is written, new names are not added to the roster. A "
+        "player named twice (an id and a name, or two spellings of one name) is entered "
+        "once.",
         parameters=[IDEMPOTENCY],
         request=EntryCreateInputSerializer,
         examples=[
@@ -369,23 +374,29 @@ class EntryListApi(ApiView):
                     }
                 ],
             )
-        players = [by_id[i] for i in ids] + late.roster_players(t, data.get("names") or [])
         done, created = [], False
-        entered = {
-            e.player_id: e
-            for e in t.entries.exclude(status=Entry.Status.WITHDRAWN).select_related("player")
-        }
-        for player in players:
-            if key and player.pk in entered:
-                done.append(entered[player.pk])  # a retry: already entered
-                continue
-            entry = svc.register(
-                tournament_id=t.pk, player=player, user=request.user, is_bot=data["bots"]
-            )
-            if data["check_in"] and entry.status == Entry.Status.REGISTERED:
-                entry = svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
-            done.append(entry)
-            created = True
+        # All or nothing: a refused name (already entered, the tournament full) leaves
+        # no entry and no new roster player behind (they were kept, under a 409).
+        with transaction.atomic():
+            players = [by_id[i] for i in ids] + late.roster_players(t, data.get("names") or [])
+            # The same player twice in one request ("Dee" and "dee", an id and a name)
+            # is one entry.
+            players = list({player.pk: player for player in players}.values())
+            entered = {
+                e.player_id: e
+                for e in t.entries.exclude(status=Entry.Status.WITHDRAWN).select_related("player")
+            }
+            for player in players:
+                if key and player.pk in entered:
+                    done.append(entered[player.pk])  # a retry: already entered
+                    continue
+                entry = svc.register(
+                    tournament_id=t.pk, player=player, user=request.user, is_bot=data["bots"]
+                )
+                if data["check_in"] and entry.status == Entry.Status.REGISTERED:
+                    entry = svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
+                done.append(entry)
+                created = True
         return Response(
             EntryOutputSerializer(_entry_rows(t, done), many=True).data,
             status=201 if created else 200,

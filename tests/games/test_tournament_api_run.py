@@ -173,3 +173,27 @@ def test_entry_actions_and_strangers(club, alice, mallory):
     assert post(stranger, reverse("api_tournament_start", args=[tid])).status_code == 404
     other = post(stranger, reverse("api_tournament_list"), {"club": club.pk, "name": "Mine"})
     assert other.status_code == 404
+
+
+def test_registering_is_all_or_nothing_and_a_name_twice_is_one_entry(club, alice):
+    """A refused name (already entered) leaves nothing behind: no other entry, no new
+    roster player (a 409 used to come back with the rest entered). "Dee" and "dee" in
+    one request are one player, entered once."""
+    from games.models import Entry, Player
+
+    client = api(alice)
+    tid = post(
+        client, reverse("api_tournament_list"), {"club": club.pk, "name": "Cup", "buy_in": 10}
+    ).json()["id"]
+    url = reverse("api_tournament_entries", args=[tid])
+    once = post(client, url, {"names": ["Dee", "Eve", "dee"]})
+    assert once.status_code == 201
+    assert [e["player"]["name"] for e in once.json()] == ["Dee", "Eve"]
+    roster = Player.objects.filter(club=club).count()
+    refused = post(client, url, {"names": ["Zoë New Person", "Eve"]})
+    assert refused.status_code == 409 and refused["Content-Type"] == PROBLEM
+    assert "Eve" in said(refused)
+    assert Player.objects.filter(club=club).count() == roster  # Zoë was not added
+    assert sorted(
+        Entry.objects.filter(tournament_id=tid).values_list("player__name", flat=True)
+    ) == ["Dee", "Eve"]
