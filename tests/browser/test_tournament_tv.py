@@ -150,7 +150,8 @@ def test_the_dashboard_fits_a_phone_with_clock_late_entries_and_a_deal(
 def test_a_long_names_elimination_still_says_where_they_went_out(
     live_server, club, alice, tmp_path, browser, server_settles
 ):
-    """On a 1280×720 screen a long name is cut short, never "out at table N"."""
+    """On a 1280×720 screen a long name is cut short, never "out at table N", and keeps
+    most of its line."""
     from games.models import Entry
 
     t = make_tournament(
@@ -185,6 +186,9 @@ def test_a_long_names_elimination_still_says_where_they_went_out(
         assert where.inner_text().startswith("out at table ")
         a, b = row.bounding_box(), where.bounding_box()
         assert a and b and b["x"] + b["width"] <= a["x"] + a["width"] + 1, where.inner_text()
+        # The name keeps most of the line (in two columns it kept three letters, "Max…").
+        name = row.locator(".tv-name").bounding_box()
+        assert name and name["width"] >= 0.4 * a["width"]
     shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
     page.screenshot(path=str(shots / "tv-long-names-1280.png"))
     context.close()
