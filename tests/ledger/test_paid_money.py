@@ -73,3 +73,22 @@ def test_R14_a_tournament_hand_page_says_what_a_short_stack_really_paid(
     assert ">$6" in next_pot and "8" not in next_pot
     session.refresh_from_db()
     assert session.carry == 6
+
+
+def test_R14_a_bourre_with_no_chips_left_after_the_ante_says_so(start, players, alice, client):
+    """The ante took ben's last chip: his bourré pays nothing, and the page says that in
+    words (it read "ben pays $0 (all they had)")."""
+    from django.urls import reverse
+
+    from ledger import postings
+
+    from .conftest import record
+
+    chips = {players[0].pk: 10, players[1].pk: 1, players[2].pk: 10, players[3].pk: 10}
+    session = start(tournament_chips=chips)
+    hand = record(session, tricks={"ann": 3, "ben": 0, "cal": 2, "dee": 0})
+    postings.check_invariants(session)
+    client.force_login(alice)
+    html = client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    assert "<strong>ben</strong> had no chips left to pay; <strong>dee</strong> pays $4" in html
+    assert "pays $0" not in html
