@@ -20,7 +20,7 @@ from games.api.ledger import SettlementOutputSerializer, settlement_data
 from games.api.serializers import MAX_ID, StrictInputSerializer
 from games.api.views import session_detail
 from games.models import GameSession, Hand, Player, Role
-from games.sessions.selectors import earlier_marks, settlement_rows
+from games.sessions.selectors import mark_target
 from ledger import postings
 
 
@@ -379,50 +379,20 @@ class SettlementMarkApi(ApiView):
     def post(self, request, session_id: int):
         session = _scorekeeper_session(request, session_id)
         data = valid(MarkInputSerializer, request.data)
-        rows, names = settlement_rows(session)
-        row = next(
-            (
-                r
-                for r in rows
-                if r["transfer"].payer == data["payer"] and r["transfer"].payee == data["payee"]
-            ),
-            None,
-        )
-        if row is None and not data["paid"]:
-            # A mark the settlement no longer counts (the books changed after the tick):
-            # it can only be cleared, as on the settlement page.
-            earlier = next(
-                (
-                    e["mark"]
-                    for e in earlier_marks(session, rows, names)
-                    if (e["mark"].payer_id, e["mark"].payee_id) == (data["payer"], data["payee"])
-                ),
-                None,
-            )
-            if earlier is not None:
-                postings.mark_transfer_paid(
-                    session_id=session.pk,
-                    payer_id=earlier.payer_id,
-                    payee_id=earlier.payee_id,
-                    amount=earlier.amount,
-                    paid=False,
-                    user=request.user,
-                )
-                return Response(settlement_data(session))
-        if row is None or not row["markable"]:
-            code = "no_such_transfer" if row is None else "not_markable"
+        target = mark_target(session, str(data["payer"]), str(data["payee"]), data["paid"])
+        if target is None or not target.markable:
+            code = "no_such_transfer" if target is None else "not_markable"
             message = (
                 gettext("That transfer is not part of the settlement.")
-                if row is None
+                if target is None
                 else gettext("A transfer with the pot or kitty cannot be marked.")
             )
             raise Problem(409, message, errors=[{"code": code, "message": message}])
-        t = row["transfer"]
         postings.mark_transfer_paid(
             session_id=session.pk,
-            payer_id=t.payer,
-            payee_id=t.payee,
-            amount=t.amount,
+            payer_id=target.payer_id,
+            payee_id=target.payee_id,
+            amount=target.amount,
             paid=data["paid"],
             user=request.user,
         )

@@ -8,6 +8,7 @@ are in the active language: a caller that must stay English (a CSV) says so with
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
@@ -128,6 +129,39 @@ def earlier_marks(session: GameSession, rows: list[dict[str, Any]], names: dict[
         for m in SettlementMark.objects.filter(session=session).order_by("paid_at")
         if (m.payer_id, m.payee_id) not in current
     ]
+
+
+@dataclass(frozen=True)
+class MarkTarget:
+    """What a tick or untick on the settlement is about (``mark_target``): ``who`` is the
+    settlement row or earlier mark (its ``payer`` and ``payee`` names), ``amount`` the
+    one to mark, ``clears`` whether unticking clears a mark made for another amount."""
+
+    who: dict[str, Any]
+    payer_id: Any
+    payee_id: Any
+    amount: int
+    markable: bool
+    clears: bool
+
+
+def mark_target(session: GameSession, payer: str, payee: str, paid: bool) -> MarkTarget | None:
+    """The transfer of the settlement from ``payer`` to ``payee`` (ids as text), or, to
+    untick, a mark the books no longer ask for; None when neither (the settlement page
+    and the API mark through this one rule)."""
+    rows, names = settlement_rows(session)
+    for r in rows:
+        t = r["transfer"]
+        if (str(t.payer), str(t.payee)) == (payer, payee):
+            if not paid and r["stale_mark"]:  # a mark of an amount the books no longer ask
+                return MarkTarget(r, t.payer, t.payee, r["mark"].amount, r["markable"], True)
+            return MarkTarget(r, t.payer, t.payee, t.amount, r["markable"], False)
+    if not paid:
+        for e in earlier_marks(session, rows, names):
+            m = e["mark"]
+            if (str(m.payer_id), str(m.payee_id)) == (payer, payee):
+                return MarkTarget(e, m.payer_id, m.payee_id, m.amount, True, True)
+    return None
 
 
 RECENT_HANDS = 5

@@ -33,7 +33,7 @@ from games.access import session_for
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
 from games.money import PLAIN, format_money
-from games.sessions.selectors import earlier_marks, settlement_rows
+from games.sessions.selectors import earlier_marks, mark_target, settlement_rows
 from ledger import exports, postings
 from ledger.exports import LEDGER_COLUMNS, major, session_ledger_rows, stream_csv
 
@@ -81,51 +81,30 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """Tick or untick "paid" on one transfer (scorekeepers)."""
     session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
-    rows, _names = settlement_rows(session)
     payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
-    row = next(
-        (
-            r
-            for r in rows
-            if str(r["transfer"].payer) == payer and str(r["transfer"].payee) == payee
-        ),
-        None,
-    )
     paid = request.POST.get("paid") in ("1", "on", "true")
-    # What the tick is about: a transfer of the settlement, or (unticking only) a mark the
-    # settlement no longer counts, once the table has settled the difference.
-    said, target = "", None
-    if row is not None:
-        t = row["transfer"]
-        target = (row, t.payer, t.payee, t.amount, row["markable"])
-        if paid:
-            said = _("%(payer)s → %(payee)s %(amount)s: marked paid.")
-        elif row["stale_mark"]:  # the mark of an amount the books no longer ask for
-            said = _("%(payer)s → %(payee)s %(amount)s: mark cleared.")
-            target = (row, t.payer, t.payee, row["mark"].amount, row["markable"])
-        else:
-            said = _("%(payer)s → %(payee)s %(amount)s: marked not paid yet.")
-    elif not paid:
-        for e in earlier_marks(session, rows, _names):
-            mark = e["mark"]
-            if (str(mark.payer_id), str(mark.payee_id)) == (payer, payee):
-                target = (e, mark.payer_id, mark.payee_id, mark.amount, True)
-                said = _("%(payer)s → %(payee)s %(amount)s: mark cleared.")
+    target = mark_target(session, payer, payee, paid)
     if target is None:
         messages.error(request, _("That transfer is no longer part of the settlement."))
     else:
-        who, payer_id, payee_id, amount, markable = target
-        if markable:
+        if target.markable:
             postings.mark_transfer_paid(
                 session_id=session.pk,
-                payer_id=payer_id,
-                payee_id=payee_id,
-                amount=amount,
+                payer_id=target.payer_id,
+                payee_id=target.payee_id,
+                amount=target.amount,
                 paid=paid,
                 user=request.user,
             )
         if not request.htmx:
-            money = format_money(amount, session.currency)
+            if paid:
+                said = _("%(payer)s → %(payee)s %(amount)s: marked paid.")
+            elif target.clears:
+                said = _("%(payer)s → %(payee)s %(amount)s: mark cleared.")
+            else:
+                said = _("%(payer)s → %(payee)s %(amount)s: marked not paid yet.")
+            money = format_money(target.amount, session.currency)
+            who = target.who
             messages.success(
                 request, said % {"payer": who["payer"], "payee": who["payee"], "amount": money}
             )
