@@ -598,8 +598,11 @@ class DealApi(ApiView):
                 "total": terms["total"],
                 "floor": terms["floor"],
                 "chips": {str(p): c for p, c in terms["chips"].items()},
-                "even": {str(p): x for p, x in deals.propose(t, "even").items()},
-                "chips_chop": {str(p): x for p, x in deals.propose(t, "chips").items()},
+                # From the same read of the table, so the shares agree with "chips".
+                "even": {str(p): x for p, x in deals.propose(t, "even", terms=terms).items()},
+                "chips_chop": {
+                    str(p): x for p, x in deals.propose(t, "chips", terms=terms).items()
+                },
                 "rounding": DEAL_ROUNDING,
             }
         )
