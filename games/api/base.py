@@ -20,6 +20,7 @@
 
 import datetime
 import json
+from collections.abc import Mapping
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -44,6 +45,7 @@ from games.access import membership_for, require_role
 from games.api import idempotency
 from games.api import serializers as s
 from games.api.errors import (
+    NOT_AN_OBJECT,
     NOT_JSON,
     PROBLEM_MEDIA_TYPE,
     field_problem,
@@ -234,7 +236,10 @@ class ApiView(APIView):
 
 
 def valid(serializer_class, data) -> dict:
-    """The validated data of an input serializer (its errors are a 400 problem)."""
+    """The validated data of an input serializer (its errors are a 400 problem). A body
+    that is not a JSON object is told so in JSON's words (DRF names Python's types)."""
+    if not isinstance(data, Mapping):
+        raise exceptions.ValidationError({"non_field_errors": [NOT_AN_OBJECT]}, code="invalid")
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data

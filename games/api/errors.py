@@ -194,6 +194,17 @@ def force_problem_rendering(response: Response, request=None) -> None:
         request.accepted_media_type = PROBLEM_MEDIA_TYPE
 
 
+# DRF's words for a value of the wrong shape name Python's types ('Expected a dictionary
+# of items but got type "str"'); a client reads JSON's.
+SHAPE_MESSAGES = {
+    "not_a_dict": gettext_lazy('This must be a JSON object of names and values, e.g. {"ann": 3}.'),
+    "not_a_list": gettext_lazy('This must be a JSON list, e.g. ["ann", "ben"].'),
+}
+NOT_AN_OBJECT = gettext_lazy(
+    'The body must be a JSON object of fields and values, e.g. {"trump": "H", "tricks": {"ann": 3}}.'
+)
+
+
 def flatten_errors(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
     """DRF's nested ErrorDetail structure → a flat list of {field, code, message}."""
     if isinstance(detail, dict):
@@ -213,7 +224,8 @@ def flatten_errors(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
             else:
                 out += flatten_errors(value, prefix)
         return out
-    error = {"code": getattr(detail, "code", "invalid"), "message": str(detail)}
+    code = getattr(detail, "code", "invalid")
+    error = {"code": code, "message": str(SHAPE_MESSAGES.get(code, detail))}
     if prefix:
         error["field"] = prefix
     return [error]

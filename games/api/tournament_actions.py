@@ -38,7 +38,7 @@ from rest_framework.response import Response
 
 from games.access import club_for, tournament_for
 from games.api import views as session_api
-from games.api.base import READ_PROBLEMS, WRITE_PROBLEMS, ApiView, problems, role_for
+from games.api.base import READ_PROBLEMS, WRITE_PROBLEMS, ApiView, problems, role_for, valid
 from games.api.errors import INVALID_DETAIL, INVALID_TITLE, TYPE_VALIDATION, Problem
 from games.api.serializers import MAX_ID, StrictInputSerializer
 from games.api.tournaments import TournamentListApi, TournamentOutputSerializer
@@ -220,9 +220,7 @@ def _director(request, tournament_id: int) -> Tournament:
 
 
 def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+    return dict(valid(serializer_class, data))
 
 
 def _answer(request, t: Tournament, status: int = 200) -> Response:

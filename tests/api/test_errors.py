@@ -83,6 +83,34 @@ def test_the_verifier_says_a_body_is_not_json_in_the_readers_language(api_anon):
     assert "Expecting" not in error["message"] and "line 1" not in error["message"]
 
 
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ([1, 2], None),
+        ({"trump": "H", "tricks": "abc"}, "tricks"),
+        ({"trump": "H", "tricks": {"ann": 3}, "passed": "ben"}, "passed"),
+    ],
+    ids=["list-body", "tricks-text", "passed-text"],
+)
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_a_value_of_the_wrong_shape_is_named_in_jsons_words(api_bob, game, body, field, lang):
+    """DRF says 'Expected a dictionary, but got list' and 'got type "str"' (Python's
+    names, in Finnish too); a client writes JSON."""
+    response = api_bob.post(
+        f"/api/v1/sessions/{game.pk}/hands/", json.dumps(body), content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )  # fmt: skip
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error.get("field") == field
+    for python in ("dictionary", "list.", '"str"', "sanakirja"):
+        assert python not in error["message"], error["message"]
+    assert "JSON" in error["message"]
+    if lang == "fi":
+        assert "must be" not in error["message"]  # in Finnish
+    assert game.hands.count() == 0
+
+
 def test_validation_errors_are_flattened_with_dotted_fields(api_bob, game):
     response = api_bob.post(
         f"/api/v1/sessions/{game.pk}/hands/",
