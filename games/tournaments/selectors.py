@@ -390,7 +390,16 @@ def balance_warnings(notes: Iterable[Any]) -> list[str]:
             "count": note.count,
             "pot": format_count(note.pot),
         }
-        if note.kind == "break":
+        if note.kind == "break" and note.either:
+            # Late: the template library imports the tournament services, which import this.
+            from games.templatetags.bourre import names as join_names
+
+            facts["tables"] = join_names(sorted([note.table, *note.either]))
+            what = _(
+                "Tables %(tables)s are below the minimum of %(min)s players: one of them "
+                "breaks up and its players move to the other tables."
+            )
+        elif note.kind == "break":
             what = ngettext(
                 "Table %(table)s has %(n)s player (minimum %(min)s): it breaks up and its "
                 "players move to the other tables.",
@@ -429,6 +438,8 @@ def balance_warnings(notes: Iterable[Any]) -> list[str]:
             )
         elif note.wait == "now":
             when = _("“Check the tables” does it now.")
+        elif note.wait == "first":
+            when = _("It is the first of them to finish a hand with its pot empty.")
         else:
             when = ""
         out.append(" ".join(x % facts for x in (what, when) if x))

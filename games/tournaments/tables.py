@@ -552,7 +552,9 @@ class BalanceNote:
     — "pot" (its pot of ``pot`` chips must be won first), "hand" (a digital hand is
     being played there), "next" (its next hand, or the director's "Check the tables"
     between hands), "now" (one player or none left there: the next check does it) —
-    empty for "short"."""
+    empty for "short". ``either``: for "break", the other short tables that may break
+    instead: balancing breaks the first short table to finish a hand with its pot empty,
+    so which one is not known in advance (``wait`` is then "first")."""
 
     kind: str
     table: int
@@ -563,6 +565,7 @@ class BalanceNote:
     target: int | None = None
     target_players: int = 0
     count: int = 0
+    either: tuple[int, ...] = ()
 
 
 def balance_outlook(t: Tournament) -> list[BalanceNote]:
@@ -600,7 +603,18 @@ def balance_outlook(t: Tournament) -> list[BalanceNote]:
 
     size = {n: len(info.alive) for n, info in by_number.items()}
     low = t.min_table
-    notes = [BalanceNote("break", n, size[n], low, **waits(n)) for n in plan.broken]
+    # A planned break picks one of several short tables by a tie-break, but after each
+    # hand only the tables between hands with an empty pot may break (``_balance``'s
+    # ``held``): whichever short table is free first breaks, and the others may then have
+    # enough players. Say so rather than promise one.
+    short_now = {n for n in size if size[n] < low and len(by_number[n].alive) > 1}
+    rivals = tuple(sorted(short_now - set(plan.broken)))
+    notes = [
+        BalanceNote("break", n, size[n], low, wait="first", either=rivals)
+        if rivals and n in short_now
+        else BalanceNote("break", n, size[n], low, **waits(n))
+        for n in plan.broken
+    ]
     # Short even after the planned moves (a move that brings it up to the minimum says
     # enough): the other tables have no room for its players.
     notes += [

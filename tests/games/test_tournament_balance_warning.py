@@ -148,6 +148,52 @@ def test_a_short_table_the_others_have_no_room_for_is_announced(club, alice, ali
     check_books(t)
 
 
+def test_when_two_tables_are_short_the_warning_does_not_promise_which_breaks(
+    club, alice, alice_client
+):
+    """Tables of 4 (minimum 4, maximum 7): a bourré at each leaves 3 and 3, a penalty in
+    both pots. One table breaks, but which is the first to win its pot clean: the
+    warning names both (it promised table 2, then table 1 broke)."""
+    t = make_tournament(
+        club, alice, n=8, format="freezeout", starting_chips=4, antes=[1],
+        hands_per_level=100, min_table=4, max_table=7,
+    )  # fmt: skip
+    svc.start(tournament_id=seeded(t.pk, "either"), user=alice)
+    for number in (2, 1):
+        x = table(t, number)
+        seated = list(names(x.session))
+        record(
+            x.session,
+            {
+                "trump": "C",
+                "passed": [seated[2]],
+                "tricks": {seated[0]: 3, seated[1]: 2, seated[3]: 0},
+            },
+        )
+    t.refresh_from_db()
+    notes = tables.balance_outlook(t)
+    assert [(n.kind, n.players, n.wait, sorted([n.table, *n.either])) for n in notes] == [
+        ("break", 3, "first", [1, 2])
+    ]
+    page = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert warnings(page) == [
+        "Tables 1 and 2 are below the minimum of 4 players: one of them breaks up and its "
+        "players move to the other tables. It is the first of them to finish a hand with "
+        "its pot empty."
+    ]
+    # Table 1 wins its pot clean first: it is the one that breaks.
+    one = table(t, 1)
+    alive = tables.table_infos([one])[one.pk].alive
+    s1 = [n for n, pid in names(one.session).items() if pid in alive]
+    record(one.session, win(s1, s1[0], {s1[1]: 2}))
+    assert TournamentTable.objects.get(pk=one.pk).status == TournamentTable.Status.BROKEN
+    assert TournamentTable.objects.get(pk=table(t, 2).pk).status == TournamentTable.Status.PLAYING
+    assert (
+        warnings(alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()) == []
+    )
+    check_books(t)
+
+
 @pytest.mark.parametrize(
     ("lang", "pot", "said"),
     [
