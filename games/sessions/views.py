@@ -382,12 +382,27 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
         # The taps are kept, on the fresh table (names that left are dropped): the host
         # checks them, as another phone may have saved this very hand.
         form = _fresh_form(session, prefill=typed)
-        form.notice = _(
-            "The table moved on while this form was open (a hand was recorded, or the "
-            "seats or rules changed). Nothing was saved. What you typed is still below, "
-            "on the table as it is now: check it against the latest hand before saving, so "
-            "nothing is recorded twice."
+        latest = (
+            session.hands.filter(status=Hand.Status.RECORDED, number__isnull=False)
+            .order_by("-number")
+            .only("number", "record")
+            .first()
         )
+        if latest is not None and _same_hand(typed, latest.record):
+            # Most likely the very hand another phone has just saved: one more tap on
+            # Save would record it twice, so the page says so outright.
+            form.notice = _(
+                "Another phone has just saved hand %(number)s with exactly this result. "
+                "Nothing was saved here. Save again only if this is a new hand that ended "
+                "the same way."
+            ) % {"number": latest.number}
+        else:
+            form.notice = _(
+                "The table moved on while this form was open (a hand was recorded, or the "
+                "seats or rules changed). Nothing was saved. What you typed is still below, "
+                "on the table as it is now: check it against the latest hand before saving, "
+                "so nothing is recorded twice."
+            )
         return render(request, template, _record_context(session, membership, form), status=409)
     except postings.SessionClosed:
         session.refresh_from_db()
@@ -414,6 +429,25 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
         )
     form.set_table(postings.session_state(session))
     return render(request, template, _record_context(session, membership, form), status=422)
+
+
+def _same_hand(typed: dict, record: dict) -> bool:
+    """Whether a typed hand says what a recorded one says: the same trump or up-card, the
+    same players passing, the same tricks taken and the same reneges."""
+
+    def essentials(entry: dict) -> tuple:
+        tricks = {p: n for p, n in (entry.get("tricks") or {}).items() if n}
+        reneges = sorted(
+            (r.get("player", ""), bool(r.get("corrected"))) for r in entry.get("reneges") or []
+        )
+        return (
+            entry.get("up_card") or entry.get("trump"),
+            sorted(entry.get("passed") or []),
+            tricks,
+            reneges,
+        )
+
+    return essentials(typed) == essentials(record or {})
 
 
 def _charges(costly: postings.NeedsConfirmation, currency: Currency) -> dict:

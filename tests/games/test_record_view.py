@@ -145,7 +145,9 @@ def test_stale_submit_is_refused_with_fresh_form(bob_client, table, bob):
     assert response.status_code == 409
     assert books() == before
     html = response.content.decode()
-    assert "The table moved on" in html and "Nothing was saved" in html
+    # The very hand the other phone saved: said outright, one more Save would repeat it.
+    assert "Another phone has just saved hand 1 with exactly this result" in html
+    assert "Nothing was saved" in html
     assert f'name="version" value="{table.version}"' in html
     assert stale["idempotency_key"] not in html
     plain = bob_client.post(reverse("hand_record", args=[table.pk]), stale)
@@ -156,7 +158,18 @@ def test_stale_submit_is_refused_with_fresh_form(bob_client, table, bob):
     # Nothing typed is lost: the taps are still in the fresh form, with a warning.
     assert not form.is_bound and form["trump"].value() == "H"
     assert [form[f"tricks_{i}"].value() for i in range(4)] == [3, 1, 1, 0]
-    assert "What you typed is still below" in plain.content.decode()
+    assert "Save again only if this is a new hand" in plain.content.decode()
+
+
+def test_a_stale_submit_of_another_hand_says_the_table_moved_on(bob_client, table, bob):
+    stale = hand_data(table, tricks={"ann": 1, "ben": 3, "cal": 1})
+    record_direct(table, user=bob, **WIN_ANN)  # another phone records another hand
+    response = bob_client.post(reverse("hand_record", args=[table.pk]), stale, **HTMX)
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "The table moved on" in html and "What you typed is still below" in html
+    assert "Another phone has just saved" not in html
+    postings.check_invariants(table)
 
 
 # -- invalid hands: errors beside their fields, nothing written ---------------------------
