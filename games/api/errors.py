@@ -330,6 +330,9 @@ def api_not_found(request, exception=None):
     return page_not_found(request, exception)
 
 
+WRONG_MEDIA_TYPE = gettext_lazy(
+    "Send the body as JSON, with the header Content-Type: application/json."
+)
 NOT_JSON = gettext_lazy(
     "The body is not valid JSON: check its quotes, commas and brackets, and that it is UTF-8."
 )
@@ -348,6 +351,9 @@ def problem_exception_handler(exc, context):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         )
+    elif isinstance(exc, exceptions.UnsupportedMediaType):
+        # DRF names the type it got; the client needs the one to send.
+        exc = exceptions.UnsupportedMediaType("", detail=WRONG_MEDIA_TYPE)
 
     response = exc.as_response() if isinstance(exc, Problem) else _bourre_problem(exc)
     if response is None and isinstance(exc, exceptions.APIException):

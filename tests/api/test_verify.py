@@ -107,6 +107,8 @@ def test_a_form_post_is_415():
     response = Client().post(URL, {"players": "ann"})
     assert response.status_code == 415
     assert response["Content-Type"] == "application/problem+json"
+    # It says what to send, not only what it got.
+    assert "Content-Type: application/json" in response.json()["detail"]
 
 
 @pytest.mark.django_db
