@@ -483,3 +483,16 @@ def test_a_tables_scoreboard_shows_the_stacks_in_front_of_the_players(running, a
     shared = alice_client.get(reverse("share_board", args=[link.token])).content.decode()
     assert re.findall(r'class="money stack">([^<]+)<', shared) == list(after.values())
     postings.check_invariants(session)
+
+
+def test_the_brackets_key_says_advances_for_rounds_and_winner_for_a_freeze_out(
+    running, club, alice, alice_client
+):
+    rounds = alice_client.get(reverse("tournament_bracket", args=[running.pk])).content.decode()
+    assert "▲ advances" in rounds
+    freeze = make_tournament(
+        club, alice, n=6, prefix="f", name="Freeze", format="freezeout", antes=[1]
+    )
+    svc.start(tournament_id=freeze.pk, user=alice)
+    page = alice_client.get(reverse("tournament_bracket", args=[freeze.pk])).content.decode()
+    assert "▲ winner" in page and "advances" not in page
