@@ -108,6 +108,7 @@ def _detail_context(request, t: Tournament, membership) -> dict:
     )
     balances = books.prize_balances(t)
     n = sum(1 for e in entries if e.status in _COUNTED)
+    deal_form, deal_wait = _deal_form(t)
     public_url = request.build_absolute_uri(reverse("tournament_public", args=[t.public_token]))
     # The results card: every paid place with its amount (not just the top three), then
     # the other finishers' places behind a disclosure.
@@ -138,7 +139,8 @@ def _detail_context(request, t: Tournament, membership) -> dict:
         "remainder_rule": payouts.REMAINDER_RULE,
         "clock": clock.clock_state(t),
         "late_open": late.late_open(t),
-        "deal_form": _deal_form(t),
+        "deal_form": deal_form,
+        "deal_wait": deal_wait,
         "payout_rows": payouts.payout_rows(t, balances["pool"], n)
         if t.status != Tournament.Status.FINISHED
         else [],
@@ -371,15 +373,18 @@ def roster_paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return redirect(t)
 
 
-def _deal_form(t: Tournament):
+def _deal_form(t: Tournament) -> tuple[DealForm | None, str]:
+    """The deal form at the final table, or None with what it waits for when the final
+    table is there but a deal cannot be made yet (chips in its pot, a hand being played):
+    the dashboard says so instead of leaving the director to wonder where it went."""
     if t.status != Tournament.Status.RUNNING:
-        return None
+        return None, ""
     try:
         terms = deals.deal_terms(t)
-    except TournamentError:
-        return None
+    except TournamentError as exc:
+        return None, say(exc) if exc.code == "pot" else ""
     names = dict(t.entries.values_list("player_id", "player__name"))
-    return DealForm(terms=terms, names=names, currency=t.currency)
+    return DealForm(terms=terms, names=names, currency=t.currency), ""
 
 
 @login_required
@@ -389,9 +394,11 @@ def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
     with the deal form open, its error in view and what was typed kept (status 422, like
     every form of the app that refuses input)."""
     t, membership = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
-    form = _deal_form(t)
+    form, wait = _deal_form(t)
     if form is None:
-        messages.error(request, gettext("A deal is made at the final table, between hands."))
+        messages.error(
+            request, wait or gettext("A deal is made at the final table, between hands.")
+        )
         return redirect(t)
     form = DealForm(request.POST, terms=form.terms, names=form.names, currency=t.currency)
     if form.is_valid():

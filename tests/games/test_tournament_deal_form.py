@@ -122,3 +122,25 @@ def test_who_agrees_is_shown_with_a_grouped_stack(club, alice, bob_client, langu
         reverse("tournament_detail", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language
     ).content.decode()
     assert html.count(said) == 3
+
+
+def test_while_the_final_tables_pot_holds_chips_the_dashboard_says_why_there_is_no_deal(
+    bob_client, final_table, alice
+):
+    """A bourré leaves chips in the pot: no deal form, and the dashboard says what it
+    waits for (it just left the form out); a deal posted anyway is refused in words."""
+    from tests.games.test_tournament_service import names, record, table
+
+    x = table(final_table, 1)
+    a, b, c, d = list(names(x.session))
+    record(x.session, {"trump": "S", "passed": [c], "tricks": {a: 3, b: 2, d: 0}}, user=alice)
+    x.session.refresh_from_db()
+    assert x.session.carry > 0
+    url = reverse("tournament_detail", args=[final_table.pk])
+    response = bob_client.get(url)
+    assert response.context["deal_form"] is None
+    html = response.content.decode()
+    assert "play the hand that wins it, then make the deal" in html
+    refused = bob_client.post(reverse("tournament_deal", args=[final_table.pk]), follow=True)
+    assert "play the hand that wins it, then make the deal" in refused.content.decode()
+    check_books(final_table)
