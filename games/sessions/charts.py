@@ -31,6 +31,9 @@ LEFT, RIGHT, TOP, BOTTOM = 46, 10, 12, 26  # LEFT: the least; a longer axis labe
 # Width of one character of an axis label (font-size 11: DejaVu Sans digits are 0.64em).
 LABEL_CHAR_W = 7.0
 LEGEND_ROW = 20
+# Width of one character of a legend entry (font-size 12), a little over DejaVu Sans's
+# average, so an entry estimated to fit does fit.
+LEGEND_CHAR_W = 7.0
 MAX_POINTS = 300  # a long session is sampled to this many points per line
 MAX_MARKERS = 12  # markers per line, spread evenly, the last point always marked
 
@@ -89,6 +92,16 @@ def _sample(count: int) -> list[int]:
     return picked
 
 
+def _legend_text(name: str, amount: str) -> str:
+    """A legend entry, "name amount", its name cut short ("…") where the whole would
+    not fit one column."""
+    room = int((WIDTH - 24) / LEGEND_CHAR_W)
+    if len(name) + 1 + len(amount) <= room:
+        return f"{name} {amount}"
+    keep = max(room - len(amount) - 2, 1)
+    return f"{name[:keep]}… {amount}"
+
+
 def net_chart(
     series: Sequence[tuple[str, Sequence[int]]],
     labels: Sequence[str],
@@ -118,7 +131,12 @@ def net_chart(
             "finals": "; ".join(f"{name} {money(v)}" for name, v in finals),
         }
     )
-    legend_rows = (len(series) + 1) // 2
+    # Two columns when every entry fits half the width, else one (long names, or a
+    # currency written out: "Keturah Melançon 0 pelimerkkiä" ran into its neighbour);
+    # an entry too long even for one column keeps its amount and cuts the name.
+    entries = [_legend_text(name, money(value)) for name, value in finals]
+    columns = 2 if all(len(e) * LEGEND_CHAR_W <= WIDTH / 2 - 24 for e in entries) else 1
+    legend_rows = (len(series) + columns - 1) // columns
     total_height = HEIGHT + legend_rows * LEGEND_ROW + 6
     out = [
         f'<svg class="net-chart" viewBox="0 0 {WIDTH} {total_height}" role="img" '
@@ -183,17 +201,15 @@ def net_chart(
             out.append(_marker(marker, x_at(i), y_at(vals[i]), colour))
         out.append("</g>")
 
-    # Legend: marker, colour and name, with the final net; two columns.
+    # Legend: marker, colour and name, with the final net.
     out.append('<g class="legend" font-size="12" fill="currentColor">')
-    for n, (name, value) in enumerate(finals):
+    for n, text in enumerate(entries):
         colour = COLOURS[n % len(COLOURS)]
         marker = MARKERS[n % len(MARKERS)]
-        col, row = n % 2, n // 2
+        col, row = n % columns, n // columns
         x = 8 + col * (WIDTH / 2)
         y = HEIGHT + 6 + row * LEGEND_ROW + 8
         out.append(_marker(marker, x + 6, y, colour))
-        out.append(
-            f'<text x="{x + 16:.1f}" y="{y + 4:.1f}">{escape(name)} {escape(money(value))}</text>'
-        )
+        out.append(f'<text x="{x + 16:.1f}" y="{y + 4:.1f}">{escape(text)}</text>')
     out.append("</g></svg>")
     return mark_safe("".join(out))

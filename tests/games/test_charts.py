@@ -119,3 +119,24 @@ def test_a_short_axis_amount_keeps_the_charts_usual_left_edge():
     svg = net_chart([("ann", [0, 500, -100])], ["start", "1", "2"], currency=CURRENCIES["USD"])
     lines = list(parse(svg).iter(f"{SVG}line"))
     assert {ln.get("x1") for ln in lines} == {"46"}
+
+
+def _legend(svg: str) -> list[tuple[float, str]]:
+    root = ET.fromstring(str(svg))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    legend = root.find("s:g[@class='legend']", ns)
+    return [(float(t.get("x")), t.text or "") for t in legend.findall("s:text", ns)]
+
+
+def test_the_legend_takes_one_column_when_an_entry_would_run_into_its_neighbour():
+    """Finnish chips ("0 pelimerkkiä") beside long names ran into the next column."""
+    short = net_chart([("ann", [0, 4]), ("ben", [0, -4])], ["start", "1"])
+    assert len({x for x, _ in _legend(short)}) == 2  # two columns
+    names = ["Keturah Melançon", "Célestine Hébert", "Émile Guidry", "Isidore Fontenot"]
+    long = net_chart([(n, [0, 120]) for n in names], ["start", "1"], currency="chips")
+    entries = _legend(long)
+    assert len({x for x, _ in entries}) == 1  # one column
+    assert [t.split(" +")[0] for _, t in entries] == names  # whole names, amounts kept
+    huge = net_chart([("x" * 80, [0, 5]), ("ben", [0, -5])], ["start", "1"])
+    first = _legend(huge)[0][1]
+    assert first.endswith("+$0.05") and "…" in first and len(first) * 7 <= 360 - 24
