@@ -302,14 +302,26 @@ _SPLIT = re.compile(r"[\n,;]+")
 def parse_roster(text: str) -> list[str]:
     """Names from pasted text: one per line (or comma-separated), trimmed, the first of
     any names that differ only in case."""
+    return roster_names(text)[0]
+
+
+def roster_names(text: str) -> tuple[list[str], list[str]]:
+    """``parse_roster``'s names, and the ones it left out as repeats (each once, as
+    first written), for the page to say "listed twice, entered once"."""
     out: list[str] = []
-    seen: set[str] = set()
+    repeats: list[str] = []
+    seen: dict[str, str] = {}
     for raw in _SPLIT.split(text or ""):
         name = " ".join(raw.split())[:40]
-        if name and name.lower() not in seen:
-            seen.add(name.lower())
+        if not name:
+            continue
+        first = seen.get(name.lower())
+        if first is None:
+            seen[name.lower()] = name
             out.append(name)
-    return out
+        elif first not in repeats:
+            repeats.append(first)
+    return out, repeats
 
 
 def roster_players(t: Tournament, names: list[str]) -> list[Any]:

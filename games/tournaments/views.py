@@ -344,7 +344,13 @@ def roster_paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, gettext("Paste at least one name, one per line."))
         return redirect(t)
-    names = late.parse_roster(form.cleaned_data["names"])
+    names, repeats = late.roster_names(form.cleaned_data["names"])
+    if repeats:
+        messages.info(
+            request,
+            gettext("Listed more than once, entered once: %(names)s.")
+            % {"names": ", ".join(repeats)},
+        )
     done, skipped, waiting = [], [], []
     for player in late.roster_players(t, names):
         try:

@@ -282,6 +282,7 @@ def test_pasting_a_roster_adds_new_names_and_skips_duplicates(club, alice):
         "Cal",
         "Dee Dee",
     ]
+    assert late.roster_names("Ann\nann\nANN\nben\nBen") == (["Ann", "ben"], ["Ann", "ben"])
     t = svc.create_tournament(club=club, user=alice, name="Paste")
     players = late.roster_players(t, ["Zed", "Yan"])
     assert {p.club_id for p in players} == {club.pk} and len(players) == 2
