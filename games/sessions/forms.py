@@ -725,3 +725,22 @@ def _hand_fields(
     )
     own_messages(form)
     return form.fields
+
+
+def same_result(typed: dict, record: dict) -> bool:
+    """Whether a typed hand says what a recorded one says: the same trump or up-card, the
+    same players passing, the same tricks taken and the same reneges."""
+
+    def essentials(entry: dict) -> tuple:
+        tricks = {p: n for p, n in (entry.get("tricks") or {}).items() if n}
+        reneges = sorted(
+            (r.get("player", ""), bool(r.get("corrected"))) for r in entry.get("reneges") or []
+        )
+        return (
+            entry.get("up_card") or entry.get("trump"),
+            sorted(entry.get("passed") or []),
+            tricks,
+            reneges,
+        )
+
+    return essentials(typed) == essentials(record or {})

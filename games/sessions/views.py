@@ -54,6 +54,7 @@ from games.sessions.forms import (
     CloseForm,
     HandForm,
     SessionForm,
+    same_result,
 )
 from games.sessions.rule_fields import current_rules
 from games.templatetags.bourre import SUITS
@@ -388,13 +389,13 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
             .only("number", "record")
             .first()
         )
-        if latest is not None and _same_hand(typed, latest.record):
-            # Most likely the very hand another phone has just saved: one more tap on
-            # Save would record it twice, so the page says so outright.
+        if latest is not None and same_result(typed, latest.record):
+            # Most likely the very hand just saved (by another phone, or by this one
+            # before Back): one more tap on Save would record it twice, so say so.
             form.notice = _(
-                "Another phone has just saved hand %(number)s with exactly this result. "
-                "Nothing was saved here. Save again only if this is a new hand that ended "
-                "the same way."
+                "The table moved on: hand %(number)s was just saved with exactly this "
+                "result. Nothing was saved now. Save again only if this is a new hand that "
+                "ended the same way."
             ) % {"number": latest.number}
         else:
             form.notice = _(
@@ -429,25 +430,6 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
         )
     form.set_table(postings.session_state(session))
     return render(request, template, _record_context(session, membership, form), status=422)
-
-
-def _same_hand(typed: dict, record: dict) -> bool:
-    """Whether a typed hand says what a recorded one says: the same trump or up-card, the
-    same players passing, the same tricks taken and the same reneges."""
-
-    def essentials(entry: dict) -> tuple:
-        tricks = {p: n for p, n in (entry.get("tricks") or {}).items() if n}
-        reneges = sorted(
-            (r.get("player", ""), bool(r.get("corrected"))) for r in entry.get("reneges") or []
-        )
-        return (
-            entry.get("up_card") or entry.get("trump"),
-            sorted(entry.get("passed") or []),
-            tricks,
-            reneges,
-        )
-
-    return essentials(typed) == essentials(record or {})
 
 
 def _charges(costly: postings.NeedsConfirmation, currency: Currency) -> dict:

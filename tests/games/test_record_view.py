@@ -146,7 +146,7 @@ def test_stale_submit_is_refused_with_fresh_form(bob_client, table, bob):
     assert books() == before
     html = response.content.decode()
     # The very hand the other phone saved: said outright, one more Save would repeat it.
-    assert "Another phone has just saved hand 1 with exactly this result" in html
+    assert "hand 1 was just saved with exactly this result" in html
     assert "Nothing was saved" in html
     assert f'name="version" value="{table.version}"' in html
     assert stale["idempotency_key"] not in html
@@ -168,7 +168,7 @@ def test_a_stale_submit_of_another_hand_says_the_table_moved_on(bob_client, tabl
     assert response.status_code == 409
     html = response.content.decode()
     assert "The table moved on" in html and "What you typed is still below" in html
-    assert "Another phone has just saved" not in html
+    assert "was just saved with exactly this result" not in html
     postings.check_invariants(table)
 
 
