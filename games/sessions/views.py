@@ -243,7 +243,11 @@ def _last_played(session: GameSession, rows: list[tuple] | None = None) -> list[
     """Who played the latest hand (the record form can start from them, the host's
     choice, remembered by the phone). ``rows``: what ``latest_record_statement``
     answered, when it was sent along with the access check."""
-    record = game_sql.latest_record(session.pk, rows)
+    return _played(game_sql.latest_record(session.pk, rows))
+
+
+def _played(record: dict | None) -> list[str]:
+    """The players of a hand's record who did not pass."""
     if not record:
         return []
     passed = set(record.get("passed") or [])
@@ -404,7 +408,10 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
                 "on the table as it is now: check it against the latest hand before saving, "
                 "so nothing is recorded twice."
             )
-        return render(request, template, _record_context(session, membership, form), status=409)
+        # The latest hand, read once, also gives the form its "last hand's players".
+        last_played = _played(latest.record if latest else None)
+        context = _record_context(session, membership, form, last_played=last_played)
+        return render(request, template, context, status=409)
     except postings.SessionClosed:
         session.refresh_from_db()
         return _closed_response(request, session)

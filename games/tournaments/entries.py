@@ -37,7 +37,7 @@ from games.tournaments.tables import seat_number, table_infos
 from ledger import postings
 from ledger.models import PrizePosting
 
-__all__ = ["addon", "late_open", "parse_roster", "rebuy", "reenter", "seat_late"]
+__all__ = ["addon", "late_open", "rebuy", "reenter", "roster_names", "seat_late"]
 
 
 def late_open(t: Tournament) -> bool:
@@ -299,15 +299,10 @@ def addon(*, tournament_id: int, entry_id: int, user) -> Entry:
 _SPLIT = re.compile(r"[\n,;]+")
 
 
-def parse_roster(text: str) -> list[str]:
-    """Names from pasted text: one per line (or comma-separated), trimmed, the first of
-    any names that differ only in case."""
-    return roster_names(text)[0]
-
-
 def roster_names(text: str) -> tuple[list[str], list[str]]:
-    """``parse_roster``'s names, and the ones it left out as repeats (each once, as
-    first written), for the page to say "listed twice, entered once"."""
+    """Names from pasted text: one per line (or comma-separated), trimmed, the first of
+    any names that differ only in case; and the names left out as repeats (each once, as
+    first written), for the page to say "listed more than once, entered once"."""
     out: list[str] = []
     repeats: list[str] = []
     seen: dict[str, str] = {}

@@ -31,6 +31,12 @@ from ledger.exports import major
 # -- reading --------------------------------------------------------------------------------
 
 
+def deal_players(t: Tournament) -> set[int]:
+    """The players still in when a deal ended the tournament: they shared it, and none of
+    them was knocked out, though all but the first finish "out" of the final table."""
+    return {int(p) for p in ((t.deal or {}).get("amounts") or {})}
+
+
 def standings(t: Tournament) -> list[dict[str, Any]]:
     """Everyone in the event, best first: final places once finished; while running,
     those still in (by chips) and then the others by when they went out, each with the
@@ -60,9 +66,7 @@ def standings(t: Tournament) -> list[dict[str, Any]]:
         places = [None] * len(still) + [len(still) + place for place, _ in ranked]
         entries = still + out
     due = _prizes_due(t, entries, places) if t.status == Tournament.Status.RUNNING else {}
-    # The players still in when a deal ended the tournament shared it: none of them was
-    # knocked out, though all but the first finish "out" of the final table.
-    in_deal = {int(p) for p in ((t.deal or {}).get("amounts") or {})}
+    in_deal = deal_players(t)
     rows = []
     for entry, place in zip(entries, places, strict=True):
         table = entry.out_table
@@ -207,6 +211,7 @@ def bracket(t: Tournament) -> dict[str, Any]:
     rounds = list(t.rounds.order_by("number"))
     tables = list(t.tables.select_related("session").order_by("round_id", "number"))
     names = dict(t.entries.values_list("player_id", "player__name"))
+    dealt = deal_players(t)  # not struck out: they shared a deal
     seats: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in (
         Seat.objects.filter(session__tournament_table__tournament=t)
@@ -238,8 +243,6 @@ def bracket(t: Tournament) -> dict[str, Any]:
         boxes = []
         for x in by_round[rnd.pk]:
             advanced = set(x.result.get("advanced", []))
-            # A deal ended the table: those who still held chips shared it, not out.
-            dealt = x.result.get("reason") == "deal"
             limit = hand_limit(t, rnd) if t.is_rounds else 0
             if x.status == TournamentTable.Status.PLAYING:
                 st = stacks.get(x.session_id, {})
@@ -263,7 +266,7 @@ def bracket(t: Tournament) -> dict[str, Any]:
                         "id": row["player"],
                         "name": names.get(row["player"], "?"),
                         "chips": row["chips"],
-                        "out": row["player"] not in advanced and not (dealt and row["chips"]),
+                        "out": row["player"] not in advanced and row["player"] not in dealt,
                         "moved": False,
                         "moved_to": "",
                         "advanced": row["player"] in advanced,

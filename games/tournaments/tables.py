@@ -607,7 +607,7 @@ def balance_outlook(t: Tournament) -> list[BalanceNote]:
     # hand only the tables between hands with an empty pot may break (``_balance``'s
     # ``held``): whichever short table is free first breaks, and the others may then have
     # enough players. Say so rather than promise one.
-    short_now = {n for n in size if size[n] < low and len(by_number[n].alive) > 1}
+    short_now = {n for n, k in size.items() if 1 < k < low}  # one or none: it breaks now
     rivals = tuple(sorted(short_now - set(plan.broken)))
     notes = [
         BalanceNote("break", n, size[n], low, wait="first", either=rivals)

@@ -276,7 +276,7 @@ def test_reentry_rebuy_and_addon_are_paid_and_limited(club, alice):
 
 
 def test_pasting_a_roster_adds_new_names_and_skips_duplicates(club, alice):
-    assert late.parse_roster(" Ann \nben, Cal;\n\nann\n  Dee  Dee ") == [
+    assert late.roster_names(" Ann \nben, Cal;\n\nann\n  Dee  Dee ")[0] == [
         "Ann",
         "ben",
         "Cal",
