@@ -160,3 +160,14 @@ def test_each_kind_of_tournament_money_has_a_name_of_its_own(lang):
         rebuy, addon = str(kind.REBUY.label).casefold(), str(kind.ADDON.label).casefold()
     for a, b in ((rebuy, addon), (addon, rebuy), tuple(late), tuple(reversed(late))):
         assert a not in b, (a, b)
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_a_postings_kind_reads_as_djangos_own_display_would(lang):
+    # Posting replaces Django's get_kind_display (issue #20: that one translated every
+    # choice on each call); the words must be the same, a code that is no kind included.
+    field = Posting._meta.get_field("kind")
+    with override(lang):
+        for code in [*Posting.Kind.values, "no_such_kind"]:
+            posting = Posting(kind=code)
+            assert posting.get_kind_display() == posting._get_FIELD_display(field)
