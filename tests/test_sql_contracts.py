@@ -1,4 +1,5 @@
-"""Contract tests of the hand-written SQL (``games/sql.py``, ``ledger/sql.py``).
+"""Contract tests of the hand-written SQL (``games/sql.py``, ``ledger/sql.py``, and the
+exports' ``EpochSecond``).
 
 Every plain-SQL statement is run on real data, built with the project's own APIs
 (sessions started, hands recorded and voided, seats left, added and eliminated, digital
@@ -39,6 +40,7 @@ from games.models import (
 )
 from ledger import postings
 from ledger import sql as ledger_sql
+from ledger.exports import EpochSecond
 from ledger.models import Account, Leg, Posting
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
@@ -1194,3 +1196,31 @@ def test_write_hand_is_one_statement_on_postgresql(scene, bob):
         transaction.set_rollback(True)
     statements = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
     assert len(statements) == (1 if connection.vendor == "postgresql" else 4), statements
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        WHEN,  # microseconds, a leap day, a zone other than the database's
+        LATER,
+        datetime(2024, 3, 10, 8, 0, 0, tzinfo=UTC),  # Chicago's clocks go forward
+        datetime(2026, 12, 5, 0, 0, 0, 999999, tzinfo=UTC),  # cut down, never rounded up
+        datetime(2040, 1, 1, 0, 0, 0, tzinfo=UTC),  # past 32-bit seconds
+    ],
+)
+def test_epoch_second_is_the_second_python_writes(scene, moment):
+    """The ledger exports read a posting's time as ``EpochSecond`` (ledger/exports.py) and
+    write it as the second Python's ``isoformat(timespec="seconds")`` shows: the same
+    whole second, cut down, on both databases."""
+    hand = Hand.objects.filter(session__in=scene.sessions).first()
+    Hand.objects.filter(pk=hand.pk).update(created_at=moment)
+    second = (
+        Hand.objects.filter(pk=hand.pk)
+        .annotate(s=EpochSecond("created_at"))
+        .values_list("s", flat=True)
+        .get()
+    )
+    assert type(second) is int
+    assert second == int(moment.timestamp() // 1)
+    written = datetime.fromtimestamp(second, UTC).astimezone(CHICAGO).isoformat()
+    assert written == moment.astimezone(CHICAGO).isoformat(timespec="seconds")
