@@ -205,16 +205,16 @@ def _rows(
     for posting_id, account_id, amount in legs:
         # Postings written after the legs were read have no legs here: skipped.
         while posting_id != current:
-            pid, created, kind, number, memo, reverses, *more = next(heads)
+            pid, second, kind, number, memo, reverses, *more = next(heads)
             current = pid
             hand = "" if number is None else number
             if more:
                 session, session_currency = more
-                head = (pid, at(created), kind, session or "", hand, csv_cell(memo),
+                head = (pid, at(second), kind, session or "", hand, csv_cell(memo),
                         reverses or "")  # fmt: skip
                 cur = csv_cell(session_currency) if session_currency else currency
             else:
-                head = (pid, at(created), kind, hand, csv_cell(memo), reverses or "")
+                head = (pid, at(second), kind, hand, csv_cell(memo), reverses or "")
         yield (*head, *accounts[account_id], amounts(amount) if amounts else amount, cur)
 
 
