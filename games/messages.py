@@ -15,12 +15,20 @@ ledger and the services people meet (tournaments, digital hands, clubs: the bloc
 from the source and fails on a missing one. An error whose params carry a ``reason_id``
 is rendered as its sentence followed by that reason's (a broken later hand, a table that
 cannot deal).
+
+The "why?" links: a refusal or form error may end with its rule in brackets ("… took no
+tricks (R10).", "R21: head the trick", "(R13: up-card kept)"). ``rule_references``
+separates the sentence from those rules once, here, so the ``why`` template filter only
+formats a typed ``RuleReferences``; ``rule_book_parts`` splits a rule book entry into text,
+switch names (in backticks) and rule numbers for the ``rule_text`` filter.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from django.utils.functional import Promise
 from django.utils.translation import get_language
@@ -28,7 +36,16 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import BourreError
 
-__all__ = ["MESSAGES", "SERVICE_MESSAGES", "render", "render_error"]
+__all__ = [
+    "MESSAGES",
+    "SERVICE_MESSAGES",
+    "RuleBookPart",
+    "RuleReferences",
+    "render",
+    "render_error",
+    "rule_book_parts",
+    "rule_references",
+]
 
 Sentence = Promise | tuple[Promise, ...]
 
@@ -379,3 +396,66 @@ def render(error: BourreError) -> str:
         head = _fill(error.message_id, params) or str(error)
         return f"{head} {reason}" if reason else head
     return _fill(error.message_id, params) or str(error)
+
+
+# -- rule references in a sentence -----------------------------------------------------------
+
+_RULE_REFS = re.compile(r"\s*\((R\d+)(?:[,/ ]+R\d+)*\)|^(R\d+): ")
+_RULE_WORDS = re.compile(r"\((R\d+):\s*([^)]+)\)")
+_RULE_BOOK_PARTS = re.compile(r"`([^`]+)`|\b(R\d+)\b")
+
+
+@dataclass(frozen=True)
+class RuleReferences:
+    """A sentence without its rule numbers (its first letter capitalised) and the rules it
+    cited, each once, in the order cited."""
+
+    text: str
+    rules: tuple[str, ...]
+
+
+def rule_references(message: object) -> RuleReferences:
+    """ "ben passed, so ben took no tricks (R10)." → ("Ben passed, so ben took no tricks.",
+    ("R10",)); "(R13: up-card kept)" keeps its words: "(up-card kept)"."""
+    text = str(message)
+    rules: list[str] = []
+
+    def drop(match: re.Match[str]) -> str:
+        rules.append(match.group(1) or match.group(2))
+        return ""
+
+    def keep_words(match: re.Match[str]) -> str:
+        rules.append(match.group(1))
+        return f"({match.group(2).strip()})"
+
+    text = _RULE_WORDS.sub(keep_words, text)
+    text = _RULE_REFS.sub(drop, text).strip()
+    if text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return RuleReferences(text=text, rules=tuple(dict.fromkeys(rules)))
+
+
+@dataclass(frozen=True)
+class RuleBookPart:
+    """A piece of a rule book entry: plain text, a switch name (``code``) or a rule number."""
+
+    kind: Literal["text", "code", "rule"]
+    text: str
+
+
+def rule_book_parts(text: object) -> tuple[RuleBookPart, ...]:
+    """A rule book entry split at its `switch names` and rule numbers (R21)."""
+    source = str(text)
+    parts: list[RuleBookPart] = []
+    end = 0
+    for match in _RULE_BOOK_PARTS.finditer(source):
+        if match.start() > end:
+            parts.append(RuleBookPart("text", source[end : match.start()]))
+        if match.group(1) is not None:
+            parts.append(RuleBookPart("code", match.group(1)))
+        else:
+            parts.append(RuleBookPart("rule", match.group(2)))
+        end = match.end()
+    if end < len(source):
+        parts.append(RuleBookPart("text", source[end:]))
+    return tuple(parts)

@@ -26,13 +26,13 @@ from django import template
 from django.urls import reverse
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
-from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import mark_safe
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext, pgettext_lazy
 
 from games.engine.cards import CardError, parse_card, parse_suit
 from games.engine.rules import RULE_FIELDS
+from games.messages import rule_book_parts, rule_references
 from games.money import (
     DEFAULT_CURRENCY,
     MINUS,
@@ -535,54 +535,36 @@ def iso_time(text: str):
         return None
 
 
-_RULE_REFS = re.compile(r"\s*\((R\d+)(?:[,/ ]+R\d+)*\)|^(R\d+): ")
-_RULE_WORDS = re.compile(r"\((R\d+):\s*([^)]+)\)")
-_CODE = re.compile(r"`([^`]+)`")
-
-
 @register.filter
-def why(message) -> str:
+def why(message: object) -> str:
     """A message in the table's words with its rule as a "why?" link to the rule book
     instead of a bare number: "ben passed, so ben took no tricks (R10)." → "… tricks.
-    why?" (linking /rules/#R10); "R21: head the trick" → "Head the trick … why?"."""
-    text = str(message)
-    rules: list[str] = []
-
-    def drop(match: re.Match) -> str:
-        rules.append(match.group(1) or match.group(2))
-        return ""
-
-    def keep_words(match: re.Match) -> str:
-        rules.append(match.group(1))
-        return f"({match.group(2).strip()})"
-
-    text = _RULE_WORDS.sub(keep_words, text)
-    text = _RULE_REFS.sub(drop, text).strip()
-    if text[:1].islower():
-        text = text[0].upper() + text[1:]
-    if not rules:
-        return conditional_escape(text)
+    why?" (linking /rules/#R10); "R21: head the trick" → "Head the trick … why?".
+    The rules are separated from the sentence by ``games.messages.rule_references``."""
+    refs = rule_references(message)
+    if not refs.rules:
+        return conditional_escape(refs.text)
     url = reverse("rule_book")
-    links = " ".join(
-        format_html(
-            '<a class="why" href="{}#{}" aria-label="{}">{}</a>',
-            url,
-            r,
-            _("Why? Rule %(rule)s") % {"rule": r},
-            _("why?"),
-        )
-        for r in dict.fromkeys(rules)
+    links = format_html_join(
+        " ",
+        '<a class="why" href="{}#{}" aria-label="{}">{}</a>',
+        ((url, r, _("Why? Rule %(rule)s") % {"rule": r}, _("why?")) for r in refs.rules),
     )
-    return mark_safe(f"{conditional_escape(text)} {links}")  # noqa: S308 - parts escaped
+    return format_html("{} {}", refs.text, links)
 
 
 @register.filter
-def rule_text(text) -> str:
-    """A rule book entry: switch names in `backticks` as code, rule numbers as links."""
-    escaped = str(conditional_escape(text))
-    escaped = _CODE.sub(r"<code>\1</code>", escaped)
-    escaped = re.sub(r"\b(R\d+)\b", r'<a href="#\1">\1</a>', escaped)
-    return mark_safe(escaped)  # noqa: S308 - escaped above
+def rule_text(text: object) -> str:
+    """A rule book entry: switch names in `backticks` as code, rule numbers as links
+    (the entry is split by ``games.messages.rule_book_parts``)."""
+    pieces = {
+        "text": "{}",
+        "code": "<code>{}</code>",
+        "rule": '<a href="#{0}">{0}</a>',
+    }
+    return format_html_join(
+        "", "{}", ((format_html(pieces[p.kind], p.text),) for p in rule_book_parts(text))
+    )
 
 
 @register.filter
