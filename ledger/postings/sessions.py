@@ -422,6 +422,51 @@ def _pot_contributors(session: GameSession, pot_account_id: int) -> list[int]:
     return list(contributors)
 
 
+def _leftover_shares(
+    session: GameSession, pot: int, leftover: int, policy: str
+) -> tuple[dict[int, int], int]:
+    """How a closing session's leftover pot goes: equal shares by player id (to those who
+    paid into it, ``share_equally``) and what goes to the club (the rest, or all of it)."""
+    shares: dict[int, int] = {}
+    to_club = leftover
+    # A tournament table's dead pot is never shared: it goes back to the bank (chips).
+    if leftover and not session.chip_limited and policy == GameSession.LeftoverPolicy.SHARE_EQUALLY:
+        players = _pot_contributors(session, pot)
+        if players:
+            share = leftover // len(players)
+            shares = dict.fromkeys(players, share) if share else {}
+            to_club = leftover - share * len(shares)
+    return shares, to_club
+
+
+def _post_leftover(
+    session: GameSession,
+    user,
+    pot_and_kitty: tuple[int, int],
+    leftover: int,
+    shares: dict[int, int],
+    to_club: int,
+) -> None:
+    """Post the leftover pot (``pot_and_kitty``: its account and the one ``to_club``
+    goes to, the club's carry account or a tournament table's bank): the shares to the
+    players, the rest to the kitty."""
+    pot, kitty = pot_and_kitty
+    accounts = _player_accounts(session.club_id, shares) if shares else {}
+    legs = {pot: -leftover, kitty: to_club}
+    for pid, x in shares.items():
+        legs[accounts[pid]] = x
+    kind = Posting.Kind.LEFTOVER if shares else Posting.Kind.CARRY_OUT
+    if session.chip_limited:
+        memo = MemoKind.DEAD_POT
+    elif shares:
+        # The legs carry the amounts, in the session's money: the memo names none.
+        memo = MemoKind.LEFTOVER_REMAINDER if to_club else MemoKind.LEFTOVER_SHARED
+    else:
+        memo = MemoKind.CARRY_OUT
+    owners = {a: pid for pid, a in accounts.items()}
+    _post(session, session.club_id, [(kind, legs, Memo(memo))], user, owners=owners)
+
+
 def close_session(*, session_id: int, user, leftover_policy: str | None = None) -> GameSession:
     """Freeze the session. The pot left over goes by policy: ``carry_to_club`` (the
     club's carry account; the club's next session pulls it in) or ``share_equally`` (equal
@@ -449,31 +494,9 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
             Account.Kind.BANK if session.chip_limited else Account.Kind.CARRY,
             lock=True,
         )
-        shares: dict[int, int] = {}
-        to_club = leftover
-        if leftover and session.chip_limited:
-            pass
-        elif leftover and policy == GameSession.LeftoverPolicy.SHARE_EQUALLY:
-            players = _pot_contributors(session, pot)
-            if players:
-                share = leftover // len(players)
-                shares = dict.fromkeys(players, share) if share else {}
-                to_club = leftover - share * len(shares)
+        shares, to_club = _leftover_shares(session, pot, leftover, policy)
         if leftover:
-            accounts = _player_accounts(session.club_id, shares) if shares else {}
-            legs = {pot: -leftover, kitty.pk: to_club}
-            for pid, x in shares.items():
-                legs[accounts[pid]] = x
-            kind = Posting.Kind.LEFTOVER if shares else Posting.Kind.CARRY_OUT
-            if session.chip_limited:
-                memo = MemoKind.DEAD_POT
-            elif shares:
-                # The legs carry the amounts, in the session's money: the memo names none.
-                memo = MemoKind.LEFTOVER_REMAINDER if to_club else MemoKind.LEFTOVER_SHARED
-            else:
-                memo = MemoKind.CARRY_OUT
-            owners = {a: pid for pid, a in accounts.items()}
-            _post(session, session.club_id, [(kind, legs, Memo(memo))], user, owners=owners)
+            _post_leftover(session, user, (pot, kitty.pk), leftover, shares, to_club)
         session.status = GameSession.Status.CLOSED
         session.closed_at = timezone.now()
         session.leftover_policy = policy
