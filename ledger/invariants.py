@@ -3,10 +3,11 @@ after each step)."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from games.models import GameSession, Hand, Seat, Tournament, TournamentTable
+from games.models.currency import Currency
 from ledger.books import (
     BANK_KINDS,
     TABLE_KINDS,
@@ -15,6 +16,7 @@ from ledger.books import (
     pot_balance,
     prize_balances,
 )
+from ledger.memos import Memo, MemoKind
 from ledger.models import Account, Leg, PlayerTotals, Posting, PrizePosting
 from ledger.totals import recount_player_totals
 
@@ -30,6 +32,8 @@ def check_invariants(session: GameSession) -> None:
       chip-limited table, where shortfalls make them differ: no stack is negative);
     - ``hands_count`` is the number of live hands; every reversal reverses a posting of
       the same hand, leg for leg;
+    - every memo of the session (and of the club outside sessions) is the English of its
+      kind and parameters (``check_memos``);
     - at a tournament table, the tournament's prize ledger holds (``check_prize_ledger``);
     - the players' club totals are what the ledger and the hands recount
       (``check_player_totals``).
@@ -123,6 +127,11 @@ def check_invariants(session: GameSession) -> None:
         mine = sorted((leg.account_id, leg.amount) for leg in rev.legs.all())
         theirs = sorted((leg.account_id, -leg.amount) for leg in orig.legs.all())
         check(mine == theirs, f"reversal {rev.pk} does not mirror posting {orig.pk}")
+    check_memos(
+        Posting.objects.filter(
+            Q(session=session) | Q(club_id=session.club_id, session__isnull=True)
+        )
+    )
     check_player_totals(session.club_id)
     # A tournament table's money is in its tournament's prize ledger: check that too.
     table = TournamentTable.objects.filter(session=session).select_related("tournament").first()
@@ -133,7 +142,7 @@ def check_invariants(session: GameSession) -> None:
 def check_prize_ledger(t: Tournament) -> None:
     """Raise AssertionError unless the prize ledger balances: every posting's legs sum
     to zero, all balances sum to zero, the pool is never negative and is empty once the
-    prizes are paid."""
+    prizes are paid; every memo is the English of its kind and parameters."""
     bad = list(
         PrizePosting.objects.filter(tournament=t)
         .annotate(total=Sum("legs__amount"), n=Count("legs"))
@@ -150,6 +159,24 @@ def check_prize_ledger(t: Tournament) -> None:
         raise AssertionError(f"the pool is negative: {balances['pool']}")
     if t.status == Tournament.Status.FINISHED and balances["pool"] != 0:
         raise AssertionError(f"{balances['pool']} left in the pool after the prizes")
+    check_memos(PrizePosting.objects.filter(tournament=t), t.currency)
+
+
+def check_memos(
+    postings: QuerySet[Posting] | QuerySet[PrizePosting], currency: Currency | None = None
+) -> None:
+    """Raise AssertionError unless every posting's ``memo`` is what ``ledger.memos`` writes
+    for its ``memo_kind`` and ``memo_params`` (``currency``: a prize ledger's money)."""
+    bad = []
+    for pk, memo, kind, params in postings.values_list("pk", "memo", "memo_kind", "memo_params"):
+        try:
+            ok = memo == Memo(MemoKind(kind), params).stored(currency)
+        except (KeyError, ValueError, TypeError):  # an unknown kind, a missing fact
+            ok = False
+        if not ok:
+            bad.append((pk, memo, kind, params))
+    if bad:
+        raise AssertionError(f"memos that are not their kind's sentence: {bad}")
 
 
 def check_player_totals(club_id: int) -> None:

@@ -11,8 +11,12 @@ is a second, separate set of books with the same discipline: its balances also s
 per tournament, and tournament chips (the tables' sessions) never mix with it.
 
 The kinds' labels are in the reader's language (``pgettext_lazy``, context "posting kind"
-and the like): pages show ``get_kind_display``; the CSVs and the API write the codes, and
-stored memos stay English (``ledger.postings.hands.reverse_postings``).
+and the like): pages show ``get_kind_display``; the CSVs and the API write the codes.
+
+A posting's memo is data (``ledger.memos``, issue #31): ``memo_kind`` and ``memo_params``
+say what it is, and ``memo`` keeps its English sentence (what the CSVs and the API write),
+which ``ledger.invariants`` holds to ``memos.english(memo_kind, memo_params)``. Pages show
+``memos.shown``, in the reader's language.
 
 Only `ledger.postings` writes here. Rows are never updated or deleted: a correction is a
 reversing posting. On PostgreSQL triggers enforce both rules, for the session ledger
@@ -24,6 +28,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from ledger.memos import MEMO_LENGTH, MemoKind
 
 
 class Account(models.Model):
@@ -97,7 +103,10 @@ class Posting(models.Model):
         "games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="postings"
     )
     kind = models.CharField(max_length=12, choices=Kind.choices)
-    memo = models.CharField(max_length=200, blank=True, default="")
+    memo = models.CharField(max_length=MEMO_LENGTH, blank=True, default="")
+    # What the memo is (a ledger.memos.MemoKind) and its parameters; ``memo`` is their English.
+    memo_kind = models.CharField(max_length=24, default=MemoKind.TEXT.value)
+    memo_params = models.JSONField(default=dict, blank=True)
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
     )
@@ -236,7 +245,10 @@ class PrizePosting(models.Model):
     player = models.ForeignKey(
         "games.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    memo = models.CharField(max_length=200, blank=True, default="")
+    memo = models.CharField(max_length=MEMO_LENGTH, blank=True, default="")
+    # What the memo is (a ledger.memos.MemoKind) and its parameters; ``memo`` is their English.
+    memo_kind = models.CharField(max_length=24, default=MemoKind.TEXT.value)
+    memo_params = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

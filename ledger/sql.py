@@ -173,7 +173,10 @@ def seat_rows(session_id: int) -> list[tuple[int, str, bool, bool, int | None]]:
         ]
 
 
-POSTING_FIELDS = ("club", "session", "hand", "kind", "memo", "reverses", "created_by", "created_at")
+POSTING_FIELDS = (
+    *("club", "session", "hand", "kind", "memo", "memo_kind", "memo_params"),
+    *("reverses", "created_by", "created_at"),
+)
 
 
 def _insert_new(objects: list, fields: tuple[str, ...]) -> None:

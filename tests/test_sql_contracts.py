@@ -607,11 +607,13 @@ def _postings_rows(scene):
             scene.h1.pk,
             "ante",
             "Hand 1 — ante ♥",
+            "text",
+            {"text": "Hand 1 — ante ♥"},
             None,
             alice.pk,
             WHEN,
         ),
-        (scene.club.pk, None, None, "carry_out", "", original.pk, None, LATER),
+        (scene.club.pk, None, None, "carry_out", "", "text", {}, original.pk, None, LATER),
     ]
     return Posting, ledger_sql.POSTING_FIELDS, rows
 

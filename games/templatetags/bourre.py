@@ -12,23 +12,20 @@ Every word these helpers write is in the reader's language (issue 19): the suit 
 names are lazy texts (made strings when a page renders, so never cache one across
 languages), ``names`` joins a list with the language's "and", and ``result_line``,
 ``rule_value`` and ``account_label`` speak the catalogue's words. ``memo`` shows a
-posting's English memo in the reader's language: the session ledger's and, given the
-tournament's money (``memo:tournament.currency``), the prize ledger's, whose amounts are
-re-read from the memo's locale-free form and written the reader's way.
+posting's memo in the reader's language from its kind and parameters (``ledger.memos``):
+the session ledger's and, given the tournament's money (``p|memo:tournament.currency``),
+the prize ledger's, its amounts written the reader's way. Nothing here reads stored text.
 """
 
-import functools
 import re
-from functools import lru_cache
 from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils import translation
 from django.utils.dateparse import parse_datetime
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, pgettext, pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from games.engine.cards import CardError, parse_card, parse_suit
 from games.engine.rules import RULE_FIELDS
@@ -37,17 +34,15 @@ from games.money import (
     DEFAULT_CURRENCY,
     MINUS,
     MONEY_RULES,
-    PLAIN,
     Currency,
-    MoneyError,
-    as_currency,
     format_count,
     format_money,
     input_value,
-    parse_amount,
 )
 from games.sessions.rule_fields import CHOICE_LABELS
-from games.tournaments.deals import KIND_LABELS, KIND_WORDS
+from games.tournaments.deals import KIND_WORDS
+from ledger.memos import shown
+from ledger.models import PrizePosting
 from ledger.postings.hands import paid_money
 
 __all__ = ["MINUS", "card_name", "register"]
@@ -143,168 +138,18 @@ def deal_label(deal: dict) -> str:
     return str(word) if word else str(deal.get("label", ""))
 
 
-# The memos the ledger writes (ledger.postings), stored in English so the books read the
-# same whoever wrote them; pages show them in the reader's language. A memo of another
-# shape (one typed through the API, one cut at the ledger's 200 characters) is shown as
-# stored.
-_MEMO_WORDS = {
-    text: text
-    for text in (
-        gettext_noop("antes"),
-        gettext_noop("pot won"),
-        gettext_noop("split pot divided"),
-        gettext_noop("bourré and renege penalties"),
-        gettext_noop("Pot carried in"),
-        gettext_noop("Pot carried to the club"),
-        gettext_noop("Pot awarded"),
-        gettext_noop("Leftover pot shared"),
-        gettext_noop("Leftover pot shared; the odd remainder to the club"),
-        gettext_noop("Dead tournament pot returned to the bank"),
-        gettext_noop("Tournament chips"),
-        gettext_noop("buy-in"),  # ledger.postings.bank: chips from the bank to a seat
-        gettext_noop("cash-out"),
-        gettext_noop("Alone at the table"),
-        gettext_noop("Alone at a broken table"),
-    )
-}
-_HAND_MEMO = re.compile(r"^Hand (?P<number>\d+): (?P<what>.+)$")
-_REVERSAL_MEMO = re.compile(
-    r"^Hand (?P<number>\d+) (?P<why>voided|corrected): reverses (?P<kind>.+)$"
-)
-
-
-@functools.cache
-def _kinds_by_english() -> dict[str, Any]:
-    """Posting kinds by their English label as a reversal memo writes it, read once."""
-    from ledger.models import Posting  # the ledger's models need the app registry
-
-    with translation.override("en"):
-        return {str(kind.label).lower(): kind for kind in Posting.Kind}
-
-
-def _kind_word(english: str) -> str | None:
-    kind = _kinds_by_english().get(english)
-    return None if kind is None else str(kind.label).lower()
-
-
-# The prize ledger's memos (games.tournaments: entries, service, tables, deals). A name
-# may hold ": " itself, so each pattern is anchored at the fixed text after the name (the
-# name is greedy: the last "…: fee to the house" is the fixed one). Groups called
-# buy_in, fee, price or amount are money written locale-free (games.money.PLAIN).
-_PRIZE_MEMOS = tuple(
-    (re.compile(pattern), sentence)
-    for pattern, sentence in (
-        (r"^(?P<name>.+): fee to the house$", gettext_noop("%(name)s: fee to the house")),
-        (
-            r"^(?P<name>.+): prize for place (?P<place>\d+)$",
-            gettext_noop("%(name)s: prize for place %(place)s"),
-        ),
-        (
-            r"^(?P<name>.+) withdrew: buy-in and fee refunded$",
-            gettext_noop("%(name)s withdrew: buy-in and fee refunded"),
-        ),
-        (
-            r"^(?P<name>.+): re-entry (?P<number>\d+), buy-in (?P<buy_in>.+?) \+ fee (?P<fee>.+)$",
-            gettext_noop("%(name)s: re-entry %(number)s, buy-in %(buy_in)s + fee %(fee)s"),
-        ),
-        (
-            r"^(?P<name>.+): rebuy (?P<number>\d+), buy-in (?P<buy_in>.+?) \+ fee (?P<fee>.+)$",
-            gettext_noop("%(name)s: rebuy %(number)s, buy-in %(buy_in)s + fee %(fee)s"),
-        ),
-        (
-            r"^(?P<name>.+): buy-in (?P<buy_in>.+?) \+ fee (?P<fee>.+)$",
-            gettext_noop("%(name)s: buy-in %(buy_in)s + fee %(fee)s"),
-        ),
-        (r"^(?P<name>.+): add-on, (?P<price>.+)$", gettext_noop("%(name)s: add-on, %(price)s")),
-    )
-)
-_MONEY_GROUPS = ("buy_in", "fee", "price", "amount")
-_DEAL_KINDS = {label: kind for kind, label in KIND_LABELS.items()}
-_DEAL_MEMO = re.compile(
-    r"^Deal \((?P<label>"
-    + "|".join(re.escape(label) for label in _DEAL_KINDS)
-    + r")\) agreed by (?P<rest>.+) takes (?P<amount>.+)$"
-)
-
-
-@lru_cache(maxsize=4096)
-def _plain_amount(text: str, currency: Currency) -> int | None:
-    # Read in PLAIN whoever reads, so the answer does not depend on the language: cached,
-    # as switching languages to read it is most of the filter's time on a long ledger.
-    try:
-        return parse_amount(text, currency, language=PLAIN)
-    except MoneyError:
-        return None
-
-
-def _memo_money(text: str, currency: Currency | str | None) -> str | None:
-    """An amount as the memo wrote it (``PLAIN``), in the reader's way; None if it does not
-    read as the tournament's money (then the memo is shown as stored)."""
-    if currency is None or currency == "":
-        return text
-    cur = as_currency(currency)
-    amount = _plain_amount(text, cur)
-    return None if amount is None else format_money(amount, cur)
-
-
-def _prize_memo(text: str, currency: Currency | str | None) -> str | None:
-    if found := _DEAL_MEMO.match(text):
-        # "agreed by <everyone>: <name>": names may hold ": ", so the split is the first
-        # one whose right-hand name is among those who agreed (joined with ", ").
-        rest, at = found["rest"], 0
-        while (at := rest.find(": ", at)) != -1:
-            who, name = rest[:at], rest[at + 2 :]
-            if f", {who}, ".find(f", {name}, ") != -1:
-                amount = _memo_money(found["amount"], currency)
-                if amount is None:
-                    return None
-                return _("Deal (%(kind)s) agreed by %(names)s: %(name)s takes %(amount)s") % {
-                    # mid-sentence, as the memo writes it ("even chop")
-                    "kind": str(KIND_WORDS[_DEAL_KINDS[found["label"]]]).lower(),
-                    "names": who,
-                    "name": name,
-                    "amount": amount,
-                }
-            at += 2
-        return None
-    for pattern, sentence in _PRIZE_MEMOS:
-        if found := pattern.match(text):
-            facts = found.groupdict()
-            for group in _MONEY_GROUPS:
-                if group in facts:
-                    written = _memo_money(facts[group], currency)
-                    if written is None:
-                        return None
-                    facts[group] = written
-            return _(sentence) % facts
-    return None
-
-
 @register.filter
-def memo(text: str, currency: Currency | str | None = None) -> str:
-    """A posting's memo in the reader's language: "Hand 4: pot won" → "Jako 4: potti
-    voitettu"; "Hand 4 corrected: reverses antes" likewise; a prize ledger's memo too,
-    its amounts in the reader's way when the tournament's money is given ("ann: buy-in
-    $1,250.50 + fee $1" → "ann: sisäänosto 1 250,50 $ + maksu 1 $"); anything else as
-    stored."""
-    if not text:
+def memo(posting: Any, currency: Currency | str | None = None) -> str:
+    """A posting's (or prize posting's) memo in the reader's language, from its kind and
+    parameters (``ledger.memos.shown``): "Hand 4: pot won" → "Jako 4: potti voitettu"; a
+    prize ledger's amounts the reader's way in the tournament's money ("ann: buy-in
+    $1,250.50 + fee $1" → "ann: sisäänosto 1 250,50 $ + maksu 1 $"); a memo of no known
+    shape as stored."""
+    if posting is None or posting == "":
         return ""
-    if text in _MEMO_WORDS:
-        return _(text)
-    if found := _HAND_MEMO.match(text):
-        what = found["what"]
-        if what in _MEMO_WORDS:
-            return _("Hand %(number)s: %(what)s") % {"number": found["number"], "what": _(what)}
-    if found := _REVERSAL_MEMO.match(text):
-        kind = _kind_word(found["kind"])
-        if kind is not None:
-            facts = {"number": found["number"], "kind": kind}
-            if found["why"] == "voided":
-                return _("Hand %(number)s undone: reverses %(kind)s") % facts
-            return _("Hand %(number)s corrected: reverses %(kind)s") % facts
-    if ": " in text:  # every prize ledger memo has one
-        return _prize_memo(text, currency) or text
-    return text
+    if (currency is None or currency == "") and isinstance(posting, PrizePosting):
+        currency = posting.tournament.currency
+    return shown(posting.memo_kind, posting.memo_params, currency)
 
 
 @register.filter

@@ -32,12 +32,14 @@ from games.tournaments import payouts
 from games.tournaments.locks import locked
 from games.tournaments.tables import finish_round, finish_table, table_infos
 from ledger import books, postings
+from ledger.memos import DEAL_LABELS, DEAL_WORDS, deal_memo
 from ledger.models import PrizePosting
 
 # The English label is kept in the deal and its ledger memos (locale-free); pages name the
 # kind with the deal form's words, in the reader's language (the ``deal_label`` filter).
-KIND_LABELS = {"even": "even chop", "chips": "chip chop", "custom": "custom deal"}
-KIND_WORDS = {"even": _("Even chop"), "chips": _("Chip chop"), "custom": _("Custom amounts")}
+# Both tables are the ledger's memos' (ledger.memos), which show a deal's share.
+KIND_LABELS = DEAL_LABELS
+KIND_WORDS = DEAL_WORDS
 CHIP_CHOP_RULE = _(
     "Chip chop: each share is rounded down to the smallest unit of the money; the units "
     "left over go one each to the players whose share lost the most in rounding (if equal: "
@@ -159,15 +161,13 @@ def make_deal(
         label = KIND_LABELS[kind]
         accounts = postings.prize_accounts(t, list(shares))
         for player_id, amount in sorted(shares.items(), key=lambda x: -x[1]):
-            # The memo is kept in the ledger: locale-free, whoever agreed.
-            takes = format_money(amount, t.currency, language=PLAIN)
             postings.post_prize(
                 t,
                 PrizePosting.Kind.DEAL,
                 {accounts["pool"]: -amount, accounts[player_id]: amount},
                 user,
                 player=player_id,
-                memo=f"Deal ({label}) agreed by {who}: {names[player_id]} takes {takes}",
+                memo=deal_memo(kind, who, names[player_id], amount),
             )
         t.deal = {
             "kind": kind,

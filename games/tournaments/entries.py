@@ -30,11 +30,11 @@ from django.db import transaction
 
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Round, Seat, SeatMove, Tournament, TournamentTable
-from games.money import PLAIN, format_money
 from games.tournaments import clock
 from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import seat_number, table_infos
 from ledger import postings
+from ledger.memos import Memo, MemoKind, prize_memo
 from ledger.models import PrizePosting
 
 __all__ = ["addon", "late_open", "rebuy", "reenter", "roster_names", "seat_late"]
@@ -110,7 +110,7 @@ def seat_late(t: Tournament, entry: Entry, user, reason: str = SeatMove.Reason.L
     )
 
 
-def _pay(t: Tournament, entry: Entry, kind: str, price: int, fee: int, user, memo: str) -> None:
+def _pay(t: Tournament, entry: Entry, kind: str, price: int, fee: int, user, memo: Memo) -> None:
     accounts = postings.prize_accounts(t, [entry.player_id])
     postings.post_prize(
         t,
@@ -126,16 +126,8 @@ def _pay(t: Tournament, entry: Entry, kind: str, price: int, fee: int, user, mem
         {accounts["pool"]: -fee, accounts["house"]: fee},
         user,
         player=entry.player_id,
-        memo=f"{entry.player.name}: fee to the house",
+        memo=prize_memo(MemoKind.FEE, entry.player.name),
     )
-
-
-def price_words(t: Tournament, buy_in: int, fee: int) -> str:
-    """A memo's price in the tournament's money ("buy-in $10 + fee $2"), never minor units.
-
-    Memos are kept in the ledger: written locale-free (``PLAIN``), whoever paid."""
-    buy_in_text = format_money(buy_in, t.currency, language=PLAIN)
-    return f"buy-in {buy_in_text} + fee {format_money(fee, t.currency, language=PLAIN)}"
 
 
 def _within_limit(name: str, used: int, limit: int, what: str, *, message_id: str) -> None:
@@ -172,7 +164,9 @@ def reenter(*, tournament_id: int, entry_id: int, user) -> SeatMove:
             t.buy_in,
             t.fee,
             user,
-            f"{name}: re-entry {entry.reentries + 1}, {price_words(t, t.buy_in, t.fee)}",
+            prize_memo(
+                MemoKind.REENTRY, name, number=entry.reentries + 1, buy_in=t.buy_in, fee=t.fee
+            ),
         )
         entry.status = Entry.Status.PLAYING
         entry.reentries += 1
@@ -238,7 +232,7 @@ def rebuy(*, tournament_id: int, entry_id: int, user) -> Entry:
             t.buy_in,
             t.fee,
             user,
-            f"{name}: rebuy {entry.rebuys + 1}, {price_words(t, t.buy_in, t.fee)}",
+            prize_memo(MemoKind.REBUY, name, number=entry.rebuys + 1, buy_in=t.buy_in, fee=t.fee),
         )
         postings.buy_in(
             session_id=seat.session_id,
@@ -283,7 +277,7 @@ def addon(*, tournament_id: int, entry_id: int, user) -> Entry:
             t.addon_price,
             0,
             user,
-            f"{name}: add-on, {format_money(t.addon_price, t.currency, language=PLAIN)}",
+            prize_memo(MemoKind.ADDON, name, price=t.addon_price),
         )
         postings.buy_in(
             session_id=seat.session_id, player_id=entry.player_id, amount=t.addon_chips, user=user

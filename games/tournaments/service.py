@@ -91,6 +91,7 @@ from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
 from games.tournaments.validation import validate
 from ledger import postings
+from ledger.memos import MemoKind, prize_memo
 from ledger.models import PrizePosting
 
 __all__ = [
@@ -363,7 +364,7 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
             {accounts[entry.player_id]: -paid, accounts["pool"]: paid},
             user,
             player=entry.player_id,
-            memo=f"{name}: {late.price_words(t, t.buy_in, t.fee)}",
+            memo=prize_memo(MemoKind.ENTRY, name, buy_in=t.buy_in, fee=t.fee),
         )
         postings.post_prize(
             t,
@@ -371,7 +372,7 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
             {accounts["pool"]: -t.fee, accounts["house"]: t.fee},
             user,
             player=entry.player_id,
-            memo=f"{name}: fee to the house",
+            memo=prize_memo(MemoKind.FEE, name),
         )
         if running:
             # A late entrant sits down at once.
@@ -408,7 +409,7 @@ def withdraw(*, tournament_id: int, entry_id: int, user) -> Entry:
                 },
                 user,
                 player=entry.player_id,
-                memo=f"{entry.player.name} withdrew: buy-in and fee refunded",
+                memo=prize_memo(MemoKind.REFUND, entry.player.name),
             )
         freed = entry.status != Entry.Status.WAITING
         entry.status = Entry.Status.WITHDRAWN

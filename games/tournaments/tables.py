@@ -38,6 +38,7 @@ from games.models import (
 from games.tournaments import clock, payouts
 from games.tournaments.selectors import hand_limit
 from ledger import books, postings
+from ledger.memos import MemoKind, prize_memo
 from ledger.models import Leg, PrizePosting
 
 # -- keeping up with the tables -------------------------------------------------------------
@@ -272,7 +273,7 @@ def finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason: 
             session_id=info.session.pk,
             player_id=info.alive[0],
             user=user,
-            memo="Alone at the table",
+            memo=MemoKind.ALONE_AT_TABLE,
         )
         chips[info.alive[0]] += pot
         info.stacks[info.alive[0]] = info.stacks.get(info.alive[0], 0) + pot
@@ -422,7 +423,7 @@ def _finish_tournament(t: Tournament, user) -> None:
                 {accounts["pool"]: -paid, accounts[player_id]: paid},
                 user,
                 player=player_id,
-                memo=f"{entry.player.name}: prize for place {place}",
+                memo=prize_memo(MemoKind.PRIZE, entry.player.name, place=place),
             )
     for table in t.tables.select_related("session"):
         session = table.session
@@ -495,7 +496,7 @@ def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigg
                 session_id=source.session.pk,
                 player_id=move.player,
                 user=user,
-                memo="Alone at a broken table",
+                memo=MemoKind.ALONE_AT_BROKEN_TABLE,
             )
             chips += source.pot
             source.table.result = {"pot": source.pot, "pot_awarded": True}

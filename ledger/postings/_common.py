@@ -17,6 +17,7 @@ from games.sql import Statement
 from ledger import sql
 from ledger.books import BANK_KINDS
 from ledger.errors import SessionClosed, SetupError
+from ledger.memos import Memo
 from ledger.models import Account, Leg, PlayerTotals, Posting
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R3
@@ -107,11 +108,11 @@ class _PostingOptions(TypedDict, total=False):
 def _post(
     session: GameSession | None,
     club_id: int,
-    entries: list[tuple[str, dict[int, int], str]],
+    entries: list[tuple[str, dict[int, int], Memo]],
     user,
     **options: Unpack[_PostingOptions],
 ) -> list[Posting]:
-    """Write postings given as (kind, {account id: amount}, memo) with the club's
+    """Write postings given as (kind, {account id: amount}, ``memos.Memo``) with the club's
     running totals: one statement on PostgreSQL, three on SQLite (``sql.write_postings``),
     one more when a reversed pot's biggest pot must be read again.
 
@@ -149,7 +150,7 @@ class _Batch:
 def _postings(
     session: GameSession | None,
     club_id: int,
-    entries: list[tuple[str, dict[int, int], str]],
+    entries: list[tuple[str, dict[int, int], Memo]],
     user,
     **options: Unpack[_PostingOptions],
 ) -> _Batch:
@@ -174,7 +175,9 @@ def _postings(
                 session=session,
                 hand=hands[i] if hands else hand,
                 kind=kind,
-                memo=memo[:200],
+                memo=memo.stored(),
+                memo_kind=memo.kind,
+                memo_params=dict(memo.params),
                 reverses=reverses[i] if reverses else None,
                 created_by=actor(user),
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from ledger.errors import SetupError
+from ledger.memos import Memo, MemoKind
 from ledger.models import Account, Posting
 from ledger.postings._common import (
     BOOK_FIELDS,
@@ -18,6 +19,11 @@ from ledger.postings._common import (
 )
 
 # -- buy-ins and cash-outs --------------------------------------------------------------------
+
+_BANK_MEMOS: dict[str, MemoKind] = {
+    Posting.Kind.BUY_IN: MemoKind.BUY_IN,
+    Posting.Kind.CASH_OUT: MemoKind.CASH_OUT,
+}
 
 
 def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) -> Posting:
@@ -40,7 +46,7 @@ def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) ->
         (posting,) = _post(
             session,
             session.club_id,
-            [(kind, {account: sign * amount, bank.pk: -sign * amount}, kind.replace("_", "-"))],
+            [(kind, {account: sign * amount, bank.pk: -sign * amount}, Memo(_BANK_MEMOS[kind]))],
             user,
             owners={account: player_id},
         )

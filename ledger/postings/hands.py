@@ -10,13 +10,14 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext, override
+from django.utils.translation import gettext, ngettext
 
 from games.engine import MAX_BALANCE, RuleError, Rules, verify
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
 from ledger import sql
 from ledger.errors import HandRejected, NeedsConfirmation, SetupError, StaleState, VoidRefused
+from ledger.memos import Memo, MemoKind, hand_memo, reversal_memo
 from ledger.models import Posting
 from ledger.postings._common import (
     HAND_FIELDS,
@@ -361,7 +362,7 @@ def _write_money(
 
 def _hand_entries(
     session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money
-) -> list[tuple[str, dict[int, int], str]]:
+) -> list[tuple[str, dict[int, int], Memo]]:
     """A hand's postings for ``_post``: antes, the payout (or split), penalties."""
     # open_session creates the pot with the session, and every seat is created with its
     # player's account (open_session, add_seat).
@@ -371,7 +372,8 @@ def _hand_entries(
     for s in seats:
         assert s.account_id is not None
         acct[s.name] = s.account_id
-    label = f"Hand {hand.number}"
+    number = hand.number
+    assert number is not None  # numbered when it was recorded
     split = result["outcome"] == "split"
     return [
         (
@@ -380,7 +382,7 @@ def _hand_entries(
                 **{acct[p]: -x for p, x in money.antes.items()},
                 pot: sum(money.antes.values()),
             },
-            f"{label}: antes",
+            hand_memo(MemoKind.HAND_ANTES, number),
         ),
         (
             Posting.Kind.SPLIT if split else Posting.Kind.PAYOUT,
@@ -388,7 +390,7 @@ def _hand_entries(
                 **{acct[p]: x for p, x in money.payouts.items()},
                 pot: -sum(money.payouts.values()),
             },
-            f"{label}: " + ("split pot divided" if split else "pot won"),
+            hand_memo(MemoKind.HAND_SPLIT if split else MemoKind.HAND_POT_WON, number),
         ),
         (
             Posting.Kind.PENALTY,
@@ -396,7 +398,7 @@ def _hand_entries(
                 **{acct[p]: -x for p, x in money.penalties.items()},
                 pot: sum(money.penalties.values()),
             },
-            f"{label}: bourré and renege penalties",
+            hand_memo(MemoKind.HAND_PENALTIES, number),
         ),
     ]
 
@@ -641,13 +643,10 @@ def reverse_postings(
 ) -> None:
     """A ``REVERSAL`` of each posting, leg for leg, on the posting's own hand (``hands``,
     in the same order): what an undo and a correction write."""
-    # A memo is stored, not shown in one reader's language: the kind's English name,
-    # whoever's request wrote it (the labels are translated, ledger.models).
-    with override("en"):
-        memos = [
-            f"Hand {h.number} {why}: reverses {p.get_kind_display().lower()}"
-            for p, h in zip(originals, hands, strict=True)
-        ]
+    memos = []
+    for p, h in zip(originals, hands, strict=True):
+        assert h.number is not None  # a recorded hand's
+        memos.append(reversal_memo(h.number, why, p.kind))
     _post(
         session,
         session.club_id,

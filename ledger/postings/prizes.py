@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.models import Tournament
+from ledger.memos import Memo, text_memo
 from ledger.models import PrizeAccount, PrizeLeg, PrizePosting
 from ledger.postings._common import actor
 
@@ -42,18 +43,26 @@ def post_prize(
     legs: Mapping[int, int],
     user: Any,
     player: int | None = None,
-    memo: str = "",
+    memo: Memo | None = None,
 ) -> PrizePosting | None:
     """One balanced posting of the prize ledger: ``legs`` maps prize account ids (from
     :func:`prize_accounts`) to amounts; zero legs are dropped. None when nothing moves
-    (a free event)."""
+    (a free event). ``memo`` is stored as ``ledger.memos`` says, its amounts in the
+    tournament's money."""
     moved = {a: x for a, x in legs.items() if x}
     if sum(moved.values()) != 0:
         raise AssertionError(f"unbalanced prize posting {kind}: {moved}")
     if not moved:
         return None
+    memo = memo or text_memo("")
     posting = PrizePosting.objects.create(
-        tournament=tournament, kind=kind, player_id=player, memo=memo[:200], created_by=actor(user)
+        tournament=tournament,
+        kind=kind,
+        player_id=player,
+        memo=memo.stored(tournament.currency),
+        memo_kind=memo.kind,
+        memo_params=dict(memo.params),
+        created_by=actor(user),
     )
     PrizeLeg.objects.bulk_create(
         [PrizeLeg(posting=posting, account_id=a, amount=x) for a, x in moved.items()]

@@ -10,6 +10,7 @@ from games.engine import Rules
 from games.models import GameSession, Hand, Player, Seat
 from games.models.currency import Currency, as_currency
 from ledger.errors import SetupError
+from ledger.memos import Memo, MemoKind
 from ledger.models import Account, Leg, Posting, SettlementMark
 from ledger.postings._common import (
     BOOK_FIELDS,
@@ -57,63 +58,10 @@ def start_session(
     anything else that is wrong.
     """
     rules_dict = _rules_dict(rules)
-    ids = [p.pk for p in players]
-    if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
-        raise SetupError(
-            "bad_players",
-            "a session needs 2 to 8 players (R3)",
-            "players",
-            message_id="session_players",
-        )
-    if len(set(ids)) != len(ids):
-        raise SetupError("duplicate_player", "a player can have only one seat", "players")
-    if any(p.club_id != club.pk for p in players):
-        raise SetupError(
-            "unknown_player",
-            "every player must be on the club's roster",
-            "players",
-            message_id="players_not_on_roster",
-        )
-    if dealer is None or dealer.pk not in ids:
-        raise SetupError("bad_dealer", "the first dealer must be one of the players", "dealer")
-    if mode not in GameSession.Mode.values:
-        raise SetupError("bad_mode", f"unknown mode {mode!r}", "mode", params={"mode": mode})
-    if leftover_policy not in GameSession.LeftoverPolicy.values:
-        raise SetupError(
-            "bad_policy",
-            f"unknown leftover policy {leftover_policy!r}",
-            "policy",
-            params={"policy": leftover_policy},
-        )
-    if not (name or "").strip() or len(name.strip()) > 100:
-        raise SetupError("bad_name", "the session needs a name of at most 100 characters", "name")
-    # A Currency (games.money), or a code/old symbol read as ``as_currency`` reads it.
-    if isinstance(currency, str):
-        currency = currency.strip()
-    cur = as_currency(currency)
-    if not cur.symbol or len(cur.symbol) > 8 or not 0 <= cur.exponent <= 4:
-        raise SetupError("bad_currency", "the currency unit is 1 to 8 characters", "currency")
-    if not tournament_chips and cur.exponent != club.currency.exponent:
-        # The club's carried pot and its bank are counted in the club's minor unit: a
-        # session counted in another (chips in a club of cents) would mix the two.
-        raise SetupError(
-            "bad_currency",
-            f"the club counts in {club.currency.symbol} "
-            f"{'cents' if club.currency.exponent else 'whole units'}; a session must count "
-            "the same way (a chip game needs a chip club)",
-            "currency",
-        )
-    chips = dict(tournament_chips or {})
-    for pid, amount in chips.items():
-        if pid not in ids:
-            raise SetupError(
-                "unknown_player",
-                "chips for a player who is not seated",
-                "chips",
-                message_id="chips_not_seated",
-            )
-        _check_amount(amount, "chips")
-
+    ids = _seated_ids(club, players, dealer)
+    _check_options(name, mode, leftover_policy)
+    cur = _session_currency(club, currency, chip_limited=bool(tournament_chips))
+    chips = _table_chips(tournament_chips, ids)
     with transaction.atomic():
         session = GameSession.objects.create(
             club=club,
@@ -137,26 +85,7 @@ def start_session(
         session.pot_account = pot
         session.nets = {str(pid): 0 for pid in ids}
         session.stacks = dict(session.nets)
-        carried = 0
-        entries: list[tuple[str, dict[int, int], str]] = []
-        if not session.chip_limited:
-            kitty = _club_account(club.pk, Account.Kind.CARRY, lock=True)
-            carried = _balance(kitty.pk)
-            if carried:
-                entries.append(
-                    (Posting.Kind.CARRY_IN, {kitty.pk: -carried, pot.pk: carried}, "Pot carried in")
-                )
-        if chips:
-            bank = _club_account(club.pk, Account.Kind.BANK)
-            for pid in ids:
-                if chips.get(pid):
-                    entries.append(
-                        (
-                            Posting.Kind.BUY_IN,
-                            {accounts[pid]: chips[pid], bank.pk: -chips[pid]},
-                            "Tournament chips",
-                        )
-                    )
+        entries, carried = _opening_entries(session, pot.pk, ids, accounts, chips)
         _post(
             session,
             club.pk,
@@ -181,6 +110,114 @@ def start_session(
             user,
         )
     return session
+
+
+def _seated_ids(club, players: list[Player], dealer: Player | None) -> list[int]:
+    """The players' ids in seat order, once each, all on the club's roster, the dealer
+    among them (R3)."""
+    ids = [p.pk for p in players]
+    if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
+        raise SetupError(
+            "bad_players",
+            "a session needs 2 to 8 players (R3)",
+            "players",
+            message_id="session_players",
+        )
+    if len(set(ids)) != len(ids):
+        raise SetupError("duplicate_player", "a player can have only one seat", "players")
+    if any(p.club_id != club.pk for p in players):
+        raise SetupError(
+            "unknown_player",
+            "every player must be on the club's roster",
+            "players",
+            message_id="players_not_on_roster",
+        )
+    if dealer is None or dealer.pk not in ids:
+        raise SetupError("bad_dealer", "the first dealer must be one of the players", "dealer")
+    return ids
+
+
+def _check_options(name: str, mode: str, leftover_policy: str) -> None:
+    """A known mode and leftover policy, and a name of 1 to 100 characters."""
+    if mode not in GameSession.Mode.values:
+        raise SetupError("bad_mode", f"unknown mode {mode!r}", "mode", params={"mode": mode})
+    if leftover_policy not in GameSession.LeftoverPolicy.values:
+        raise SetupError(
+            "bad_policy",
+            f"unknown leftover policy {leftover_policy!r}",
+            "policy",
+            params={"policy": leftover_policy},
+        )
+    if not (name or "").strip() or len(name.strip()) > 100:
+        raise SetupError("bad_name", "the session needs a name of at most 100 characters", "name")
+
+
+def _session_currency(club, currency: Currency | str, *, chip_limited: bool) -> Currency:
+    """The session's money: a Currency (games.money), or a code/old symbol read as
+    ``as_currency`` reads it, counted in the club's minor unit unless a tournament's."""
+    if isinstance(currency, str):
+        currency = currency.strip()
+    cur = as_currency(currency)
+    if not cur.symbol or len(cur.symbol) > 8 or not 0 <= cur.exponent <= 4:
+        raise SetupError("bad_currency", "the currency unit is 1 to 8 characters", "currency")
+    if not chip_limited and cur.exponent != club.currency.exponent:
+        # The club's carried pot and its bank are counted in the club's minor unit: a
+        # session counted in another (chips in a club of cents) would mix the two.
+        raise SetupError(
+            "bad_currency",
+            f"the club counts in {club.currency.symbol} "
+            f"{'cents' if club.currency.exponent else 'whole units'}; a session must count "
+            "the same way (a chip game needs a chip club)",
+            "currency",
+        )
+    return cur
+
+
+def _table_chips(tournament_chips: dict[int, int] | None, ids: list[int]) -> dict[int, int]:
+    """A tournament table's starting chips by player id, every one seated and in bounds."""
+    chips = dict(tournament_chips or {})
+    for pid, amount in chips.items():
+        if pid not in ids:
+            raise SetupError(
+                "unknown_player",
+                "chips for a player who is not seated",
+                "chips",
+                message_id="chips_not_seated",
+            )
+        _check_amount(amount, "chips")
+    return chips
+
+
+def _opening_entries(
+    session: GameSession,
+    pot: int,
+    ids: list[int],
+    accounts: dict[int, int],
+    chips: dict[int, int],
+) -> tuple[list[tuple[str, dict[int, int], Memo]], int]:
+    """A new session's first postings for ``_post`` and the pot it starts with: the
+    club's carried-over pot (a cash table), each seat's tournament chips (a tournament's)."""
+    entries: list[tuple[str, dict[int, int], Memo]] = []
+    carried = 0
+    if not session.chip_limited:
+        kitty = _club_account(session.club_id, Account.Kind.CARRY, lock=True)
+        carried = _balance(kitty.pk)
+        if carried:
+            entries.append(
+                (Posting.Kind.CARRY_IN, {kitty.pk: -carried, pot: carried}, Memo(MemoKind.CARRY_IN))
+            )
+    if chips:
+        bank = _club_account(session.club_id, Account.Kind.BANK)
+        for pid in ids:  # in seat order
+            if chips.get(pid):
+                entries.append(
+                    (
+                        Posting.Kind.BUY_IN,
+                        {accounts[pid]: chips[pid], bank.pk: -chips[pid]},
+                        Memo(MemoKind.TOURNAMENT_CHIPS),
+                    )
+                )
+    return entries, carried
 
 
 # -- rules and seats ----------------------------------------------------------------------------------
@@ -325,9 +362,12 @@ def set_seat_active(*, session_id: int, player_id: int, active: bool, user) -> S
 # -- closing ----------------------------------------------------------------------------------------
 
 
-def award_pot(*, session_id: int, player_id: int, user, memo: str = "") -> Posting | None:
+def award_pot(
+    *, session_id: int, player_id: int, user, memo: MemoKind = MemoKind.POT_AWARDED
+) -> Posting | None:
     """Pay the whole pot of a chip-limited (tournament) table to one seated player, e.g.
-    the last player left at a table. Returns None when the pot is empty."""
+    the last player left at a table (``memo``: why, ``ALONE_AT_TABLE`` and the like).
+    Returns None when the pot is empty."""
     with transaction.atomic():
         session = lock_session(session_id)
         _require_open(session)
@@ -344,7 +384,7 @@ def award_pot(*, session_id: int, player_id: int, user, memo: str = "") -> Posti
         (posting,) = _post(
             session,
             session.club_id,
-            [(Posting.Kind.PAYOUT, {pot: -amount, account: amount}, memo or "Pot awarded")],
+            [(Posting.Kind.PAYOUT, {pot: -amount, account: amount}, Memo(memo))],
             user,
             owners={account: player_id},
         )
@@ -382,6 +422,51 @@ def _pot_contributors(session: GameSession, pot_account_id: int) -> list[int]:
     return list(contributors)
 
 
+def _leftover_shares(
+    session: GameSession, pot: int, leftover: int, policy: str
+) -> tuple[dict[int, int], int]:
+    """How a closing session's leftover pot goes: equal shares by player id (to those who
+    paid into it, ``share_equally``) and what goes to the club (the rest, or all of it)."""
+    shares: dict[int, int] = {}
+    to_club = leftover
+    # A tournament table's dead pot is never shared: it goes back to the bank (chips).
+    if leftover and not session.chip_limited and policy == GameSession.LeftoverPolicy.SHARE_EQUALLY:
+        players = _pot_contributors(session, pot)
+        if players:
+            share = leftover // len(players)
+            shares = dict.fromkeys(players, share) if share else {}
+            to_club = leftover - share * len(shares)
+    return shares, to_club
+
+
+def _post_leftover(
+    session: GameSession,
+    user,
+    pot_and_kitty: tuple[int, int],
+    leftover: int,
+    shares: dict[int, int],
+    to_club: int,
+) -> None:
+    """Post the leftover pot (``pot_and_kitty``: its account and the one ``to_club``
+    goes to, the club's carry account or a tournament table's bank): the shares to the
+    players, the rest to the kitty."""
+    pot, kitty = pot_and_kitty
+    accounts = _player_accounts(session.club_id, shares) if shares else {}
+    legs = {pot: -leftover, kitty: to_club}
+    for pid, x in shares.items():
+        legs[accounts[pid]] = x
+    kind = Posting.Kind.LEFTOVER if shares else Posting.Kind.CARRY_OUT
+    if session.chip_limited:
+        memo = MemoKind.DEAD_POT
+    elif shares:
+        # The legs carry the amounts, in the session's money: the memo names none.
+        memo = MemoKind.LEFTOVER_REMAINDER if to_club else MemoKind.LEFTOVER_SHARED
+    else:
+        memo = MemoKind.CARRY_OUT
+    owners = {a: pid for pid, a in accounts.items()}
+    _post(session, session.club_id, [(kind, legs, Memo(memo))], user, owners=owners)
+
+
 def close_session(*, session_id: int, user, leftover_policy: str | None = None) -> GameSession:
     """Freeze the session. The pot left over goes by policy: ``carry_to_club`` (the
     club's carry account; the club's next session pulls it in) or ``share_equally`` (equal
@@ -409,34 +494,9 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
             Account.Kind.BANK if session.chip_limited else Account.Kind.CARRY,
             lock=True,
         )
-        shares: dict[int, int] = {}
-        to_club = leftover
-        if leftover and session.chip_limited:
-            pass
-        elif leftover and policy == GameSession.LeftoverPolicy.SHARE_EQUALLY:
-            players = _pot_contributors(session, pot)
-            if players:
-                share = leftover // len(players)
-                shares = dict.fromkeys(players, share) if share else {}
-                to_club = leftover - share * len(shares)
+        shares, to_club = _leftover_shares(session, pot, leftover, policy)
         if leftover:
-            accounts = _player_accounts(session.club_id, shares) if shares else {}
-            legs = {pot: -leftover, kitty.pk: to_club}
-            for pid, x in shares.items():
-                legs[accounts[pid]] = x
-            kind = Posting.Kind.LEFTOVER if shares else Posting.Kind.CARRY_OUT
-            if session.chip_limited:
-                memo = "Dead tournament pot returned to the bank"
-            elif shares:
-                # The legs carry the amounts, in the session's money; a number here would be
-                # written in minor units.
-                memo = "Leftover pot shared" + (
-                    "; the odd remainder to the club" if to_club else ""
-                )
-            else:
-                memo = "Pot carried to the club"
-            owners = {a: pid for pid, a in accounts.items()}
-            _post(session, session.club_id, [(kind, legs, memo)], user, owners=owners)
+            _post_leftover(session, user, (pot, kitty.pk), leftover, shares, to_club)
         session.status = GameSession.Status.CLOSED
         session.closed_at = timezone.now()
         session.leftover_policy = policy

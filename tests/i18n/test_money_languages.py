@@ -337,13 +337,11 @@ def test_the_rules_form_shows_and_reads_amounts_the_pages_way(euro_evening, bob)
 
 def test_memos_kept_in_the_ledger_are_locale_free():
     """A tournament's memo is stored: it reads the same whoever paid, in any language."""
-    from types import SimpleNamespace
+    from ledger.memos import MemoKind, prize_memo
 
-    from games.tournaments.entries import price_words
-
-    cup = SimpleNamespace(currency=EUR)
+    paid = prize_memo(MemoKind.ENTRY, "ann", buy_in=1000, fee=250)
     with override("fi"):
-        assert price_words(cup, 1000, 250) == "buy-in €10 + fee €2.50"  # type: ignore[arg-type]
+        assert paid.stored(EUR) == "ann: buy-in €10 + fee €2.50"
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
