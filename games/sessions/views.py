@@ -41,6 +41,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import sql as game_sql
 from games.access import LoginUnsure, club_for, hand_for, session_for, session_for_login
+from games.engine.hand_meaning import same_result
 from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
@@ -49,13 +50,7 @@ from games.models import GameSession, Hand, Membership, Player, Role, Tournament
 from games.money import Currency, format_money
 from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors, statements
-from games.sessions.forms import (
-    RENEGE_KINDS,
-    CloseForm,
-    HandForm,
-    SessionForm,
-    same_result,
-)
+from games.sessions.forms import RENEGE_KINDS, CloseForm, HandForm, SessionForm
 from games.sessions.rule_fields import current_rules
 from games.templatetags.bourre import SUITS
 from ledger import postings
