@@ -89,6 +89,8 @@ def _verdict_at(verdict: dict[str, Any], corrections: list[dict[str, Any]], reve
     return verdict or {}
 
 
+# radon D: one piece, as it is one pass over the legs whose running net, current group
+# and hands reversed so far each line's label and amounts depend on.
 def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
     """Every posting of ``player_id``'s account in this session, grouped by hand, in the
     order they were written, each group with the net after it. One query, plus one for
