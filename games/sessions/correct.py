@@ -65,12 +65,12 @@ def _pending(request: AuthedHttpRequest) -> dict[str, Any]:
 def _page(
     request: AuthedHttpRequest,
     hand: Hand,
-    membership,
+    membership: Membership,
     form: HandForm,
     target: Hand,
     pending: dict[str, Any],
     status: int = 200,
-    **extra,
+    **extra: Any,
 ) -> HttpResponse:
     session = hand.session
     context = _record_context(session, membership, form)
@@ -194,7 +194,7 @@ def _corrected_text(hand: Hand, correction: Correction) -> str:
 def _broken(
     request: AuthedHttpRequest,
     hand: Hand,
-    membership,
+    membership: Membership,
     pending: dict[str, Any],
     broken: postings.ChainBroken,
 ) -> HttpResponse:

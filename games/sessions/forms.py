@@ -95,7 +95,7 @@ class SessionForm(RulesForm):
         ),
     )
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         # The amounts (ante, pot limit) are read in the currency being chosen: the one
         # posted if it is one of ours, else the club's.
         data = args[0] if args else kwargs.get("data")
@@ -140,8 +140,9 @@ class SessionForm(RulesForm):
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # forms.Form.clean() returns cleaned_data
         seating: list[Player | str] = []
         seen: dict[str, str] = {}
         for i in range(1, MAX_SEATS + 1):
@@ -201,7 +202,7 @@ class CloseForm(forms.Form):
         label=gettext_lazy("The pot left on the table"),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         own_messages(self)
 
@@ -312,11 +313,11 @@ class HandForm(forms.Form):
 
     def __init__(
         self,
-        *args,
+        *args: Any,
         state: dict[str, Any],
         prefill: dict[str, Any] | None = None,
-        **kwargs,
-    ):
+        **kwargs: Any,
+    ) -> None:
         # Django's __init__ deep-copies the declared fields, which are replaced just below
         # by copies of the built ones: it copies none (an instance attribute hides the
         # class's for that call only; issue #20).
@@ -474,7 +475,7 @@ class HandForm(forms.Form):
         self.dealer = state.get("dealer")
         self.excused = set(state.get("excused") or [])
 
-    def _value(self, name: str):
+    def _value(self, name: str) -> Any:
         return self[name].value()
 
     def out_of_turn_called(self) -> bool:
@@ -743,7 +744,7 @@ class HandForm(forms.Form):
         self.add_error(None, forms.ValidationError(message, code="tricks_total"))
 
 
-def _as_int(value) -> int | str:
+def _as_int(value: Any) -> int | str:
     """A posted count as a number (so the page re-checks its button); text stays text."""
     if value in (None, ""):
         return 0

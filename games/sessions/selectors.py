@@ -11,11 +11,12 @@ are in the active language: a caller that must stay English (a CSV) says so with
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from django.core.cache import cache
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
 from games import polling, sql
@@ -28,6 +29,19 @@ from ledger import postings
 from ledger.models import Account, Leg, SettlementMark
 from ledger.postings.hands import paid_money
 from ledger.settlement import PHRASES, settle_balances
+
+T = TypeVar("T")
+
+
+class BoardReader(Protocol):
+    """Who reads a scoreboard: a club membership, or a share link's viewer
+    (``share_views.ShareViewer``), each with a role for the page's ETag."""
+
+    @property
+    def role(self) -> str: ...
+
+    def has_role(self, role: str) -> bool: ...
+
 
 KITTY = "kitty"  # the settlement party for money held by the pot or the club's kitty
 
@@ -121,7 +135,9 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
     return rows, names
 
 
-def earlier_marks(session: GameSession, rows: list[dict[str, Any]], names: dict[Any, str]):
+def earlier_marks(
+    session: GameSession, rows: list[dict[str, Any]], names: dict[Any, str]
+) -> list[dict[str, Any]]:
     """Paid marks whose transfer is no longer part of the settlement (a hand recorded or
     corrected after the tick changed who pays whom). The transfers do not count them, so
     they are shown apart, or somebody would pay twice."""
@@ -173,18 +189,18 @@ def mark_target(session: GameSession, payer: str, payee: str, paid: bool) -> Mar
 RECENT_HANDS = 5
 
 
-def can_score(session: GameSession, membership) -> bool:
+def can_score(session: GameSession, membership: BoardReader) -> bool:
     return session.is_open and membership.has_role(Role.SCOREKEEPER)
 
 
-def board_etag(session: GameSession, membership) -> str:
+def board_etag(session: GameSession, membership: BoardReader) -> str:
     """The scoreboard changes only with the session's version (and what the role may do)."""
     return polling.board_etag(
         session.pk, session.version, membership.role, getattr(membership, "user_id", None)
     )
 
 
-def by_version(session: GameSession, what: str, compute):
+def by_version(session: GameSession, what: str, compute: Callable[[], T]) -> T:
     """A value derived from the books, cached under the session's version.
 
     Every write to a session's money or state bumps its version in the same transaction,
@@ -212,7 +228,7 @@ def board_reads(session_id: int) -> list[sql.Statement]:
 
 
 def board_context(
-    session: GameSession, membership, reads: list[list[tuple]] | None = None
+    session: GameSession, membership: BoardReader, reads: list[list[tuple]] | None = None
 ) -> dict[str, Any]:
     """Everything the scoreboard shows, in a fixed number of statements whatever the
     hands (a broken-up tournament table reads one more: where its players went).
@@ -316,7 +332,7 @@ def net_series(
     return labels, [(names[p], points[p]) for p in players]
 
 
-def net_chart_for(session: GameSession, seats: list[Seat]):
+def net_chart_for(session: GameSession, seats: list[Seat]) -> SafeString:
     labels, series = net_series(session, seats)
     return net_chart(
         series,

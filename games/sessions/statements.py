@@ -78,7 +78,9 @@ def _penalty_words(verdict: dict[str, Any], name: str) -> str:
     return str(WORDS[Posting.Kind.PENALTY])
 
 
-def _verdict_at(verdict: dict[str, Any], corrections: list[dict[str, Any]], reversed_at) -> dict:
+def _verdict_at(
+    verdict: dict[str, Any], corrections: list[dict[str, Any]], reversed_at: datetime | None
+) -> dict:
     """The verdict a posting was made under: the hand's own, unless a correction reversed
     the posting (``reversed_at``, when its reversal was written), then the one that
     correction replaced (kept in ``Hand.corrections``, written just after the reversal)."""
@@ -218,7 +220,9 @@ def hand_legs(hand: Hand) -> list[tuple[int, str, int, int]]:
     return version
 
 
-def _nets_after(session: GameSession, hand: Hand, legs: list[tuple[int, str, int, int]]):
+def _nets_after(
+    session: GameSession, hand: Hand, legs: list[tuple[int, str, int, int]]
+) -> dict[int, int]:
     """player id → net after ``hand`` as the books stand now.
 
     A recorded hand: every hand numbered up to it (an undone or corrected hand's

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import cast, overload
+from typing import Any, cast, overload
 
 from django import forms
 from django.contrib import messages
@@ -204,7 +204,9 @@ def _fresh_form(
     return HandForm(state=state, prefill=prefill, initial={"idempotency_key": _new_key()})
 
 
-def _record_context(session: GameSession, membership, form: HandForm, **extra) -> dict:
+def _record_context(
+    session: GameSession, membership: Membership, form: HandForm, **extra: Any
+) -> dict:
     trump = form.fields["trump"]
     assert isinstance(trump, forms.ChoiceField)  # HandForm.trump
     # Read back, choices are normalised (value, label) pairs; the stubs give the getter
@@ -452,7 +454,7 @@ def _charges(costly: postings.NeedsConfirmation, currency: Currency) -> dict:
 
 
 def result_context(
-    session: GameSession, membership, hand: Hand, created: bool | None = None
+    session: GameSession, membership: Membership, hand: Hand, created: bool | None = None
 ) -> dict:
     """A recorded hand as the result screen shows it, with what the table does next.
 
