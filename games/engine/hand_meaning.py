@@ -1,7 +1,7 @@
 """What a hand means to the table, beyond the money of its verdict: who called a
 declaration out of turn (R16), whose renege a dealer's fold with an Ace up is (R12, R38),
-who forfeits a deal because of the hand (R16, R39), who tied at the top, and whether two
-results are the same hand.
+who forfeits a deal because of the hand (R16, R39), who tied at the top, who antes
+next (R5), and whether two results are the same hand.
 
 The record form (games.sessions.forms) collects taps and asks these functions what the
 taps mean for the record; the hand page's facts (games.sessions.selectors.hand_facts)
@@ -26,6 +26,7 @@ __all__ = [
     "same_result",
     "seat_order",
     "tied_at_top",
+    "who_antes_next",
 ]
 
 # The outcomes whose players at the top did not take the pot: a split (R35) or a pot
@@ -125,6 +126,17 @@ def tied_at_top(tricks: Mapping[str, int], outcome: str) -> tuple[int, list[str]
     if outcome not in TIED_OUTCOMES:
         return top, []
     return top, [p for p, t in tricks.items() if t == top]
+
+
+def who_antes_next(
+    players: Sequence[str], dealer: str, excused: Collection[str], dealer_antes_for_all: bool
+) -> list[str]:
+    """Who puts in an ante before the next deal (R5): the dealer alone for everyone under
+    ``dealer_antes_for_all``, else every seated player the last hand did not excuse
+    (R35, R36, R39), in seat order."""
+    if dealer_antes_for_all:
+        return [dealer]
+    return [p for p in players if p not in set(excused)]
 
 
 def same_result(typed: Mapping[str, Any], record: Mapping[str, Any] | None) -> bool:

@@ -41,7 +41,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import sql as game_sql
 from games.access import LoginUnsure, club_for, hand_for, session_for, session_for_login
-from games.engine.hand_meaning import same_result
+from games.engine.hand_meaning import same_result, who_antes_next
 from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
@@ -479,10 +479,9 @@ def result_context(
     antes_next = []
     if state is not None:
         rules = current_rules(state.get("rules"))
-        if rules["dealer_antes_for_all"]:
-            antes_next = [state["dealer"]]
-        else:
-            antes_next = [p for p in state["players"] if p not in set(state["excused"])]
+        antes_next = who_antes_next(
+            state["players"], state["dealer"], state["excused"], rules["dealer_antes_for_all"]
+        )
     return {
         "session": session,
         "membership": membership,

@@ -13,6 +13,7 @@ from games.engine.hand_meaning import (
     same_result,
     seat_order,
     tied_at_top,
+    who_antes_next,
 )
 
 
@@ -130,3 +131,12 @@ def test_R2_R39_a_different_count_trump_or_renege_is_another_result() -> None:
     assert not same_result(base, {**base, "reneges": [{"player": "ben", "corrected": True}]})
     assert not same_result(base, {**base, "passed": ["cal"]})
     assert not same_result(base, None)
+
+
+def test_R5_the_next_antes_skip_the_excused_or_fall_to_the_dealer_alone() -> None:
+    """R5: every seated player antes except those the last hand excused, in seat order;
+    under ``dealer_antes_for_all`` the dealer antes for everyone, excused or not."""
+    seats = ["ann", "ben", "cal", "dee"]
+    assert who_antes_next(seats, "cal", ["dee", "ben"], False) == ["ann", "cal"]
+    assert who_antes_next(seats, "cal", ["cal"], True) == ["cal"]
+    assert who_antes_next(seats, "cal", [], False) == seats
