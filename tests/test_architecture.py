@@ -28,7 +28,9 @@ FEATURES = ("clubs", "sessions", "digital", "tournaments", "api")
 HTML_FEATURES = ("clubs", "sessions", "digital", "tournaments")
 # Modules of a feature package that serve HTML pages without "views" in their name.
 HTML_VIEW_STEMS = ("accounts", "tokens", "settlement")
-MAX_LINES = 800
+# A signal, not a reason to scatter (issue #31): a module past it is read again for its
+# ideas; code that belongs together stays together below it.
+MAX_LINES = 1000
 # Directories whose Python files the size rule leaves alone (generated, test or
 # benchmark code, virtualenvs, build output).
 SIZE_EXEMPT_DIRS = {"migrations", "tests", "bench", "node_modules", "staticfiles", "__pycache__"}
@@ -459,10 +461,11 @@ def _long_modules() -> list[str]:
     return out
 
 
-def test_no_module_is_longer_than_800_lines() -> None:
-    """A module over 800 lines holds more than one idea: it is hard to review, to name
+def test_no_module_is_longer_than_1000_lines() -> None:
+    """A module over 1,000 lines holds more than one idea: it is hard to review, to name
     and to test in parts, and its merge conflicts are the worst. Split it by
-    responsibility (as the feature packages and ``ledger.postings`` are split)."""
+    responsibility (as the feature packages and ``ledger.postings`` are split), never
+    only to get under the line: what is decided together stays together."""
     assert any(ROOT.joinpath(p).exists() for p in ("manage.py", "games/sql.py"))
     long = _long_modules()
     assert not long, f"modules longer than {MAX_LINES} lines:\n  " + "\n  ".join(long)

@@ -694,11 +694,26 @@ def replay_context(record: dict[str, Any], hand: Hand) -> dict[str, Any]:
     players = record.get("players") or before.get("players") or []
     dealer = record.get("dealer") or before.get("dealer")
     up = record.get("up_card")
-    trump = up[1] if up else (record.get("trump") or "")[:1].upper()
-    trump = CARD_NAMES[parse_card(up)][1] if up else trump
+    # The trump's suit letter: the up-card's, else the record's own.
+    trump = CARD_NAMES[parse_card(up)][1] if up else (record.get("trump") or "")[:1].upper()
     passed = record.get("passed") or []
-    plays = record.get("plays") or []
-    active = [p for p in _clockwise(players, dealer) if p not in passed]
+    order = _clockwise(players, dealer)
+    return {
+        "up_card": card(CARD_NAMES[parse_card(up)]) if up else None,
+        "trump": suit(trump) if trump in SUITS else None,
+        "dealer": dealer,
+        "seats": _replay_seats(record, order, dealer, hand.verdict.get("tricks") or {}),
+        "tricks": _replay_tricks(
+            record.get("plays") or [], [p for p in order if p not in passed], trump
+        ),
+        "result": hand.verdict.get("result") or {},
+        "reneges": hand.verdict.get("reneges") or [],
+    }
+
+
+def _replay_tricks(plays: list[Any], active: list[str], trump: str) -> list[dict[str, Any]]:
+    """The plays cut into tricks of one card per active player, in the order of play:
+    each trick's leader, winner (a whole trick, trump known) and cards as faces."""
     tricks = []
     n = len(active) or 1
     leader = active[0] if active else None
@@ -720,29 +735,28 @@ def replay_context(record: dict[str, Any], hand: Hand) -> dict[str, Any]:
             }
         )
         leader = winner
+    return tricks
+
+
+def _replay_seats(
+    record: dict[str, Any], order: list[str], dealer: str | None, tricks: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Each seat in the order of play: dealer, passed, its hand and discards as faces,
+    the tricks it took."""
+    passed = record.get("passed") or []
     hands = record.get("hands") or {}
     discards = record.get("discards") or {}
-    seats = []
-    for p in _clockwise(players, dealer):
-        seats.append(
-            {
-                "name": p,
-                "dealer": p == dealer,
-                "passed": p in passed,
-                "hand": [card(CARD_NAMES[parse_card(c)]) for c in hands.get(p, [])],
-                "discards": [card(CARD_NAMES[parse_card(c)]) for c in discards.get(p, [])],
-                "tricks": (hand.verdict.get("tricks") or {}).get(p),
-            }
-        )
-    return {
-        "up_card": card(CARD_NAMES[parse_card(up)]) if up else None,
-        "trump": suit(trump) if trump in SUITS else None,
-        "dealer": dealer,
-        "seats": seats,
-        "tricks": tricks,
-        "result": hand.verdict.get("result") or {},
-        "reneges": hand.verdict.get("reneges") or [],
-    }
+    return [
+        {
+            "name": p,
+            "dealer": p == dealer,
+            "passed": p in passed,
+            "hand": [card(CARD_NAMES[parse_card(c)]) for c in hands.get(p, [])],
+            "discards": [card(CARD_NAMES[parse_card(c)]) for c in discards.get(p, [])],
+            "tricks": tricks.get(p),
+        }
+        for p in order
+    ]
 
 
 def _clockwise(players: list[str], dealer: str | None) -> list[str]:

@@ -102,6 +102,8 @@ def _legend_text(name: str, amount: str) -> str:
     return f"{name[:keep]}… {amount}"
 
 
+# radon D: one piece, as it draws one SVG whose axes, lines and legend share one scale
+# (x_at, y_at) and one layout (columns, left edge) decided at its top.
 def net_chart(
     series: Sequence[tuple[str, Sequence[int]]],
     labels: Sequence[str],

@@ -29,11 +29,11 @@ from games.access import hand_for
 from games.http import AuthedHttpRequest
 from games.messages import render as render_refusal
 from games.messages import render_error
-from games.models import GameSession, Hand, Role
+from games.models import GameSession, Hand, Membership, Role
 from games.sessions.forms import HandForm
 from games.sessions.views import _closed_response, _record_context
 from ledger import postings
-from ledger.postings.corrections import table_part
+from ledger.postings.corrections import Correction, table_part
 
 
 def _state_of(hand: Hand) -> dict[str, Any]:
@@ -65,12 +65,12 @@ def _pending(request: AuthedHttpRequest) -> dict[str, Any]:
 def _page(
     request: AuthedHttpRequest,
     hand: Hand,
-    membership,
+    membership: Membership,
     form: HandForm,
     target: Hand,
     pending: dict[str, Any],
     status: int = 200,
-    **extra,
+    **extra: Any,
 ) -> HttpResponse:
     session = hand.session
     context = _record_context(session, membership, form)
@@ -101,19 +101,10 @@ def hand_correct(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     pending = _pending(request)
     version_text = request.POST.get("version", "")
     version = int(version_text) if version_text.isdigit() else None
-    target = hand
     if request.POST.get("step") != "confirm":
-        # A form was posted: for this hand, or for a later one the chain broke.
-        number = request.POST.get("target", "")
-        if number.isdigit() and int(number) != hand.number:
-            target = _hand(session, int(number)) or hand
-        form = HandForm(request.POST, state=_state_of(target))
-        if not form.is_valid():
-            return _page(request, hand, membership, form, target, pending, status=422)
-        if target.pk == hand.pk:
-            pending["entry"] = form.entry()
-        else:
-            pending["fixes"][str(target.number)] = form.entry()
+        refused = _take_form(request, hand, membership, pending)
+        if refused is not None:
+            return refused
     if pending["entry"] is None:
         pending["entry"] = table_part(hand.record)
     apply = request.POST.get("step") == "confirm"
@@ -152,14 +143,7 @@ def hand_correct(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
         )
         return redirect("hand_detail", hand.pk)
     if apply:
-        later = [c.number for c in correction.hands if c.number != hand.number]
-        text = _("Hand %(number)s corrected.") % {"number": hand.number}
-        if later:
-            numbers = ", ".join(str(n) for n in later)
-            text += " " + ngettext(
-                "Re-settled: hand %(numbers)s.", "Re-settled: hands %(numbers)s.", len(later)
-            ) % {"numbers": numbers}
-        messages.success(request, text)
+        messages.success(request, _corrected_text(hand, correction))
         return redirect("hand_detail", hand.pk)
     return render(
         request,
@@ -176,10 +160,41 @@ def hand_correct(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     )
 
 
+def _take_form(
+    request: AuthedHttpRequest, hand: Hand, membership: Membership, pending: dict[str, Any]
+) -> HttpResponse | None:
+    """A form was posted: for this hand, or for a later one the chain broke. Its entry
+    joins the pending correction; a refused form is shown again (422)."""
+    target = hand
+    number = request.POST.get("target", "")
+    if number.isdigit() and int(number) != hand.number:
+        target = _hand(hand.session, int(number)) or hand
+    form = HandForm(request.POST, state=_state_of(target))
+    if not form.is_valid():
+        return _page(request, hand, membership, form, target, pending, status=422)
+    if target.pk == hand.pk:
+        pending["entry"] = form.entry()
+    else:
+        pending["fixes"][str(target.number)] = form.entry()
+    return None
+
+
+def _corrected_text(hand: Hand, correction: Correction) -> str:
+    """The notice of an applied correction, naming the later hands it re-settled."""
+    later = [c.number for c in correction.hands if c.number != hand.number]
+    text = _("Hand %(number)s corrected.") % {"number": hand.number}
+    if later:
+        numbers = ", ".join(str(n) for n in later)
+        text += " " + ngettext(
+            "Re-settled: hand %(numbers)s.", "Re-settled: hands %(numbers)s.", len(later)
+        ) % {"numbers": numbers}
+    return text
+
+
 def _broken(
     request: AuthedHttpRequest,
     hand: Hand,
-    membership,
+    membership: Membership,
     pending: dict[str, Any],
     broken: postings.ChainBroken,
 ) -> HttpResponse:

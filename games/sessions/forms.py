@@ -6,7 +6,10 @@ help text; a new table's ante starts at one whole unit of its currency. A sessio
 its club's minor unit (the picker offers only those currencies). The hand form turns a
 few taps per player into the table's part of a hand record (HAND_RECORD.md); the engine
 stays the judge, but the obvious slips (more tricks than a hand has, a passer with tricks)
-are caught here first, so the player reads them in table words beside the row. Its
+are caught here first, so the player reads them in table words beside the row, each
+naming its rule once (``with_rule``). What the taps mean for the record (a renege named
+for a passer under an Ace up, R38; calls out of turn added to the forfeits owed, R16) is
+``games.engine.hand_meaning``'s: the form collects, the engine decides. Its
 fields are built once per players, hand size and language and copied shallowly into each
 form (``_hand_fields``; building them was an eighth of a record POST).
 
@@ -32,6 +35,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext, pgett
 from django.utils.translation import gettext as _
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
+from games.engine.hand_meaning import RenegeClaim, claimed_reneges, forfeits_after
 from games.engine.rulebook import CODE_RULES
 from games.engine.rules import Rules
 from games.formtext import own_messages
@@ -40,7 +44,6 @@ from games.models import Club, GameSession, Player
 from games.money import CurrencyField
 from games.names import TITLE_MAX, clean_name
 from games.sessions.card_log import parse_card_log, plays_text
-from games.sessions.hand_text import incomplete_message, with_rule
 from games.sessions.rule_fields import RulesForm
 from games.templatetags.bourre import SUITS as SUIT_NAMES
 
@@ -92,7 +95,7 @@ class SessionForm(RulesForm):
         ),
     )
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         # The amounts (ante, pot limit) are read in the currency being chosen: the one
         # posted if it is one of ours, else the club's.
         data = args[0] if args else kwargs.get("data")
@@ -137,8 +140,9 @@ class SessionForm(RulesForm):
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(1, MAX_SEATS + 1)]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # forms.Form.clean() returns cleaned_data
         seating: list[Player | str] = []
         seen: dict[str, str] = {}
         for i in range(1, MAX_SEATS + 1):
@@ -198,9 +202,58 @@ class CloseForm(forms.Form):
         label=gettext_lazy("The pot left on the table"),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         own_messages(self)
+
+
+# --- the record form's built sentences ----------------------------------------------------
+# A message that names its rule once ("… (R10)."), and what an unfinished card log still
+# lacks. The words are in the reader's language (the rule numbers stay: the page turns
+# them into "why?" links).
+
+RULE_IN_TEXT = re.compile(r"\(R\d{1,2}\)")
+
+
+def _sentence(text: str, capitalize: bool = True) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    if capitalize:
+        text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def with_rule(message: str, rule: str | None, capitalize: bool = False) -> str:
+    """A message that names its rule once: "… (R10)."; player names keep their case."""
+    message = message.strip().rstrip(".")
+    if rule and not RULE_IN_TEXT.search(message):
+        # A question keeps its mark last ("… the other 1 (R7)?"), so the page, which
+        # turns "(R7)" into a "why?" link, never shows "1?.".
+        if message.endswith(("?", "!")):
+            message = f"{message[:-1]} ({rule}){message[-1]}"
+        else:
+            message = f"{message} ({rule})"
+    return _sentence(message, capitalize)
+
+
+def incomplete_message(verdict: dict[str, Any]) -> str:
+    """What an unfinished hand still lacks: who plays next (and may play what), or the
+    tricks."""
+    nxt = verdict.get("next") or {}
+    who = nxt.get("player")
+    if who:
+        legal = nxt.get("legal")
+        if legal:
+            return _(
+                "The card log stops before the hand is over: %(player)s plays next (they may "
+                "play %(cards)s). Add the remaining cards, or enter the tricks with the steppers."
+            ) % {"player": who, "cards": ", ".join(legal)}
+        return _(
+            "The card log stops before the hand is over: %(player)s plays next. "
+            "Add the remaining cards, or enter the tricks with the steppers."
+        ) % {"player": who}
+    return _("The hand is not over yet: enter the tricks, or the whole card log.")
 
 
 # --- recording a hand ---------------------------------------------------------------------
@@ -219,6 +272,8 @@ RENEGE_KINDS = [
 ]
 
 ROW_PREFIXES = ("play_", "tricks_", "renege_")
+# Where an engine error about the tricks' total goes: beside the tricks counter, not a field.
+COUNTER = "__counter__"
 
 
 class HandForm(forms.Form):
@@ -258,11 +313,11 @@ class HandForm(forms.Form):
 
     def __init__(
         self,
-        *args,
+        *args: Any,
         state: dict[str, Any],
         prefill: dict[str, Any] | None = None,
-        **kwargs,
-    ):
+        **kwargs: Any,
+    ) -> None:
         # Django's __init__ deep-copies the declared fields, which are replaced just below
         # by copies of the built ones: it copies none (an instance attribute hides the
         # class's for that call only; issue #20).
@@ -300,7 +355,12 @@ class HandForm(forms.Form):
 
     def _prefill(self, entry: dict[str, Any]) -> None:
         """Fill the form from an earlier hand's record (Edit = void + this form)."""
-        index = {name: i for i, name in enumerate(self.players)}
+        self._prefill_trump(entry)
+        self._prefill_rows(entry)
+        self._prefill_card_log(entry)
+
+    def _prefill_trump(self, entry: dict[str, Any]) -> None:
+        # The suit buttons show the up-card's suit when only the up-card was recorded.
         up = entry.get("up_card")
         trump = entry.get("trump")
         if up:
@@ -310,26 +370,37 @@ class HandForm(forms.Form):
         if trump:
             with contextlib.suppress(CardError):
                 self.initial["trump"] = "SHDC"[parse_suit(trump)]
-        for name in entry.get("passed") or []:
-            if name in index:
-                self.initial[f"play_{index[name]}"] = PASS
+
+    def _prefill_rows(self, entry: dict[str, Any]) -> None:
+        """Each seat's Play/Pass, tricks, renege and call out of turn, as recorded."""
+        index = {name: i for i, name in enumerate(self.players)}
+        passed = entry.get("passed") or []
+        for i, name in enumerate(self.players):
+            self.initial[f"play_{i}"] = PASS if name in passed else PLAY
         for name, count in (entry.get("tricks") or {}).items():
             if name in index:
                 self.initial[f"tricks_{index[name]}"] = count
-        for renege in entry.get("reneges") or []:
-            name = renege.get("player") if isinstance(renege, dict) else None
-            if name in index:
-                kind = CORRECTED if renege.get("corrected") else UNCORRECTED
-                self.initial[f"renege_{index[name]}"] = kind
-                if "renege_who" not in self.initial:
-                    self.initial["renege_who"], self.initial["renege_kind"] = name, kind
-        for i, name in enumerate(self.players):
-            if name not in (entry.get("passed") or []):
-                self.initial[f"play_{i}"] = PLAY
+        self._prefill_reneges(entry.get("reneges") or [], index)
+        # Only the calls made at that hand are ticked (R16): the forfeits the table owed
+        # before it are the session's, not this hand's.
         owed = set(self.state.get("forfeits") or [])
         for name in entry.get("forfeits") or []:
             if name in index and name not in owed:
                 self.initial[f"out_of_turn_{index[name]}"] = True
+
+    def _prefill_reneges(self, reneges: list[Any], index: dict[str, int]) -> None:
+        """Each renege in its player's row; the first one also under "More"."""
+        for renege in reneges:
+            who = renege.get("player") if isinstance(renege, dict) else None
+            if who in index:
+                kind = CORRECTED if renege.get("corrected") else UNCORRECTED
+                self.initial[f"renege_{index[who]}"] = kind
+                if "renege_who" not in self.initial:
+                    self.initial["renege_who"], self.initial["renege_kind"] = who, kind
+
+    def _prefill_card_log(self, entry: dict[str, Any]) -> None:
+        """The card log as typed: a JSON piece when the record has hands or discards,
+        else the plays as text; with plays and no tricks the steppers stay at zero."""
         extra = {k: entry[k] for k in ("hands", "discards") if entry.get(k)}
         if extra:
             if entry.get("plays"):
@@ -404,7 +475,7 @@ class HandForm(forms.Form):
         self.dealer = state.get("dealer")
         self.excused = set(state.get("excused") or [])
 
-    def _value(self, name: str):
+    def _value(self, name: str) -> Any:
         return self[name].value()
 
     def out_of_turn_called(self) -> bool:
@@ -446,6 +517,9 @@ class HandForm(forms.Form):
     # -- validation -----------------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
+        """The obvious slips, caught before the engine judges the hand: a card log that
+        does not parse, a missing or contradicted trump (R2), a passer with tricks (R10),
+        more or fewer tricks than the hand has (R7)."""
         cleaned = super().clean()
         assert cleaned is not None  # forms.Form.clean() returns cleaned_data
         n = len(self.players)
@@ -459,43 +533,56 @@ class HandForm(forms.Form):
             except forms.ValidationError as error:
                 self.add_error("card_log", error)
         cleaned["fragment"] = fragment
-
-        up_card = (cleaned.get("up_card") or "").strip()
-        trump = cleaned.get("trump") or ""
-        if up_card:
-            try:
-                up_index = parse_card(up_card)
-            except CardError:
-                self.add_error(
-                    "up_card",
-                    _("“%(card)s” is not a card: write rank then suit, like QH or 10♥.")
-                    % {"card": up_card},
-                )
-            else:
-                cleaned["up_card"] = CARD_NAMES[up_index]
-                up_suit = "SHDC"[up_index // 13]
-                if trump and trump != up_suit:
-                    self.add_error(
-                        "trump",
-                        with_rule(
-                            _("The up-card %(card)s makes %(suit)s trump, but %(tapped)s is tapped")
-                            % {
-                                "card": CARD_NAMES[up_index],
-                                "suit": SUIT_NAMES[up_suit][1],
-                                "tapped": SUIT_NAMES[trump][1],
-                            },
-                            "R2",
-                        ),
-                    )
-        elif not trump and not ({"trump", "up_card"} & fragment.keys()):
-            self.add_error(
-                "trump", with_rule(_("Tap the trump suit (or type the up-card)"), "R2", True)
-            )
-
-        passed = {i for i in range(n) if cleaned.get(f"play_{i}") == PASS}
-        active = [i for i in range(n) if i not in passed]
+        self._clean_trump(cleaned, fragment)
         if any(f"tricks_{i}" in self.errors or f"play_{i}" in self.errors for i in range(n)):
             return cleaned
+        passed = {i for i in range(n) if cleaned.get(f"play_{i}") == PASS}
+        row_error = self._clean_passers(cleaned, passed)
+        active = [i for i in range(n) if i not in passed]
+        # With a card log the engine counts the tricks from the plays.
+        has_log = bool(fragment.get("plays")) or "tricks" in fragment
+        if len(active) >= 2 and not has_log:
+            self._clean_tricks(cleaned, active, row_error)
+        return cleaned
+
+    def _clean_trump(self, cleaned: dict[str, Any], fragment: dict[str, Any]) -> None:
+        """R2: the up-card, when typed, is a card and names the trump tapped; without it a
+        suit is tapped (or the card log gives one)."""
+        up_card = (cleaned.get("up_card") or "").strip()
+        trump = cleaned.get("trump") or ""
+        if not up_card:
+            if not trump and not ({"trump", "up_card"} & fragment.keys()):
+                self.add_error(
+                    "trump", with_rule(_("Tap the trump suit (or type the up-card)"), "R2", True)
+                )
+            return
+        try:
+            up_index = parse_card(up_card)
+        except CardError:
+            self.add_error(
+                "up_card",
+                _("“%(card)s” is not a card: write rank then suit, like QH or 10♥.")
+                % {"card": up_card},
+            )
+            return
+        cleaned["up_card"] = CARD_NAMES[up_index]
+        up_suit = "SHDC"[up_index // 13]
+        if trump and trump != up_suit:
+            self.add_error(
+                "trump",
+                with_rule(
+                    _("The up-card %(card)s makes %(suit)s trump, but %(tapped)s is tapped")
+                    % {
+                        "card": CARD_NAMES[up_index],
+                        "suit": SUIT_NAMES[up_suit][1],
+                        "tapped": SUIT_NAMES[trump][1],
+                    },
+                    "R2",
+                ),
+            )
+
+    def _clean_passers(self, cleaned: dict[str, Any], passed: set[int]) -> bool:
+        """R10: a passer takes no tricks. Whether a row was refused."""
         row_error = False
         for i in sorted(passed):
             if cleaned.get(f"tricks_{i}"):
@@ -508,9 +595,10 @@ class HandForm(forms.Form):
                     ),
                 )
                 row_error = True
-        has_log = bool(fragment.get("plays")) or "tricks" in fragment
-        if len(active) < 2 or has_log:
-            return cleaned
+        return row_error
+
+    def _clean_tricks(self, cleaned: dict[str, Any], active: list[int], row_error: bool) -> None:
+        """R7: the players' tricks add up to the hand size, no row past what is left."""
         hs = self.hand_size
         counted = 0
         for i in active:
@@ -530,78 +618,90 @@ class HandForm(forms.Form):
                     ) % {"player": name, "left": left, "counted": counted, "size": hs}
                 self.add_error(f"tricks_{i}", with_rule(message, "R7"))
             counted += tricks
-        if not row_error and counted < hs:
-            missing = hs - counted
-            self.add_error(
-                None,
-                forms.ValidationError(
-                    with_rule(
-                        _(
-                            "Only %(counted)s of %(size)s tricks are counted — who took the other "
-                            "%(missing)s?"
-                        )
-                        % {"counted": counted, "size": hs, "missing": missing},
-                        "R7",
-                    ),
-                    code="tricks_total",
+        if row_error or counted >= hs:
+            return
+        missing = hs - counted
+        self.add_error(
+            None,
+            forms.ValidationError(
+                with_rule(
+                    _(
+                        "Only %(counted)s of %(size)s tricks are counted — who took the other "
+                        "%(missing)s?"
+                    )
+                    % {"counted": counted, "size": hs, "missing": missing},
+                    "R7",
                 ),
-            )
-        return cleaned
+                code="tricks_total",
+            ),
+        )
 
     def entry(self) -> dict[str, Any]:
-        """The table's part of the hand record (the session supplies the rest)."""
+        """The table's part of the hand record (the session supplies the rest); what the
+        taps mean for reneges (R38) and forfeits (R16) is the engine's to say
+        (games.engine.hand_meaning)."""
         cleaned = self.cleaned_data
-        n = len(self.players)
-        entry: dict[str, Any] = {}
-        if cleaned.get("up_card"):
-            entry["up_card"] = cleaned["up_card"]
-        elif cleaned.get("trump"):
-            entry["trump"] = cleaned["trump"]
-        passed = [self.players[i] for i in range(n) if cleaned.get(f"play_{i}") == PASS]
+        entry = self._trump_entry()
+        rows = range(len(self.players))
+        passed = [self.players[i] for i in rows if cleaned.get(f"play_{i}") == PASS]
         if passed:
             entry["passed"] = passed
-        active = [self.players[i] for i in range(n) if cleaned.get(f"play_{i}") != PASS]
-        tricks: dict[str, int] = {
-            self.players[i]: cleaned.get(f"tricks_{i}") or 0
-            for i in range(n)
-            if cleaned.get(f"play_{i}") != PASS
-        }
+        played = [i for i in rows if cleaned.get(f"play_{i}") != PASS]
+        active = [self.players[i] for i in played]
         fragment = cleaned.get("fragment") or {}
-        # With a card log the steppers may stay at zero: the log then counts the tricks.
-        counted = sum(tricks.values())
-        if len(active) >= 2 and (counted or not fragment.get("plays")):
+        tricks = self._tricks_entry(played, fragment)
+        if tricks is not None:
             entry["tricks"] = tricks
-        reneges = [
-            {"player": self.players[i], "corrected": cleaned.get(f"renege_{i}") == CORRECTED}
-            for i in range(n)
-            if cleaned.get(f"renege_{i}") and cleaned.get(f"play_{i}") != PASS
-        ]
-        who = cleaned.get("renege_who")
-        # R38: with an Ace up, the renege of a player marked as passing is the dealer's
-        # R12 breach (the engine refuses it for anyone else, in words)
-        ace_up = str(cleaned.get("up_card") or "").startswith("A")
-        if (
-            who in self.players
-            and (who in active or ace_up)
-            and who not in {r["player"] for r in reneges}
-        ):
-            corrected = cleaned.get("renege_kind") == CORRECTED
-            reneges.append({"player": who, "corrected": corrected})
+        reneges = claimed_reneges(
+            self._seat_reneges(), self._named_renege(), active, str(cleaned.get("up_card") or "")
+        )
         if reneges:
-            entry["reneges"] = reneges
-        # R16: a declaration out of turn called at this hand adds a forfeit to the
-        # session's pending ones (the session refuses a list that drops one)
-        called = [self.players[i] for i in range(n) if cleaned.get(f"out_of_turn_{i}")]
-        if called:
-            owed = list(self.state.get("forfeits") or [])
-            entry["forfeits"] = owed + [p for p in called if p not in owed]
+            entry["reneges"] = [r.as_record() for r in reneges]
+        called = [self.players[i] for i in rows if cleaned.get(f"out_of_turn_{i}")]
+        forfeits = forfeits_after(list(self.state.get("forfeits") or []), called)
+        if forfeits is not None:
+            entry["forfeits"] = forfeits
         entry.update(fragment)
         return entry
 
+    def _trump_entry(self) -> dict[str, Any]:
+        # The up-card says the trump too: the record keeps one of them (HAND_RECORD.md).
+        if self.cleaned_data.get("up_card"):
+            return {"up_card": self.cleaned_data["up_card"]}
+        if self.cleaned_data.get("trump"):
+            return {"trump": self.cleaned_data["trump"]}
+        return {}
+
+    def _tricks_entry(self, played: list[int], fragment: dict[str, Any]) -> dict[str, int] | None:
+        """The tricks each player who played (by row) took, or None when they are not
+        the record's to say: fewer than two played, or a card log counts them (the
+        steppers left at zero)."""
+        tricks: dict[str, int] = {
+            self.players[i]: self.cleaned_data.get(f"tricks_{i}") or 0 for i in played
+        }
+        counted = sum(tricks.values())
+        if len(played) >= 2 and (counted or not fragment.get("plays")):
+            return tricks
+        return None
+
+    def _seat_reneges(self) -> list[RenegeClaim]:
+        """The reneges marked in the rows of players who played."""
+        cleaned = self.cleaned_data
+        return [
+            RenegeClaim(self.players[i], cleaned.get(f"renege_{i}") == CORRECTED)
+            for i in range(len(self.players))
+            if cleaned.get(f"renege_{i}") and cleaned.get(f"play_{i}") != PASS
+        ]
+
+    def _named_renege(self) -> RenegeClaim | None:
+        """The renege entered under "More" (who, and whether caught in time)."""
+        who = self.cleaned_data.get("renege_who")
+        if who not in self.players:
+            return None
+        return RenegeClaim(who, self.cleaned_data.get("renege_kind") == CORRECTED)
+
     def add_engine_errors(self, errors: list[dict[str, Any]], verdict: dict | None = None) -> None:
         """Put each engine error beside the field it concerns, naming its rule."""
-        index = {name: i for i, name in enumerate(self.players)}
-        log_given = bool((self.cleaned_data or {}).get("fragment"))
         for error in errors:
             if not isinstance(error, dict):
                 continue
@@ -610,39 +710,41 @@ class HandForm(forms.Form):
             text = render_error(error) or str(code)
             starts_with_name = any(text.startswith(name) for name in self.players)
             message = with_rule(text, rule, capitalize=not starts_with_name)
-            field = error.get("field")
-            player = error.get("player")
-            target: str | None
-            if code == "incomplete":
-                target = "card_log" if log_given else None
-            elif field in ("up_card", "trump") or code in ("missing_trump", "bad_suit"):
-                target = "up_card" if field == "up_card" and self.data.get("up_card") else "trump"
-            elif field in ("plays", "hands", "discards") or (
-                log_given and (error.get("card") or error.get("trick"))
-            ):
-                target = "card_log"
-            elif player in index:
-                i = index[player]
-                if code in ("dealer_must_play", "bad_passed") or field == "passed":
-                    target = f"play_{i}"
-                elif field == "reneges":
-                    target = f"renege_{i}"
-                else:
-                    target = f"tricks_{i}"
-            elif code == "tricks_total":
+            target = self._engine_error_target(error)
+            if target == COUNTER:
                 self._add_counter_error(message)
-                continue
             else:
-                target = None
-            self.add_error(target, message)
+                self.add_error(target, message)
         if not errors and verdict is not None:
             self.add_error(None, incomplete_message(verdict))
+
+    def _engine_error_target(self, error: dict[str, Any]) -> str | None:
+        """Where an engine error is shown: a field's name, ``COUNTER`` (the tricks
+        counter) or None (the top of the form)."""
+        code = error.get("code", "")
+        field = error.get("field")
+        log_given = bool((self.cleaned_data or {}).get("fragment"))
+        if code == "incomplete":
+            return "card_log" if log_given else None
+        if field in ("up_card", "trump") or code in ("missing_trump", "bad_suit"):
+            return "up_card" if field == "up_card" and self.data.get("up_card") else "trump"
+        if field in ("plays", "hands", "discards") or (
+            log_given and (error.get("card") or error.get("trick"))
+        ):
+            return "card_log"
+        player = error.get("player")
+        if player in self.players:
+            i = self.players.index(player)
+            if code in ("dealer_must_play", "bad_passed") or field == "passed":
+                return f"play_{i}"
+            return f"renege_{i}" if field == "reneges" else f"tricks_{i}"
+        return COUNTER if code == "tricks_total" else None
 
     def _add_counter_error(self, message: str) -> None:
         self.add_error(None, forms.ValidationError(message, code="tricks_total"))
 
 
-def _as_int(value) -> int | str:
+def _as_int(value: Any) -> int | str:
     """A posted count as a number (so the page re-checks its button); text stays text."""
     if value in (None, ""):
         return 0
@@ -725,22 +827,3 @@ def _hand_fields(
     )
     own_messages(form)
     return form.fields
-
-
-def same_result(typed: dict, record: dict) -> bool:
-    """Whether a typed hand says what a recorded one says: the same trump or up-card, the
-    same players passing, the same tricks taken and the same reneges."""
-
-    def essentials(entry: dict) -> tuple:
-        tricks = {p: n for p, n in (entry.get("tricks") or {}).items() if n}
-        reneges = sorted(
-            (r.get("player", ""), bool(r.get("corrected"))) for r in entry.get("reneges") or []
-        )
-        return (
-            entry.get("up_card") or entry.get("trump"),
-            sorted(entry.get("passed") or []),
-            tricks,
-            reneges,
-        )
-
-    return essentials(typed) == essentials(record or {})

@@ -136,8 +136,12 @@ class RulesForm(forms.Form):
     """Every house-rule switch of RULES.md, with the session's (or the default) values."""
 
     def __init__(
-        self, *args, rules: dict | None = None, currency: Currency | None = None, **kwargs
-    ):
+        self,
+        *args: Any,
+        rules: dict | None = None,
+        currency: Currency | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         cur = self.amounts_in = currency or DEFAULT_CURRENCY
         values = current_rules(rules)

@@ -20,7 +20,7 @@ from games.access import session_for
 from games.errors import BourreError
 from games.http import AuthedHttpRequest
 from games.messages import render as say
-from games.models import GameSession, Player, Role, Seat
+from games.models import GameSession, Membership, Player, Role, Seat
 from games.names import clean_name
 from games.sessions import selectors
 from games.sessions.views import _closed_response, _refuse_tournament_table
@@ -49,7 +49,7 @@ def session_seats(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     return render(request, template, _seats_context(session, membership))
 
 
-def _seats_context(session: GameSession, membership) -> dict:
+def _seats_context(session: GameSession, membership: Membership) -> dict:
     seats = list(session.seats.select_related("player").order_by("position", "id"))
     seated = {s.player_id for s in seats}
     return {

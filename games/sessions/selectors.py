@@ -1,5 +1,8 @@
 """Reading a session for its pages and the API: the scoreboard, the net chart's series,
-and the settlement transfers with their paid marks. Nothing here writes.
+the settlement transfers with their paid marks, and the facts a hand's page shows
+(``hand_facts``: a frozen ``HandFacts``; what the hand means is
+``games.engine.hand_meaning``'s, what a short tournament stack really paid the
+ledger's). Nothing here writes.
 
 The settlement's words (the pot or the club kitty as a party, each transfer's explanation)
 are in the active language: a caller that must stay English (a CSV) says so with
@@ -8,20 +11,37 @@ are in the active language: a caller that must stay English (a CSV) says so with
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from django.core.cache import cache
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
 from games import polling, sql
+from games.engine import hand_meaning
 from games.models import GameSession, Hand, Role, Seat, SeatMove, TournamentTable
 from games.money import format_money
 from games.sessions.charts import net_chart
 from games.sessions.rule_fields import current_rules
 from ledger import postings
 from ledger.models import Account, Leg, SettlementMark
+from ledger.postings.hands import paid_money
 from ledger.settlement import PHRASES, settle_balances
+
+T = TypeVar("T")
+
+
+class BoardReader(Protocol):
+    """Who reads a scoreboard: a club membership, or a share link's viewer
+    (``share_views.ShareViewer``), each with a role for the page's ETag."""
+
+    @property
+    def role(self) -> str: ...
+
+    def has_role(self, role: str) -> bool: ...
+
 
 KITTY = "kitty"  # the settlement party for money held by the pot or the club's kitty
 
@@ -115,7 +135,9 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
     return rows, names
 
 
-def earlier_marks(session: GameSession, rows: list[dict[str, Any]], names: dict[Any, str]):
+def earlier_marks(
+    session: GameSession, rows: list[dict[str, Any]], names: dict[Any, str]
+) -> list[dict[str, Any]]:
     """Paid marks whose transfer is no longer part of the settlement (a hand recorded or
     corrected after the tick changed who pays whom). The transfers do not count them, so
     they are shown apart, or somebody would pay twice."""
@@ -167,18 +189,18 @@ def mark_target(session: GameSession, payer: str, payee: str, paid: bool) -> Mar
 RECENT_HANDS = 5
 
 
-def can_score(session: GameSession, membership) -> bool:
+def can_score(session: GameSession, membership: BoardReader) -> bool:
     return session.is_open and membership.has_role(Role.SCOREKEEPER)
 
 
-def board_etag(session: GameSession, membership) -> str:
+def board_etag(session: GameSession, membership: BoardReader) -> str:
     """The scoreboard changes only with the session's version (and what the role may do)."""
     return polling.board_etag(
         session.pk, session.version, membership.role, getattr(membership, "user_id", None)
     )
 
 
-def by_version(session: GameSession, what: str, compute):
+def by_version(session: GameSession, what: str, compute: Callable[[], T]) -> T:
     """A value derived from the books, cached under the session's version.
 
     Every write to a session's money or state bumps its version in the same transaction,
@@ -206,7 +228,7 @@ def board_reads(session_id: int) -> list[sql.Statement]:
 
 
 def board_context(
-    session: GameSession, membership, reads: list[list[tuple]] | None = None
+    session: GameSession, membership: BoardReader, reads: list[list[tuple]] | None = None
 ) -> dict[str, Any]:
     """Everything the scoreboard shows, in a fixed number of statements whatever the
     hands (a broken-up tournament table reads one more: where its players went).
@@ -310,11 +332,136 @@ def net_series(
     return labels, [(names[p], points[p]) for p in players]
 
 
-def net_chart_for(session: GameSession, seats: list[Seat]):
+def net_chart_for(session: GameSession, seats: list[Seat]) -> SafeString:
     labels, series = net_series(session, seats)
     return net_chart(
         series,
         labels,
         currency=session.currency,
         title=gettext("Net per player over %(session)s") % {"session": session.display_name},
+    )
+
+
+# -- what a hand's page shows ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What a hand's verdict says, shaped for the result and history templates: amounts
+    in minor units, names as recorded, pairs as ``(player, amount)`` or ``(player,
+    tricks)`` tuples in the order the page lists them."""
+
+    outcome: str
+    winner: str | None
+    won: int | None
+    payouts: tuple[tuple[str, int], ...]
+    pot: int | None
+    antes: Mapping[str, int]
+    ante_total: int
+    tricks: tuple[tuple[str, int], ...]
+    top: int
+    tied: tuple[str, ...]
+    bourre: tuple[tuple[str, int], ...]
+    renege_penalties: tuple[tuple[str, int], ...]
+    # Who could not pay all of their penalty (a tournament stack ran out).
+    short: tuple[str, ...]
+    reneges: tuple[Mapping[str, Any], ...]
+    next_carry: int | None
+    excused_next: tuple[str, ...]
+    next_dealer: str | None
+    passed: tuple[str, ...]
+    trump: str
+    up_card: str | None
+    # Who declared out of turn at this hand (R16).
+    out_of_turn: tuple[str, ...]
+    # Who forfeits a deal because of this hand (R39, R16).
+    forfeits: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Paid:
+    """The money a page shows for a hand: the verdict's, or on a chip-limited table what
+    really moved."""
+
+    payouts: Mapping[str, int]
+    penalties: Mapping[str, int]
+    pot: int | None
+    next_carry: int | None
+    short: tuple[str, ...]
+
+
+def _paid(result: Mapping[str, Any], shortfalls: Mapping[str, int]) -> _Paid:
+    payouts = result.get("payouts") or {}
+    penalties = result.get("penalties") or {}
+    pot, next_carry = result.get("pot"), result.get("next_carry")
+    if not (shortfalls and result):
+        return _Paid(payouts, penalties, pot, next_carry, ())
+    # A tournament table: nobody paid more than their chips. Say what really moved, not
+    # what the verdict asked ("pays 8 — all they had", the pot that really carries).
+    carry = int(pot or 0) - sum((result.get("antes") or {}).values())
+    moved = paid_money(dict(result), carry, dict(shortfalls))
+    short = sorted(p for p, x in penalties.items() if moved.penalties.get(p, 0) < x)
+    return _Paid(
+        moved.payouts,
+        {p: moved.penalties.get(p, 0) for p in penalties},
+        carry + sum(moved.antes.values()),
+        moved.next_carry,
+        tuple(short),
+    )
+
+
+def hand_facts(hand: Hand) -> HandFacts:
+    """What a hand's verdict says, for the result and history templates (the template
+    tag of the same name hands this to them)."""
+    verdict = hand.verdict or {}
+    record = hand.record or {}
+    result = verdict.get("result") or {}
+    tricks = hand_meaning.seat_order(verdict.get("tricks") or {}, record.get("players") or [])
+    outcome = result.get("outcome", "")
+    top, tied = hand_meaning.tied_at_top(tricks, outcome)
+    paid = _paid(result, hand.shortfalls or {})
+    bourre = list(result.get("bourre") or [])
+    reneged = hand_meaning.first_reneges(verdict.get("reneges") or [])
+    winner = result.get("winner")
+    antes = result.get("antes") or {}
+    return HandFacts(
+        outcome=outcome,
+        winner=winner,
+        won=paid.payouts.get(winner) if winner else None,
+        payouts=tuple(sorted(paid.payouts.items(), key=lambda kv: -kv[1])),
+        pot=paid.pot,
+        antes=antes,
+        ante_total=sum(antes.values()),
+        tricks=tuple(tricks.items()),
+        top=top,
+        tied=tuple(tied),
+        bourre=tuple((p, paid.penalties.get(p, 0)) for p in bourre),
+        renege_penalties=tuple((p, x) for p, x in paid.penalties.items() if p not in bourre),
+        short=paid.short,
+        reneges=tuple(reneged),
+        next_carry=paid.next_carry,
+        excused_next=tuple(result.get("excused_next") or []),
+        next_dealer=result.get("next_dealer"),
+        passed=tuple(record.get("passed") or []),
+        trump=record.get("trump") or (record.get("up_card") or "")[-1:],
+        up_card=record.get("up_card"),
+        out_of_turn=tuple(_out_of_turn(hand)),
+        forfeits=tuple(
+            hand_meaning.deal_forfeits(
+                reneged, result.get("forfeits_next") or [], record.get("forfeits") or []
+            )
+        ),
+    )
+
+
+def _out_of_turn(hand: Hand) -> list[str]:
+    # A one-line summary (the scoreboard's latest hands) reads the hands without their
+    # state before and does not say this: no query per hand for it.
+    if "before" in hand.get_deferred_fields():
+        return []
+    before = hand.before if isinstance(hand.before, dict) else {}
+    return hand_meaning.called_out_of_turn(
+        (hand.record or {}).get("forfeits") or [],
+        set(before.get("forfeits") or []),
+        before.get("seats") or {},
     )

@@ -7,6 +7,7 @@ share link shows do not change when a link is made or revoked).
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -17,7 +18,7 @@ def current_link(session: GameSession) -> ShareLink | None:
     return ShareLink.objects.filter(session=session, revoked_at__isnull=True).first()
 
 
-def create_link(session: GameSession, user=None) -> ShareLink:
+def create_link(session: GameSession, user: User | None = None) -> ShareLink:
     """A fresh link; the previous one (if any) answers 404 from now on."""
     with transaction.atomic():
         revoke_links(session)

@@ -78,7 +78,9 @@ def _penalty_words(verdict: dict[str, Any], name: str) -> str:
     return str(WORDS[Posting.Kind.PENALTY])
 
 
-def _verdict_at(verdict: dict[str, Any], corrections: list[dict[str, Any]], reversed_at) -> dict:
+def _verdict_at(
+    verdict: dict[str, Any], corrections: list[dict[str, Any]], reversed_at: datetime | None
+) -> dict:
     """The verdict a posting was made under: the hand's own, unless a correction reversed
     the posting (``reversed_at``, when its reversal was written), then the one that
     correction replaced (kept in ``Hand.corrections``, written just after the reversal)."""
@@ -89,6 +91,8 @@ def _verdict_at(verdict: dict[str, Any], corrections: list[dict[str, Any]], reve
     return verdict or {}
 
 
+# radon D: one piece, as it is one pass over the legs whose running net, current group
+# and hands reversed so far each line's label and amounts depend on.
 def statement(session: GameSession, player_id: int, name: str) -> list[Line]:
     """Every posting of ``player_id``'s account in this session, grouped by hand, in the
     order they were written, each group with the net after it. One query, plus one for
@@ -216,7 +220,9 @@ def hand_legs(hand: Hand) -> list[tuple[int, str, int, int]]:
     return version
 
 
-def _nets_after(session: GameSession, hand: Hand, legs: list[tuple[int, str, int, int]]):
+def _nets_after(
+    session: GameSession, hand: Hand, legs: list[tuple[int, str, int, int]]
+) -> dict[int, int]:
     """player id → net after ``hand`` as the books stand now.
 
     A recorded hand: every hand numbered up to it (an undone or corrected hand's

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import cast, overload
+from typing import Any, cast, overload
 
 from django import forms
 from django.contrib import messages
@@ -41,6 +41,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import sql as game_sql
 from games.access import LoginUnsure, club_for, hand_for, session_for, session_for_login
+from games.engine.hand_meaning import same_result, who_antes_next
 from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
@@ -49,13 +50,7 @@ from games.models import GameSession, Hand, Membership, Player, Role, Tournament
 from games.money import Currency, format_money
 from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors, statements
-from games.sessions.forms import (
-    RENEGE_KINDS,
-    CloseForm,
-    HandForm,
-    SessionForm,
-    same_result,
-)
+from games.sessions.forms import RENEGE_KINDS, CloseForm, HandForm, SessionForm
 from games.sessions.rule_fields import current_rules
 from games.templatetags.bourre import SUITS
 from ledger import postings
@@ -209,7 +204,9 @@ def _fresh_form(
     return HandForm(state=state, prefill=prefill, initial={"idempotency_key": _new_key()})
 
 
-def _record_context(session: GameSession, membership, form: HandForm, **extra) -> dict:
+def _record_context(
+    session: GameSession, membership: Membership, form: HandForm, **extra: Any
+) -> dict:
     trump = form.fields["trump"]
     assert isinstance(trump, forms.ChoiceField)  # HandForm.trump
     # Read back, choices are normalised (value, label) pairs; the stubs give the getter
@@ -457,7 +454,7 @@ def _charges(costly: postings.NeedsConfirmation, currency: Currency) -> dict:
 
 
 def result_context(
-    session: GameSession, membership, hand: Hand, created: bool | None = None
+    session: GameSession, membership: Membership, hand: Hand, created: bool | None = None
 ) -> dict:
     """A recorded hand as the result screen shows it, with what the table does next.
 
@@ -482,10 +479,9 @@ def result_context(
     antes_next = []
     if state is not None:
         rules = current_rules(state.get("rules"))
-        if rules["dealer_antes_for_all"]:
-            antes_next = [state["dealer"]]
-        else:
-            antes_next = [p for p in state["players"] if p not in set(state["excused"])]
+        antes_next = who_antes_next(
+            state["players"], state["dealer"], state["excused"], rules["dealer_antes_for_all"]
+        )
     return {
         "session": session,
         "membership": membership,

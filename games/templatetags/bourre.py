@@ -17,7 +17,6 @@ the session ledger's and, given the tournament's money (``p|memo:tournament.curr
 the prize ledger's, its amounts written the reader's way. Nothing here reads stored text.
 """
 
-import re
 from typing import Any
 
 from django import template
@@ -30,6 +29,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 from games.engine.cards import CardError, parse_card, parse_suit
 from games.engine.rules import RULE_FIELDS
 from games.messages import rule_book_parts, rule_references
+from games.models import Hand
 from games.money import (
     DEFAULT_CURRENCY,
     MINUS,
@@ -39,11 +39,12 @@ from games.money import (
     format_money,
     input_value,
 )
+from games.sessions import selectors
 from games.sessions.rule_fields import CHOICE_LABELS
+from games.sessions.selectors import HandFacts
 from games.tournaments.deals import KIND_WORDS
 from ledger.memos import shown
 from ledger.models import PrizePosting
-from ledger.postings.hands import paid_money
 
 __all__ = ["MINUS", "card_name", "register"]
 
@@ -258,89 +259,10 @@ def account_label(account) -> str:
 
 
 @register.simple_tag
-def hand_facts(hand) -> dict:
-    """What a hand's verdict says, shaped for the result and history templates."""
-    verdict = hand.verdict or {}
-    result = verdict.get("result") or {}
-    # Seat order (the record's players), not the order of play the verdict uses.
-    seats = (hand.record or {}).get("players") or []
-    raw_tricks = verdict.get("tricks") or {}
-    tricks = {p: raw_tricks[p] for p in seats if p in raw_tricks} | raw_tricks
-    outcome = result.get("outcome", "")
-    payouts = result.get("payouts") or {}
-    penalties = result.get("penalties") or {}
-    pot, next_carry = result.get("pot"), result.get("next_carry")
-    shortfalls = getattr(hand, "shortfalls", None) or {}
-    short_penalties: set[str] = set()
-    if shortfalls and result:
-        # A tournament table: nobody paid more than their chips. Say what really moved,
-        # not what the verdict asked ("pays 8 — all they had", the pot that really carries).
-        carry = int(pot or 0) - sum((result.get("antes") or {}).values())
-        moved = paid_money(result, carry, shortfalls)
-        short_penalties = {p for p, x in penalties.items() if moved.penalties.get(p, 0) < x}
-        payouts = moved.payouts
-        penalties = {p: moved.penalties.get(p, 0) for p in penalties}
-        pot = carry + sum(moved.antes.values())
-        next_carry = moved.next_carry
-    bourre = list(result.get("bourre") or [])
-    top = max(tricks.values(), default=0)
-    tied = [p for p, t in tricks.items() if t == top] if outcome in ("split", "ineligible") else []
-    reneges = verdict.get("reneges") or []
-    reneged: list[dict[str, Any]] = []
-    for r in reneges:
-        if r.get("player") not in [x["player"] for x in reneged]:
-            reneged.append(r)
-    return {
-        "outcome": outcome,
-        "winner": result.get("winner"),
-        "won": payouts.get(result.get("winner")) if result.get("winner") else None,
-        "payouts": sorted(payouts.items(), key=lambda kv: -kv[1]),
-        "pot": pot,
-        "antes": result.get("antes") or {},
-        "ante_total": sum((result.get("antes") or {}).values()),
-        "tricks": list(tricks.items()),
-        "top": top,
-        "tied": tied,
-        "bourre": [(p, penalties.get(p, 0)) for p in bourre],
-        "renege_penalties": [(p, x) for p, x in penalties.items() if p not in bourre],
-        # Who could not pay all of their penalty (a tournament stack ran out).
-        "short": sorted(short_penalties),
-        "reneges": reneged,
-        "next_carry": next_carry,
-        "excused_next": result.get("excused_next") or [],
-        "next_dealer": result.get("next_dealer"),
-        "passed": (hand.record or {}).get("passed") or [],
-        "trump": (hand.record or {}).get("trump")
-        or ((hand.record or {}).get("up_card") or "")[-1:],
-        "up_card": (hand.record or {}).get("up_card"),
-        # Who declared out of turn at this hand (R16): forfeits the table added here,
-        # beyond those it owed before the hand.
-        "out_of_turn": _out_of_turn(hand),
-        # Who forfeits a deal because of this hand (a renege caught in time, R39): the
-        # deal skips them once, at once when they were next to deal.
-        "forfeits": list(
-            dict.fromkeys(
-                [r.get("player") for r in reneged if r.get("corrected")]
-                + [
-                    p
-                    for p in result.get("forfeits_next") or []
-                    if p not in ((hand.record or {}).get("forfeits") or [])
-                ]
-            )
-        ),
-    }
-
-
-def _out_of_turn(hand) -> list[str]:
-    # A one-line summary (the scoreboard's latest hands) reads the hands without their
-    # state before and does not say this: no query per hand for it.
-    if "before" in hand.get_deferred_fields():
-        return []
-    record = hand.record or {}
-    before = getattr(hand, "before", None) or {}
-    ids = (before.get("seats") or {}) if isinstance(before, dict) else {}
-    owed = set(before.get("forfeits") or []) if isinstance(before, dict) else set()
-    return [p for p in record.get("forfeits") or [] if ids.get(p) not in owed and p not in owed]
+def hand_facts(hand: Hand) -> HandFacts:
+    """What a hand's verdict says, for the result and history templates: the facts are
+    the selector's (``games.sessions.selectors.hand_facts``), the words the template's."""
+    return selectors.hand_facts(hand)
 
 
 @register.simple_tag
