@@ -28,6 +28,7 @@ document's descriptions (help_text) are lazy: English when generated in English.
 """
 
 import logging
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -310,7 +311,7 @@ def _bourre_problem(exc: Exception) -> Response | None:
     )
 
 
-def translated_errors(errors: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def translated_errors(errors: Sequence[Mapping[str, object]] | None) -> list[dict[str, Any]]:
     """The engine's error dicts with each message in the reader's language."""
     return [{**e, "message": render_error(e)} for e in errors or []]
 

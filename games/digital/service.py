@@ -407,7 +407,8 @@ def _bot_act(state: HandState, player: str, hand: Hand, seq: int, level: str) ->
 
 def _settle(session: GameSession, hand: Hand, state: HandState, user) -> Hand:
     record = state.to_record()
-    entry = {k: record[k] for k in TABLE_KEYS if k in record}
+    fields: Mapping[str, object] = record
+    entry = {k: fields[k] for k in TABLE_KEYS if k in fields}
     try:
         # In this transaction, under the session lock taken by _lock_hand or postings.lock_session:
         # completes this very row (number, record, verdict, postings) and moves the

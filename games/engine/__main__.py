@@ -20,6 +20,7 @@ from typing import Any
 
 from .botmatch import net, play_hand, table_match
 from .bots import HeuristicBot, RandomBot
+from .contracts import Verdict
 from .rules import Rules
 from .verify import verify
 
@@ -39,7 +40,7 @@ def _verify(path: str) -> int:
     try:
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        verdict = {
+        verdict: Verdict = {
             "valid": False,
             "errors": [{"code": "bad_json", "message": f"not JSON: {exc}"}],
         }

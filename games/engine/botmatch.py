@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .cards import SUIT_MASKS
+from .contracts import Action, HandResult, SeatView
 from .rules import Rules
 from .state import HandState
 
@@ -40,7 +41,7 @@ HAND_CLASSES = (
 
 
 class Bot(Protocol):
-    def act(self, view: Mapping[str, Any]) -> dict[str, Any]: ...
+    def act(self, view: SeatView) -> Action: ...
 
 
 def hand_class(hand: int, trump: int) -> str:
@@ -62,7 +63,7 @@ def hand_class(hand: int, trump: int) -> str:
     return HAND_CLASSES[9]
 
 
-def net(result: Mapping[str, Any], player: str) -> int:
+def net(result: HandResult, player: str) -> int:
     """Chips a player gained in one hand: taken from the pot minus antes and penalties."""
     gained: int = (
         result["payouts"].get(player, 0)
@@ -80,7 +81,7 @@ def play_hand(
     rules: Rules,
     timings: list[float] | None = None,
     timed: str | None = None,
-) -> tuple[HandState, dict[str, Any]]:
+) -> tuple[HandState, HandResult]:
     """One hand from ``seed``; ``timings`` collects the CPU seconds ``timed``'s bot took
     per decision."""
     state = HandState.new(players, dealer, rules, random.Random(seed))

@@ -28,8 +28,8 @@ the same decision on any machine; they are sized for ≤ 50 ms per decision (ben
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .bots import (
     _BASE_NEED,
@@ -38,12 +38,14 @@ from .bots import (
     _PLAY_RATE,
     HeuristicBot,
     _check_turn,
+    _declare_choice,
     _mask,
 )
 from .bots import (
     _cards as _bits,
 )
 from .cards import ABOVE, CARD_LOOKUP, CARD_NAMES, SUIT_MASKS, parse_suit
+from .contracts import Action, SeatView
 from .legal import TrickPlay
 from .rules import Rules
 
@@ -116,7 +118,7 @@ def _finish(tp: TrickPlay) -> None:
 class _Seat:
     """What the seat knows, parsed once from its view."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: SeatView) -> None:
         self.players: list[str] = list(view["players"])
         self.n = len(self.players)
         self.seat_of = {p: i for i, p in enumerate(self.players)}
@@ -247,7 +249,7 @@ class ExpertBot:
         self.play_samples = play_samples
         self.field = HeuristicBot(random.Random(0))
 
-    def act(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def act(self, view: SeatView) -> Action:
         _check_turn(view)
         # the bot's own randomness, drawn afresh per decision from its rng
         rng = random.Random(self.rng.getrandbits(64))
@@ -259,7 +261,7 @@ class ExpertBot:
 
     # -- trick play ----------------------------------------------------------------------
 
-    def choose_card(self, view: Mapping[str, Any], seat: _Seat, rng: random.Random) -> int:
+    def choose_card(self, view: SeatView, seat: _Seat, rng: random.Random) -> int:
         legal = _mask(view["legal"])
         options = _bits(legal)
         if len(options) == 1:
@@ -327,9 +329,9 @@ class ExpertBot:
 
     # -- declaring -----------------------------------------------------------------------
 
-    def declare(self, view: Mapping[str, Any], seat: _Seat, rng: random.Random) -> dict[str, Any]:
+    def declare(self, view: SeatView, seat: _Seat, rng: random.Random) -> Action:
         player = view["seat"]
-        declare = view["declare"]
+        declare = _declare_choice(view)
         keep = _mask(declare["keep"])
         limit = declare["max_discard"]
         expected = HeuristicBot.expected_opponents(view)
@@ -359,7 +361,7 @@ class ExpertBot:
         }
 
     def _world(
-        self, view: Mapping[str, Any], seat: _Seat, rng: random.Random
+        self, view: SeatView, seat: _Seat, rng: random.Random
     ) -> tuple[dict[int, int], list[int]]:
         """Sampled hands of the other players (as dealt) and the stock, in order."""
         hs = seat.rules.hand_size
@@ -407,7 +409,7 @@ class ExpertBot:
 
     def _play_declared(
         self,
-        view: Mapping[str, Any],
+        view: SeatView,
         seat: _Seat,
         world: tuple[dict[int, int], list[int]],
         discard: list[int],

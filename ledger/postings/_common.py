@@ -12,6 +12,7 @@ from django.db.models import Max, Sum
 from django.db.models.functions import Coalesce
 
 from games.engine import MAX_POT, Rules
+from games.engine.contracts import RulesDict
 from games.models import GameSession, Hand, Seat, SessionEvent
 from games.sql import Statement
 from ledger import sql
@@ -292,7 +293,7 @@ def announce_change(session: GameSession, kind: str, data: dict[str, Any]) -> No
         listener(session, kind, data)
 
 
-def _rules_dict(rules: Mapping[str, Any] | None) -> dict[str, Any]:
+def _rules_dict(rules: Mapping[str, Any] | None) -> RulesDict:
     """Validated, complete rules (every switch spelled out). Raises RuleError (a
     ValueError with .code and .key)."""
     return Rules.from_dict(dict(rules or {})).to_dict()

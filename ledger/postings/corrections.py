@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine.contracts import HandResult, Verdict
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand
 from ledger import sql
@@ -77,8 +78,8 @@ class HandChange:
     number: int
     hand_id: int
     corrected: bool  # the host changed its record (else: re-settled by the chain)
-    old_result: dict[str, Any]
-    new_result: dict[str, Any]
+    old_result: dict[str, Any]  # as stored
+    new_result: HandResult
     money_changed: bool
 
 
@@ -100,10 +101,16 @@ class Correction:
 class _Step:
     hand: Hand
     record: dict[str, Any]
-    verdict: dict[str, Any]
+    verdict: Verdict
     before: dict[str, Any]
     money: _Money
     seats: list[_Seat]
+
+    @property
+    def result(self) -> HandResult:
+        result = self.verdict["result"]
+        assert result is not None  # _verified lets only a complete hand through
+        return result
 
 
 def _seats_at(hand: Hand, seats: list[_Seat]) -> list[_Seat]:
@@ -121,7 +128,7 @@ def _seats_at(hand: Hand, seats: list[_Seat]) -> list[_Seat]:
 
 
 def _old_money(hand: Hand) -> _Money:
-    result = hand.result
+    result = cast(HandResult, hand.result)  # stored from its verdict's result
     return _money(result, int((hand.before or {}).get("carry", 0)), None)
 
 
@@ -164,6 +171,7 @@ def _replay(
             ]
             raise ChainBroken(int(hand.number or 0), rejected.verdict, errors) from rejected
         result = verdict["result"]
+        assert result is not None  # _verified lets only a complete hand through
         money = _money(result, session.carry, None)
         before = _before(session, {s.name: s for s in _dealt_in(session, seats_then)})
         steps.append(_Step(hand, record, verdict, before, money, seats_then))
@@ -257,7 +265,7 @@ def _summarise(
                     hand.pk,
                     hand.number in fixed and step.record != hand.record,
                     hand.result,
-                    step.verdict["result"],
+                    step.result,
                     not same_money,
                 )
             )
@@ -302,7 +310,7 @@ def _write(
     entries, hands = [], []
     for step in steps:
         if step.hand.pk in moved:
-            new = _hand_entries(session, step.seats, step.hand, step.verdict["result"], step.money)
+            new = _hand_entries(session, step.seats, step.hand, step.result, step.money)
             entries += new
             hands += [step.hand] * len(new)
     _post(session, session.club_id, entries, user, owners=owners, hands=hands)

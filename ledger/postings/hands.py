@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext, override
 
 from games.engine import MAX_BALANCE, RuleError, Rules, verify
+from games.engine.contracts import HandResult, RecordError, Verdict
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
 from ledger import sql
@@ -113,7 +114,7 @@ class _Money:
     next_carry: int
 
 
-def _money(result: dict[str, Any], carry: int, stacks: dict[str, int] | None) -> _Money:
+def _money(result: HandResult, carry: int, stacks: dict[str, int] | None) -> _Money:
     antes = {p: int(x) for p, x in result["antes"].items() if x}
     payouts = {p: int(x) for p, x in result["payouts"].items() if x}
     penalties = {p: int(x) for p, x in result["penalties"].items() if x}
@@ -192,7 +193,7 @@ def paid_money(result: dict[str, Any], carry: int, shortfalls: dict[str, int]) -
 
 def _verified(
     session: GameSession, seats: list[_Seat], entry: object, rules: dict | None = None
-) -> tuple[dict, dict]:
+) -> tuple[dict[str, Any], Verdict]:
     """The record built from the entry and the session, and the engine's verdict on it;
     HandRejected unless it is valid and complete. ``rules`` replaces the session's (a
     corrected hand is settled under the rules it was played by)."""
@@ -204,19 +205,17 @@ def _verified(
     if not verdict.get("valid"):
         raise HandRejected(verdict)
     if not verdict.get("complete"):
-        nxt = (verdict.get("next") or {}).get("player")
-        raise HandRejected(
-            verdict,
-            [
-                {
-                    "code": "incomplete",
-                    "message": "the hand is not finished yet"
-                    + (f": {nxt} is next to play" if nxt else "")
-                    + " — give the tricks or the rest of the card log",
-                    **({"player": nxt} if nxt else {}),
-                }
-            ],
-        )
+        turn = verdict.get("next")
+        nxt = turn["player"] if turn else None
+        error: RecordError = {
+            "code": "incomplete",
+            "message": "the hand is not finished yet"
+            + (f": {nxt} is next to play" if nxt else "")
+            + " — give the tricks or the rest of the card log",
+        }
+        if nxt:
+            error["player"] = nxt
+        raise HandRejected(verdict, [error])
     return record, verdict
 
 
@@ -225,7 +224,7 @@ CONFIRM_BOURRES = 3
 CONFIRM_PENALTY_ANTES = 10
 
 
-def surprises(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
+def surprises(record: dict[str, Any], result: HandResult) -> list[str]:
     """Why this hand deserves a second look before it is saved: three or more bourrés,
     or a penalty above ten antes. Empty when it is an ordinary hand. The reasons are read
     by the table (the record page, the API's problem): in the active language."""
@@ -324,7 +323,7 @@ def _write_money(
     session: GameSession,
     seats: list[_Seat],
     hand: Hand,
-    result: dict,
+    result: HandResult,
     money: _Money,
     user,
     before: dict[str, Any],
@@ -360,7 +359,7 @@ def _write_money(
 
 
 def _hand_entries(
-    session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money
+    session: GameSession, seats: list[_Seat], hand: Hand, result: HandResult, money: _Money
 ) -> list[tuple[str, dict[int, int], str]]:
     """A hand's postings for ``_post``: antes, the payout (or split), penalties."""
     # open_session creates the pot with the session, and every seat is created with its
@@ -404,7 +403,7 @@ def _hand_entries(
 def _advance(
     session: GameSession,
     seats: list[_Seat],
-    result: dict,
+    result: HandResult,
     money: _Money,
     before: dict[str, Any],
     after: dict[str, int],
@@ -447,7 +446,7 @@ def _settle(
     key: str,
     kind: str,
     seed: str,
-    actions: list[dict] | None,
+    actions: Sequence[Mapping[str, object]] | None,
     user,
     confirm_surprises: bool = False,
     seats: list[_Seat] | None = None,
@@ -460,6 +459,7 @@ def _settle(
         seats = _seats(session)
     record, verdict = _verified(session, seats, entry)
     result = verdict["result"]
+    assert result is not None  # _verified lets only a complete hand through
     if confirm_surprises:
         reasons = surprises(record, result)
         if reasons:
@@ -509,7 +509,7 @@ def record_hand(
     user,
     kind: str = "reported",
     seed: str = "",
-    actions: list[dict] | None = None,
+    actions: Sequence[Mapping[str, object]] | None = None,
     hand_id: int | None = None,
     confirm_surprises: bool = False,
     locked: GameSession | None = None,
