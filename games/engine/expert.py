@@ -262,61 +262,19 @@ class ExpertBot:
     # -- trick play ----------------------------------------------------------------------
 
     def choose_card(self, view: SeatView, seat: _Seat, rng: random.Random) -> int:
-        legal = _mask(view["legal"])
-        options = _bits(legal)
+        """The legal card that gains most over sampled deals of the unseen cards: each
+        sample gives the field cards that fit what the seat knows (:func:`_field_model`),
+        and every option is played out from the same sample."""
+        options = _bits(_mask(view["legal"]))
         if len(options) == 1:
             return options[0]
         active = [seat.seat_of[p] for p in view["active"]]
-        counts = {seat.seat_of[p]: c for p, c in (view.get("hand_counts") or {}).items()}
-        voids = seat.voids(len(active))
-        dealer_holds_up = (
-            seat.dealer in active
-            and not seat.up_dead
-            and not seat.played >> seat.up & 1
-            and seat.dealer != seat.me
-        )
-        known = seat.hand | seat.own_discards | seat.played
-        if seat.up_dead or dealer_holds_up:
-            known |= 1 << seat.up
-        pool = _bits(_FULL & ~known)
-        discarded = {seat.seat_of[p]: k for p, k in (view.get("discard_counts") or {}).items()}
-        good = seat.good
-        hs = seat.rules.hand_size
-        wants = []
-        for s in active:
-            if s == seat.me:
-                continue
-            fixed = 1 << seat.up if s == seat.dealer and dealer_holds_up else 0
-            # the field keeps its trumps and side aces: what it did not discard was good
-            kept_good = hs - discarded.get(s, hs) - ((seat.played_by[s] | fixed) & good).bit_count()
-            wants.append(_Want(s, counts.get(s, 0), fixed, voids[s], good, max(kept_good, 0)))
-        private = [0] * seat.n
-        private[seat.me] = seat.own_discards
-        public = 1 << seat.up if seat.up_dead else 0
-        # The play so far, replayed once: each sample copies this tracker and gives the
-        # players their sampled cards (what is dead, voids and tricks stay as they were).
-        up_held = seat.dealer in active and not seat.up_dead and not seat.played >> seat.up & 1
-        start = list(seat.played_by)
-        if up_held:
-            start[seat.dealer] |= 1 << seat.up
-        template = TrickPlay(seat.n, active, start, seat.trump, seat.rules, private, public)
-        if up_held:
-            template.shown[seat.dealer] = 1 << seat.up
-        for _s, card in seat.plays:
-            template.play(card)
+        pool, wants = _field_model(view, seat, active)
+        template = _play_so_far(seat, active)
         rounds = max(self.play_samples // len(options), 8)
         totals = dict.fromkeys(options, 0.0)
         for _ in range(rounds):
-            hands = None
-            for _try in range(8):
-                hands = _deal(rng, pool, wants)
-                if hands is not None:
-                    break
-            if hands is None:  # the field's model does not fit: keep the hard facts only
-                hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed, w.void) for w in wants])
-            if hands is None:
-                hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed) for w in wants])
-                assert hands is not None  # enough unseen cards without voids
+            hands = _sample_hands(rng, pool, wants)
             hands[seat.me] = seat.hand
             now = [hands.get(s, 0) for s in range(seat.n)]
             for card in options:
@@ -481,6 +439,69 @@ class ExpertBot:
         rules = seat.rules
         cost = seat.pot if rules.pot_limit is None else min(seat.pot, rules.pot_limit)
         return float(cost if rules.limit_caps_winner else seat.pot)
+
+
+def _field_model(view: SeatView, seat: _Seat, active: list[int]) -> tuple[list[int], list[_Want]]:
+    """What trick play may sample: the unseen cards, and what each other active player
+    must hold (its cards left, the up-card the dealer still shows, its known voids, and
+    the good cards it kept, since the field discards all but trumps and side aces)."""
+    counts = {seat.seat_of[p]: c for p, c in (view.get("hand_counts") or {}).items()}
+    voids = seat.voids(len(active))
+    dealer_holds_up = (
+        seat.dealer in active
+        and not seat.up_dead
+        and not seat.played >> seat.up & 1
+        and seat.dealer != seat.me
+    )
+    known = seat.hand | seat.own_discards | seat.played
+    if seat.up_dead or dealer_holds_up:
+        known |= 1 << seat.up
+    pool = _bits(_FULL & ~known)
+    discarded = {seat.seat_of[p]: k for p, k in (view.get("discard_counts") or {}).items()}
+    good = seat.good
+    hs = seat.rules.hand_size
+    wants = []
+    for s in active:
+        if s == seat.me:
+            continue
+        fixed = 1 << seat.up if s == seat.dealer and dealer_holds_up else 0
+        # the field keeps its trumps and side aces: what it did not discard was good
+        kept_good = hs - discarded.get(s, hs) - ((seat.played_by[s] | fixed) & good).bit_count()
+        wants.append(_Want(s, counts.get(s, 0), fixed, voids[s], good, max(kept_good, 0)))
+    return pool, wants
+
+
+def _play_so_far(seat: _Seat, active: list[int]) -> TrickPlay:
+    """The play so far, replayed once: each sample copies this tracker and gives the
+    players their sampled cards (what is dead, voids and tricks stay as they were)."""
+    private = [0] * seat.n
+    private[seat.me] = seat.own_discards
+    public = 1 << seat.up if seat.up_dead else 0
+    up_held = seat.dealer in active and not seat.up_dead and not seat.played >> seat.up & 1
+    start = list(seat.played_by)
+    if up_held:
+        start[seat.dealer] |= 1 << seat.up
+    template = TrickPlay(seat.n, active, start, seat.trump, seat.rules, private, public)
+    if up_held:
+        template.shown[seat.dealer] = 1 << seat.up
+    for _s, card in seat.plays:
+        template.play(card)
+    return template
+
+
+def _sample_hands(rng: random.Random, pool: list[int], wants: list[_Want]) -> dict[int, int]:
+    """One deal of ``pool`` to the field as ``wants`` asks; when the field's model does
+    not fit after a few tries, keep the hard facts only (sizes, the up-card, voids), then
+    the sizes and the up-card alone."""
+    for _try in range(8):
+        hands = _deal(rng, pool, wants)
+        if hands is not None:
+            return hands
+    hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed, w.void) for w in wants])
+    if hands is None:
+        hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed) for w in wants])
+        assert hands is not None  # enough unseen cards without voids
+    return hands
 
 
 BOT_LEVELS = ("easy", "normal", "expert")
