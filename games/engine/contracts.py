@@ -24,8 +24,9 @@ tests/engine/test_contract_types.py holds each class to real engine output: ever
 real value has is declared, every required key is present.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: TypedDict reads NotRequired[...] from
+# the evaluated annotations, so __required_keys__ (which the contract tests check) would
+# otherwise call every key required.
 from collections.abc import Mapping
 from typing import Literal, NotRequired, TypeAlias, TypedDict
 
