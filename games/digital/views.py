@@ -131,8 +131,7 @@ def board_context(
     if viewer is not None and viewer not in state.seat_of:
         viewer = None
         board["not_dealt_in"] = True
-    seat_view = state.view_for(viewer) if viewer else None
-    view = seat_view if seat_view is not None else state.public_view()
+    view, seat_view = _views(state, viewer)
     seqs = _reveal_indexes(state, table.seq, seen)
     board["reveal"] = min(sum(1 for i in seqs.values() if i is not None), REVEAL_STEPS - 1)
     card_seqs = [i + 1 for i, a in enumerate(state.actions) if a["type"] == "card"]
@@ -174,8 +173,7 @@ def board_context(
 
     to_act = view["awaiting"]
     board["awaiting"] = to_act
-    if viewer is not None:
-        assert seat_view is not None  # a viewer not dealt in was set to None above
+    if viewer is not None and seat_view is not None:  # a viewer is dealt in (see above)
         board["me"] = _me(state, seat_view, viewer)
         board["your_turn"] = viewer in to_act
     result = _result(hand, state)
@@ -195,6 +193,15 @@ def _reveal_indexes(state: HandState, seq: int, seen: int | None) -> dict[int, i
         else:
             out[i] = None
     return out
+
+
+def _views(state: HandState, viewer: str | None) -> tuple[PublicView, SeatView | None]:
+    """The view a board is drawn from, and the viewer's own seat view (None for the
+    public): one and the same for a player, so nobody is shown more than their seat."""
+    if viewer:
+        mine = state.view_for(viewer)
+        return mine, mine
+    return state.public_view(), None
 
 
 def _on_table(c: TrickCard, reveal: int | None, winner: str | None) -> dict[str, Any]:

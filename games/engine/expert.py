@@ -373,6 +373,7 @@ class ExpertBot:
         discard: list[int],
     ) -> float:
         """Gain over passing of PLAY with ``discard`` in one sampled world."""
+        # radon D: one simulated hand, declare → draw → play, read top to bottom like state.py
         hands0, stock0 = world
         rules = seat.rules
         declarations = view.get("declarations") or {}

@@ -541,6 +541,7 @@ class HandState:
         self._legal = -1
 
     def _draw(self) -> None:
+        # radon D: the draw in table order (R15 stock, refills, up-card), one sequence of events
         up_bit = 1 << self.up_card
         wants: dict[int, int] = {}
         pile_cards: dict[int, list[int]] = {}
