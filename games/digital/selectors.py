@@ -75,7 +75,8 @@ def etag_for(session: GameSession, hand: Hand | None) -> str:
     return f'"d{session.version}-{hand.pk}-{hand.status[0]}{n}"'
 
 
-def load_actions(hand: Hand) -> list[dict[str, Any]]:
+def load_actions(hand: Hand) -> list[Action]:
+    """The hand's action log, as HandState.actions wrote it."""
     return list(
         HandAction.objects.filter(hand=hand).order_by("seq").values_list("action", flat=True)
     )

@@ -42,7 +42,7 @@ from games.digital import selectors as digital_reads
 from games.digital import service as digital
 from games.digital.link_views import HIDDEN_LINKS, holds_seat
 from games.engine import CARD_NAMES, HandState, parse_card
-from games.engine.contracts import PublicView, SeatView, TrickCard
+from games.engine.contracts import HandResult, PublicView, SeatView, TrickCard
 from games.engine.legal import trick_winner
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.messages import render as say
@@ -329,8 +329,10 @@ def _result(hand: Hand, state: HandState) -> dict[str, Any] | None:
             reason = gettext(reason)  # stored in English; the same msgid as games.messages
         return {"cancelled": reason or gettext("This hand was cancelled.")}
     # The ledger's verdict is the authority once recorded (forfeits, chip limits).
-    result = hand.verdict.get("result") if hand.status == Hand.Status.RECORDED else None
-    result = result or state.outcome()
+    stored: HandResult | None = (
+        hand.verdict.get("result") if hand.status == Hand.Status.RECORDED else None
+    )
+    result = stored or state.outcome()
     if not result:
         return None
     return {

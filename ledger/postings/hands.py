@@ -6,14 +6,14 @@ import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack, cast
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext, override
 
 from games.engine import MAX_BALANCE, RuleError, Rules, verify
-from games.engine.contracts import HandResult, RecordError, Verdict
+from games.engine.contracts import ErrorWhere, HandResult, RecordError, Verdict
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
 from ledger import sql
@@ -41,9 +41,10 @@ from ledger.postings._common import (
 # -- recording a hand ---------------------------------------------------------------------------
 
 
-def _reject(code: str, message: str, **extra: Any) -> HandRejected:
-    error = {"code": code, "message": message, **extra}
-    return HandRejected({"valid": False, "errors": [error]}, [error])
+def _reject(code: str, message: str, **where: Unpack[ErrorWhere]) -> HandRejected:
+    error = cast(RecordError, {"code": code, "message": message, **where})
+    verdict: Verdict = {"valid": False, "errors": [error]}
+    return HandRejected(verdict, [error])
 
 
 def _json(value: object) -> str:
