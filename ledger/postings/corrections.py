@@ -42,6 +42,7 @@ from ledger.errors import ChainBroken, CorrectionRefused, HandRejected, StaleSta
 from ledger.models import Posting
 from ledger.postings._common import (
     HAND_FIELDS,
+    Actor,
     _dealt_in,
     _event,
     _owners,
@@ -184,7 +185,7 @@ def correct_hand(
     session_id: int,
     number: int,
     entry: dict[str, Any],
-    user,
+    user: Actor,
     fixes: dict[int, dict[str, Any]] | None = None,
     expected_version: int | None = None,
     apply: bool = True,
@@ -289,7 +290,7 @@ def _write(
     seats: list[_Seat],
     steps: list[_Step],
     correction: Correction,
-    user,
+    user: Actor,
     reason: str,
 ) -> None:
     """Reverse and re-post the hands whose money changed, store every replayed hand's

@@ -21,6 +21,7 @@ from ledger.errors import HandRejected, NeedsConfirmation, SetupError, StaleStat
 from ledger.models import Posting
 from ledger.postings._common import (
     HAND_FIELDS,
+    Actor,
     _dealt_in,
     _event,
     _keep_dealer_valid,
@@ -326,7 +327,7 @@ def _write_money(
     hand: Hand,
     result: HandResult,
     money: _Money,
-    user,
+    user: Actor,
     before: dict[str, Any],
     after: dict[str, int],
 ) -> None:
@@ -448,7 +449,7 @@ def _settle(
     kind: str,
     seed: str,
     actions: Sequence[Mapping[str, object]] | None,
-    user,
+    user: Actor,
     confirm_surprises: bool = False,
     seats: list[_Seat] | None = None,
 ) -> Hand:
@@ -507,7 +508,7 @@ def record_hand(
     entry: dict,
     idempotency_key: str,
     expected_version: int | None,
-    user,
+    user: Actor,
     kind: str = "reported",
     seed: str = "",
     actions: Sequence[Mapping[str, object]] | None = None,
@@ -604,7 +605,7 @@ def record_hand(
     return hand, True
 
 
-def complete_hand(*, session: GameSession, hand: Hand, entry: dict, user) -> Hand:
+def complete_hand(*, session: GameSession, hand: Hand, entry: dict, user: Actor) -> Hand:
     """Settle a digital hand in progress inside the caller's transaction: what
     ``record_hand(hand_id=...)`` does, without taking the lock again.
 
@@ -637,7 +638,7 @@ def reverse_postings(
     originals: list[Posting],
     hands: list[Hand],
     why: str,
-    user,
+    user: Actor,
     seats: list[_Seat],
 ) -> None:
     """A ``REVERSAL`` of each posting, leg for leg, on the posting's own hand (``hands``,
@@ -664,7 +665,12 @@ def reverse_postings(
 
 
 def void_hand(
-    *, session_id: int, hand_id: int, user, reason: str = "", expected_version: int | None = None
+    *,
+    session_id: int,
+    hand_id: int,
+    user: Actor,
+    reason: str = "",
+    expected_version: int | None = None,
 ) -> Hand:
     """Void the latest recorded hand: reverse its postings, restore the state before it.
 
