@@ -3,8 +3,10 @@ views and the API map all of them, and the engine's errors, in one place each.""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
+from games.engine.contracts import Verdict
 from games.engine.errors import BourreError
 
 __all__ = [
@@ -24,9 +26,16 @@ class HandRejected(BourreError):
 
     code = "hand_rejected"
 
-    def __init__(self, verdict: dict[str, Any], errors: list[dict[str, Any]] | None = None):
-        self.verdict = verdict
-        self.errors = errors if errors is not None else list(verdict.get("errors") or [])
+    def __init__(
+        self, verdict: Mapping[str, Any], errors: Sequence[Mapping[str, Any]] | None = None
+    ) -> None:
+        # A contracts.Verdict and its RecordErrors, kept as the plain dicts they are: the
+        # session forms read them as such until they take on the typed contracts.
+        self.verdict = cast(dict[str, Any], verdict)
+        self.errors = cast(
+            list[dict[str, Any]],
+            errors if errors is not None else list(verdict.get("errors") or []),
+        )
         first = self.errors[0]["message"] if self.errors else "the hand was rejected"
         # The first of the engine's errors is the sentence shown: its code and facts.
         head = self.errors[0] if self.errors else {}
@@ -102,7 +111,9 @@ class ChainBroken(HandRejected):
     code = "later_hand_broken"
     status = 409
 
-    def __init__(self, number: int, verdict: dict[str, Any], errors: list[dict[str, Any]]):
+    def __init__(
+        self, number: int, verdict: Mapping[str, Any], errors: Sequence[Mapping[str, Any]]
+    ) -> None:
         super().__init__(verdict, errors)
         self.number = number
         self.args = (f"hand {number} no longer stands: {self.errors[0]['message']}",)
@@ -129,7 +140,8 @@ class NeedsConfirmation(BourreError):
     code = "needs_confirmation"
     status = 409
 
-    def __init__(self, verdict: dict[str, Any], reasons: list[str]):
-        self.verdict = verdict
+    def __init__(self, verdict: Verdict, reasons: list[str]) -> None:
+        # a plain dict to the session views, as HandRejected.verdict
+        self.verdict = cast(dict[str, Any], verdict)
         self.reasons = reasons
         super().__init__("; ".join(reasons), params={"reasons": "; ".join(reasons)})

@@ -6,13 +6,15 @@ player belong to the club, is this hand legal, what does it pay — happens in t
 and in `games.engine` / `ledger.postings`, never here (HackSoft style).
 """
 
+from typing import Any
+
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers
 
 from games.api.schema import ref
-from games.models import GameSession, Hand, Role
+from games.models import GameSession, Hand, Player, Role
 from games.money import CURRENCIES, Currency, as_currency, currency_for_symbol
 from games.names import PLAYER_NAME_MAX, TITLE_MAX, clean_name
 
@@ -28,7 +30,7 @@ CARD_MAX = 8  # "10♥" and friends, generously
 # makes the same choice for hand records). A comment, not a docstring: drf-spectacular
 # gives a class's docstring, inherited too, to every input schema as its description.
 class StrictInputSerializer(serializers.Serializer):
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         # Also runs for nested serializers, which have no initial_data of their own.
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields), key=str)
@@ -68,11 +70,11 @@ class StrictIntegerField(serializers.IntegerField):
     """A JSON number that is a whole number: "3" and true are refused (with `code`), as
     the engine's verifier refuses them, so both ends of the API agree."""
 
-    def __init__(self, *, code: str = "invalid", **kwargs):
+    def __init__(self, *, code: str = "invalid", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.strict_code = code
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> int:
         if type(data) is not int:
             raise serializers.ValidationError(
                 _("Must be a whole number (a JSON number, not a string)."), code=self.strict_code
@@ -181,7 +183,7 @@ class CurrencyCodeField(serializers.Field):
 
     default_error_messages = {"unknown": _("Unknown currency {value}: use one of {codes}.")}
 
-    def to_internal_value(self, data) -> Currency:
+    def to_internal_value(self, data: Any) -> Currency:
         text = str(data.get("code", "") if isinstance(data, dict) else data).strip()
         cur = CURRENCIES.get(text)
         if cur is None:
@@ -191,7 +193,7 @@ class CurrencyCodeField(serializers.Field):
             cur = mapped
         return cur
 
-    def to_representation(self, value):
+    def to_representation(self, value: Currency | dict | str | None) -> str:
         return as_currency(value).code
 
 
@@ -231,7 +233,7 @@ class PlayerOutputSerializer(serializers.Serializer):
         help_text=_("Archived players are off the roster pickers; their books are kept.")
     )
 
-    def get_archived(self, player) -> bool:
+    def get_archived(self, player: Player) -> bool:
         return player.archived_at is not None
 
 
@@ -249,7 +251,7 @@ class PlayerUpdateInputSerializer(StrictInputSerializer):
     def validate_name(self, value: str) -> str:
         return clean_name(value, max_length=NAME_MAX)
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs:
             raise serializers.ValidationError(_("Send a name, archived, or both."), code="empty")
         return attrs
@@ -383,7 +385,7 @@ class RenegeInputSerializer(StrictInputSerializer):
     rule = serializers.CharField(required=False, max_length=4)
 
 
-def _cards(**kwargs):
+def _cards(**kwargs: Any) -> serializers.ListField:
     return serializers.ListField(child=serializers.CharField(max_length=CARD_MAX), **kwargs)
 
 

@@ -16,6 +16,7 @@ from games.engine import (
     HandState,
     replay,
 )
+from games.engine.contracts import Action
 from games.models import GameSession, Hand, HandAction, Seat
 
 
@@ -27,7 +28,7 @@ class Table:
     hand: Hand | None
     state: HandState | None
     seq: int = 0
-    written: list[dict[str, Any]] = field(default_factory=list)
+    written: list[Action] = field(default_factory=list)
     duplicate: bool = False
     session: GameSession | None = None
     bots: set[str] | None = None
@@ -74,7 +75,8 @@ def etag_for(session: GameSession, hand: Hand | None) -> str:
     return f'"d{session.version}-{hand.pk}-{hand.status[0]}{n}"'
 
 
-def load_actions(hand: Hand) -> list[dict[str, Any]]:
+def load_actions(hand: Hand) -> list[Action]:
+    """The hand's action log, as HandState.actions wrote it."""
     return list(
         HandAction.objects.filter(hand=hand).order_by("seq").values_list("action", flat=True)
     )

@@ -127,7 +127,7 @@ def _lock_hand(session_id: int, hand_id: int) -> tuple[GameSession, Hand]:
     return session, hand
 
 
-def start_hand(*, session_id: int, user=None) -> Table:
+def start_hand(*, session_id: int, user: postings.Actor = None) -> Table:
     """Deal a digital hand with a fresh secret seed; bots act until a human's turn."""
     with transaction.atomic():
         session = postings.lock_session(session_id)
@@ -180,7 +180,7 @@ def _require_pot_headroom(session: GameSession, state: HandState) -> None:
 
 
 def apply_action(
-    *, seat: Seat, hand_id: int, seen: int, action: Mapping[str, Any], user=None
+    *, seat: Seat, hand_id: int, seen: int, action: Mapping[str, Any], user: postings.Actor = None
 ) -> Table:
     """Apply ``action`` for ``seat``'s player, then let bots reply.
 
@@ -241,7 +241,12 @@ def apply_action(
 
 
 def set_bot(
-    *, session_id: int, seat_id: int, is_bot: bool, level: str | None = None, user=None
+    *,
+    session_id: int,
+    seat_id: int,
+    is_bot: bool,
+    level: str | None = None,
+    user: postings.Actor = None,
 ) -> Table:
     """Hand a seat to the bot (or back to its player), at ``level`` (easy, normal,
     expert; None keeps the seat's); a bot whose turn it is acts."""
@@ -318,7 +323,7 @@ def claim_seat(seat: Seat, device: str) -> bool:
     return True
 
 
-def cancel_hand(*, session_id: int, user=None, reason: str = "") -> Hand:
+def cancel_hand(*, session_id: int, user: postings.Actor = None, reason: str = "") -> Hand:
     """Abandon the hand in progress: no money has moved yet, so nothing is reversed."""
     with transaction.atomic():
         session = postings.lock_session(session_id)
@@ -331,7 +336,7 @@ def cancel_hand(*, session_id: int, user=None, reason: str = "") -> Hand:
     return hand
 
 
-def _void(session: GameSession, hand: Hand, reason: str, user=None) -> None:
+def _void(session: GameSession, hand: Hand, reason: str, user: postings.Actor = None) -> None:
     hand.status = Hand.Status.VOIDED
     hand.voided_at = timezone.now()
     hand.voided_by = postings.actor(user)
@@ -368,7 +373,7 @@ def _setup_changed(session: GameSession, hand: Hand) -> bool:
     return any(now.get(k) != hand.before.get(k) for k in SESSION_KEYS)
 
 
-def _advance(table: Table, user, acted: int = 0) -> None:
+def _advance(table: Table, user: postings.Actor, acted: int = 0) -> None:
     """Let bots act while it is their turn, write the new moves, settle when over."""
     state, hand, session = table.state, table.hand, table.session
     assert state is not None and hand is not None and session is not None
@@ -405,9 +410,10 @@ def _bot_act(state: HandState, player: str, hand: Hand, seq: int, level: str) ->
         state.apply(state.legal_actions(player)[0])
 
 
-def _settle(session: GameSession, hand: Hand, state: HandState, user) -> Hand:
+def _settle(session: GameSession, hand: Hand, state: HandState, user: postings.Actor) -> Hand:
     record = state.to_record()
-    entry = {k: record[k] for k in TABLE_KEYS if k in record}
+    fields: Mapping[str, object] = record
+    entry = {k: fields[k] for k in TABLE_KEYS if k in fields}
     try:
         # In this transaction, under the session lock taken by _lock_hand or postings.lock_session:
         # completes this very row (number, record, verdict, postings) and moves the

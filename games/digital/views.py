@@ -42,6 +42,7 @@ from games.digital import selectors as digital_reads
 from games.digital import service as digital
 from games.digital.link_views import HIDDEN_LINKS, holds_seat
 from games.engine import CARD_NAMES, HandState, parse_card
+from games.engine.contracts import HandResult, PublicView, SeatView, TrickCard
 from games.engine.legal import trick_winner
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.messages import render as say
@@ -130,7 +131,7 @@ def board_context(
     if viewer is not None and viewer not in state.seat_of:
         viewer = None
         board["not_dealt_in"] = True
-    view = state.view_for(viewer) if viewer else state.public_view()
+    view, seat_view = _views(state, viewer)
     seqs = _reveal_indexes(state, table.seq, seen)
     board["reveal"] = min(sum(1 for i in seqs.values() if i is not None), REVEAL_STEPS - 1)
     card_seqs = [i + 1 for i, a in enumerate(state.actions) if a["type"] == "card"]
@@ -172,8 +173,8 @@ def board_context(
 
     to_act = view["awaiting"]
     board["awaiting"] = to_act
-    if viewer is not None:
-        board["me"] = _me(state, view, viewer)
+    if viewer is not None and seat_view is not None:  # a viewer is dealt in (see above)
+        board["me"] = _me(state, seat_view, viewer)
         board["your_turn"] = viewer in to_act
     result = _result(hand, state)
     if result:
@@ -194,7 +195,16 @@ def _reveal_indexes(state: HandState, seq: int, seen: int | None) -> dict[int, i
     return out
 
 
-def _on_table(c: dict[str, str], reveal: int | None, winner: str | None) -> dict[str, Any]:
+def _views(state: HandState, viewer: str | None) -> tuple[PublicView, SeatView | None]:
+    """The view a board is drawn from, and the viewer's own seat view (None for the
+    public): one and the same for a player, so nobody is shown more than their seat."""
+    if viewer:
+        mine = state.view_for(viewer)
+        return mine, mine
+    return state.public_view(), None
+
+
+def _on_table(c: TrickCard, reveal: int | None, winner: str | None) -> dict[str, Any]:
     return {
         "player": c["player"],
         "card": card(c["card"]),
@@ -203,7 +213,7 @@ def _on_table(c: dict[str, str], reveal: int | None, winner: str | None) -> dict
     }
 
 
-def _players(view: dict[str, Any], bots: set[str], viewer: str | None) -> list[dict[str, Any]]:
+def _players(view: PublicView, bots: set[str], viewer: str | None) -> list[dict[str, Any]]:
     declarations = view["declarations"]
     out = []
     for name in view["players"]:
@@ -243,7 +253,7 @@ def _players(view: dict[str, Any], bots: set[str], viewer: str | None) -> list[d
     return out
 
 
-def _feed(state: HandState, view: dict[str, Any], seqs: dict[int, int | None]) -> list[dict]:
+def _feed(state: HandState, view: PublicView, seqs: dict[int, int | None]) -> list[dict]:
     """The last moves in words, public facts only (discard counts, never discards)."""
     revealed = bool(view["declarations"]) or view["phase"] != "declare" or not view["declared"]
     completed = view["tricks_played"]
@@ -252,9 +262,8 @@ def _feed(state: HandState, view: dict[str, Any], seqs: dict[int, int | None]) -
     cards_played = 0
     for i, action in enumerate(state.actions, 1):
         who = action["player"]
-        kind = action["type"]
         item: dict[str, Any] = {"seq": i, "reveal": seqs.get(i), "player": who}
-        if kind == "card":
+        if action["type"] == "card":
             item["text"] = gettext("%(player)s plays") % {"player": who}
             item["card"] = card(action["card"])
             cards_played += 1
@@ -262,7 +271,7 @@ def _feed(state: HandState, view: dict[str, Any], seqs: dict[int, int | None]) -
                 item["takes"] = completed[cards_played // n_active - 1]["winner"]
         elif not revealed:
             item["text"] = gettext("%(player)s has declared") % {"player": who}
-        elif kind == "pass":
+        elif action["type"] == "pass":
             item["text"] = gettext("%(player)s passes") % {"player": who}
         else:
             n = len(action.get("discard") or [])
@@ -275,7 +284,7 @@ def _feed(state: HandState, view: dict[str, Any], seqs: dict[int, int | None]) -
     return items[-FEED_LENGTH:]
 
 
-def _reason(rule: str, view: dict[str, Any]) -> str:
+def _reason(rule: str, view: PublicView) -> str:
     trick = view["trick"]
     led = str(SUITS[trick[0]["card"][1]][1]) if trick else gettext("cards")
     trump = str(SUITS[view["trump"]][1])
@@ -289,7 +298,7 @@ def _reason(rule: str, view: dict[str, Any]) -> str:
     return why(rule, led=led, trump=trump, win=win or gettext("the winning card"))
 
 
-def _me(state: HandState, view: dict[str, Any], viewer: str) -> dict[str, Any]:
+def _me(state: HandState, view: SeatView, viewer: str) -> dict[str, Any]:
     legal = set(view["legal"])
     illegal = view["illegal"]
     declare = view["declare"]
@@ -320,8 +329,10 @@ def _result(hand: Hand, state: HandState) -> dict[str, Any] | None:
             reason = gettext(reason)  # stored in English; the same msgid as games.messages
         return {"cancelled": reason or gettext("This hand was cancelled.")}
     # The ledger's verdict is the authority once recorded (forfeits, chip limits).
-    result = hand.verdict.get("result") if hand.status == Hand.Status.RECORDED else None
-    result = result or state.outcome()
+    stored: HandResult | None = (
+        hand.verdict.get("result") if hand.status == Hand.Status.RECORDED else None
+    )
+    result = stored or state.outcome()
     if not result:
         return None
     return {

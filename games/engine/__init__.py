@@ -12,6 +12,10 @@ names, messages and tests (``R21``) refer to RULES.md.
 - :func:`verify` (``verify.py``) checks a reported hand record and settles it; pass 1,
   parsing the record's fields, is ``record_parse.py``; pass 2, the checks of passes,
   discards, hands and card places, is ``record_checks.py``.
+- ``contracts.py`` types the JSON the engine takes and gives (TypedDicts, plain dicts at
+  run time): :class:`~.contracts.HandRecord`, :class:`~.contracts.Verdict` and its
+  :class:`~.contracts.HandResult`, the digital :data:`~.contracts.Action` and the
+  :class:`~.contracts.PublicView` / :class:`~.contracts.SeatView`. Import it directly.
 - ``record.py`` names the two parts of a hand record: ``SESSION_KEYS`` (what the session
   knows before the deal) and ``TABLE_KEYS`` (what happened at the table). Import it
   directly (``games.engine.record``).

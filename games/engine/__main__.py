@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
-from .botmatch import net, play_hand, table_match
+from .botmatch import MeanErr, mean_err, net, play_hand, table_match
 from .bots import HeuristicBot, RandomBot
+from .contracts import Verdict
 from .rules import Rules
 from .verify import verify
 
@@ -39,7 +39,7 @@ def _verify(path: str) -> int:
     try:
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        verdict = {
+        verdict: Verdict = {
             "valid": False,
             "errors": [{"code": "bad_json", "message": f"not JSON: {exc}"}],
         }
@@ -49,7 +49,17 @@ def _verify(path: str) -> int:
     return 0 if verdict["valid"] else 1
 
 
-def botmatch(hands: int, n_players: int, seed: int, rules: Rules) -> dict[str, Any]:
+class BotMatch(TypedDict):
+    """:func:`botmatch`'s figures: the seat under test's net per hand."""
+
+    hands: int
+    players: int
+    heuristic: MeanErr
+    random: MeanErr
+    difference: MeanErr
+
+
+def botmatch(hands: int, n_players: int, seed: int, rules: Rules) -> BotMatch:
     """Seat k (rotating) is the HeuristicBot, the others RandomBots; the same deal and
     the same random opponents (same rng seeds) are then replayed with a RandomBot in
     seat k, so the difference is the heuristic's doing alone."""
@@ -69,16 +79,14 @@ def botmatch(hands: int, n_players: int, seed: int, rules: Rules) -> dict[str, A
                 bots[hero] = HeuristicBot(random.Random(f"{hand_seed}:{hero}"))
             _, result = play_hand(hand_seed, players, dealer, bots, rules)
             totals[kind].append(net(result, hero))
-    out: dict[str, Any] = {"hands": hands, "players": n_players}
-    for kind, values in totals.items():
-        mean = sum(values) / len(values)
-        var = sum((v - mean) ** 2 for v in values) / max(len(values) - 1, 1)
-        out[kind] = {"mean": mean, "stderr": math.sqrt(var / len(values))}
     diffs = [h - r for h, r in zip(totals["heuristic"], totals["random"], strict=True)]
-    mean = sum(diffs) / len(diffs)
-    var = sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1)
-    out["difference"] = {"mean": mean, "stderr": math.sqrt(var / len(diffs))}
-    return out
+    return {
+        "hands": hands,
+        "players": n_players,
+        "heuristic": mean_err(totals["heuristic"]),
+        "random": mean_err(totals["random"]),
+        "difference": mean_err(diffs),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:

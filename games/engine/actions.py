@@ -12,9 +12,9 @@ read a hand without importing the module that imports it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from .cards import CARD_NAMES, card_names
+from .contracts import Action
 from .errors import BourreError
 from .rulebook import RULE_TEXT
 
@@ -64,11 +64,9 @@ class IllegalAction(BourreError):
         self.legal = list(legal)
 
 
-def action_dicts(
-    players: Sequence[str], log: Iterable[tuple[int, int, int]]
-) -> list[dict[str, Any]]:
+def action_dicts(players: Sequence[str], log: Iterable[tuple[int, int, int]]) -> list[Action]:
     """Every action of a HandState log, as normalised action dicts (for replay())."""
-    out: list[dict[str, Any]] = []
+    out: list[Action] = []
     for kind, seat, value in log:
         if kind == CARD_ACTION:
             out.append({"type": "card", "player": players[seat], "card": CARD_NAMES[value]})

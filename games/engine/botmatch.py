@@ -15,13 +15,25 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol, TypedDict
 
 from .cards import SUIT_MASKS
+from .contracts import Action, HandResult, SeatView
 from .rules import Rules
 from .state import HandState
 
-__all__ = ["HAND_CLASSES", "hand_class", "head_to_head", "net", "table_match"]
+__all__ = [
+    "HAND_CLASSES",
+    "ClassRow",
+    "HeadToHead",
+    "MeanErr",
+    "TableMatch",
+    "hand_class",
+    "head_to_head",
+    "mean_err",
+    "net",
+    "table_match",
+]
 
 NAMES = ("ann", "ben", "cal", "dee", "eve", "fay", "gus", "hal")
 
@@ -40,7 +52,50 @@ HAND_CLASSES = (
 
 
 class Bot(Protocol):
-    def act(self, view: Mapping[str, Any]) -> dict[str, Any]: ...
+    def act(self, view: SeatView) -> Action: ...
+
+
+class MeanErr(TypedDict):
+    """A mean and its standard error."""
+
+    mean: float
+    stderr: float
+
+
+# "class" is a keyword, so this one is spelt the functional way.
+ClassRow = TypedDict(
+    "ClassRow",
+    {
+        "class": str,
+        "dealt": int,
+        "play_rate": float,
+        "net_played": float | None,
+        "bourre_rate": float | None,
+        "net_passed": float | None,
+    },
+)
+
+
+class TableMatch(TypedDict):
+    """:func:`table_match`'s figures: one row per hand class."""
+
+    hands: int
+    players: int
+    classes: list[ClassRow]
+
+
+class HeadToHead(TypedDict):
+    """:func:`head_to_head`'s figures: nets per hand of the hero, the baseline and their
+    difference, and the hero's decision times."""
+
+    hands: int
+    players: int
+    hero: MeanErr
+    base: MeanErr
+    difference: MeanErr
+    decisions: int
+    p95_ms: float
+    mean_ms: float
 
 
 def hand_class(hand: int, trump: int) -> str:
@@ -62,7 +117,7 @@ def hand_class(hand: int, trump: int) -> str:
     return HAND_CLASSES[9]
 
 
-def net(result: Mapping[str, Any], player: str) -> int:
+def net(result: HandResult, player: str) -> int:
     """Chips a player gained in one hand: taken from the pot minus antes and penalties."""
     gained: int = (
         result["payouts"].get(player, 0)
@@ -80,7 +135,7 @@ def play_hand(
     rules: Rules,
     timings: list[float] | None = None,
     timed: str | None = None,
-) -> tuple[HandState, dict[str, Any]]:
+) -> tuple[HandState, HandResult]:
     """One hand from ``seed``; ``timings`` collects the CPU seconds ``timed``'s bot took
     per decision."""
     state = HandState.new(players, dealer, rules, random.Random(seed))
@@ -103,7 +158,7 @@ def play_hand(
 
 def table_match(
     hands: int, n_players: int, seed: int, rules: Rules, make_bot: Callable[[str], Bot]
-) -> dict[str, Any]:
+) -> TableMatch:
     """Every seat plays ``make_bot(seed string)``; figures by hand class as dealt."""
     players = NAMES[:n_players]
     rows = {c: {"dealt": 0, "played": 0, "net_played": 0, "bourre": 0, "net_passed": 0}
@@ -124,7 +179,7 @@ def table_match(
                 row["played"] += 1
                 row["net_played"] += net(result, p)
                 row["bourre"] += p in result["bourre"]
-    table = []
+    table: list[ClassRow] = []
     for name, row in rows.items():
         played, dealt = row["played"], row["dealt"]
         table.append(
@@ -140,7 +195,7 @@ def table_match(
     return {"hands": hands, "players": n_players, "classes": table}
 
 
-def _mean_err(values: Sequence[float]) -> dict[str, float]:
+def mean_err(values: Sequence[float]) -> MeanErr:
     mean = sum(values) / len(values)
     var = sum((v - mean) ** 2 for v in values) / max(len(values) - 1, 1)
     return {"mean": mean, "stderr": math.sqrt(var / len(values))}
@@ -153,9 +208,9 @@ def head_to_head(
     rules: Rules,
     make_hero: Callable[[str], Bot],
     make_field: Callable[[str], Bot],
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Callable[[HeadToHead], None] | None = None,
     every: int = 500,
-) -> dict[str, Any]:
+) -> HeadToHead:
     """Deal k puts ``make_hero`` in seat k mod n (the others ``make_field``), then plays
     the same deal with ``make_field`` in that seat too; same seeds for the others, so the
     difference is the hero's alone. Also times the hero's decisions."""
@@ -186,15 +241,15 @@ def _figures(
     hero_nets: list[float],
     base_nets: list[float],
     timings: list[float],
-) -> dict[str, Any]:
+) -> HeadToHead:
     timings = sorted(timings)
     p95 = timings[min(len(timings) - 1, int(0.95 * len(timings)))] if timings else 0.0
     return {
         "hands": hands,
         "players": n_players,
-        "hero": _mean_err(hero_nets),
-        "base": _mean_err(base_nets),
-        "difference": _mean_err([h - b for h, b in zip(hero_nets, base_nets, strict=True)]),
+        "hero": mean_err(hero_nets),
+        "base": mean_err(base_nets),
+        "difference": mean_err([h - b for h, b in zip(hero_nets, base_nets, strict=True)]),
         "decisions": len(timings),
         "p95_ms": p95 * 1000,
         "mean_ms": sum(timings) / len(timings) * 1000 if timings else 0.0,

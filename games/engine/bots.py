@@ -15,11 +15,10 @@ among ``view["awaiting"]``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from itertools import combinations
-from typing import Any
 
 from .cards import ABOVE, CARD_NAMES, SUIT_MASKS, parse_card, parse_suit
+from .contracts import Action, DeclareChoice, SeatView
 from .legal import trick_winner
 
 __all__ = ["HeuristicBot", "RandomBot"]
@@ -41,9 +40,16 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
-def _check_turn(view: Mapping[str, Any]) -> None:
+def _check_turn(view: SeatView) -> None:
     if view["seat"] not in view["awaiting"]:
         raise ValueError(f"it is not {view['seat']}'s turn to act")
+
+
+def _declare_choice(view: SeatView) -> DeclareChoice:
+    """The seat's declaring choices: always there while an awaited seat declares."""
+    declare = view["declare"]
+    assert declare is not None, "a seat awaited while declaring has its choices"
+    return declare
 
 
 class RandomBot:
@@ -52,15 +58,15 @@ class RandomBot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
 
-    def act(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def act(self, view: SeatView) -> Action:
         _check_turn(view)
         player = view["seat"]
         if view["phase"] == "play":
             return {"type": "card", "player": player, "card": self.rng.choice(view["legal"])}
-        declare = view["declare"]
+        declare = _declare_choice(view)
         keep = set(declare["keep"])
         cards = [c for c in view["hand"] if c not in keep]
-        options: list[dict[str, Any]] = []
+        options: list[Action] = []
         if declare["can_pass"]:
             options.append({"type": "pass", "player": player})
         for k in range(declare["max_discard"] + 1):
@@ -101,7 +107,7 @@ class HeuristicBot:
         self.rng = rng if rng is not None else random.Random()
         self.boldness = boldness
 
-    def act(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def act(self, view: SeatView) -> Action:
         _check_turn(view)
         if view["phase"] == "play":
             card = self.choose_card(view)
@@ -110,17 +116,18 @@ class HeuristicBot:
 
     # -- declaring -----------------------------------------------------------------------
 
-    def declare(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def declare(self, view: SeatView) -> Action:
         player = view["seat"]
         trump = parse_suit(view["trump"])
         hand = _mask(view["hand"])
-        keep = _mask(view["declare"]["keep"])
-        limit = view["declare"]["max_discard"]
+        declare = _declare_choice(view)
+        keep = _mask(declare["keep"])
+        limit = declare["max_discard"]
         expected = self.expected_opponents(view)
         discard = self.discards(hand, trump, keep, limit, expected)
         value = self.estimate(hand & ~_mask([CARD_NAMES[c] for c in discard]), trump, expected)
         value += _DRAW_GAIN * len(discard)
-        if view["declare"]["can_pass"] and value < self.need(view, expected):
+        if declare["can_pass"] and value < self.need(view, expected):
             return {"type": "pass", "player": player}
         return {"type": "play", "player": player, "discard": [CARD_NAMES[c] for c in discard]}
 
@@ -140,7 +147,7 @@ class HeuristicBot:
         junk.sort(key=lambda c: c % 13)
         return junk[:limit]
 
-    def need(self, view: Mapping[str, Any], expected: float) -> float:
+    def need(self, view: SeatView, expected: float) -> float:
         """Estimated tricks needed to play (see the class docstring)."""
         need = _BASE_NEED + _NEED_PER_OPPONENT * expected - self.boldness
         limit = (view.get("rules") or {}).get("pot_limit")
@@ -150,7 +157,7 @@ class HeuristicBot:
         return need
 
     @staticmethod
-    def expected_opponents(view: Mapping[str, Any]) -> float:
+    def expected_opponents(view: SeatView) -> float:
         """Opponents already playing plus a share of those still to declare."""
         me = view["seat"]
         declarations = view.get("declarations") or {}
@@ -188,14 +195,14 @@ class HeuristicBot:
         return value
 
     @staticmethod
-    def opponents(view: Mapping[str, Any]) -> int:
+    def opponents(view: SeatView) -> int:
         """Players who may still play against us: all who have not passed (R10)."""
         passed = set(view["passed"])
         return sum(1 for p in view["players"] if p != view["seat"] and p not in passed)
 
     # -- trick play ----------------------------------------------------------------------
 
-    def choose_card(self, view: Mapping[str, Any]) -> int:
+    def choose_card(self, view: SeatView) -> int:
         legal = _mask(view["legal"])
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1  # forced
@@ -234,7 +241,7 @@ class HeuristicBot:
         return _cheapest(_cards(legal), trump)
 
 
-def _known_cards(view: Mapping[str, Any]) -> int:
+def _known_cards(view: SeatView) -> int:
     """Cards whose whereabouts the seat knows: its hand and everything seen dead."""
     known = _mask(view["hand"]) | _mask(view["own_discards"])
     if view["up_card_dead"]:

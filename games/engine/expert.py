@@ -28,8 +28,8 @@ the same decision on any machine; they are sized for ≤ 50 ms per decision (ben
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .bots import (
     _BASE_NEED,
@@ -38,12 +38,14 @@ from .bots import (
     _PLAY_RATE,
     HeuristicBot,
     _check_turn,
+    _declare_choice,
     _mask,
 )
 from .bots import (
     _cards as _bits,
 )
 from .cards import ABOVE, CARD_LOOKUP, CARD_NAMES, SUIT_MASKS, parse_suit
+from .contracts import Action, SeatView
 from .legal import TrickPlay
 from .rules import Rules
 
@@ -116,7 +118,7 @@ def _finish(tp: TrickPlay) -> None:
 class _Seat:
     """What the seat knows, parsed once from its view."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: SeatView) -> None:
         self.players: list[str] = list(view["players"])
         self.n = len(self.players)
         self.seat_of = {p: i for i, p in enumerate(self.players)}
@@ -247,7 +249,7 @@ class ExpertBot:
         self.play_samples = play_samples
         self.field = HeuristicBot(random.Random(0))
 
-    def act(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def act(self, view: SeatView) -> Action:
         _check_turn(view)
         # the bot's own randomness, drawn afresh per decision from its rng
         rng = random.Random(self.rng.getrandbits(64))
@@ -259,62 +261,20 @@ class ExpertBot:
 
     # -- trick play ----------------------------------------------------------------------
 
-    def choose_card(self, view: Mapping[str, Any], seat: _Seat, rng: random.Random) -> int:
-        legal = _mask(view["legal"])
-        options = _bits(legal)
+    def choose_card(self, view: SeatView, seat: _Seat, rng: random.Random) -> int:
+        """The legal card that gains most over sampled deals of the unseen cards: each
+        sample gives the field cards that fit what the seat knows (:func:`_field_model`),
+        and every option is played out from the same sample."""
+        options = _bits(_mask(view["legal"]))
         if len(options) == 1:
             return options[0]
         active = [seat.seat_of[p] for p in view["active"]]
-        counts = {seat.seat_of[p]: c for p, c in (view.get("hand_counts") or {}).items()}
-        voids = seat.voids(len(active))
-        dealer_holds_up = (
-            seat.dealer in active
-            and not seat.up_dead
-            and not seat.played >> seat.up & 1
-            and seat.dealer != seat.me
-        )
-        known = seat.hand | seat.own_discards | seat.played
-        if seat.up_dead or dealer_holds_up:
-            known |= 1 << seat.up
-        pool = _bits(_FULL & ~known)
-        discarded = {seat.seat_of[p]: k for p, k in (view.get("discard_counts") or {}).items()}
-        good = seat.good
-        hs = seat.rules.hand_size
-        wants = []
-        for s in active:
-            if s == seat.me:
-                continue
-            fixed = 1 << seat.up if s == seat.dealer and dealer_holds_up else 0
-            # the field keeps its trumps and side aces: what it did not discard was good
-            kept_good = hs - discarded.get(s, hs) - ((seat.played_by[s] | fixed) & good).bit_count()
-            wants.append(_Want(s, counts.get(s, 0), fixed, voids[s], good, max(kept_good, 0)))
-        private = [0] * seat.n
-        private[seat.me] = seat.own_discards
-        public = 1 << seat.up if seat.up_dead else 0
-        # The play so far, replayed once: each sample copies this tracker and gives the
-        # players their sampled cards (what is dead, voids and tricks stay as they were).
-        up_held = seat.dealer in active and not seat.up_dead and not seat.played >> seat.up & 1
-        start = list(seat.played_by)
-        if up_held:
-            start[seat.dealer] |= 1 << seat.up
-        template = TrickPlay(seat.n, active, start, seat.trump, seat.rules, private, public)
-        if up_held:
-            template.shown[seat.dealer] = 1 << seat.up
-        for _s, card in seat.plays:
-            template.play(card)
+        pool, wants = _field_model(view, seat, active)
+        template = _play_so_far(seat, active)
         rounds = max(self.play_samples // len(options), 8)
         totals = dict.fromkeys(options, 0.0)
         for _ in range(rounds):
-            hands = None
-            for _try in range(8):
-                hands = _deal(rng, pool, wants)
-                if hands is not None:
-                    break
-            if hands is None:  # the field's model does not fit: keep the hard facts only
-                hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed, w.void) for w in wants])
-            if hands is None:
-                hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed) for w in wants])
-                assert hands is not None  # enough unseen cards without voids
+            hands = _sample_hands(rng, pool, wants)
             hands[seat.me] = seat.hand
             now = [hands.get(s, 0) for s in range(seat.n)]
             for card in options:
@@ -327,9 +287,9 @@ class ExpertBot:
 
     # -- declaring -----------------------------------------------------------------------
 
-    def declare(self, view: Mapping[str, Any], seat: _Seat, rng: random.Random) -> dict[str, Any]:
+    def declare(self, view: SeatView, seat: _Seat, rng: random.Random) -> Action:
         player = view["seat"]
-        declare = view["declare"]
+        declare = _declare_choice(view)
         keep = _mask(declare["keep"])
         limit = declare["max_discard"]
         expected = HeuristicBot.expected_opponents(view)
@@ -359,7 +319,7 @@ class ExpertBot:
         }
 
     def _world(
-        self, view: Mapping[str, Any], seat: _Seat, rng: random.Random
+        self, view: SeatView, seat: _Seat, rng: random.Random
     ) -> tuple[dict[int, int], list[int]]:
         """Sampled hands of the other players (as dealt) and the stock, in order."""
         hs = seat.rules.hand_size
@@ -407,12 +367,13 @@ class ExpertBot:
 
     def _play_declared(
         self,
-        view: Mapping[str, Any],
+        view: SeatView,
         seat: _Seat,
         world: tuple[dict[int, int], list[int]],
         discard: list[int],
     ) -> float:
         """Gain over passing of PLAY with ``discard`` in one sampled world."""
+        # radon D: one simulated hand, declare → draw → play, read top to bottom like state.py
         hands0, stock0 = world
         rules = seat.rules
         declarations = view.get("declarations") or {}
@@ -479,6 +440,69 @@ class ExpertBot:
         rules = seat.rules
         cost = seat.pot if rules.pot_limit is None else min(seat.pot, rules.pot_limit)
         return float(cost if rules.limit_caps_winner else seat.pot)
+
+
+def _field_model(view: SeatView, seat: _Seat, active: list[int]) -> tuple[list[int], list[_Want]]:
+    """What trick play may sample: the unseen cards, and what each other active player
+    must hold (its cards left, the up-card the dealer still shows, its known voids, and
+    the good cards it kept, since the field discards all but trumps and side aces)."""
+    counts = {seat.seat_of[p]: c for p, c in (view.get("hand_counts") or {}).items()}
+    voids = seat.voids(len(active))
+    dealer_holds_up = (
+        seat.dealer in active
+        and not seat.up_dead
+        and not seat.played >> seat.up & 1
+        and seat.dealer != seat.me
+    )
+    known = seat.hand | seat.own_discards | seat.played
+    if seat.up_dead or dealer_holds_up:
+        known |= 1 << seat.up
+    pool = _bits(_FULL & ~known)
+    discarded = {seat.seat_of[p]: k for p, k in (view.get("discard_counts") or {}).items()}
+    good = seat.good
+    hs = seat.rules.hand_size
+    wants = []
+    for s in active:
+        if s == seat.me:
+            continue
+        fixed = 1 << seat.up if s == seat.dealer and dealer_holds_up else 0
+        # the field keeps its trumps and side aces: what it did not discard was good
+        kept_good = hs - discarded.get(s, hs) - ((seat.played_by[s] | fixed) & good).bit_count()
+        wants.append(_Want(s, counts.get(s, 0), fixed, voids[s], good, max(kept_good, 0)))
+    return pool, wants
+
+
+def _play_so_far(seat: _Seat, active: list[int]) -> TrickPlay:
+    """The play so far, replayed once: each sample copies this tracker and gives the
+    players their sampled cards (what is dead, voids and tricks stay as they were)."""
+    private = [0] * seat.n
+    private[seat.me] = seat.own_discards
+    public = 1 << seat.up if seat.up_dead else 0
+    up_held = seat.dealer in active and not seat.up_dead and not seat.played >> seat.up & 1
+    start = list(seat.played_by)
+    if up_held:
+        start[seat.dealer] |= 1 << seat.up
+    template = TrickPlay(seat.n, active, start, seat.trump, seat.rules, private, public)
+    if up_held:
+        template.shown[seat.dealer] = 1 << seat.up
+    for _s, card in seat.plays:
+        template.play(card)
+    return template
+
+
+def _sample_hands(rng: random.Random, pool: list[int], wants: list[_Want]) -> dict[int, int]:
+    """One deal of ``pool`` to the field as ``wants`` asks; when the field's model does
+    not fit after a few tries, keep the hard facts only (sizes, the up-card, voids), then
+    the sizes and the up-card alone."""
+    for _try in range(8):
+        hands = _deal(rng, pool, wants)
+        if hands is not None:
+            return hands
+    hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed, w.void) for w in wants])
+    if hands is None:
+        hands = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed) for w in wants])
+        assert hands is not None  # enough unseen cards without voids
+    return hands
 
 
 BOT_LEVELS = ("easy", "normal", "expert")

@@ -12,10 +12,19 @@ player can learn about other hands and the stock reads this one file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .actions import DECLARE, DONE, PASSED, PLAY, IllegalAction
 from .cards import CARD_NAMES, SUIT_CHARS, card_names
+from .contracts import (
+    DeclareChoice,
+    HandRecord,
+    PlayedTrick,
+    PublicView,
+    SeatView,
+    TrickCard,
+    Verdict,
+)
 
 if TYPE_CHECKING:
     from .state import HandState
@@ -53,7 +62,7 @@ def _pot_so_far(state: HandState) -> int:
     return state.carry + pot
 
 
-def public_view(state: HandState) -> dict[str, Any]:
+def public_view(state: HandState) -> PublicView:
     """What a spectator may see: no hidden card at all."""
     players = state.players
     revealed = _revealed(state)
@@ -67,7 +76,31 @@ def public_view(state: HandState) -> dict[str, Any]:
             declarations[players[s]] = "pass" if x == PASSED else "play"
             if x != PASSED:
                 discard_counts[players[s]] = x.bit_count()
-    view: dict[str, Any] = {
+    tp = state.tp
+    hand_counts: dict[str, int]
+    trick: list[TrickCard]
+    tricks_played: list[PlayedTrick]
+    if tp is not None:
+        hand_counts = {players[s]: tp.hands[s].bit_count() for s in state.active}
+        trick_number = min(tp.trick_no + 1, state.rules.hand_size)
+        trick = [{"player": players[s], "card": CARD_NAMES[c]} for s, c in tp.trick]
+        trick_leader: str | None = players[tp.to_act if not tp.trick else tp.trick_leader]
+        tricks_played = [
+            {
+                "leader": players[leader],
+                "cards": [{"player": players[s], "card": CARD_NAMES[c]} for s, c in cards],
+                "winner": players[winner],
+            }
+            for leader, cards, winner in tp.completed
+        ]
+    else:
+        count = state.rules.hand_size if state.phase == DECLARE else 0
+        hand_counts = {p: count for p in players} if count else {}
+        trick_number = 0
+        trick = []
+        trick_leader = None
+        tricks_played = []
+    return {
         "players": list(players),
         "dealer": players[state.dealer],
         "phase": state.phase,
@@ -85,34 +118,17 @@ def public_view(state: HandState) -> dict[str, Any]:
         "discard_counts": discard_counts,
         "passed": state.passed() if revealed else [],
         "active": [players[s] for s in state.active],
+        "hand_counts": hand_counts,
+        "trick_number": trick_number,
+        "trick": trick,
+        "trick_leader": trick_leader,
+        "tricks_played": tricks_played,
+        "tricks": state.tricks(),
+        "result": state.result,
     }
-    tp = state.tp
-    if tp is not None:
-        view["hand_counts"] = {players[s]: tp.hands[s].bit_count() for s in state.active}
-        view["trick_number"] = min(tp.trick_no + 1, state.rules.hand_size)
-        view["trick"] = [{"player": players[s], "card": CARD_NAMES[c]} for s, c in tp.trick]
-        view["trick_leader"] = players[tp.to_act if not tp.trick else tp.trick_leader]
-        view["tricks_played"] = [
-            {
-                "leader": players[leader],
-                "cards": [{"player": players[s], "card": CARD_NAMES[c]} for s, c in cards],
-                "winner": players[winner],
-            }
-            for leader, cards, winner in tp.completed
-        ]
-    else:
-        count = state.rules.hand_size if state.phase == DECLARE else 0
-        view["hand_counts"] = {p: count for p in players} if count else {}
-        view["trick_number"] = 0
-        view["trick"] = []
-        view["trick_leader"] = None
-        view["tricks_played"] = []
-    view["tricks"] = state.tricks()
-    view["result"] = state.result
-    return view
 
 
-def view_for(state: HandState, player: str) -> dict[str, Any]:
+def view_for(state: HandState, player: str) -> SeatView:
     """What ``player`` may see: the public view plus their own hand, discards and
     choices. Never another seat's hidden cards, never the stock."""
     seat = state.seat_of.get(player) if type(player) is str else None
@@ -120,13 +136,9 @@ def view_for(state: HandState, player: str) -> dict[str, Any]:
         raise IllegalAction(
             f"unknown player {player!r}", code="unknown_player", params={"player": player}
         )
-    view = state.public_view()
-    view["seat"] = player
     trump = state.trump
     tp = state.tp
     hand = tp.hands[seat] if tp is not None else state.hands[seat]
-    view["hand"] = _display_order(hand, trump)
-    view["folded"] = state.decl[seat] == PASSED
     declared = state.decl[seat]
     if state.discards[seat]:
         own = state.discards[seat]
@@ -134,15 +146,14 @@ def view_for(state: HandState, player: str) -> dict[str, Any]:
         own = declared  # named, not yet exchanged
     else:
         own = 0
-    view["own_discards"] = card_names(own)
-    view["legal"] = []
-    view["illegal"] = {}
-    view["declare"] = None
+    legal: list[str] = []
+    illegal: dict[str, str] = {}
+    declare: DeclareChoice | None = None
     if state.phase == PLAY and tp is not None and tp.to_act == seat:
-        view["legal"] = _display_order(state.legal_mask(), trump)
-        view["illegal"] = state.illegal_reasons(player)
+        legal = _display_order(state.legal_mask(), trump)
+        illegal = state.illegal_reasons(player)
     elif state.phase == DECLARE and player in state.awaiting:
-        view["declare"] = {
+        declare = {
             "can_pass": not state._must_play(seat),
             "pass_rule": "R12" if state._must_play(seat) else None,
             "max_discard": state.rules.discard_limit,
@@ -150,12 +161,21 @@ def view_for(state: HandState, player: str) -> dict[str, Any]:
             if seat == state.dealer and not state.rules.dealer_may_discard_upcard
             else [],
         }
-    return view
+    return {
+        **state.public_view(),
+        "seat": player,
+        "hand": _display_order(hand, trump),
+        "folded": declared == PASSED,
+        "own_discards": card_names(own),
+        "legal": legal,
+        "illegal": illegal,
+        "declare": declare,
+    }
 
 
-def verdict(state: HandState) -> dict[str, Any]:
+def verdict(state: HandState) -> Verdict:
     """The verdict verify() gives for :func:`to_record` (no reneges are possible)."""
-    out: dict[str, Any] = {
+    out: Verdict = {
         "valid": True,
         "errors": [],
         "complete": state.phase == DONE,
@@ -169,10 +189,10 @@ def verdict(state: HandState) -> dict[str, Any]:
     return out
 
 
-def to_record(state: HandState) -> dict[str, Any]:
+def to_record(state: HandState) -> HandRecord:
     """This hand as a HAND_RECORD.md record (hands after the draw, full card log)."""
     players = state.players
-    record: dict[str, Any] = {
+    record: HandRecord = {
         "rules": state.rules.to_dict(),
         "players": list(players),
         "dealer": players[state.dealer],

@@ -440,7 +440,7 @@ class TrickPlay:
             return _top_trumps(allowed_trumps, known, self.equiv)  # R29, R30
         return allowed
 
-    def reasons(self) -> dict[int, str]:
+    def reasons(self) -> dict[int, str]:  # radon D: legal()'s filters in order, kept side by side
         """For each card of the seat to act that it may not play, the forbidding rule.
 
         The filters of :meth:`legal`, one at a time; the first to remove a card names it.

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeAlias
 
+from .contracts import HandResult
 from .rules import Rules
 
 __all__ = ["settle", "worst_next_carry"]
@@ -64,7 +65,7 @@ def settle(
     reneges: Iterable[_RenegeEntry] = (),
     forfeits: Iterable[str] = (),
     ace_up: bool = False,
-) -> dict[str, Any]:
+) -> HandResult:
     """The ``result`` of a finished hand.
 
     ``tricks`` maps active players to tricks won (missing means 0; ignored when at most
@@ -137,7 +138,7 @@ def _settle(
     renege_list: list[tuple[str, bool]],
     forfeit_set: set[str],
     ace_up: bool,
-) -> dict[str, Any]:
+) -> HandResult:
     """settle() on inputs already checked (the verifier and HandState check their own)."""
     active = [p for p in players if p not in passed_set] if passed_set else list(players)
     uncontested = len(active) == 1 or (not active and ace_up)

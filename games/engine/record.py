@@ -6,20 +6,19 @@ what happened at the table (``TABLE_KEYS``: the up-card, trump, passes, draws, h
 plays, tricks and reneges). A session supplies the first part itself, so a phone or an API
 client reports only the second; a digital hand's deal is made from the first and is
 cancelled if the session's first part changes under it.
+
+The keys are read from the typed contracts (``contracts.SessionRecord`` and
+``contracts.TableRecord``), in the order they are declared there, so the names and the
+types are kept in one place.
 """
 
 from __future__ import annotations
 
+from .contracts import SessionRecord, TableRecord
+
 __all__ = ["SESSION_KEYS", "TABLE_KEYS"]
 
-SESSION_KEYS: tuple[str, ...] = ("players", "dealer", "carry", "excused", "rules", "forfeits")
-TABLE_KEYS: tuple[str, ...] = (
-    "up_card",
-    "trump",
-    "passed",
-    "discards",
-    "hands",
-    "plays",
-    "tricks",
-    "reneges",
-)
+# ("players", "dealer", "carry", "excused", "rules", "forfeits")
+SESSION_KEYS: tuple[str, ...] = tuple(SessionRecord.__annotations__)
+# ("up_card", "trump", "passed", "discards", "hands", "plays", "tricks", "reneges")
+TABLE_KEYS: tuple[str, ...] = tuple(TableRecord.__annotations__)

@@ -16,9 +16,10 @@ import re
 from collections.abc import Mapping
 from functools import reduce
 from operator import or_
-from typing import Any, TypedDict, TypeGuard
+from typing import TypedDict, TypeGuard, Unpack, cast
 
 from .cards import CARD_LOOKUP, CARD_NAMES, CardError, card_or_none, parse_suit
+from .contracts import ErrorWhere, RecordError
 from .record import SESSION_KEYS, TABLE_KEYS
 from .rules import MAX_AMOUNT, RuleError, Rules, rule_errors
 
@@ -96,14 +97,12 @@ class RecordParser:
 
     def __init__(self, record: object) -> None:
         self.record = record
-        self.errors: list[dict[str, Any]] = []
+        self.errors: list[RecordError] = []
 
-    def add(self, code: str, message: str, **extra: Any) -> None:
-        error = {"code": code, "message": message}
-        for key, value in extra.items():
-            if value is not None:
-                error[key] = value
-        self.errors.append(error)
+    def add(self, code: str, message: str, **where: Unpack[ErrorWhere]) -> None:
+        # keys in the caller's order, as the API has always shown them; None is left out
+        found = {key: value for key, value in where.items() if value is not None}
+        self.errors.append(cast(RecordError, {"code": code, "message": message, **found}))
 
     def parse(self) -> bool:
         """Parse every field; True when all parsed, else the errors say what did not."""

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypedDict, cast
 
+from .contracts import RulesDict
 from .errors import BourreError
 from .rulebook import gettext_noop
 
@@ -78,6 +79,19 @@ class RuleError(BourreError):
         self.key = key
 
 
+class RuleFieldDict(TypedDict):
+    """:meth:`RuleField.to_dict`: how a switch is edited, as JSON."""
+
+    key: str
+    type: str
+    default: object
+    label: str
+    help: str
+    choices: list[object] | None
+    min: int | None
+    max: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class RuleField:
     """How one switch is edited: ``type`` is "int", "optional_int", "bool" or "choice".
@@ -95,7 +109,7 @@ class RuleField:
     min: int | None = None
     max: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RuleFieldDict:
         return {
             "key": self.key,
             "type": self.type,
@@ -379,11 +393,13 @@ class Rules:
             _FROM_DICT_CACHE[cache_key] = (rules, tuple(map(type, data.values())))
         return rules
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    def to_dict(self) -> RulesDict:
+        # the keys are this dataclass's fields, which RulesDict declares one by one (held
+        # together by tests/engine/test_contract_types.py)
+        return cast(RulesDict, {f.name: getattr(self, f.name) for f in fields(self)})
 
     def replace(self, **changes: Any) -> Rules:
-        return Rules(**(self.to_dict() | changes))
+        return Rules(**{**self.to_dict(), **changes})
 
 
 # Rules.from_dict runs on every verify() call; records of one session repeat one rules

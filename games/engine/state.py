@@ -62,6 +62,7 @@ from .actions import (
     action_dicts,
 )
 from .cards import CARD_NAMES, CardError, card_names, cards_in, parse_card
+from .contracts import Action, HandRecord, HandResult, PublicView, SeatView, Verdict
 from .deck import DECK, FOLDED, _top_of_shuffled_deck, run_draw
 from .errors import BourreError
 from .legal import TrickPlay
@@ -187,7 +188,7 @@ class HandState:
     private_dead: list[int]
     public_dead: int
     tp: TrickPlay | None
-    result: dict[str, Any] | None
+    result: HandResult | None
     log: list[tuple[int, int, int]]  # (kind, seat, card or discard mask)
     phase: str
     _legal: int  # legal_mask() cached, -1 when stale
@@ -255,7 +256,7 @@ class HandState:
         return self
 
     @property
-    def actions(self) -> list[dict[str, Any]]:
+    def actions(self) -> list[Action]:
         """Every action applied so far, as normalised action dicts (for replay())."""
         return action_dicts(self.players, self.log)
 
@@ -322,7 +323,7 @@ class HandState:
             hand &= ~(1 << self.up_card)
         return hand
 
-    def legal_actions(self, player: str) -> list[dict[str, Any]]:
+    def legal_actions(self, player: str) -> list[Action]:
         """Every action ``player`` may take now, as action dicts.
 
         While declaring that is a pass (unless R12 forbids it) and a play for every set
@@ -335,7 +336,7 @@ class HandState:
             return [
                 {"type": "card", "player": player, "card": c} for c in card_names(self.legal_mask())
             ]
-        actions: list[dict[str, Any]] = []
+        actions: list[Action] = []
         if not self._must_play(seat):
             actions.append({"type": "pass", "player": player})
         cards = list(cards_in(self._discardable(seat)))
@@ -348,8 +349,8 @@ class HandState:
 
     # -- applying actions ----------------------------------------------------------------
 
-    def apply(self, action: Mapping[str, Any]) -> None:
-        """Apply one action dict; raise :class:`IllegalAction` when it is not allowed."""
+    def apply(self, action: Mapping[str, object]) -> None:
+        """Apply one action (an :data:`~.contracts.Action`, or any JSON object, checked here); raise :class:`IllegalAction` when it is not allowed."""
         if not isinstance(action, Mapping):
             raise IllegalAction("an action must be an object", code="bad_action")
         kind = action.get("type")
@@ -540,6 +541,7 @@ class HandState:
         self._legal = -1
 
     def _draw(self) -> None:
+        # radon D: the draw in table order (R15 stock, refills, up-card), one sequence of events
         up_bit = 1 << self.up_card
         wants: dict[int, int] = {}
         pile_cards: dict[int, list[int]] = {}
@@ -661,7 +663,7 @@ class HandState:
 
     # -- results, views and records (the views and records are built in hand_view.py) ---
 
-    def outcome(self) -> dict[str, Any] | None:
+    def outcome(self) -> HandResult | None:
         """The verdict's ``result`` (HAND_RECORD.md) once the hand is over, else None."""
         return self.result
 
@@ -676,20 +678,20 @@ class HandState:
     def passed(self) -> list[str]:
         return [self.players[s] for s in self.order if self.decl[s] == PASSED]
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> PublicView:
         """What a spectator may see: no hidden card at all."""
         return hand_view.public_view(self)
 
-    def view_for(self, player: str) -> dict[str, Any]:
+    def view_for(self, player: str) -> SeatView:
         """What ``player`` may see: the public view plus their own hand, discards and
         choices. Never another seat's hidden cards, never the stock."""
         return hand_view.view_for(self, player)
 
-    def verdict(self) -> dict[str, Any]:
+    def verdict(self) -> Verdict:
         """The verdict verify() gives for :meth:`to_record` (no reneges are possible)."""
         return hand_view.verdict(self)
 
-    def to_record(self) -> dict[str, Any]:
+    def to_record(self) -> HandRecord:
         """This hand as a HAND_RECORD.md record (hands after the draw, full card log)."""
         return hand_view.to_record(self)
 
@@ -704,7 +706,7 @@ def replay(
     dealer: str | int,
     rules: Rules | Mapping[str, Any] | None,
     seed: int | random.Random,
-    actions: Iterable[Mapping[str, Any]],
+    actions: Iterable[Mapping[str, object]],
     carry: int = 0,
     excused: Iterable[str] = (),
 ) -> HandState:

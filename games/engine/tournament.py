@@ -304,6 +304,7 @@ class BalancePlan:
     tables: dict[int, list[int]]  # the tables afterwards (broken ones left out)
 
 
+# radon D: one balancing step (break, then even out) whose moves depend on each other
 def plan_balance(
     tables: Mapping[int, Sequence[int]],
     min_size: int,

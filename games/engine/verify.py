@@ -70,9 +70,8 @@ Choices where HAND_RECORD.md is silent:
 
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import CARD_NAMES, card_names
+from .contracts import ErrorWhere, HandResult, RecordError, Renege, Verdict
 from .legal import TrickPlay
 from .payout import _settle
 from .record_checks import RecordChecks
@@ -81,11 +80,11 @@ from .rules import MAX_POT
 __all__ = ["verify"]
 
 
-def _invalid(errors: list[dict[str, Any]]) -> dict[str, Any]:
+def _invalid(errors: list[RecordError]) -> Verdict:
     return {"valid": False, "errors": errors}
 
 
-def verify(record: object) -> dict[str, Any]:
+def verify(record: object) -> Verdict:
     """Check a hand record and settle it; see HAND_RECORD.md. Never raises."""
     try:
         return _Verifier(record).run()
@@ -95,7 +94,7 @@ def verify(record: object) -> dict[str, Any]:
         )
 
 
-def _within_cap(verdict: dict[str, Any]) -> dict[str, Any]:
+def _within_cap(verdict: Verdict) -> Verdict:
     result = verdict.get("result")
     if not verdict.get("valid") or not result or result["next_carry"] <= MAX_POT:
         return verdict
@@ -116,12 +115,12 @@ class _Verifier(RecordChecks):
     """One record being checked: pass 1 (:class:`~.record_parse.RecordParser`), pass 2
     (:class:`~.record_checks.RecordChecks`), then pass 3, the card log, here."""
 
-    def run(self) -> dict[str, Any]:
+    def run(self) -> Verdict:
         if not self.parse():
             return _invalid(self.errors)
         return _within_cap(self.check())
 
-    def check(self) -> dict[str, Any]:
+    def check(self) -> Verdict:
         """Passes 2 and 3, on a record whose every field parsed: the consistency checks
         all report, then the card log is replayed only if they found nothing wrong."""
         self.seat_facts()
@@ -159,7 +158,7 @@ class _Verifier(RecordChecks):
         known: list[bool],
         private_dead: list[int] | None,
         complete_log: bool,
-    ) -> dict[str, Any]:
+    ) -> Verdict:
         """Pass 3: replay the card log, check the tricks, and give the verdict."""
         players = self.players
         active = self.active
@@ -187,7 +186,7 @@ class _Verifier(RecordChecks):
             return _invalid(self.errors)
 
         reneges.extend(self.table_reneges(reneges))
-        verdict: dict[str, Any] = {
+        verdict: Verdict = {
             "valid": True,
             "errors": [],
             "complete": final is not None,
@@ -205,11 +204,11 @@ class _Verifier(RecordChecks):
         verdict["result"] = self.settle(active, final, reneges, deemed=False)
         return verdict
 
-    def replay(self, tp: TrickPlay) -> list[dict[str, Any]] | None:
+    def replay(self, tp: TrickPlay) -> list[Renege] | None:
         """Play the card log through ``tp``: the reneges it shows (an illegal card stays
         played, R39), or None after an error (out of turn, a card not in the hand)."""
         players = self.players
-        reneges: list[dict[str, Any]] = []
+        reneges: list[Renege] = []
         tp_hands = tp.hands
         tp_is_legal = tp.is_legal
         tp_play = tp.play
@@ -274,7 +273,12 @@ class _Verifier(RecordChecks):
         players = self.players
         name = players[seat]
         trick_no = tp.trick_no + 1
-        where = {"field": "plays", "player": name, "card": CARD_NAMES[card], "trick": trick_no}
+        where: ErrorWhere = {
+            "field": "plays",
+            "player": name,
+            "card": CARD_NAMES[card],
+            "trick": trick_no,
+        }
         if seat != tp.to_act:
             self.add(
                 "out_of_turn",
@@ -295,8 +299,8 @@ class _Verifier(RecordChecks):
                 **where,
             )
 
-    def table_reneges(self, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    def table_reneges(self, found: list[Renege]) -> list[Renege]:
+        out: list[Renege] = []
         players = self.players
         for r in self.reneges:
             name = players[r["seat"]]
@@ -319,7 +323,7 @@ class _Verifier(RecordChecks):
 
     def finish_without_play(
         self, active: list[int], deemed: bool, tricks: dict[int, int] | None
-    ) -> dict[str, Any]:
+    ) -> Verdict:
         players = self.players
         hs = self.rules.hand_size
         winner = active[0] if active else (self.dealer_seat if deemed else None)
@@ -356,10 +360,10 @@ class _Verifier(RecordChecks):
         self,
         active: list[int],
         tricks: dict[str, int],
-        reneges: list[dict[str, Any]],
+        reneges: list[Renege],
         *,
         deemed: bool,
-    ) -> dict[str, Any]:
+    ) -> HandResult:
         players = self.players
         return _settle(
             players,

@@ -121,7 +121,7 @@ def rule_form_field(spec: RuleField, currency: Currency | None = None) -> forms.
 def current_rules(rules: dict | None) -> dict[str, Any]:
     """Every switch with its value: the stored ones over the defaults."""
     try:
-        return Rules.from_dict(rules or {}).to_dict()
+        return dict(Rules.from_dict(rules or {}).to_dict())  # a RulesDict, as a plain dict
     except RuleError:
         # A stored rules object the engine no longer accepts: show defaults plus what fits.
         return Rules().to_dict() | {k: v for k, v in (rules or {}).items() if k in RULE_KEYS}

@@ -104,6 +104,7 @@ from ledger.errors import (
 )
 from ledger.invariants import check_invariants, check_player_totals, check_prize_ledger
 from ledger.postings._common import (
+    Actor,
     actor,
     announce_change,
     announce_table_hand,
@@ -141,6 +142,7 @@ __all__ = [
     "SetupError",
     "StaleState",
     "VoidRefused",
+    "Actor",
     "actor",
     "announce_change",
     "announce_table_hand",

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict, Unpack
+from typing import Any, TypeAlias, TypedDict, Unpack, cast
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.db.models.functions import Coalesce
 
 from games.engine import MAX_POT, Rules
+from games.engine.contracts import RulesDict
 from games.models import GameSession, Hand, Seat, SessionEvent
 from games.sql import Statement
 from ledger import sql
@@ -37,12 +39,16 @@ HAND_FIELDS = [
 
 # -- small helpers --------------------------------------------------------------------------
 
+# Who asks for a write: a request's user (signed in or anonymous), or None (a command, a
+# bot's move, a test). actor() keeps a signed-in one for created_by.
+Actor: TypeAlias = User | AnonymousUser | None
 
-def actor(user):
+
+def actor(user: Actor) -> User | None:
     """The user to store in created_by (None for anonymous callers)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    return user
+    return cast(User, user)  # signed in: never the AnonymousUser
 
 
 # The session row, locked until the transaction ends: every write to a session (here
@@ -109,7 +115,7 @@ def _post(
     session: GameSession | None,
     club_id: int,
     entries: list[tuple[str, dict[int, int], Memo]],
-    user,
+    user: Actor,
     **options: Unpack[_PostingOptions],
 ) -> list[Posting]:
     """Write postings given as (kind, {account id: amount}, ``memos.Memo``) with the club's
@@ -151,7 +157,7 @@ def _postings(
     session: GameSession | None,
     club_id: int,
     entries: list[tuple[str, dict[int, int], Memo]],
-    user,
+    user: Actor,
     **options: Unpack[_PostingOptions],
 ) -> _Batch:
     """``_post`` up to the write: the postings and their legs checked and made, the
@@ -205,7 +211,13 @@ class _Totals:
     def _row(self, player_id: int) -> list[int]:
         return self.deltas.setdefault(player_id, [0] * len(_COUNTER))
 
-    def add(self, kind: str, legs: Mapping[int, int], owners: Mapping[int, int], reverses) -> None:
+    def add(
+        self,
+        kind: str,
+        legs: Mapping[int, int],
+        owners: Mapping[int, int],
+        reverses: Posting | None,
+    ) -> None:
         if not self.money:
             return
         reversed_payout = reverses is not None and reverses.kind == Posting.Kind.PAYOUT
@@ -268,7 +280,7 @@ def _add_to_books(
             session.nets[key] = session.nets.get(key, 0) + amount
 
 
-def _event(session: GameSession, kind: str, data: dict[str, Any], user) -> SessionEvent:
+def _event(session: GameSession, kind: str, data: dict[str, Any], user: Actor) -> SessionEvent:
     event = SessionEvent.objects.create(
         session=session, kind=kind, data=data, created_by=actor(user)
     )
@@ -295,7 +307,7 @@ def announce_change(session: GameSession, kind: str, data: dict[str, Any]) -> No
         listener(session, kind, data)
 
 
-def _rules_dict(rules: Mapping[str, Any] | None) -> dict[str, Any]:
+def _rules_dict(rules: Mapping[str, Any] | None) -> RulesDict:
     """Validated, complete rules (every switch spelled out). Raises RuleError (a
     ValueError with .code and .key)."""
     return Rules.from_dict(dict(rules or {})).to_dict()

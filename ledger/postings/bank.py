@@ -9,6 +9,7 @@ from ledger.memos import Memo, MemoKind
 from ledger.models import Account, Posting
 from ledger.postings._common import (
     BOOK_FIELDS,
+    Actor,
     _check_amount,
     _club_account,
     _event,
@@ -26,7 +27,7 @@ _BANK_MEMOS: dict[str, MemoKind] = {
 }
 
 
-def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) -> Posting:
+def _bank_move(session_id: int, player_id: int, amount: int, user: Actor, kind: str) -> Posting:
     _check_amount(amount)
     with transaction.atomic():
         session = lock_session(session_id)
@@ -56,11 +57,11 @@ def _bank_move(session_id: int, player_id: int, amount: int, user, kind: str) ->
     return posting
 
 
-def buy_in(*, session_id: int, player_id: int, amount: int, user) -> Posting:
+def buy_in(*, session_id: int, player_id: int, amount: int, user: Actor) -> Posting:
     """Chips from the bank to a player (player +amount, bank −amount)."""
     return _bank_move(session_id, player_id, amount, user, Posting.Kind.BUY_IN)
 
 
-def cash_out(*, session_id: int, player_id: int, amount: int, user) -> Posting:
+def cash_out(*, session_id: int, player_id: int, amount: int, user: Actor) -> Posting:
     """Chips from a player back to the bank; at most the player's stack."""
     return _bank_move(session_id, player_id, amount, user, Posting.Kind.CASH_OUT)

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine.contracts import HandResult, Verdict
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand
 from ledger import sql
@@ -41,6 +42,7 @@ from ledger.errors import ChainBroken, CorrectionRefused, HandRejected, StaleSta
 from ledger.models import Posting
 from ledger.postings._common import (
     HAND_FIELDS,
+    Actor,
     _dealt_in,
     _event,
     _owners,
@@ -77,8 +79,8 @@ class HandChange:
     number: int
     hand_id: int
     corrected: bool  # the host changed its record (else: re-settled by the chain)
-    old_result: dict[str, Any]
-    new_result: dict[str, Any]
+    old_result: dict[str, Any]  # as stored
+    new_result: HandResult
     money_changed: bool
 
 
@@ -100,10 +102,16 @@ class Correction:
 class _Step:
     hand: Hand
     record: dict[str, Any]
-    verdict: dict[str, Any]
+    verdict: Verdict
     before: dict[str, Any]
     money: _Money
     seats: list[_Seat]
+
+    @property
+    def result(self) -> HandResult:
+        result = self.verdict["result"]
+        assert result is not None  # _verified lets only a complete hand through
+        return result
 
 
 def _seats_at(hand: Hand, seats: list[_Seat]) -> list[_Seat]:
@@ -121,7 +129,7 @@ def _seats_at(hand: Hand, seats: list[_Seat]) -> list[_Seat]:
 
 
 def _old_money(hand: Hand) -> _Money:
-    result = hand.result
+    result = cast(HandResult, hand.result)  # stored from its verdict's result
     return _money(result, int((hand.before or {}).get("carry", 0)), None)
 
 
@@ -164,6 +172,7 @@ def _replay(
             ]
             raise ChainBroken(int(hand.number or 0), rejected.verdict, errors) from rejected
         result = verdict["result"]
+        assert result is not None  # _verified lets only a complete hand through
         money = _money(result, session.carry, None)
         before = _before(session, {s.name: s for s in _dealt_in(session, seats_then)})
         steps.append(_Step(hand, record, verdict, before, money, seats_then))
@@ -176,7 +185,7 @@ def correct_hand(
     session_id: int,
     number: int,
     entry: dict[str, Any],
-    user,
+    user: Actor,
     fixes: dict[int, dict[str, Any]] | None = None,
     expected_version: int | None = None,
     apply: bool = True,
@@ -257,7 +266,7 @@ def _summarise(
                     hand.pk,
                     hand.number in fixed and step.record != hand.record,
                     hand.result,
-                    step.verdict["result"],
+                    step.result,
                     not same_money,
                 )
             )
@@ -281,7 +290,7 @@ def _write(
     seats: list[_Seat],
     steps: list[_Step],
     correction: Correction,
-    user,
+    user: Actor,
     reason: str,
 ) -> None:
     """Reverse and re-post the hands whose money changed, store every replayed hand's
@@ -302,7 +311,7 @@ def _write(
     entries, hands = [], []
     for step in steps:
         if step.hand.pk in moved:
-            new = _hand_entries(session, step.seats, step.hand, step.verdict["result"], step.money)
+            new = _hand_entries(session, step.seats, step.hand, step.result, step.money)
             entries += new
             hands += [step.hand] * len(new)
     _post(session, session.club_id, entries, user, owners=owners, hands=hands)

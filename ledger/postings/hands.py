@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack, cast
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from games.engine import MAX_BALANCE, RuleError, Rules, verify
+from games.engine.contracts import ErrorWhere, HandResult, RecordError, Verdict
 from games.engine.record import SESSION_KEYS
 from games.models import GameSession, Hand, HandAction, Seat
 from ledger import sql
@@ -21,6 +22,7 @@ from ledger.memos import Memo, MemoKind, hand_memo, reversal_memo
 from ledger.models import Posting
 from ledger.postings._common import (
     HAND_FIELDS,
+    Actor,
     _dealt_in,
     _event,
     _keep_dealer_valid,
@@ -41,9 +43,10 @@ from ledger.postings._common import (
 # -- recording a hand ---------------------------------------------------------------------------
 
 
-def _reject(code: str, message: str, **extra: Any) -> HandRejected:
-    error = {"code": code, "message": message, **extra}
-    return HandRejected({"valid": False, "errors": [error]}, [error])
+def _reject(code: str, message: str, **where: Unpack[ErrorWhere]) -> HandRejected:
+    error = cast(RecordError, {"code": code, "message": message, **where})
+    verdict: Verdict = {"valid": False, "errors": [error]}
+    return HandRejected(verdict, [error])
 
 
 def _json(value: object) -> str:
@@ -114,7 +117,7 @@ class _Money:
     next_carry: int
 
 
-def _money(result: dict[str, Any], carry: int, stacks: dict[str, int] | None) -> _Money:
+def _money(result: HandResult, carry: int, stacks: dict[str, int] | None) -> _Money:
     antes = {p: int(x) for p, x in result["antes"].items() if x}
     payouts = {p: int(x) for p, x in result["payouts"].items() if x}
     penalties = {p: int(x) for p, x in result["penalties"].items() if x}
@@ -193,7 +196,7 @@ def paid_money(result: dict[str, Any], carry: int, shortfalls: dict[str, int]) -
 
 def _verified(
     session: GameSession, seats: list[_Seat], entry: object, rules: dict | None = None
-) -> tuple[dict, dict]:
+) -> tuple[dict[str, Any], Verdict]:
     """The record built from the entry and the session, and the engine's verdict on it;
     HandRejected unless it is valid and complete. ``rules`` replaces the session's (a
     corrected hand is settled under the rules it was played by)."""
@@ -205,19 +208,17 @@ def _verified(
     if not verdict.get("valid"):
         raise HandRejected(verdict)
     if not verdict.get("complete"):
-        nxt = (verdict.get("next") or {}).get("player")
-        raise HandRejected(
-            verdict,
-            [
-                {
-                    "code": "incomplete",
-                    "message": "the hand is not finished yet"
-                    + (f": {nxt} is next to play" if nxt else "")
-                    + " — give the tricks or the rest of the card log",
-                    **({"player": nxt} if nxt else {}),
-                }
-            ],
-        )
+        turn = verdict.get("next")
+        nxt = turn["player"] if turn else None
+        error: RecordError = {
+            "code": "incomplete",
+            "message": "the hand is not finished yet"
+            + (f": {nxt} is next to play" if nxt else "")
+            + " — give the tricks or the rest of the card log",
+        }
+        if nxt:
+            error["player"] = nxt
+        raise HandRejected(verdict, [error])
     return record, verdict
 
 
@@ -226,7 +227,7 @@ CONFIRM_BOURRES = 3
 CONFIRM_PENALTY_ANTES = 10
 
 
-def surprises(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
+def surprises(record: dict[str, Any], result: HandResult) -> list[str]:
     """Why this hand deserves a second look before it is saved: three or more bourrés,
     or a penalty above ten antes. Empty when it is an ordinary hand. The reasons are read
     by the table (the record page, the API's problem): in the active language."""
@@ -325,9 +326,9 @@ def _write_money(
     session: GameSession,
     seats: list[_Seat],
     hand: Hand,
-    result: dict,
+    result: HandResult,
     money: _Money,
-    user,
+    user: Actor,
     before: dict[str, Any],
     after: dict[str, int],
 ) -> None:
@@ -361,7 +362,7 @@ def _write_money(
 
 
 def _hand_entries(
-    session: GameSession, seats: list[_Seat], hand: Hand, result: dict, money: _Money
+    session: GameSession, seats: list[_Seat], hand: Hand, result: HandResult, money: _Money
 ) -> list[tuple[str, dict[int, int], Memo]]:
     """A hand's postings for ``_post``: antes, the payout (or split), penalties."""
     # open_session creates the pot with the session, and every seat is created with its
@@ -406,7 +407,7 @@ def _hand_entries(
 def _advance(
     session: GameSession,
     seats: list[_Seat],
-    result: dict,
+    result: HandResult,
     money: _Money,
     before: dict[str, Any],
     after: dict[str, int],
@@ -449,8 +450,8 @@ def _settle(
     key: str,
     kind: str,
     seed: str,
-    actions: list[dict] | None,
-    user,
+    actions: Sequence[Mapping[str, object]] | None,
+    user: Actor,
     confirm_surprises: bool = False,
     seats: list[_Seat] | None = None,
 ) -> Hand:
@@ -462,6 +463,7 @@ def _settle(
         seats = _seats(session)
     record, verdict = _verified(session, seats, entry)
     result = verdict["result"]
+    assert result is not None  # _verified lets only a complete hand through
     if confirm_surprises:
         reasons = surprises(record, result)
         if reasons:
@@ -508,10 +510,10 @@ def record_hand(
     entry: dict,
     idempotency_key: str,
     expected_version: int | None,
-    user,
+    user: Actor,
     kind: str = "reported",
     seed: str = "",
-    actions: list[dict] | None = None,
+    actions: Sequence[Mapping[str, object]] | None = None,
     hand_id: int | None = None,
     confirm_surprises: bool = False,
     locked: GameSession | None = None,
@@ -605,7 +607,7 @@ def record_hand(
     return hand, True
 
 
-def complete_hand(*, session: GameSession, hand: Hand, entry: dict, user) -> Hand:
+def complete_hand(*, session: GameSession, hand: Hand, entry: dict, user: Actor) -> Hand:
     """Settle a digital hand in progress inside the caller's transaction: what
     ``record_hand(hand_id=...)`` does, without taking the lock again.
 
@@ -638,7 +640,7 @@ def reverse_postings(
     originals: list[Posting],
     hands: list[Hand],
     why: str,
-    user,
+    user: Actor,
     seats: list[_Seat],
 ) -> None:
     """A ``REVERSAL`` of each posting, leg for leg, on the posting's own hand (``hands``,
@@ -662,7 +664,12 @@ def reverse_postings(
 
 
 def void_hand(
-    *, session_id: int, hand_id: int, user, reason: str = "", expected_version: int | None = None
+    *,
+    session_id: int,
+    hand_id: int,
+    user: Actor,
+    reason: str = "",
+    expected_version: int | None = None,
 ) -> Hand:
     """Void the latest recorded hand: reverse its postings, restore the state before it.
 

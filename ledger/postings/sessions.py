@@ -7,7 +7,7 @@ from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from games.engine import Rules
-from games.models import GameSession, Hand, Player, Seat
+from games.models import Club, GameSession, Hand, Player, Seat
 from games.models.currency import Currency, as_currency
 from ledger.errors import SetupError
 from ledger.memos import Memo, MemoKind
@@ -16,6 +16,7 @@ from ledger.postings._common import (
     BOOK_FIELDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    Actor,
     _balance,
     _check_amount,
     _club_account,
@@ -40,13 +41,13 @@ from ledger.postings._common import (
 
 def start_session(
     *,
-    club,
+    club: Club,
     name: str,
     players: list[Player],
     dealer: Player,
     rules: dict,
     currency: Currency | str,
-    user,
+    user: Actor,
     mode: str = "reported",
     leftover_policy: str = "carry_to_club",
     tournament_chips: dict[int, int] | None = None,
@@ -223,7 +224,7 @@ def _opening_entries(
 # -- rules and seats ----------------------------------------------------------------------------------
 
 
-def change_rules(*, session_id: int, rules: dict, user) -> GameSession:
+def change_rules(*, session_id: int, rules: dict, user: Actor) -> GameSession:
     """New house rules from the next hand on; a "rules_changed" event with old and new.
     Raises RuleError (ValueError with .code/.key) for bad rules."""
     new = _rules_dict(rules)
@@ -259,7 +260,7 @@ def add_seat(
     *,
     session_id: int,
     player: Player,
-    user,
+    user: Actor,
     position: int | None = None,
     free_seat: bool = False,
 ) -> Seat:
@@ -324,7 +325,7 @@ def add_seat(
     return seat
 
 
-def set_seat_active(*, session_id: int, player_id: int, active: bool, user) -> Seat:
+def set_seat_active(*, session_id: int, player_id: int, active: bool, user: Actor) -> Seat:
     """A player leaves the table (not dealt in) or comes back, between hands. If the next
     dealer leaves, the deal passes to the next active seat on the left (R8)."""
     with transaction.atomic():
@@ -363,7 +364,7 @@ def set_seat_active(*, session_id: int, player_id: int, active: bool, user) -> S
 
 
 def award_pot(
-    *, session_id: int, player_id: int, user, memo: MemoKind = MemoKind.POT_AWARDED
+    *, session_id: int, player_id: int, user: Actor, memo: MemoKind = MemoKind.POT_AWARDED
 ) -> Posting | None:
     """Pay the whole pot of a chip-limited (tournament) table to one seated player, e.g.
     the last player left at a table (``memo``: why, ``ALONE_AT_TABLE`` and the like).
@@ -441,7 +442,7 @@ def _leftover_shares(
 
 def _post_leftover(
     session: GameSession,
-    user,
+    user: Actor,
     pot_and_kitty: tuple[int, int],
     leftover: int,
     shares: dict[int, int],
@@ -467,7 +468,9 @@ def _post_leftover(
     _post(session, session.club_id, [(kind, legs, Memo(memo))], user, owners=owners)
 
 
-def close_session(*, session_id: int, user, leftover_policy: str | None = None) -> GameSession:
+def close_session(
+    *, session_id: int, user: Actor, leftover_policy: str | None = None
+) -> GameSession:
     """Freeze the session. The pot left over goes by policy: ``carry_to_club`` (the
     club's carry account; the club's next session pulls it in) or ``share_equally`` (equal
     shares to the players who paid into it, the remainder to the club). Closing a closed
@@ -528,7 +531,7 @@ def close_session(*, session_id: int, user, leftover_policy: str | None = None) 
 
 
 def mark_transfer_paid(
-    *, session_id: int, payer_id: int, payee_id: int, amount: int, paid: bool, user
+    *, session_id: int, payer_id: int, payee_id: int, amount: int, paid: bool, user: Actor
 ) -> SettlementMark | None:
     """Tick (or untick) a settlement transfer as paid. Not money: only a note."""
     with transaction.atomic():
