@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.engine.tournament import TournamentError
@@ -33,7 +34,7 @@ from games.models import Entry, Player, Round, Seat, SeatMove, Tournament, Tourn
 from games.money import PLAIN, format_money
 from games.tournaments import clock
 from games.tournaments.locks import entry_of, locked
-from games.tournaments.tables import seat_number, table_infos
+from games.tournaments.tables import TableInfo, seat_number, table_infos
 from ledger import postings
 from ledger.models import PrizePosting
 
@@ -77,7 +78,9 @@ def _add_chips(rnd: Round, player_id: int, chips: int) -> None:
     rnd.save(update_fields=["draw"])
 
 
-def seat_late(t: Tournament, entry: Entry, user, reason: str = SeatMove.Reason.LATE) -> SeatMove:
+def seat_late(
+    t: Tournament, entry: Entry, user: User, reason: str = SeatMove.Reason.LATE
+) -> SeatMove:
     """Seat a late entrant (or a re-entry) with the starting chips. Under the caller's
     tournament lock."""
     rnd = _current_round(t)
@@ -110,7 +113,9 @@ def seat_late(t: Tournament, entry: Entry, user, reason: str = SeatMove.Reason.L
     )
 
 
-def _pay(t: Tournament, entry: Entry, kind: str, price: int, fee: int, user, memo: str) -> None:
+def _pay(
+    t: Tournament, entry: Entry, kind: str, price: int, fee: int, user: User, memo: str
+) -> None:
     accounts = postings.prize_accounts(t, [entry.player_id])
     postings.post_prize(
         t,
@@ -149,7 +154,7 @@ def _within_limit(name: str, used: int, limit: int, what: str, *, message_id: st
         )
 
 
-def reenter(*, tournament_id: int, entry_id: int, user) -> SeatMove:
+def reenter(*, tournament_id: int, entry_id: int, user: User) -> SeatMove:
     with transaction.atomic():
         t = locked(tournament_id)
         _require_late(t, "Re-entry", message_id="reentry_closed")
@@ -185,7 +190,7 @@ def reenter(*, tournament_id: int, entry_id: int, user) -> SeatMove:
     return move
 
 
-def _seat_of(t: Tournament, entry: Entry):
+def _seat_of(t: Tournament, entry: Entry) -> tuple[Seat, TableInfo]:
     seat = (
         Seat.objects.filter(
             player_id=entry.player_id,
@@ -209,7 +214,7 @@ def _seat_of(t: Tournament, entry: Entry):
     return seat, info
 
 
-def rebuy(*, tournament_id: int, entry_id: int, user) -> Entry:
+def rebuy(*, tournament_id: int, entry_id: int, user: User) -> Entry:
     with transaction.atomic():
         t = locked(tournament_id)
         _require_late(t, "Rebuying", message_id="rebuy_closed")
@@ -254,7 +259,7 @@ def rebuy(*, tournament_id: int, entry_id: int, user) -> Entry:
     return entry
 
 
-def addon(*, tournament_id: int, entry_id: int, user) -> Entry:
+def addon(*, tournament_id: int, entry_id: int, user: User) -> Entry:
     with transaction.atomic():
         t = locked(tournament_id)
         if t.addon_chips <= 0:

@@ -11,6 +11,7 @@ of the engine in the reader's language (games.messages.render).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from games.engine import tournament as logic
@@ -95,7 +96,13 @@ def drawn_entrants(t: Tournament) -> list[int]:
     return sorted(p for p in ids if p not in late)
 
 
-def _redo(t: Tournament, rnd: Round, seed: str, entrants: list[int], met) -> tuple[list, list]:
+def _redo(
+    t: Tournament,
+    rnd: Round,
+    seed: str,
+    entrants: list[int],
+    met: Mapping[int, Collection[int]] | None,
+) -> tuple[list[list[int]], list[int]]:
     lo = rnd.draw.get("min_table", t.min_table)
     hi = rnd.draw.get("max_table", t.max_table)
     if rnd.number == 1 and not t.is_rounds:
