@@ -34,13 +34,14 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
@@ -182,7 +183,7 @@ def too_large(limit: int) -> Problem:
     )
 
 
-def force_problem_rendering(response: Response, request=None) -> None:
+def force_problem_rendering(response: Response, request: Request | None = None) -> None:
     """Render with the problem renderer whatever the client accepted (CSV, HTML…)."""
     renderer = ProblemJSONRenderer()
     response.accepted_renderer = renderer
@@ -315,7 +316,7 @@ def translated_errors(errors: list[dict[str, Any]] | None) -> list[dict[str, Any
     return [{**e, "message": render_error(e)} for e in errors or []]
 
 
-def api_not_found(request, exception=None):
+def api_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """handler404 for the root URLconf: a URL under /api/ that matches no route (e.g.
     /api/v1/sessions/abc/) is a problem too; other paths get Django's page."""
     if request.path_info.startswith("/api/"):
@@ -338,7 +339,7 @@ NOT_JSON = gettext_lazy(
 )
 
 
-def problem_exception_handler(exc, context):
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """REST_FRAMEWORK["EXCEPTION_HANDLER"]: every error becomes a problem+json response."""
     request = context.get("request")
     if isinstance(exc, RequestDataTooBig):
