@@ -19,10 +19,13 @@ re-read from the memo's locale-free form and written the reader's way.
 
 import functools
 import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.forms import BoundField
 from django.urls import reverse
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
@@ -33,6 +36,7 @@ from django.utils.translation import gettext_noop, pgettext, pgettext_lazy
 
 from games.engine.cards import CardError, parse_card, parse_suit
 from games.engine.rules import RULE_FIELDS
+from games.models import Hand
 from games.money import (
     DEFAULT_CURRENCY,
     MINUS,
@@ -48,6 +52,7 @@ from games.money import (
 )
 from games.sessions.rule_fields import CHOICE_LABELS
 from games.tournaments.deals import KIND_LABELS, KIND_WORDS
+from ledger.models import Account
 from ledger.postings.hands import paid_money
 
 __all__ = ["MINUS", "card_name", "register"]
@@ -75,12 +80,12 @@ SUIT_CODES = "SHDC"  # the engine's suit order (games.engine.cards.Suit)
 
 
 @register.filter
-def money(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
+def money(amount: int | str | None, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     return format_money(amount, currency)
 
 
 @register.filter
-def grouped(number) -> str:
+def grouped(number: int | str | None) -> str:
     """A count with the reader's digit grouping (``games.money.format_count``); blank for
     None, and anything that is not a number as it is."""
     if number is None or number == "":
@@ -93,12 +98,12 @@ def grouped(number) -> str:
 
 
 @register.filter
-def signed_money(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
+def signed_money(amount: int | str | None, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     return format_money(amount, currency, signed=True)
 
 
 @register.filter
-def amount_input(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
+def amount_input(amount: int | None, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     """A stored amount as a form's input shows it: "0.25", "1" (no symbol, no grouping)."""
     return input_value(amount, currency)
 
@@ -308,7 +313,7 @@ def memo(text: str, currency: Currency | str | None = None) -> str:
 
 
 @register.filter
-def net_class(amount) -> str:
+def net_class(amount: int | None) -> str:
     """CSS class for a net amount: green up, red down (the sign is in the text too)."""
     if not amount:
         return ""
@@ -323,7 +328,7 @@ def suit_index(text: str) -> int | None:
 
 
 @register.filter
-def suit(text: str):
+def suit(text: str) -> str:
     """A suit code (`H`, `♥`) as a coloured symbol with its name for screen readers."""
     index = suit_index(text)
     if index is None:
@@ -342,7 +347,7 @@ def suit_name(text: str) -> str:
 
 
 @register.filter
-def card(text: str):
+def card(text: str) -> str:
     """A card (`QH`, `10♥`) as rank + coloured suit symbol, read out as "queen of hearts"."""
     try:
         index = int(parse_card(text))
@@ -370,7 +375,7 @@ def card_name(rank: str, suit_letter: str) -> str:
 
 
 @register.filter
-def get_item(mapping, key):
+def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
     """`{{ dict|get_item:key }}`: templates cannot index a dict by a variable."""
     if mapping is None:
         return None
@@ -381,17 +386,17 @@ def get_item(mapping, key):
 
 
 @register.filter
-def names(items) -> str:
+def names(items: Iterable[object] | None) -> str:
     """["ann", "ben", "cal"] → "ann, ben and cal", with the active language's "and"
     ("ann, ben ja cal")."""
-    items = [str(i) for i in items or []]
-    if len(items) <= 1:
-        return "".join(items)
-    return _("%(names)s and %(last)s") % {"names": ", ".join(items[:-1]), "last": items[-1]}
+    words = [str(i) for i in items or []]
+    if len(words) <= 1:
+        return "".join(words)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(words[:-1]), "last": words[-1]}
 
 
 @register.filter
-def pretty_json(value) -> str:
+def pretty_json(value: object) -> str:
     import json
 
     return json.dumps(value, indent=1, ensure_ascii=False, sort_keys=False)
@@ -405,15 +410,15 @@ ACCOUNT_LABELS = {
 
 
 @register.filter
-def account_label(account) -> str:
+def account_label(account: Account) -> str:
     """A ledger account as a player reads it: the player's name, "pot", "club kitty"."""
-    if account.kind == "player" and account.player_id:
+    if account.kind == "player" and account.player_id and account.player is not None:
         return account.player.name
     return str(ACCOUNT_LABELS.get(account.kind, account.kind))
 
 
 @register.simple_tag
-def hand_facts(hand) -> dict:
+def hand_facts(hand: Hand) -> dict[str, Any]:
     """What a hand's verdict says, shaped for the result and history templates."""
     verdict = hand.verdict or {}
     result = verdict.get("result") or {}
@@ -486,7 +491,7 @@ def hand_facts(hand) -> dict:
     }
 
 
-def _out_of_turn(hand) -> list[str]:
+def _out_of_turn(hand: Hand) -> list[str]:
     # A one-line summary (the scoreboard's latest hands) reads the hands without their
     # state before and does not say this: no query per hand for it.
     if "before" in hand.get_deferred_fields():
@@ -527,7 +532,7 @@ def result_line(result: dict, currency: Currency | str = DEFAULT_CURRENCY) -> st
 
 
 @register.filter
-def iso_time(text: str):
+def iso_time(text: str) -> datetime | None:
     """A stored ISO 8601 timestamp (JSON) as a datetime, for the ``date`` filter."""
     try:
         return parse_datetime(str(text or ""))
@@ -586,7 +591,7 @@ def rule_text(text) -> str:
 
 
 @register.filter
-def described(field):
+def described(field: BoundField) -> BoundField | str:
     """The field's widget; when it has errors, linked to them (``aria-describedby`` the
     error list ``<id>_errors``, then the help text) — Django marks it ``aria-invalid``."""
     if not field.errors or not field.auto_id:
@@ -598,7 +603,7 @@ def described(field):
 
 
 @register.filter
-def groups_have_errors(groups) -> bool:
+def groups_have_errors(groups: Iterable[tuple[str, Iterable[BoundField]]]) -> bool:
     """Whether any field of ``[(title, fields), ...]`` has an error (a collapsed section
     holding one opens, without JavaScript too)."""
     return any(field.errors for _, fields in groups for field in fields)
