@@ -24,7 +24,7 @@ class HandRejected(BourreError):
 
     code = "hand_rejected"
 
-    def __init__(self, verdict: dict[str, Any], errors: list[dict[str, Any]] | None = None):
+    def __init__(self, verdict: dict[str, Any], errors: list[dict[str, Any]] | None = None) -> None:
         self.verdict = verdict
         self.errors = errors if errors is not None else list(verdict.get("errors") or [])
         first = self.errors[0]["message"] if self.errors else "the hand was rejected"
@@ -43,7 +43,7 @@ class StaleState(BourreError):
     code = "stale_state"
     status = 409
 
-    def __init__(self, current_version: int, expected_version: int | None = None):
+    def __init__(self, current_version: int, expected_version: int | None = None) -> None:
         self.current_version = current_version
         self.expected_version = expected_version
         super().__init__(
@@ -72,7 +72,7 @@ class SetupError(BourreError):
         *,
         params: dict[str, object] | None = None,
         message_id: str | None = None,
-    ):
+    ) -> None:
         super().__init__(message, code=code, field=key, params=params, message_id=message_id)
         self.key = key
 
@@ -89,7 +89,7 @@ class VoidRefused(BourreError):
         *,
         params: dict[str, object] | None = None,
         message_id: str | None = None,
-    ):
+    ) -> None:
         super().__init__(message, code=code, params=params, message_id=message_id)
 
 
@@ -102,7 +102,7 @@ class ChainBroken(HandRejected):
     code = "later_hand_broken"
     status = 409
 
-    def __init__(self, number: int, verdict: dict[str, Any], errors: list[dict[str, Any]]):
+    def __init__(self, number: int, verdict: dict[str, Any], errors: list[dict[str, Any]]) -> None:
         super().__init__(verdict, errors)
         self.number = number
         self.args = (f"hand {number} no longer stands: {self.errors[0]['message']}",)
@@ -117,7 +117,7 @@ class CorrectionRefused(BourreError):
 
     status = 409
 
-    def __init__(self, code: str, message: str, *, params: dict[str, object] | None = None):
+    def __init__(self, code: str, message: str, *, params: dict[str, object] | None = None) -> None:
         super().__init__(message, code=code, params=params)
 
 
@@ -129,7 +129,7 @@ class NeedsConfirmation(BourreError):
     code = "needs_confirmation"
     status = 409
 
-    def __init__(self, verdict: dict[str, Any], reasons: list[str]):
+    def __init__(self, verdict: dict[str, Any], reasons: list[str]) -> None:
         self.verdict = verdict
         self.reasons = reasons
         super().__init__("; ".join(reasons), params={"reasons": "; ".join(reasons)})

@@ -471,7 +471,7 @@ API_PRIZE_CSV_COLUMNS = (*PRIZE_CSV_COLUMNS[:5], "amount_minor", *PRIZE_CSV_COLU
 def prize_csv_rows(t: Tournament) -> Iterator[list[Any]]:
     """One row per leg: the prize ledger page's CSV (amounts in major units, the ISO code,
     times with the club's offset; the API writes its own from its JSON)."""
-    names = dict(t.entries.values_list("player_id", "player__name"))
+    names: dict[int | None, str] = dict(t.entries.values_list("player_id", "player__name"))
     for posting in books.prize_postings(t):
         for leg in posting.legs.all():
             account = leg.account
