@@ -263,6 +263,8 @@ def _split_number(body: str, decimal: str) -> tuple[str, str] | None:
     return whole, part
 
 
+# One piece (radon D): one left-to-right read of what was typed (sign, currency marks,
+# separators, decimals, bounds); each branch refuses one malformed form in its own words.
 def parse_amount(
     text: str | int | None,
     currency: Currency | str,

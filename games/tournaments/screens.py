@@ -21,6 +21,8 @@ from games.tournaments import clock, payouts, selectors
 from ledger import books
 
 
+# One piece (radon D): the TV screen's fields from one fixed set of queries; its branches
+# are a running or a finished event's value of the same field (players left, prizes).
 def tv_context(t: Tournament) -> dict[str, Any]:
     """Clock, level, ante, next level, players left, average stack, tables, the latest
     eliminations and the payouts, in a fixed number of queries."""
@@ -113,6 +115,8 @@ def _redo(
     return draw.tables, draw.byes
 
 
+# One piece (radon D): redoes each round in order, carrying who met whom into the next
+# round's draw; each branch records one way a round can disagree with the record.
 def verify_draws(t: Tournament, entrants: list[int] | None = None) -> dict[str, Any]:
     """Check the seed against its commitment and redo every round's draw. ``entrants``:
     an entry list to check instead of the one on record (e.g. pasted by a player)."""

@@ -104,6 +104,8 @@ def table_infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
     return out
 
 
+# One piece (radon D): the order of one pass is the rule (exits, antes, finished tables,
+# balancing, the round's end); each step is already its own helper.
 def sync_tables(t: Tournament, user: User | None, trigger: int | None = None) -> bool:
     """One pass over the current round's tables. The caller holds the tournament lock.
     ``trigger``: the session that just recorded a hand; in table rounds only its table
@@ -268,6 +270,9 @@ def _pots_won(session: GameSession, seats: list[Mapping[str, Any]]) -> dict[int,
     return won
 
 
+# One piece (radon D): ranking, cash-out, closing and putting players out share the same
+# chip counts and happen in this order in one transaction; split, each part would pass
+# the same half-dozen values back and forth.
 def finish_table(
     t: Tournament,
     rnd: Round,
@@ -467,6 +472,8 @@ def _finish_tournament(t: Tournament, user: User | None) -> None:
 # -- freeze-out balancing -------------------------------------------------------------------
 
 
+# One piece (radon D): one balancing step, in order: which tables are held, the engine's
+# plan (logic.plan_balance decides), then each move's ledger postings and seat record.
 def _balance(
     t: Tournament,
     rnd: Round,
