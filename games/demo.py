@@ -7,10 +7,11 @@ uncontested hand, reneges, a carried pot. Running it again changes nothing.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import NoReverseMatch
 
-from games.models import GameSession
+from games.models import Club, GameSession, Player
 from games.money import Currency, format_money
 from ledger import postings
 
@@ -68,7 +69,7 @@ def _entry(raw: dict, names: list[str]) -> dict:
     return entry
 
 
-def seed_sessions(club, user, players) -> list[str]:
+def seed_sessions(club: Club, user: User, players: list[Player]) -> list[str]:
     """Create "Demo night" with twelve recorded hands unless the club already has it."""
     existing = GameSession.objects.filter(club=club, name=DEMO_SESSION).first()
     if existing is not None:

@@ -14,8 +14,11 @@ by the user id stored in the session, no user object built; the switcher updates
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
@@ -62,7 +65,9 @@ def _saved_code(user_id: str | int) -> str:
     )
 
 
-def remember_language(sender, request, user, **kwargs) -> None:
+def remember_language(
+    sender: type[AbstractBaseUser], request: HttpRequest, user: AbstractBaseUser, **kwargs: Any
+) -> None:
     """``user_logged_in`` receiver: keep the user's saved language in the new session."""
     session = getattr(request, "session", None)
     if session is not None:

@@ -43,9 +43,11 @@ currency ("$" means USD in cents, "chips" whole chips), read through ``as_curren
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -261,6 +263,8 @@ def _split_number(body: str, decimal: str) -> tuple[str, str] | None:
     return whole, part
 
 
+# One piece (radon D): one left-to-right read of what was typed (sign, currency marks,
+# separators, decimals, bounds); each branch refuses one malformed form in its own words.
 def parse_amount(
     text: str | int | None,
     currency: Currency | str,
@@ -361,7 +365,7 @@ class MoneyInput(forms.TextInput):
 
     currency: Currency = DEFAULT_CURRENCY
 
-    def format_value(self, value):
+    def format_value(self, value: Any) -> Any:
         if isinstance(value, int) and not isinstance(value, bool):
             return input_value(value, self.currency)
         return super().format_value(value)
@@ -381,7 +385,7 @@ class MoneyField(forms.CharField):
         currency: Currency | str = DEFAULT_CURRENCY,
         min_value: int = 0,
         max_value: int | None = MAX_POT,
-        **kwargs,
+        **kwargs: Any,
     ) -> None:
         kwargs.setdefault("widget", MoneyInput())
         super().__init__(**kwargs)
@@ -401,7 +405,8 @@ class MoneyField(forms.CharField):
         if isinstance(self.widget, MoneyInput):
             self.widget.currency = value
 
-    def to_python(self, value):
+    # An amount in minor units, where CharField's is text (the stubs' FloatField does so too).
+    def to_python(self, value: Any | None) -> int | None:  # type: ignore[override]
         text = super().to_python(value)
         if text in self.empty_values:
             return None
@@ -425,7 +430,7 @@ class CurrencyField(forms.ChoiceField):
     keep working.
     """
 
-    def __init__(self, *, own: Currency | None = None, **kwargs) -> None:
+    def __init__(self, *, own: Currency | None = None, **kwargs: Any) -> None:
         super().__init__(choices=(), **kwargs)
         self.set_own(own)
 
@@ -445,14 +450,14 @@ class CurrencyField(forms.ChoiceField):
             self.initial = self.own.symbol if self.own else own.code
 
     @classmethod
-    def posted(cls, data, own: Currency) -> Currency:
+    def posted(cls, data: Mapping[str, Any] | None, own: Currency) -> Currency:
         """The currency a form's data picks, if it is one on offer; else ``own``."""
         try:
             return cls(own=own, required=False).clean((data or {}).get("currency")) or own
         except forms.ValidationError:
             return own
 
-    def to_python(self, value):
+    def to_python(self, value: Any | None) -> str:
         text = (super().to_python(value) or "").strip()
         if self.own is not None and text == self.own.symbol:
             return text
@@ -462,7 +467,7 @@ class CurrencyField(forms.ChoiceField):
                 return mapped.code
         return text
 
-    def clean(self, value) -> Currency | None:
+    def clean(self, value: Any) -> Currency | None:
         text = super().clean(value)
         if not text:
             return None

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
 
 __all__ = [
     "client_ip",
@@ -85,7 +86,7 @@ def _trusted(address: Address, networks: tuple[Network, ...]) -> bool:
     return any(address.version == n.version and address in n for n in networks)
 
 
-def client_ip(request) -> str:
+def client_ip(request: HttpRequest) -> str:
     """The address of the client, as far as trusted proxies vouch for it."""
     remote = request.META.get("REMOTE_ADDR", "") or "unknown"
     networks = _networks(tuple(getattr(settings, "TRUSTED_PROXIES", ()) or ()))

@@ -11,9 +11,11 @@ ends, so a zone never leaks into the next request served by the same thread.
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Callable
 from datetime import datetime, tzinfo
 from functools import cache
 
+from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone
 
 __all__ = ["ResetTimeZoneMiddleware", "activate", "choices", "iso", "zone"]
@@ -49,10 +51,10 @@ def iso(moment: datetime | None, name: str | None = None) -> str:
 
 
 class ResetTimeZoneMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         timezone.deactivate()
         try:
             return self.get_response(request)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict
 
-from django.db.models import F, Prefetch, Q, Sum, Value, Window
+from django.db.models import F, Prefetch, Q, QuerySet, Sum, Value, Window
 from django.db.models.functions import Coalesce, RowNumber
+from django_stubs_ext import WithAnnotations
 
 from games.models import GameSession, Seat, Tournament
 from ledger.models import (
@@ -106,7 +107,11 @@ def prize_balances(t: Tournament) -> dict[str, Any]:
     return out
 
 
-def prize_postings(t: Tournament):
+class _Numbered(TypedDict):
+    number: int  # the posting's place in its tournament's ledger
+
+
+def prize_postings(t: Tournament) -> QuerySet[WithAnnotations[PrizePosting, _Numbered]]:
     """The prize ledger, oldest first, legs prefetched (two queries). Each posting has a
     ``number``: its place in this tournament's ledger (#1, #2, …), whatever other
     tournaments wrote in between (the primary key is global)."""

@@ -52,7 +52,7 @@ class StaleState(BourreError):
     code = "stale_state"
     status = 409
 
-    def __init__(self, current_version: int, expected_version: int | None = None):
+    def __init__(self, current_version: int, expected_version: int | None = None) -> None:
         self.current_version = current_version
         self.expected_version = expected_version
         super().__init__(
@@ -81,7 +81,7 @@ class SetupError(BourreError):
         *,
         params: dict[str, object] | None = None,
         message_id: str | None = None,
-    ):
+    ) -> None:
         super().__init__(message, code=code, field=key, params=params, message_id=message_id)
         self.key = key
 
@@ -98,7 +98,7 @@ class VoidRefused(BourreError):
         *,
         params: dict[str, object] | None = None,
         message_id: str | None = None,
-    ):
+    ) -> None:
         super().__init__(message, code=code, params=params, message_id=message_id)
 
 
@@ -128,7 +128,7 @@ class CorrectionRefused(BourreError):
 
     status = 409
 
-    def __init__(self, code: str, message: str, *, params: dict[str, object] | None = None):
+    def __init__(self, code: str, message: str, *, params: dict[str, object] | None = None) -> None:
         super().__init__(message, code=code, params=params)
 
 

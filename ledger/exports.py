@@ -30,12 +30,16 @@ import io
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import BigIntegerField, Func, QuerySet
 
 from games.models.currency import Currency
 from ledger.models import Account, Leg, Posting
+
+if TYPE_CHECKING:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.models.sql.compiler import SQLCompiler, _AsSqlType
 
 __all__ = [
     "club_ledger_rows",
@@ -91,7 +95,7 @@ def csv_cell(text: object) -> str:
 
 
 class _EscapingWriter:
-    def __init__(self, stream: Any, **kwargs: Any):
+    def __init__(self, stream: Any, **kwargs: Any) -> None:
         self._writer = csv.writer(stream, **kwargs)
 
     @staticmethod
@@ -144,11 +148,15 @@ class EpochSecond(Func):
 
     output_field = BigIntegerField()
 
-    def as_postgresql(self, compiler, connection, **extra):
+    def as_postgresql(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra: Any
+    ) -> _AsSqlType:
         template = "floor(extract(epoch from %(expressions)s))::bigint"
         return self.as_sql(compiler, connection, template=template, **extra)
 
-    def as_sqlite(self, compiler, connection, **extra):
+    def as_sqlite(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra: Any
+    ) -> _AsSqlType:
         # Django keeps SQLite's datetimes as UTC text, "2026-12-05 00:00:00.999999":
         # the fraction is cut off first, as SQLite's strftime would round it up.
         # '%%%%s' reaches SQLite as '%s' (the template is %-formatted once, and the

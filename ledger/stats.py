@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.models import Player
+from games.models import Club, Player
 
 from .models import PlayerTotals
 
 __all__ = ["club_player_stats"]
 
 
-def club_player_stats(club) -> list[dict[str, Any]]:
+def club_player_stats(club: Club) -> list[dict[str, Any]]:
     """One dict per player on the club's roster, best net first:
 
     ``player_id``, ``name``, ``sessions`` (sessions seated in), ``hands_played`` (hands

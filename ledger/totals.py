@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.apps.registry import Apps
 from django.db.models import Count, Max, Sum
 from django.db.models.functions import Coalesce
 
@@ -19,7 +20,7 @@ from .models import Account, PlayerTotals, Posting
 __all__ = ["recount_player_totals"]
 
 
-def recount_player_totals(club_id: int, apps=None) -> dict[int, dict[str, int]]:
+def recount_player_totals(club_id: int, apps: Apps | None = None) -> dict[int, dict[str, int]]:
     """player id → {counter: value} for every player on the club's roster
     (``PlayerTotals.COUNTERS``), summed from the legs of live postings and the recorded
     hands' records and verdicts (voided hands count for nothing). ``apps``: a migration's
@@ -72,7 +73,7 @@ def recount_player_totals(club_id: int, apps=None) -> dict[int, dict[str, int]]:
     ):
         seats = seats or {}
 
-        def pid_of(name: str, seats=seats) -> int | None:
+        def pid_of(name: str, seats: dict[str, int] = seats) -> int | None:
             return seats.get(name) or by_name.get(str(name).lower())
 
         for name in dealt or []:

@@ -4,9 +4,11 @@ A token stops working when it is revoked, when it expires (`expires_at`) and whe
 user's password changes (`ApiToken.password_fingerprint`: this covers the password change
 form, a reset link, the admin and any `set_password()`, with no signal to forget)."""
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
 from games.models import ApiToken
 from games.models.club import hash_token
@@ -15,7 +17,7 @@ from games.models.club import hash_token
 class TokenAuthentication(authentication.BaseAuthentication):
     keywords = ("bearer", "token")
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[User, ApiToken] | None:
         header = authentication.get_authorization_header(request).split()
         if not header or header[0].decode(errors="replace").lower() not in self.keywords:
             return None
@@ -36,5 +38,5 @@ class TokenAuthentication(authentication.BaseAuthentication):
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         return token.user, token
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str:
         return 'Bearer realm="api"'

@@ -20,22 +20,26 @@
 
 import datetime
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import IO, Any, TypeVar, cast
 
-from django.db.models import QuerySet
-from django.http import Http404
+from django.contrib.auth.models import User
+from django.db.models import Model, QuerySet
+from django.forms import BaseForm
+from django.http import Http404, HttpRequest, HttpResponseBase
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import Direction, OpenApiParameter
 from rest_framework import exceptions, serializers
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.pagination import CursorPagination
+from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
@@ -48,12 +52,15 @@ from games.api.errors import (
     NOT_AN_OBJECT,
     NOT_JSON,
     PROBLEM_MEDIA_TYPE,
+    Problem,
     field_problem,
     too_large,
 )
 from games.api.serializers import MAX_ID
 from games.models import Membership, Role
 from games.ratelimit import client_ip
+
+_M = TypeVar("_M", bound=Model)
 
 # --- conventions -------------------------------------------------------------------------
 
@@ -62,7 +69,12 @@ class ApiJSONRenderer(JSONRenderer):
     """JSON that can always be encoded: a lone surrogate ("\\ud800" is valid JSON input and
     may be echoed back in an error) falls back to ASCII escapes instead of a 500."""
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         try:
             return super().render(data, accepted_media_type, renderer_context)
         except UnicodeEncodeError:
@@ -74,7 +86,12 @@ class ApiJSONParser(JSONParser):
     (DRF says "JSON parse error - " and then Python's decoder, in English); pathological
     nesting is a 400 of its own rather than a RecursionError."""
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
@@ -136,13 +153,15 @@ class ApiAutoSchema(AutoSchema):
     def _is_write(self) -> bool:
         return self.method not in SAFE_METHODS
 
-    def get_override_parameters(self):
+    def get_override_parameters(
+        self,
+    ) -> list[OpenApiParameter | serializers.Serializer | type[serializers.Serializer]]:
         params = list(super().get_override_parameters())
         if self._is_write() and self.get_auth():
             params += [IDEMPOTENCY_KEY_PARAMETER, _REPLAYED]
         return [*params, _RETRY_AFTER]
 
-    def _get_response_bodies(self, direction="response"):
+    def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         if self._is_write():
             # 400: a malformed Idempotency-Key or body, whatever the endpoint.
@@ -159,7 +178,9 @@ class ApiContentNegotiation(DefaultContentNegotiation):
     """An unknown `?format=` is 406 naming the formats there are (DRF's default answers
     404, which reads as "no such object")."""
 
-    def select_renderer(self, request, renderers, format_suffix=None):
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
         try:
             return super().select_renderer(request, renderers, format_suffix)
         except Http404:
@@ -169,7 +190,7 @@ class ApiContentNegotiation(DefaultContentNegotiation):
             ) from None
 
 
-def _utc(field) -> datetime.tzinfo:
+def _utc(field: serializers.DateTimeField) -> datetime.tzinfo:
     return datetime.UTC
 
 
@@ -192,19 +213,21 @@ class ApiView(APIView):
     content_negotiation_class = ApiContentNegotiation
     schema = ApiAutoSchema()
 
-    def dispatch(self, request, *args, **kwargs):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # Timestamps in UTC for every client, whatever the site's TIME_ZONE: serializers
         # render DateTimeFields in the current time zone.
         with timezone.override(datetime.UTC):
             return super().dispatch(request, *args, **kwargs)
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
         for name, value in getattr(request, "rate_limit_headers", {}).items():
             response[name] = value
         return response
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # Before anything reads the body: a huge one is refused, not parsed.
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -219,6 +242,7 @@ class ApiView(APIView):
             if name.endswith("_id") and isinstance(value, int) and value > MAX_ID:
                 raise exceptions.NotFound()
         key = request.headers.get(idempotency.HEADER)
+        assert request.method is not None  # always set on a request APIView dispatches
         method = request.method.lower()
         if (
             key is not None
@@ -235,7 +259,7 @@ class ApiView(APIView):
             )
 
 
-def valid(serializer_class, data) -> dict:
+def valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     """The validated data of an input serializer (its errors are a 400 problem). A body
     that is not a JSON object is told so in JSON's words (DRF names Python's types)."""
     if not isinstance(data, Mapping):
@@ -256,7 +280,7 @@ def attachment_header(filename: str) -> OpenApiParameter:
     )
 
 
-def form_errors(form) -> list[dict]:
+def form_errors(form: BaseForm) -> list[dict[str, str]]:
     """A Django form's errors as problem errors (`__all__` has no field)."""
     out = []
     for field, errors in form.errors.as_data().items():
@@ -268,12 +292,12 @@ def form_errors(form) -> list[dict]:
     return out
 
 
-def absolute(request, name: str, *args) -> str:
+def absolute(request: Request, name: str, *args: object) -> str:
     """The absolute URL of a route (Location headers, like the pagination links)."""
     return request.build_absolute_uri(reverse(name, args=args))
 
 
-def undocumented(view_class: type[APIView]):
+def undocumented(view_class: type[APIView]) -> Callable[..., HttpResponseBase]:
     """`view_class` served at one more path (an old spelling) left out of the schema."""
     hidden: type[APIView] = type(
         f"Undocumented{view_class.__name__}", (view_class,), {"schema": None}
@@ -281,12 +305,12 @@ def undocumented(view_class: type[APIView]):
     return hidden.as_view()
 
 
-def role_for(request, write_role: str = Role.SCOREKEEPER) -> str:
+def role_for(request: Request, write_role: str = Role.SCOREKEEPER) -> str:
     """The role a request needs: membership to read, `write_role` to change anything."""
     return Role.MEMBER if request.method in SAFE_METHODS else write_role
 
 
-def club_id_of(obj) -> int:
+def club_id_of(obj: Model) -> int:
     """The club an object belongs to (a club, or anything with a club or a session)."""
     if hasattr(obj, "memberships"):  # a Club
         return obj.pk
@@ -307,14 +331,14 @@ class ClubRolePermission(BasePermission):
     read_role = Role.MEMBER
     write_role = Role.SCOREKEEPER
 
-    def has_object_permission(self, request, view, obj) -> bool:
+    def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
         membership = membership_for(request.user, club_id_of(obj))
         needed = self.read_role if request.method in SAFE_METHODS else self.write_role
         require_role(membership, needed)
         return True
 
 
-def for_member(queryset: QuerySet, user, club_path: str = "club") -> QuerySet:
+def for_member(queryset: QuerySet[_M], user: User, club_path: str = "club") -> QuerySet[_M]:
     """Only rows of clubs `user` belongs to (list querysets: others' rows simply vanish)."""
     clubs = Membership.objects.filter(user=user).values("club_id")
     return queryset.filter(**{f"{club_path}__in": clubs})
@@ -330,11 +354,11 @@ class CursorPage(CursorPagination):
     max_page_size = 500
     ordering = "-id"
 
-    def get_ordering(self, request, queryset, view):
+    def get_ordering(self, request: Request, queryset: QuerySet, view: APIView) -> tuple[str, ...]:
         ordering = getattr(view, "cursor_ordering", self.ordering)
         return (ordering,) if isinstance(ordering, str) else tuple(ordering)
 
-    def get_page_size(self, request):
+    def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
@@ -346,13 +370,18 @@ class CursorPage(CursorPagination):
             )
         return int(raw)
 
-    def decode_cursor(self, request):
+    def decode_cursor(self, request: Request) -> Cursor | None:
         try:
             return super().decode_cursor(request)
         except exceptions.NotFound:
             raise _bad_cursor() from None
 
-    def paginate_queryset(self, queryset, request, view=None):
+    def paginate_queryset(
+        self,
+        queryset: QuerySet[Any, Any] | Sequence[Any],
+        request: Request,
+        view: APIView | None = None,
+    ) -> list[Any] | None:
         try:
             return super().paginate_queryset(queryset, request, view)
         except (ValueError, TypeError, OverflowError):
@@ -360,7 +389,7 @@ class CursorPage(CursorPagination):
             raise _bad_cursor() from None
 
 
-def _bad_cursor():
+def _bad_cursor() -> Problem:
     return field_problem(
         "cursor",
         "bad_cursor",
@@ -398,7 +427,13 @@ def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.S
     return _PAGE_SERIALIZERS[item_serializer]
 
 
-def paginate(view, request, queryset, serializer_class, context=None) -> Response:
+def paginate(
+    view: APIView,
+    request: Request,
+    queryset: QuerySet[Any],
+    serializer_class: type[serializers.Serializer],
+    context: dict[str, Any] | None = None,
+) -> Response:
     paginator = CursorPage()
     page = paginator.paginate_queryset(queryset, request, view=view)
     data = serializer_class(page, many=True, context=context or {}).data
@@ -412,32 +447,34 @@ class VerifyThrottle(ScopedRateThrottle):
     REMOTE_ADDR, like the login limit: DRF's default would trust a forged
     X-Forwarded-For and let anyone pick a fresh identity per request."""
 
-    def get_rate(self):
+    def get_rate(self) -> str | None:
         # allow_request() asks for the rate only once it has set the view's throttle_scope.
         assert self.scope is not None
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        # The stubs type the rates as numbers; DRF's are strings ("120/min").
+        return cast("str | None", api_settings.DEFAULT_THROTTLE_RATES.get(self.scope))
 
-    def get_ident(self, request):
+    def get_ident(self, request: Request) -> str:
         return client_ip(request)
 
     # Set by SimpleRateThrottle.allow_request from the rate (the stubs leave them out).
     num_requests: int
     duration: int
 
-    def allow_request(self, request, view):
+    def allow_request(self, request: Request, view: APIView) -> bool:
         allowed = super().allow_request(request, view)
         if self.rate is not None:
             # The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): how many
             # in the window, how many are left, seconds until the oldest one expires.
             oldest = self.history[-1] if self.history else self.now
-            request.rate_limit_headers = {
+            # Read back by ApiView.finalize_response, which adds them to the response.
+            request.rate_limit_headers = {  # type: ignore[attr-defined]
                 "RateLimit-Limit": str(self.num_requests),
                 "RateLimit-Remaining": str(max(self.num_requests - len(self.history), 0)),
                 "RateLimit-Reset": str(max(int(self.duration - (self.now - oldest)), 0)),
             }
         return allowed
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
@@ -460,7 +497,7 @@ class TokenAuthScheme(OpenApiAuthenticationExtension):
     target_class = "games.api.auth.TokenAuthentication"
     name = "tokenAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {
             "type": "http",
             "scheme": "bearer",

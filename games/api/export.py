@@ -9,7 +9,9 @@ the server's memory stays flat however big the club is (bench/api.py measures it
 import datetime
 import json
 from collections.abc import Iterator
+from typing import Any
 
+from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -19,6 +21,7 @@ from games.access import club_for
 from games.api import serializers as s
 from games.api.base import API_RENDERERS, READ_PROBLEMS, ApiView, attachment_header, problems
 from games.api.ledger import posting_rows, posting_values
+from games.http import AuthedRequest
 from games.models import Club, GameSession, Hand, Seat
 from ledger.models import Posting
 
@@ -33,7 +36,7 @@ def _line(kind: str, data: dict) -> bytes:
     )
 
 
-def _batches(queryset) -> Iterator[list]:
+def _batches(queryset: QuerySet[Any, Any]) -> Iterator[list[Any]]:
     """Rows of `queryset` by ascending id, BATCH at a time (keyset: no OFFSET)."""
     last, batch = 0, BATCH
     while True:
@@ -98,7 +101,7 @@ class ClubExportApi(ApiView):
         parameters=[attachment_header("club-<id>.jsonl")],
         tags=["clubs"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> StreamingHttpResponse:
         club, _ = club_for(request.user, club_id)
         response = StreamingHttpResponse(export_lines(club), content_type=MEDIA_TYPE)
         response["Content-Disposition"] = f'attachment; filename="club-{club.pk}.jsonl"'

@@ -16,16 +16,20 @@
 
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import timedelta
 from functools import wraps
+from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.errors import Problem, field_problem
+from games.http import AuthedRequest
 from games.models import ApiToken, IdempotencyRecord
 
 KEEP = timedelta(hours=24)
@@ -50,7 +54,7 @@ def check_key(key: str) -> str:
     return key
 
 
-def fingerprint(request) -> str:
+def fingerprint(request: Request) -> str:
     """What the key is bound to: the method, the path and the parsed body."""
     data = request.data
     if hasattr(data, "dict"):  # a QueryDict (form posts)
@@ -59,12 +63,12 @@ def fingerprint(request) -> str:
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
 
 
-def _scope(request) -> str:
+def _scope(request: Request) -> str:
     token = request.auth if isinstance(request.auth, ApiToken) else None
     return f"{request.user.pk}:{token.pk if token else '-'}"
 
 
-def _claim(request, key: str) -> IdempotencyRecord | Response:
+def _claim(request: AuthedRequest, key: str) -> IdempotencyRecord | Response:
     """A new record for this key, or the answer to a request that already used it."""
     scope = _scope(request)
     print_ = fingerprint(request)
@@ -120,11 +124,11 @@ def _claim(request, key: str) -> IdempotencyRecord | Response:
     )
 
 
-def idempotent(handler, key: str):
+def idempotent(handler: Callable[..., Response], key: str) -> Callable[..., Response]:
     """`handler` (a bound view method) run at most once per key (see the module doc)."""
 
     @wraps(handler)
-    def run(request, *args, **kwargs):
+    def run(request: AuthedRequest, *args: Any, **kwargs: Any) -> Response:
         claimed = _claim(request, key)
         if isinstance(claimed, Response):
             return claimed

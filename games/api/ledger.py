@@ -9,9 +9,11 @@ filtered ledger as CSV (``?format=csv``), one row per leg from plain column valu
 import io
 import json
 from collections import defaultdict
+from collections.abc import Mapping
 from functools import partial
+from typing import Any
 
-from django.db.models import F, Sum
+from django.db.models import F, QuerySet, Sum
 from django.http import StreamingHttpResponse
 from django.utils import translation
 from django.utils.translation import gettext_lazy
@@ -33,7 +35,8 @@ from games.api.base import (
     problems,
 )
 from games.api.serializers import MAX_ID, CurrencySerializer, PlayerRefSerializer
-from games.models import GameSession, Player
+from games.http import AuthedRequest
+from games.models import Club, GameSession, Player
 from games.money import PLAIN
 from games.sessions.selectors import KITTY, earlier_marks, settlement_rows
 from ledger import exports, postings
@@ -192,7 +195,12 @@ class SettlementCSVRenderer(BaseRenderer):
     # times in ISO 8601 with the club's offset, as every CSV writes them (settlement_data).
     COLUMNS = ("payer", "payee", "amount_minor", "currency", "paid", "paid_at", "explanation")
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         out = io.StringIO()
         writer = exports.writer(out, lineterminator="\r\n")
         writer.writerow(self.COLUMNS)
@@ -222,7 +230,12 @@ class LedgerCSVRenderer(BaseRenderer):
     format = "csv"
     charset = "utf-8"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         # Only errors reach a renderer here (the export is a StreamingHttpResponse).
         return json.dumps(data).encode()
 
@@ -256,7 +269,7 @@ class PostingListApi(ApiView):
         },
         tags=["ledger"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> Response | StreamingHttpResponse:
         club, _ = club_for(request.user, club_id)
         filters = PostingFilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
@@ -283,10 +296,11 @@ class PostingListApi(ApiView):
         rows = posting_values(qs)
         paginator = CursorPage()
         page = paginator.paginate_queryset(rows, request, view=self)
+        assert page is not None  # CursorPage always has a page size
         return paginator.get_paginated_response(posting_rows(page))
 
 
-def _ledger_export(club, postings_qs) -> StreamingHttpResponse:
+def _ledger_export(club: Club, postings_qs: QuerySet[Posting]) -> StreamingHttpResponse:
     """The filtered ledger as one streamed CSV, one row per leg (``ledger.exports``)."""
     response = StreamingHttpResponse(
         stream_csv(
@@ -301,7 +315,7 @@ def _ledger_export(club, postings_qs) -> StreamingHttpResponse:
     return response
 
 
-def posting_values(postings_qs):
+def posting_values(postings_qs: QuerySet[Posting]) -> QuerySet[Posting, Any]:
     """The posting columns ``posting_rows`` reads, as plain values (the ledger pages and
     the club export share them)."""
     return postings_qs.values(
@@ -368,7 +382,7 @@ class SessionBalancesApi(ApiView):
         responses={200: SessionBalancesOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["ledger"],
     )
-    def get(self, request, session_id: int):
+    def get(self, request: AuthedRequest, session_id: int) -> Response:
         session, _ = session_for(request.user, session_id)
         nets = session.net_by_player()
         seats = session.seats.order_by("position", "id").values_list("player_id", "player__name")
@@ -405,7 +419,7 @@ class SessionSettlementApi(ApiView):
         },
         tags=["ledger"],
     )
-    def get(self, request, session_id: int):
+    def get(self, request: AuthedRequest, session_id: int) -> Response:
         session, _ = session_for(request.user, session_id)
         headers = {}
         csv = request.accepted_renderer.format == "csv"
@@ -476,7 +490,7 @@ class SessionSettlementCsvApi(ApiView):
         parameters=[attachment_header("settlement-session-<id>.csv")],
         tags=["ledger"],
     )
-    def get(self, request, session_id: int):
+    def get(self, request: AuthedRequest, session_id: int) -> Response:
         session, _ = session_for(request.user, session_id)
         return Response(
             settlement_data(session, csv=True),
@@ -491,7 +505,7 @@ class ClubBalancesApi(ApiView):
         responses={200: ClubBalancesOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["ledger"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id)
         totals = {"pot": 0, "carry": 0, "bank": 0}
         by_player: dict[int, int] = {}
@@ -528,7 +542,7 @@ class ClubStatsApi(ApiView):
         responses={200: PlayerStatsOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
         tags=["ledger"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id)
         rows = [
             {**row, "player": {"id": row["player_id"], "name": row["name"]}}
@@ -540,7 +554,7 @@ class ClubStatsApi(ApiView):
 # --- helpers -----------------------------------------------------------------------------
 
 
-def _party(key, name: str) -> dict:
+def _party(key: int | str | None, name: str) -> dict[str, Any]:
     if key == KITTY:
         return {"kind": "kitty", "id": None, "name": name}
     return {"kind": "player", "id": key, "name": name}

@@ -16,6 +16,7 @@ from games.api.base import READ_PROBLEMS, WRITE_PROBLEMS, ApiView, problems, val
 from games.api.errors import NOT_FOUND_DETAIL, Problem
 from games.api.serializers import StrictInputSerializer
 from games.clubs import service
+from games.http import AuthedRequest
 from games.models import Invite, Membership, Role
 from games.models.club import hash_token
 
@@ -55,7 +56,7 @@ class InviteAcceptInputSerializer(StrictInputSerializer):
     token = serializers.CharField(max_length=100)
 
 
-def _membership(request, club_id: int, membership_id: int) -> Membership:
+def _membership(request: AuthedRequest, club_id: int, membership_id: int) -> Membership:
     club, _ = club_for(request.user, club_id, Role.OWNER)
     target = Membership.objects.select_related("user", "club").filter(pk=membership_id, club=club)
     found = target.first()
@@ -71,7 +72,7 @@ class MemberListApi(ApiView):
         responses={200: MemberOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
         tags=["members"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id)
         members = club.memberships.select_related("user").order_by("user__username", "id")
         return Response(MemberOutputSerializer(members, many=True).data)
@@ -86,7 +87,7 @@ class MemberDetailApi(ApiView):
         examples=[OpenApiExample("Scorekeeper", value={"role": "scorekeeper"}, request_only=True)],
         tags=["members"],
     )
-    def patch(self, request, club_id: int, membership_id: int):
+    def patch(self, request: AuthedRequest, club_id: int, membership_id: int) -> Response:
         target = _membership(request, club_id, membership_id)
         data = valid(RoleInputSerializer, request.data)
         return Response(MemberOutputSerializer(service.change_role(target, data["role"])).data)
@@ -98,7 +99,7 @@ class MemberDetailApi(ApiView):
         responses={204: None, **problems(401, 403, 404, 409)},
         tags=["members"],
     )
-    def delete(self, request, club_id: int, membership_id: int):
+    def delete(self, request: AuthedRequest, club_id: int, membership_id: int) -> Response:
         service.remove_member(_membership(request, club_id, membership_id))
         return Response(status=204)
 
@@ -110,7 +111,7 @@ class InviteListApi(ApiView):
         responses={200: InviteOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
         tags=["members"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id, Role.OWNER)
         return Response(InviteOutputSerializer(club.invites.order_by("-id"), many=True).data)
 
@@ -124,7 +125,7 @@ class InviteListApi(ApiView):
         ],
         tags=["members"],
     )
-    def post(self, request, club_id: int):
+    def post(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id, Role.OWNER)
         data = valid(InviteInputSerializer, request.data)
         invite, token = Invite.issue(club, data["role"], request.user)
@@ -144,7 +145,7 @@ class InviteAcceptApi(ApiView):
         examples=[OpenApiExample("Accept", value={"token": "q3Zr…"}, request_only=True)],
         tags=["members"],
     )
-    def post(self, request):
+    def post(self, request: AuthedRequest) -> Response:
         data = valid(InviteAcceptInputSerializer, request.data)
         invite = Invite.objects.filter(token_hash=hash_token(data["token"])).first()
         if invite is None:

@@ -31,7 +31,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -167,7 +167,7 @@ def http_post(url: str, body: bytes, headers: dict[str, str]) -> int:
         return error.code
 
 
-def _due(now, limit: int) -> list[WebhookDelivery]:
+def _due(now: datetime, limit: int) -> list[WebhookDelivery]:
     """The first pending delivery of each endpoint, if it is due (order per endpoint)."""
     pending = WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING)
     firsts = pending.values("endpoint_id").order_by().annotate(first=Min("id")).values("first")

@@ -13,7 +13,13 @@ OpenAPI document, built from the engine's own definitions so they cannot drift:
 serializer fields point at the components with `ref(...)`.
 """
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from drf_spectacular.generators import SchemaGenerator
+    from rest_framework.request import Request
 
 from games.engine.record import SESSION_KEYS, TABLE_KEYS
 from games.engine.record_parse import _RENEGE_KEYS
@@ -198,7 +204,9 @@ def components() -> dict[str, dict[str, Any]]:
     }
 
 
-def add_components(result, generator, request, public):
+def add_components(
+    result: dict[str, Any], generator: SchemaGenerator, request: Request | None, public: bool
+) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the engine's components, next to the others."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for name, schema in components().items():

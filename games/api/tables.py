@@ -7,6 +7,8 @@ the web page; refusals (`SetupError`, `SessionClosed`, `StaleState`, `VoidRefuse
 `RuleError`) become problems in games.api.errors. No money is computed here.
 """
 
+from collections.abc import Callable
+
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
@@ -19,9 +21,11 @@ from games.api.errors import INVALID_DETAIL, INVALID_TITLE, TYPE_VALIDATION, Pro
 from games.api.ledger import SettlementOutputSerializer, settlement_data
 from games.api.serializers import MAX_ID, StrictInputSerializer
 from games.api.views import session_detail
+from games.http import AuthedRequest
 from games.models import GameSession, Hand, Player, Role
 from games.sessions.selectors import mark_target
 from ledger import postings
+from ledger.models import Posting
 
 
 def _id(help_text: str = "") -> serializers.IntegerField:
@@ -95,7 +99,7 @@ class MarkInputSerializer(StrictInputSerializer):
     paid = serializers.BooleanField(default=True)
 
 
-def _scorekeeper_session(request, session_id: int) -> GameSession:
+def _scorekeeper_session(request: AuthedRequest, session_id: int) -> GameSession:
     session, _ = session_for(request.user, session_id, Role.SCOREKEEPER)
     return session
 
@@ -134,7 +138,7 @@ class SessionRulesApi(ApiView):
         ],
         tags=["sessions"],
     )
-    def put(self, request, session_id: int):
+    def put(self, request: AuthedRequest, session_id: int) -> Response:
         session = _scorekeeper_session(request, session_id)
         data = valid(RulesInputSerializer, request.data)
         session = postings.change_rules(
@@ -152,7 +156,7 @@ class SeatListApi(ApiView):
         examples=[OpenApiExample("Seat a player", value={"player": 12}, request_only=True)],
         tags=["sessions"],
     )
-    def post(self, request, session_id: int):
+    def post(self, request: AuthedRequest, session_id: int) -> Response:
         session = _scorekeeper_session(request, session_id)
         data = valid(SeatAddInputSerializer, request.data)
         seat = postings.add_seat(
@@ -173,7 +177,7 @@ class SeatDetailApi(ApiView):
         examples=[OpenApiExample("Leave the table", value={"active": False}, request_only=True)],
         tags=["sessions"],
     )
-    def patch(self, request, session_id: int, player_id: int):
+    def patch(self, request: AuthedRequest, session_id: int, player_id: int) -> Response:
         session = _scorekeeper_session(request, session_id)
         data = valid(SeatUpdateInputSerializer, request.data)
         seat = postings.set_seat_active(
@@ -182,7 +186,9 @@ class SeatDetailApi(ApiView):
         return Response(SeatStateOutputSerializer(seat).data)
 
 
-def _bank_view(kind: str, operation_id: str, summary: str, move):
+def _bank_view(
+    kind: str, operation_id: str, summary: str, move: Callable[..., Posting]
+) -> type[ApiView]:
     class BankMoveApi(ApiView):
         @extend_schema(
             operation_id=operation_id,
@@ -194,14 +200,14 @@ def _bank_view(kind: str, operation_id: str, summary: str, move):
             ],
             tags=["ledger"],
         )
-        def post(self, request, session_id: int):
+        def post(self, request: AuthedRequest, session_id: int) -> Response:
             session = _scorekeeper_session(request, session_id)
             data = valid(BankMoveInputSerializer, request.data)
             player = _club_player(session, data["player"])
             posting = move(
                 session_id=session.pk, player_id=player.pk, amount=data["amount"], user=request.user
             )
-            posting.amount = data["amount"]
+            posting.amount = data["amount"]  # type: ignore[attr-defined]  # for PostingRefSerializer
             return Response(PostingRefSerializer(posting).data, status=201)
 
     BankMoveApi.__name__ = BankMoveApi.__qualname__ = f"{kind}Api"
@@ -230,7 +236,7 @@ class SessionCloseApi(ApiView):
         ],
         tags=["sessions"],
     )
-    def post(self, request, session_id: int):
+    def post(self, request: AuthedRequest, session_id: int) -> Response:
         session = _scorekeeper_session(request, session_id)
         data = valid(CloseInputSerializer, request.data)
         session = postings.close_session(
@@ -254,7 +260,7 @@ class HandVoidApi(ApiView):
         ],
         tags=["hands"],
     )
-    def post(self, request, hand_id: int):
+    def post(self, request: AuthedRequest, hand_id: int) -> Response:
         hand, _ = hand_for(request.user, hand_id, Role.SCOREKEEPER)
         data = valid(VoidInputSerializer, request.data)
         hand = postings.void_hand(
@@ -337,7 +343,7 @@ class HandCorrectApi(ApiView):
         ],
         tags=["hands"],
     )
-    def post(self, request, hand_id: int):
+    def post(self, request: AuthedRequest, hand_id: int) -> Response:
         hand, _ = hand_for(request.user, hand_id, Role.SCOREKEEPER)
         entry = dict(valid(CorrectInputSerializer, request.data))
         fixes = {int(n): e for n, e in entry.pop("fixes", {}).items() if str(n).isdigit()}
@@ -376,7 +382,7 @@ class SettlementMarkApi(ApiView):
         ],
         tags=["ledger"],
     )
-    def post(self, request, session_id: int):
+    def post(self, request: AuthedRequest, session_id: int) -> Response:
         session = _scorekeeper_session(request, session_id)
         data = valid(MarkInputSerializer, request.data)
         target = mark_target(session, str(data["payer"]), str(data["payee"]), data["paid"])

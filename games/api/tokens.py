@@ -17,13 +17,16 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import ratelimit
 from games.api.base import READ_PROBLEMS, ApiView, absolute, problems, valid
 from games.api.errors import Problem
 from games.api.serializers import StrictInputSerializer
+from games.http import AuthedRequest
 from games.models import ApiToken
 
 TOKEN_STATUSES = ("active", "revoked", "expired", "password_changed")
@@ -76,14 +79,14 @@ def _out(token: ApiToken) -> ApiToken:
 
 
 class TokenListApi(ApiView):
-    def get_authenticators(self):
+    def get_authenticators(self) -> list[BaseAuthentication]:
         # Creating a token is the way in: it authenticates by the body's password, and
         # a browser's session cookie must not make it a CSRF target.
         if self.request is not None and self.request.method == "POST":
             return []
         return super().get_authenticators()
 
-    def get_permissions(self):
+    def get_permissions(self) -> list[BasePermission]:
         if self.request.method == "POST":
             return [AllowAny()]
         return [IsAuthenticated()]
@@ -94,7 +97,7 @@ class TokenListApi(ApiView):
         responses={200: TokenOutputSerializer(many=True), **problems(401, 406)},
         tags=["auth"],
     )
-    def get(self, request):
+    def get(self, request: AuthedRequest) -> Response:
         tokens = ApiToken.objects.filter(user=request.user).select_related("user")
         return Response(TokenOutputSerializer([_out(t) for t in tokens], many=True).data)
 
@@ -141,7 +144,7 @@ class TokenListApi(ApiView):
         ],
         tags=["auth"],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = valid(TokenCreateInputSerializer, request.data)
         ip = ratelimit.client_ip(request)
         username = data["username"].strip().lower()
@@ -204,7 +207,7 @@ class TokenDetailApi(ApiView):
         responses={200: TokenOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["auth"],
     )
-    def get(self, request, token_id: int):
+    def get(self, request: AuthedRequest, token_id: int) -> Response:
         return Response(TokenOutputSerializer(_out(self._token(request, token_id))).data)
 
     @extend_schema(
@@ -214,14 +217,14 @@ class TokenDetailApi(ApiView):
         responses={204: None, **problems(401, 404)},
         tags=["auth"],
     )
-    def delete(self, request, token_id: int):
+    def delete(self, request: AuthedRequest, token_id: int) -> Response:
         token = self._token(request, token_id)
         if token.revoked_at is None:
             token.revoked_at = timezone.now()
             token.save(update_fields=["revoked_at"])
         return Response(status=204)
 
-    def _token(self, request, token_id: int) -> ApiToken:
+    def _token(self, request: AuthedRequest, token_id: int) -> ApiToken:
         # Someone else's token is the same 404 as a missing one.
         token = ApiToken.objects.select_related("user").filter(pk=token_id, user=request.user)
         found = token.first()

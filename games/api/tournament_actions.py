@@ -29,11 +29,16 @@ Every answer that changes the tournament carries its ETag (``selectors.etag``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from django.db import transaction
+from django.http import HttpResponseBase
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.access import club_for, tournament_for
@@ -44,6 +49,7 @@ from games.api.serializers import MAX_ID, StrictInputSerializer
 from games.api.tournaments import TournamentListApi, TournamentOutputSerializer
 from games.engine import tournament_levels as levels
 from games.engine import tournament_payouts as pay
+from games.http import AuthedRequest
 from games.models import Entry, Role, Tournament, TournamentTable
 from games.tournaments import clock, deals, payouts, selectors
 from games.tournaments import entries as late
@@ -142,7 +148,7 @@ class EntryCreateInputSerializer(StrictInputSerializer):
     check_in = serializers.BooleanField(default=False)
     bots = serializers.BooleanField(default=False)
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("players") and not attrs.get("names"):
             raise serializers.ValidationError(
                 gettext_lazy("Send players (ids) or names."), code="empty"
@@ -214,16 +220,16 @@ class PayoutsOutputSerializer(serializers.Serializer):
 # -- helpers ----------------------------------------------------------------------------------
 
 
-def _director(request, tournament_id: int) -> Tournament:
+def _director(request: AuthedRequest, tournament_id: int) -> Tournament:
     t, _ = tournament_for(request.user, tournament_id, role_for(request))
     return t
 
 
-def _valid(serializer_class, data) -> dict:
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     return dict(valid(serializer_class, data))
 
 
-def _answer(request, t: Tournament, status: int = 200) -> Response:
+def _answer(request: Request, t: Tournament, status: int = 200) -> Response:
     t.refresh_from_db()
     data = dict(TournamentOutputSerializer(t).data)
     data.update(
@@ -246,7 +252,7 @@ def _answer(request, t: Tournament, status: int = 200) -> Response:
 CREATED_FIELDS = (*svc.OPTIONAL_NUMBERS, "payout_preset")
 
 
-def _entry_rows(t: Tournament, entries) -> list[dict]:
+def _entry_rows(t: Tournament, entries: Iterable[Entry]) -> list[dict[str, Any]]:
     return [
         {
             "id": e.pk,
@@ -305,7 +311,7 @@ class TournamentListCreateApi(TournamentListApi):
         },
         tags=["tournaments"],
     )
-    def post(self, request):
+    def post(self, request: AuthedRequest) -> Response:
         data = _valid(TournamentCreateInputSerializer, request.data)
         club, _ = club_for(request.user, data.pop("club"), Role.SCOREKEEPER)
         key = session_api._idempotency_key(request)
@@ -322,7 +328,7 @@ class EntryListApi(ApiView):
         responses={200: EntryOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
         tags=["tournaments"],
     )
-    def get(self, request, tournament_id: int):
+    def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t, _ = tournament_for(request.user, tournament_id)
         entries = t.entries.select_related("player").order_by("id")
         return Response(EntryOutputSerializer(_entry_rows(t, entries), many=True).data)
@@ -350,7 +356,7 @@ class EntryListApi(ApiView):
         },
         tags=["tournaments"],
     )
-    def post(self, request, tournament_id: int):
+    def post(self, request: AuthedRequest, tournament_id: int) -> Response:
         t = _director(request, tournament_id)
         data = _valid(EntryCreateInputSerializer, request.data)
         key = session_api._idempotency_key(request)
@@ -419,7 +425,9 @@ class EntryActionApi(ApiView):
         responses={200: EntryOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
-    def post(self, request, tournament_id: int, entry_id: int, action: str):
+    def post(
+        self, request: AuthedRequest, tournament_id: int, entry_id: int, action: str
+    ) -> Response:
         t = _director(request, tournament_id)
         if action not in ENTRY_ACTIONS:
             raise Problem(
@@ -440,7 +448,7 @@ class TournamentActionApi(ApiView):
 
     action = ""
 
-    def post(self, request, tournament_id: int):
+    def post(self, request: AuthedRequest, tournament_id: int) -> Response:
         t = _director(request, tournament_id)
         if self.action == "start":
             svc.start(tournament_id=t.pk, user=request.user)
@@ -462,7 +470,7 @@ ACTION_SUMMARIES = {
 }
 
 
-def action_view(action: str):
+def action_view(action: str) -> Callable[..., HttpResponseBase]:
     """The view of one director's action, with its own operation in the schema."""
     body = EndRoundInputSerializer if action == "end-round" else None
 
@@ -476,7 +484,7 @@ def action_view(action: str):
         responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
-    def post(self, request, tournament_id: int):
+    def post(self: TournamentActionApi, request: AuthedRequest, tournament_id: int) -> Response:
         return TournamentActionApi.post(self, request, tournament_id)
 
     name = "".join(part.title() for part in action.split("-")) + "Api"
@@ -493,7 +501,7 @@ class ClockApi(ApiView):
         responses={200: ClockOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["tournaments"],
     )
-    def get(self, request, tournament_id: int):
+    def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t, _ = tournament_for(request.user, tournament_id)
         return Response(ClockOutputSerializer(clock.clock_state(t)).data)
 
@@ -510,7 +518,7 @@ class ClockApi(ApiView):
         responses={200: ClockOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
-    def post(self, request, tournament_id: int):
+    def post(self, request: AuthedRequest, tournament_id: int) -> Response:
         t = _director(request, tournament_id)
         data = _valid(ClockInputSerializer, request.data)
         t = clock.clock_action(
@@ -539,7 +547,7 @@ class TableHandApi(ApiView):
         },
         tags=["tournaments"],
     )
-    def post(self, request, tournament_id: int, number: int):
+    def post(self, request: AuthedRequest, tournament_id: int, number: int) -> Response:
         t = _director(request, tournament_id)
         rnd = t.rounds.order_by("-number").first()
         table = TournamentTable.objects.filter(round=rnd, number=number).first() if rnd else None
@@ -588,7 +596,7 @@ class DealApi(ApiView):
         responses={200: DealTermsOutputSerializer, **problems(*READ_PROBLEMS, 409)},
         tags=["tournaments"],
     )
-    def get(self, request, tournament_id: int):
+    def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t, _ = tournament_for(request.user, tournament_id)
         terms = deals.deal_terms(t)
         return Response(
@@ -619,7 +627,7 @@ class DealApi(ApiView):
         responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
-    def post(self, request, tournament_id: int):
+    def post(self, request: AuthedRequest, tournament_id: int) -> Response:
         t = _director(request, tournament_id)
         data = _valid(DealInputSerializer, request.data)
         amounts = None
@@ -645,7 +653,7 @@ class PayoutsApi(ApiView):
         responses={200: PayoutsOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["tournaments"],
     )
-    def get(self, request, tournament_id: int):
+    def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t, _ = tournament_for(request.user, tournament_id)
         pool = books.prize_balances(t)["pool"]
         entrants = payouts.entrants_count(t)

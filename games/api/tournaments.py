@@ -16,7 +16,8 @@ problem+json errors, cursor pagination for the list, explicit output serializers
 """
 
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
@@ -37,6 +38,7 @@ from games.api.base import (
     problems,
 )
 from games.api.serializers import MAX_ID, CurrencySerializer
+from games.http import AuthedRequest
 from games.models import Tournament
 from games.tournaments import payouts, selectors
 from games.tournaments import service as svc
@@ -226,7 +228,7 @@ class TournamentListApi(ApiView):
         responses={200: page_of(TournamentOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["tournaments"],
     )
-    def get(self, request):
+    def get(self, request: AuthedRequest) -> Response:
         filters = TournamentFilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         filters = filters.validated_data
@@ -239,7 +241,7 @@ class TournamentListApi(ApiView):
         return paginate(self, request, qs, TournamentOutputSerializer)
 
 
-def _tournament(request, tournament_id: int) -> Tournament:
+def _tournament(request: AuthedRequest, tournament_id: int) -> Tournament:
     t, _ = tournament_for(request.user, tournament_id)
     return t
 
@@ -251,7 +253,7 @@ class TournamentDetailApi(ApiView):
         responses={200: TournamentDetailOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["tournaments"],
     )
-    def get(self, request, tournament_id: int):
+    def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t = _tournament(request, tournament_id)
         data = selectors.bracket(t)
         rounds = []
@@ -290,10 +292,15 @@ class _CSVRenderer(BaseRenderer):
     columns: tuple[str, ...] = ()
     key = ""
 
-    def rows(self, data) -> Iterable[list]:
+    def rows(self, data: Mapping[str, Any]) -> Iterable[list[Any]]:
         raise NotImplementedError
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         out = io.StringIO()
         writer = exports.writer(out, lineterminator="\r\n")
         if self.key not in (data or {}):  # an error answered as CSV: its detail
@@ -309,7 +316,7 @@ class StandingsCSVRenderer(_CSVRenderer):
     columns = selectors.API_STANDINGS_CSV_COLUMNS
     key = "standings"
 
-    def rows(self, data) -> Iterable[list]:
+    def rows(self, data: Mapping[str, Any]) -> Iterable[list[Any]]:
         return selectors.standings_csv_rows(data["standings"])
 
 
@@ -333,7 +340,7 @@ class TournamentStandingsApi(ApiView):
         },
         tags=["tournaments"],
     )
-    def get(self, request, tournament_id: int):
+    def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t = _tournament(request, tournament_id)
         data = {
             "tournament": t.pk,
@@ -354,7 +361,7 @@ class PrizeCSVRenderer(_CSVRenderer):
     columns = selectors.API_PRIZE_CSV_COLUMNS
     key = "postings"
 
-    def rows(self, data) -> Iterable[list]:
+    def rows(self, data: Mapping[str, Any]) -> Iterable[list[Any]]:
         for posting in data["postings"]:
             owner = posting["player"]["name"] if posting["player"] else ""
             for leg in posting["legs"]:
@@ -388,11 +395,11 @@ class TournamentPrizesApi(ApiView):
         },
         tags=["tournaments"],
     )
-    def get(self, request, tournament_id: int):
+    def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t = _tournament(request, tournament_id)
         names = dict(t.entries.values_list("player_id", "player__name"))
 
-        def ref(player_id):
+        def ref(player_id: int | None) -> dict[str, Any] | None:
             if player_id is None:
                 return None
             return {"id": player_id, "name": names.get(player_id, "?")}

@@ -4,6 +4,7 @@ tournaments (games.api.tournament_actions for the director's writes)."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.request import Request
 
 from games.api import ledger as ledger_api
 from games.api import members, tables, tournaments, webhooks
@@ -15,7 +16,7 @@ from games.api.tokens import TokenDetailApi, TokenListApi
 
 
 class SchemaApi(SpectacularAPIView):
-    def _get_filename(self, request, version):
+    def _get_filename(self, request: Request, version: str | None) -> str:
         # An ASCII file name: the title has an "é", which a Content-Disposition
         # filename="…" may not carry.
         return f"bourre-api-v1.{self.perform_content_negotiation(request, force=True)[0].format}"

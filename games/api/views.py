@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.access import club_for, hand_for, player_for, session_for
@@ -45,6 +46,7 @@ from games.api.schema import ref
 from games.clubs.forms import ClubForm, PlayerForm
 from games.clubs.service import archive_player, create_club
 from games.engine import verify
+from games.http import AuthedRequest
 from games.models import GameSession, Hand, Membership, Player, Role
 from games.money import DEFAULT_CURRENCY
 from ledger import postings
@@ -60,7 +62,7 @@ def _with(obj: _T, **computed: object) -> _T:
     return obj
 
 
-def _ids(value) -> list[int]:
+def _ids(value: object) -> list[int]:
     return [int(v) for v in value] if isinstance(value, list) else []
 
 
@@ -74,7 +76,7 @@ class ClubListApi(ApiView):
         responses={200: s.ClubOutputSerializer(many=True), **problems(401, 406)},
         tags=["clubs"],
     )
-    def get(self, request):
+    def get(self, request: AuthedRequest) -> Response:
         memberships = Membership.objects.filter(user=request.user).select_related("club")
         clubs = []
         for m in memberships.order_by("club__name", "club_id"):
@@ -94,7 +96,7 @@ class ClubListApi(ApiView):
         ],
         tags=["clubs"],
     )
-    def post(self, request):
+    def post(self, request: AuthedRequest) -> Response:
         data = valid(s.ClubInputSerializer, request.data)
         currency = data.get("currency") or DEFAULT_CURRENCY
         form = ClubForm(data={"name": data["name"], "currency": currency.code})
@@ -115,7 +117,7 @@ class ClubDetailApi(ApiView):
         responses={200: s.ClubOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["clubs"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, membership = club_for(request.user, club_id)
         return Response(s.ClubOutputSerializer(_with(club, role=membership.role)).data)
 
@@ -127,7 +129,7 @@ class ClubDetailApi(ApiView):
         examples=[OpenApiExample("Rename", value={"name": "Friday Bourré"}, request_only=True)],
         tags=["clubs"],
     )
-    def patch(self, request, club_id: int):
+    def patch(self, request: AuthedRequest, club_id: int) -> Response:
         club, membership = club_for(request.user, club_id, Role.OWNER)
         data = valid(s.ClubUpdateInputSerializer, request.data)
         # The club settings page's own form.
@@ -152,7 +154,7 @@ class PlayerListApi(ApiView):
         responses={200: s.PlayerOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
         tags=["players"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id)
         players = club.players.select_related("user").order_by("name", "id")
         return Response(s.PlayerOutputSerializer(players, many=True).data)
@@ -166,7 +168,7 @@ class PlayerListApi(ApiView):
         examples=[OpenApiExample("A new player", value={"name": "Ann"}, request_only=True)],
         tags=["players"],
     )
-    def post(self, request, club_id: int):
+    def post(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id, role_for(request))
         data = valid(s.PlayerCreateInputSerializer, request.data)
         # The roster page's own form: same name clean-up and duplicate check.
@@ -185,7 +187,7 @@ class PlayerDetailApi(ApiView):
         responses={200: s.PlayerOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["players"],
     )
-    def get(self, request, player_id: int):
+    def get(self, request: AuthedRequest, player_id: int) -> Response:
         player, _ = player_for(request.user, player_id)
         return Response(s.PlayerOutputSerializer(player).data)
 
@@ -206,7 +208,7 @@ class PlayerDetailApi(ApiView):
         ],
         tags=["players"],
     )
-    def patch(self, request, player_id: int):
+    def patch(self, request: AuthedRequest, player_id: int) -> Response:
         player, _ = player_for(request.user, player_id, Role.SCOREKEEPER)
         data = valid(s.PlayerUpdateInputSerializer, request.data)
         if "name" in data:
@@ -257,7 +259,7 @@ class SessionListApi(ApiView):
         responses={200: page_of(s.SessionOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["sessions"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id)
         filters = valid(SessionFilterSerializer, request.query_params.dict())
         sessions = GameSession.objects.filter(club=club)
@@ -286,7 +288,7 @@ class SessionListApi(ApiView):
         ],
         tags=["sessions"],
     )
-    def post(self, request, club_id: int):
+    def post(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id, role_for(request))
         data = valid(s.SessionCreateInputSerializer, request.data)
         ids = data["players"]
@@ -358,7 +360,7 @@ class SessionDetailApi(ApiView):
         },
         tags=["sessions"],
     )
-    def get(self, request, session_id: int):
+    def get(self, request: AuthedRequest, session_id: int) -> Response:
         session, _ = session_for(request.user, session_id)
         etag = _etag(session)
         if etag in _etags(request.headers.get("If-None-Match", "")):
@@ -445,7 +447,7 @@ class HandListApi(ApiView):
         responses={200: page_of(s.HandOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["hands"],
     )
-    def get(self, request, session_id: int):
+    def get(self, request: AuthedRequest, session_id: int) -> Response:
         session, _ = session_for(request.user, session_id)
         filters = valid(HandFilterSerializer, request.query_params.dict())
         hands = Hand.objects.filter(session=session).defer("record", "before", "shortfalls")
@@ -485,7 +487,7 @@ class HandListApi(ApiView):
         ],
         tags=["hands"],
     )
-    def post(self, request, session_id: int):
+    def post(self, request: AuthedRequest, session_id: int) -> Response:
         session, _ = session_for(request.user, session_id, role_for(request))
         key = _idempotency_key(request)
         entry = dict(valid(s.HandCreateInputSerializer, request.data))
@@ -514,7 +516,7 @@ class HandDetailApi(ApiView):
         responses={200: s.HandDetailOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["hands"],
     )
-    def get(self, request, hand_id: int):
+    def get(self, request: AuthedRequest, hand_id: int) -> Response:
         hand, _ = hand_for(request.user, hand_id)
         return Response(s.HandDetailOutputSerializer(hand).data)
 
@@ -559,7 +561,7 @@ class HandVerifyApi(ApiView):
         ],
         tags=["hands"],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         try:
             record = request.data
         except exceptions.ParseError as exc:
@@ -592,13 +594,13 @@ def _field_error(field: str, code: str, message: str) -> dict:
     return {"field": field, "code": code, "message": message}
 
 
-def _idempotency_key(request) -> str:
+def _idempotency_key(request: Request) -> str:
     key = request.headers.get("Idempotency-Key")
     # No key, no deduplication (record_hand ignores an empty key).
     return "" if key is None else check_key(key)
 
 
-def _expected_version(request, body_version: int | None) -> int | None:
+def _expected_version(request: Request, body_version: int | None) -> int | None:
     header = request.headers.get("If-Match")
     if header is None or header.strip() == "*":
         return body_version

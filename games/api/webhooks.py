@@ -25,6 +25,7 @@ from games.api.base import (
 )
 from games.api.outbox import EVENT_TYPES
 from games.api.serializers import StrictInputSerializer
+from games.http import AuthedRequest
 from games.models import Role, WebhookDelivery, WebhookEndpoint
 
 
@@ -71,7 +72,7 @@ class DeliveryOutputSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField(source="event.created_at")
 
 
-def _endpoint(request, endpoint_id: int) -> WebhookEndpoint:
+def _endpoint(request: AuthedRequest, endpoint_id: int) -> WebhookEndpoint:
     endpoint = WebhookEndpoint.objects.filter(pk=endpoint_id).first()
     if endpoint is None:
         raise exceptions.NotFound()
@@ -86,7 +87,7 @@ class EndpointListApi(ApiView):
         responses={200: EndpointOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
         tags=["webhooks"],
     )
-    def get(self, request, club_id: int):
+    def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id, Role.OWNER)
         endpoints = WebhookEndpoint.objects.filter(club=club)
         return Response(EndpointOutputSerializer(endpoints, many=True).data)
@@ -108,7 +109,7 @@ class EndpointListApi(ApiView):
         ],
         tags=["webhooks"],
     )
-    def post(self, request, club_id: int):
+    def post(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id, Role.OWNER)
         data = valid(EndpointInputSerializer, request.data)
         endpoint = WebhookEndpoint.objects.create(club=club, url=data["url"], events=data["events"])
@@ -128,7 +129,7 @@ class EndpointDetailApi(ApiView):
         responses={200: EndpointOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["webhooks"],
     )
-    def get(self, request, endpoint_id: int):
+    def get(self, request: AuthedRequest, endpoint_id: int) -> Response:
         return Response(EndpointOutputSerializer(_endpoint(request, endpoint_id)).data)
 
     @extend_schema(
@@ -138,7 +139,7 @@ class EndpointDetailApi(ApiView):
         responses={204: None, **problems(401, 403, 404)},
         tags=["webhooks"],
     )
-    def delete(self, request, endpoint_id: int):
+    def delete(self, request: AuthedRequest, endpoint_id: int) -> Response:
         _endpoint(request, endpoint_id).delete()
         return Response(status=204)
 
@@ -153,7 +154,7 @@ class DeliveryListApi(ApiView):
         responses={200: page_of(DeliveryOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["webhooks"],
     )
-    def get(self, request, endpoint_id: int):
+    def get(self, request: AuthedRequest, endpoint_id: int) -> Response:
         endpoint = _endpoint(request, endpoint_id)
         deliveries = WebhookDelivery.objects.filter(endpoint=endpoint).select_related("event")
         return paginate(self, request, deliveries, DeliveryOutputSerializer)

@@ -1,7 +1,11 @@
+from typing import Any
+
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -44,8 +48,8 @@ class RefusedInput:
     form again, with its errors and what was typed), which htmx and the tests of
     "nothing silent" tell apart from a page shown."""
 
-    def form_invalid(self, form):
-        response = super().form_invalid(form)  # type: ignore[misc]
+    def form_invalid(self, form: forms.BaseForm) -> HttpResponse:
+        response: HttpResponse = super().form_invalid(form)  # type: ignore[misc]
         response.status_code = 422
         return response
 
@@ -60,7 +64,7 @@ class RateLimitedLoginView(RefusedInput, auth_views.LoginView):
         username = (self.request.POST.get("username") or "").strip().lower()
         return ratelimit.client_ip(self.request), username
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = ratelimit.login_wait(*self._ident())
         if wait:
             form = self.get_form()
@@ -79,11 +83,11 @@ class RateLimitedLoginView(RefusedInput, auth_views.LoginView):
             return response
         return super().post(request, *args, **kwargs)
 
-    def form_valid(self, form):
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         ratelimit.login_succeeded(*self._ident())
         return super().form_valid(form)
 
-    def form_invalid(self, form):
+    def form_invalid(self, form: forms.BaseForm) -> HttpResponse:
         ratelimit.login_failed(*self._ident())
         return super().form_invalid(form)
 
@@ -91,7 +95,7 @@ class RateLimitedLoginView(RefusedInput, auth_views.LoginView):
 class PasswordChangeView(RefusedInput, auth_views.PasswordChangeView):
     template_name = "registration/password_change.html"
 
-    def form_valid(self, form):
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
         messages.success(self.request, _("Your password was changed."))
         return super().form_valid(form)
 
@@ -112,7 +116,7 @@ class PasswordResetView(RefusedInput, auth_views.PasswordResetView):
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         window = settings.LOGIN_RATE_WINDOW
         ip = ratelimit.client_ip(request)
         if ratelimit.count("reset-ip", ip, window) >= settings.LOGIN_RATE_LIMIT:

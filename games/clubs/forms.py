@@ -11,6 +11,7 @@ names too (``ROLE_CHOICES``: the model's own choices, whose labels are translate
 """
 
 import re
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -44,7 +45,7 @@ class SignupForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         own_messages(self)
 
@@ -69,7 +70,7 @@ class ClubForm(forms.ModelForm):
         model = Club
         fields = ("name", "time_zone")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         zone = self.fields["time_zone"]
         assert isinstance(zone, forms.ChoiceField)  # declared above
@@ -125,7 +126,7 @@ class PlayerForm(forms.ModelForm):
             )
         }
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
         own_messages(self)
@@ -168,7 +169,7 @@ class PlayerLinkForm(forms.Form):
         empty_label=gettext_lazy("— not linked —"),
     )
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         member = self.fields["member"]
         assert isinstance(member, MemberChoiceField)  # declared above

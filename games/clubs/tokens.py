@@ -4,10 +4,12 @@ The API's own onboarding (`POST /api/v1/auth/tokens/`) is games.api.tokens. The 
 its messages are in the reader's language (issue 19)."""
 
 from datetime import timedelta
+from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -44,11 +46,11 @@ class TokenForm(forms.Form):
         help_text=gettext_lazy("Every token also stops working when your password changes."),
     )
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         active = ApiToken.objects.filter(user=self.user, revoked_at__isnull=True).count()
         if active >= MAX_ACTIVE_TOKENS:
             raise forms.ValidationError(
@@ -62,7 +64,7 @@ class TokenForm(forms.Form):
         return self.cleaned_data
 
 
-def _context(request: AuthedHttpRequest, form: TokenForm, **extra) -> dict:
+def _context(request: AuthedHttpRequest, form: TokenForm, **extra: Any) -> dict[str, Any]:
     return {
         "form": form,
         # With the user: a token's is_active compares the password it was made under.

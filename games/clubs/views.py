@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms import BaseForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -31,7 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"memberships": memberships})
 
 
-def _refused(*forms) -> int:
+def _refused(*forms: BaseForm) -> int:
     """A form page's status: 422 when it shows refused input again (with its errors and
     what was typed), as every form of the app answers; htmx swaps a 422 in (base.html's
     htmx-config) where a 400 would only raise the error banner."""
@@ -53,7 +54,7 @@ def club_create(request: AuthedHttpRequest) -> HttpResponse:
 
 
 @login_required
-def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_detail(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
     sessions = GameSession.objects.filter(club=club).select_related("next_dealer")
     context = {
@@ -70,7 +71,7 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @login_required
-def club_edit(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_edit(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id, Role.OWNER)
     form = ClubForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
@@ -120,7 +121,7 @@ def player_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
 
 
 @login_required
-def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
+def player_edit(request: AuthedHttpRequest, player_id: int) -> HttpResponse:
     player, membership = player_for(request.user, player_id, Role.SCOREKEEPER)
     club = player.club
     form = PlayerForm(request.POST or None, instance=player, club=club, prefix="p")
@@ -157,7 +158,7 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def player_archive(request: HttpRequest, player_id: int) -> HttpResponse:
+def player_archive(request: AuthedHttpRequest, player_id: int) -> HttpResponse:
     """Archive a player (off the pickers, books kept) or bring them back."""
     player, _ = player_for(request.user, player_id, Role.SCOREKEEPER)
     archived = request.POST.get("archived") == "1"
@@ -179,7 +180,7 @@ def player_archive(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 @login_required
-def member_list(request: HttpRequest, club_id: int) -> HttpResponse:
+def member_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
     context = {
         "club": club,
@@ -197,7 +198,7 @@ def member_list(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_create(request: HttpRequest, club_id: int) -> HttpResponse:
+def invite_create(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, _ = club_for(request.user, club_id, Role.OWNER)
     form = InviteForm(request.POST)
     if not form.is_valid():
@@ -250,7 +251,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpResponse:
+def member_role(request: AuthedHttpRequest, club_id: int, membership_id: int) -> HttpResponse:
     club, me = club_for(request.user, club_id, Role.OWNER)
     target = get_object_or_404(Membership, pk=membership_id, club=club)
     form = RoleForm(request.POST)
@@ -272,7 +273,7 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
 
 @login_required
 @require_POST
-def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> HttpResponse:
+def member_remove(request: AuthedHttpRequest, club_id: int, membership_id: int) -> HttpResponse:
     club, me = club_for(request.user, club_id, Role.OWNER)
     target = get_object_or_404(Membership, pk=membership_id, club=club)
     try:

@@ -4,6 +4,7 @@ games.api.idempotency and games.api.outbox. One rule lives here: an endpoint's s
 delete keep its club's ``has_webhooks`` flag (read by the ledger's session lock)."""
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
@@ -66,12 +67,12 @@ class WebhookEndpoint(models.Model):
     # Every endpoint is created, disabled (``active``) and deleted through these two, so
     # they keep ``Club.has_webhooks`` in the same transaction (issue #20: a club without
     # endpoints records a hand without asking for them; games.api.outbox).
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         with transaction.atomic():
             super().save(*args, **kwargs)
             sync_webhook_flag(self.club_id)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         with transaction.atomic():
             result = super().delete(*args, **kwargs)
             sync_webhook_flag(self.club_id)

@@ -3,6 +3,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -136,7 +137,7 @@ class Invite(models.Model):
         return f"invite to {self.club} as {self.role}"
 
     @classmethod
-    def issue(cls, club: Club, role: str, created_by) -> tuple["Invite", str]:
+    def issue(cls, club: Club, role: str, created_by: User) -> tuple["Invite", str]:
         token = secrets.token_urlsafe(24)
         invite = cls.objects.create(
             club=club,

@@ -11,6 +11,7 @@ import hmac
 import secrets
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import models
 from django.utils import timezone
 
@@ -37,7 +38,7 @@ class ShareLink(models.Model):
         return f"share link of {self.session} ({'revoked' if self.revoked_at else 'live'})"
 
     @classmethod
-    def new(cls, session: GameSession, user=None) -> "ShareLink":
+    def new(cls, session: GameSession, user: User | None = None) -> "ShareLink":
         return cls(
             session=session,
             selector=secrets.token_urlsafe(9),

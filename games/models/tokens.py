@@ -1,7 +1,9 @@
 import hmac
 import secrets
+from datetime import datetime
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -38,7 +40,9 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.hint}…)"
 
     @classmethod
-    def issue(cls, user, name: str, expires_at=None) -> tuple["ApiToken", str]:
+    def issue(
+        cls, user: User, name: str, expires_at: datetime | None = None
+    ) -> tuple["ApiToken", str]:
         key = cls.PREFIX + secrets.token_urlsafe(30)
         token = cls.objects.create(
             user=user,
@@ -59,7 +63,7 @@ class ApiToken(models.Model):
         )
 
 
-def password_fingerprint(user) -> str:
+def password_fingerprint(user: User) -> str:
     """A fingerprint of the user's current password hash (not the hash itself).
 
     Keyed by SECRET_KEY, so every app server must share the key, and rotating it stops

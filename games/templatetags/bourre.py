@@ -17,9 +17,12 @@ the session ledger's and, given the tournament's money (``p|memo:tournament.curr
 the prize ledger's, its amounts written the reader's way. Nothing here reads stored text.
 """
 
+from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
 from django import template
+from django.forms import BoundField
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.utils.html import conditional_escape, format_html, format_html_join
@@ -44,7 +47,7 @@ from games.sessions.rule_fields import CHOICE_LABELS
 from games.sessions.selectors import HandFacts
 from games.tournaments.deals import KIND_WORDS
 from ledger.memos import shown
-from ledger.models import PrizePosting
+from ledger.models import Account, PrizePosting
 
 __all__ = ["MINUS", "card_name", "register"]
 
@@ -71,12 +74,12 @@ SUIT_CODES = "SHDC"  # the engine's suit order (games.engine.cards.Suit)
 
 
 @register.filter
-def money(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
+def money(amount: int | str | None, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     return format_money(amount, currency)
 
 
 @register.filter
-def grouped(number) -> str:
+def grouped(number: int | str | None) -> str:
     """A count with the reader's digit grouping (``games.money.format_count``); blank for
     None, and anything that is not a number as it is."""
     if number is None or number == "":
@@ -89,12 +92,12 @@ def grouped(number) -> str:
 
 
 @register.filter
-def signed_money(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
+def signed_money(amount: int | str | None, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     return format_money(amount, currency, signed=True)
 
 
 @register.filter
-def amount_input(amount, currency: Currency | str = DEFAULT_CURRENCY) -> str:
+def amount_input(amount: int | None, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     """A stored amount as a form's input shows it: "0.25", "1" (no symbol, no grouping)."""
     return input_value(amount, currency)
 
@@ -154,7 +157,7 @@ def memo(posting: Any, currency: Currency | str | None = None) -> str:
 
 
 @register.filter
-def net_class(amount) -> str:
+def net_class(amount: int | None) -> str:
     """CSS class for a net amount: green up, red down (the sign is in the text too)."""
     if not amount:
         return ""
@@ -169,7 +172,7 @@ def suit_index(text: str) -> int | None:
 
 
 @register.filter
-def suit(text: str):
+def suit(text: str) -> str:
     """A suit code (`H`, `♥`) as a coloured symbol with its name for screen readers."""
     index = suit_index(text)
     if index is None:
@@ -188,7 +191,7 @@ def suit_name(text: str) -> str:
 
 
 @register.filter
-def card(text: str):
+def card(text: str) -> str:
     """A card (`QH`, `10♥`) as rank + coloured suit symbol, read out as "queen of hearts"."""
     try:
         index = int(parse_card(text))
@@ -216,7 +219,7 @@ def card_name(rank: str, suit_letter: str) -> str:
 
 
 @register.filter
-def get_item(mapping, key):
+def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
     """`{{ dict|get_item:key }}`: templates cannot index a dict by a variable."""
     if mapping is None:
         return None
@@ -227,17 +230,17 @@ def get_item(mapping, key):
 
 
 @register.filter
-def names(items) -> str:
+def names(items: Iterable[object] | None) -> str:
     """["ann", "ben", "cal"] → "ann, ben and cal", with the active language's "and"
     ("ann, ben ja cal")."""
-    items = [str(i) for i in items or []]
-    if len(items) <= 1:
-        return "".join(items)
-    return _("%(names)s and %(last)s") % {"names": ", ".join(items[:-1]), "last": items[-1]}
+    words = [str(i) for i in items or []]
+    if len(words) <= 1:
+        return "".join(words)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(words[:-1]), "last": words[-1]}
 
 
 @register.filter
-def pretty_json(value) -> str:
+def pretty_json(value: object) -> str:
     import json
 
     return json.dumps(value, indent=1, ensure_ascii=False, sort_keys=False)
@@ -251,9 +254,9 @@ ACCOUNT_LABELS = {
 
 
 @register.filter
-def account_label(account) -> str:
+def account_label(account: Account) -> str:
     """A ledger account as a player reads it: the player's name, "pot", "club kitty"."""
-    if account.kind == "player" and account.player_id:
+    if account.kind == "player" and account.player_id and account.player is not None:
         return account.player.name
     return str(ACCOUNT_LABELS.get(account.kind, account.kind))
 
@@ -294,7 +297,7 @@ def result_line(result: dict, currency: Currency | str = DEFAULT_CURRENCY) -> st
 
 
 @register.filter
-def iso_time(text: str):
+def iso_time(text: str) -> datetime | None:
     """A stored ISO 8601 timestamp (JSON) as a datetime, for the ``date`` filter."""
     try:
         return parse_datetime(str(text or ""))
@@ -335,7 +338,7 @@ def rule_text(text: object) -> str:
 
 
 @register.filter
-def described(field):
+def described(field: BoundField) -> BoundField | str:
     """The field's widget; when it has errors, linked to them (``aria-describedby`` the
     error list ``<id>_errors``, then the help text) — Django marks it ``aria-invalid``."""
     if not field.errors or not field.auto_id:
@@ -347,7 +350,7 @@ def described(field):
 
 
 @register.filter
-def groups_have_errors(groups) -> bool:
+def groups_have_errors(groups: Iterable[tuple[str, Iterable[BoundField]]]) -> bool:
     """Whether any field of ``[(title, fields), ...]`` has an error (a collapsed section
     holding one opens, without JavaScript too)."""
     return any(field.errors for _, fields in groups for field in fields)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -115,7 +116,7 @@ def clock_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     return out
 
 
-def clock_action(*, tournament_id: int, action: str, user, seconds: int = 0) -> Tournament:
+def clock_action(*, tournament_id: int, action: str, user: User, seconds: int = 0) -> Tournament:
     """The director's clock buttons: start, pause, resume, adjust (±seconds)."""
     if action not in ACTIONS:
         raise TournamentError(

@@ -18,6 +18,7 @@ of each kind, and this rule (``CHIP_CHOP_RULE``), before the director records it
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -26,11 +27,11 @@ from games.engine import tournament as logic
 from games.engine import tournament_payouts as pay
 from games.engine.tournament import TournamentError
 from games.engine.tournament_payouts import PayoutError
-from games.models import Player, Tournament, TournamentTable
+from games.models import Player, Round, Tournament, TournamentTable
 from games.money import PLAIN, format_money
 from games.tournaments import payouts
 from games.tournaments.locks import locked
-from games.tournaments.tables import finish_round, finish_table, table_infos
+from games.tournaments.tables import TableInfo, finish_round, finish_table, table_infos
 from ledger import books, postings
 from ledger.memos import DEAL_LABELS, DEAL_WORDS, deal_memo
 from ledger.models import PrizePosting
@@ -48,7 +49,7 @@ CHIP_CHOP_RULE = _(
 )
 
 
-def _final_table(t: Tournament):
+def _final_table(t: Tournament) -> tuple[Round, TournamentTable, TableInfo]:
     rnd = t.rounds.order_by("-number").first()
     tables = (
         list(rnd.tables.filter(status=TournamentTable.Status.PLAYING).select_related("session"))
@@ -137,7 +138,7 @@ def make_deal(
     tournament_id: int,
     kind: str,
     agreed: list[int],
-    user,
+    user: User,
     amounts: dict[int, int] | None = None,
 ) -> Tournament:
     """Record the deal every remaining player agreed to, pay it, and end the tournament."""

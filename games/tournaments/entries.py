@@ -26,13 +26,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Round, Seat, SeatMove, Tournament, TournamentTable
 from games.tournaments import clock
 from games.tournaments.locks import entry_of, locked
-from games.tournaments.tables import seat_number, table_infos
+from games.tournaments.tables import TableInfo, seat_number, table_infos
 from ledger import postings
 from ledger.memos import Memo, MemoKind, prize_memo
 from ledger.models import PrizePosting
@@ -77,7 +78,9 @@ def _add_chips(rnd: Round, player_id: int, chips: int) -> None:
     rnd.save(update_fields=["draw"])
 
 
-def seat_late(t: Tournament, entry: Entry, user, reason: str = SeatMove.Reason.LATE) -> SeatMove:
+def seat_late(
+    t: Tournament, entry: Entry, user: User, reason: str = SeatMove.Reason.LATE
+) -> SeatMove:
     """Seat a late entrant (or a re-entry) with the starting chips. Under the caller's
     tournament lock."""
     rnd = _current_round(t)
@@ -110,7 +113,9 @@ def seat_late(t: Tournament, entry: Entry, user, reason: str = SeatMove.Reason.L
     )
 
 
-def _pay(t: Tournament, entry: Entry, kind: str, price: int, fee: int, user, memo: Memo) -> None:
+def _pay(
+    t: Tournament, entry: Entry, kind: str, price: int, fee: int, user: User, memo: Memo
+) -> None:
     accounts = postings.prize_accounts(t, [entry.player_id])
     postings.post_prize(
         t,
@@ -141,7 +146,7 @@ def _within_limit(name: str, used: int, limit: int, what: str, *, message_id: st
         )
 
 
-def reenter(*, tournament_id: int, entry_id: int, user) -> SeatMove:
+def reenter(*, tournament_id: int, entry_id: int, user: User) -> SeatMove:
     with transaction.atomic():
         t = locked(tournament_id)
         _require_late(t, "Re-entry", message_id="reentry_closed")
@@ -179,7 +184,7 @@ def reenter(*, tournament_id: int, entry_id: int, user) -> SeatMove:
     return move
 
 
-def _seat_of(t: Tournament, entry: Entry):
+def _seat_of(t: Tournament, entry: Entry) -> tuple[Seat, TableInfo]:
     seat = (
         Seat.objects.filter(
             player_id=entry.player_id,
@@ -203,7 +208,7 @@ def _seat_of(t: Tournament, entry: Entry):
     return seat, info
 
 
-def rebuy(*, tournament_id: int, entry_id: int, user) -> Entry:
+def rebuy(*, tournament_id: int, entry_id: int, user: User) -> Entry:
     with transaction.atomic():
         t = locked(tournament_id)
         _require_late(t, "Rebuying", message_id="rebuy_closed")
@@ -248,7 +253,7 @@ def rebuy(*, tournament_id: int, entry_id: int, user) -> Entry:
     return entry
 
 
-def addon(*, tournament_id: int, entry_id: int, user) -> Entry:
+def addon(*, tournament_id: int, entry_id: int, user: User) -> Entry:
     with transaction.atomic():
         t = locked(tournament_id)
         if t.addon_chips <= 0:

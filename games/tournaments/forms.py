@@ -12,6 +12,8 @@ form writes them in the reader's language from their numbers (``structure_words`
 ``payout_words``), so a preset's description always says what it does.
 """
 
+from typing import Any
+
 from django import forms
 from django.db import models
 from django.utils.translation import gettext, ngettext, pgettext_lazy
@@ -205,7 +207,7 @@ class TournamentForm(forms.ModelForm):
             "addon_chips": _("0: no add-on."),
         }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         structure = self.fields["structure_preset"]
         assert isinstance(structure, forms.ChoiceField)
@@ -286,7 +288,7 @@ class EntryForm(forms.Form):
     check_in = forms.BooleanField(required=False, label=_("Checked in and paid"))
     bots = forms.BooleanField(required=False, label=_("Bots play for them (digital tables)"))
 
-    def __init__(self, *args, tournament: Tournament, **kwargs):
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         entered = tournament.entries.exclude(status=Entry.Status.WITHDRAWN).values("player_id")
         players = self.fields["players"]
@@ -317,7 +319,14 @@ class DealForm(forms.Form):
         initial="chips",
     )
 
-    def __init__(self, *args, terms: dict, names: dict, currency: Currency, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        terms: dict[str, Any],
+        names: dict[int, str],
+        currency: Currency,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.terms, self.names, self.currency = terms, names, currency
         for p, chips in sorted(terms["chips"].items(), key=lambda x: -x[1]):
@@ -336,7 +345,7 @@ class DealForm(forms.Form):
                 label=gettext("%(name)s's share (custom)") % {"name": name},
             )
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         amounts = self.amounts() if data.get("kind") else None
         if amounts is not None and sum(amounts.values()) != self.terms["total"]:

@@ -11,6 +11,7 @@ of the engine in the reader's language (games.messages.render).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from games.engine import tournament as logic
@@ -20,6 +21,8 @@ from games.tournaments import clock, payouts, selectors
 from ledger import books
 
 
+# One piece (radon D): the TV screen's fields from one fixed set of queries; its branches
+# are a running or a finished event's value of the same field (players left, prizes).
 def tv_context(t: Tournament) -> dict[str, Any]:
     """Clock, level, ante, next level, players left, average stack, tables, the latest
     eliminations and the payouts, in a fixed number of queries."""
@@ -95,7 +98,13 @@ def drawn_entrants(t: Tournament) -> list[int]:
     return sorted(p for p in ids if p not in late)
 
 
-def _redo(t: Tournament, rnd: Round, seed: str, entrants: list[int], met) -> tuple[list, list]:
+def _redo(
+    t: Tournament,
+    rnd: Round,
+    seed: str,
+    entrants: list[int],
+    met: Mapping[int, Collection[int]] | None,
+) -> tuple[list[list[int]], list[int]]:
     lo = rnd.draw.get("min_table", t.min_table)
     hi = rnd.draw.get("max_table", t.max_table)
     if rnd.number == 1 and not t.is_rounds:
@@ -106,6 +115,8 @@ def _redo(t: Tournament, rnd: Round, seed: str, entrants: list[int], met) -> tup
     return draw.tables, draw.byes
 
 
+# One piece (radon D): redoes each round in order, carrying who met whom into the next
+# round's draw; each branch records one way a round can disagree with the record.
 def verify_draws(t: Tournament, entrants: list[int] | None = None) -> dict[str, Any]:
     """Check the seed against its commitment and redo every round's draw. ``entrants``:
     an entry list to check instead of the one on record (e.g. pasted by a player)."""

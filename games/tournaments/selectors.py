@@ -37,6 +37,8 @@ def deal_players(t: Tournament) -> set[int]:
     return {int(p) for p in ((t.deal or {}).get("amounts") or {})}
 
 
+# One piece (radon D): one ranking over one entry list (finished places, or those still
+# in by chips then those out); the branches are the cases of that one order.
 def standings(t: Tournament) -> list[dict[str, Any]]:
     """Everyone in the event, best first: final places once finished; while running,
     those still in (by chips) and then the others by when they went out, each with the
@@ -205,6 +207,8 @@ def chip_report(t: Tournament) -> list[dict[str, int]]:
     return report
 
 
+# One piece (radon D): one page's data from queries made once up front; its branches
+# shape rounds and tables for the template, they decide nothing.
 def bracket(t: Tournament) -> dict[str, Any]:
     """Everything the bracket page shows, in a constant number of queries whatever the
     number of entrants: rounds, tables, then one query each for seats and live stacks."""
@@ -471,7 +475,7 @@ API_PRIZE_CSV_COLUMNS = (*PRIZE_CSV_COLUMNS[:5], "amount_minor", *PRIZE_CSV_COLU
 def prize_csv_rows(t: Tournament) -> Iterator[list[Any]]:
     """One row per leg: the prize ledger page's CSV (amounts in major units, the ISO code,
     times with the club's offset; the API writes its own from its JSON)."""
-    names = dict(t.entries.values_list("player_id", "player__name"))
+    names: dict[int | None, str] = dict(t.entries.values_list("player_id", "player__name"))
     for posting in books.prize_postings(t):
         for leg in posting.legs.all():
             account = leg.account

@@ -68,6 +68,7 @@ import random
 from collections import defaultdict
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -76,6 +77,7 @@ from games.engine import tournament_levels as levels
 from games.engine.record import SESSION_KEYS
 from games.engine.tournament import TournamentError
 from games.models import (
+    Club,
     Entry,
     Hand,
     Player,
@@ -166,7 +168,9 @@ IN_EVENT = ("playing", "out", "winner")
 # -- setup ----------------------------------------------------------------------------------
 
 
-def create_tournament(*, club, user, idempotency_key: str = "", **settings: Any) -> Tournament:
+def create_tournament(
+    *, club: Club, user: User, idempotency_key: str = "", **settings: Any
+) -> Tournament:
     unknown = set(settings) - set(SETTINGS)
     if unknown:
         raise TournamentError(
@@ -208,7 +212,9 @@ def _apply_preset(settings: dict[str, Any]) -> None:
         settings["hands_per_level"] = preset.hands_per_level
 
 
-def create_tournament_once(*, club, user, idempotency_key: str, **settings: Any):
+def create_tournament_once(
+    *, club: Club, user: User, idempotency_key: str, **settings: Any
+) -> tuple[Tournament, bool]:
     """``create_tournament`` that a retried request does not repeat: (tournament, created)."""
     if idempotency_key:
         found = Tournament.objects.filter(club=club, idempotency_key=idempotency_key).first()
@@ -224,7 +230,7 @@ def create_tournament_once(*, club, user, idempotency_key: str, **settings: Any)
         return Tournament.objects.get(club=club, idempotency_key=idempotency_key), False
 
 
-def reseed(*, tournament_id: int, user) -> Tournament:
+def reseed(*, tournament_id: int, user: User) -> Tournament:
     """A fresh random seed (and commitment), only while nobody has registered."""
     with transaction.atomic():
         t = _locked(tournament_id)
@@ -239,7 +245,7 @@ def reseed(*, tournament_id: int, user) -> Tournament:
     return t
 
 
-def update_settings(*, tournament_id: int, user, **settings: Any) -> Tournament:
+def update_settings(*, tournament_id: int, user: User, **settings: Any) -> Tournament:
     with transaction.atomic():
         t = _locked(tournament_id)
         _require_status(
@@ -275,7 +281,7 @@ def update_settings(*, tournament_id: int, user, **settings: Any) -> Tournament:
 # -- registration ---------------------------------------------------------------------------
 
 
-def register(*, tournament_id: int, player: Player, user, is_bot: bool = False) -> Entry:
+def register(*, tournament_id: int, player: Player, user: User, is_bot: bool = False) -> Entry:
     """Enter a player: before the start, or late while late registration is open (the
     entry is seated when it checks in). Beyond the field cap: the waiting list."""
     with transaction.atomic():
@@ -324,7 +330,7 @@ def register(*, tournament_id: int, player: Player, user, is_bot: bool = False) 
     return entry
 
 
-def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
+def check_in(*, tournament_id: int, entry_id: int, user: User) -> Entry:
     """The player is here and has paid: buy-in into the pool, fee out to the house."""
     with transaction.atomic():
         t = _locked(tournament_id)
@@ -384,7 +390,7 @@ def check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
     return entry
 
 
-def withdraw(*, tournament_id: int, entry_id: int, user) -> Entry:
+def withdraw(*, tournament_id: int, entry_id: int, user: User) -> Entry:
     """Withdraw before the start; a paid buy-in and fee are refunded in full."""
     with transaction.atomic():
         t = _locked(tournament_id)
@@ -429,7 +435,7 @@ def withdraw(*, tournament_id: int, entry_id: int, user) -> Entry:
 # -- starting, rounds -----------------------------------------------------------------------
 
 
-def start(*, tournament_id: int, user) -> Round:
+def start(*, tournament_id: int, user: User) -> Round:
     """Close registration and draw the first round (freeze-out: the only one) from the
     seed made at creation, which is revealed now."""
     with transaction.atomic():
@@ -477,7 +483,7 @@ def start(*, tournament_id: int, user) -> Round:
     return rnd
 
 
-def draw_next_round(*, tournament_id: int, user) -> Round:
+def draw_next_round(*, tournament_id: int, user: User) -> Round:
     """Table rounds: draw the next round from those who advanced (with byes if needed)."""
     with transaction.atomic():
         t = _locked(tournament_id)
@@ -537,7 +543,17 @@ def _chips_into_next_round(t: Tournament, last: Round) -> dict[int, int]:
     return chips
 
 
-def _new_round(t, number, seed, ranked, tables, byes, final, chips, met) -> Round:
+def _new_round(
+    t: Tournament,
+    number: int,
+    seed: str,
+    ranked: list[int],
+    tables: list[list[int]],
+    byes: list[int],
+    final: bool,
+    chips: dict[int, int],
+    met: dict[int, set[int]] | None,
+) -> Round:
     return Round.objects.create(
         tournament=t,
         number=number,
@@ -556,7 +572,9 @@ def _new_round(t, number, seed, ranked, tables, byes, final, chips, met) -> Roun
     )
 
 
-def _open_table(t: Tournament, rnd: Round, number: int, players: list[int], chips, user):
+def _open_table(
+    t: Tournament, rnd: Round, number: int, players: list[int], chips: dict[int, int], user: User
+) -> TournamentTable:
     by_id = Player.objects.in_bulk(players)
     seated = [by_id[p] for p in players]
     # Stored in English (the API and CSV give it as it is); pages show it in the reader's
@@ -582,7 +600,9 @@ def _open_table(t: Tournament, rnd: Round, number: int, players: list[int], chip
 # -- the director's requests ----------------------------------------------------------------
 
 
-def end_table(*, tournament_id: int, table_id: int, user, now: bool = False) -> TournamentTable:
+def end_table(
+    *, tournament_id: int, table_id: int, user: User, now: bool = False
+) -> TournamentTable:
     """Table rounds: end this table's round — once its pot has been won, or ``now`` (the
     pot is then left dead: recorded, not awarded)."""
     with transaction.atomic():
@@ -616,7 +636,7 @@ def end_table(*, tournament_id: int, table_id: int, user, now: bool = False) -> 
     return table
 
 
-def end_round(*, tournament_id: int, user, now: bool = False) -> Round:
+def end_round(*, tournament_id: int, user: User, now: bool = False) -> Round:
     """End every table of the current round (see ``end_table``)."""
     with transaction.atomic():
         t = _locked(tournament_id)
@@ -630,7 +650,7 @@ def end_round(*, tournament_id: int, user, now: bool = False) -> Round:
     return rnd
 
 
-def sync(*, tournament_id: int, user=None) -> bool:
+def sync(*, tournament_id: int, user: User | None = None) -> bool:
     """Bring the tournament up to date with its tables (idempotent); True if it moved."""
     with transaction.atomic():
         t = _locked(tournament_id)
@@ -665,7 +685,7 @@ def after_hand(session_id: int) -> None:
 
 
 def autoplay(
-    *, tournament_id: int, table_id: int, hands: int, user, seed: str | None = None
+    *, tournament_id: int, table_id: int, hands: int, user: User, seed: str | None = None
 ) -> int:
     """Let the engine's bots play up to ``hands`` hands at one table (every seat), each
     recorded through ``postings.record_hand`` like a digital hand. Returns how many."""

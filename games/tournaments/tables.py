@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
@@ -104,7 +105,9 @@ def table_infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
     return out
 
 
-def sync_tables(t: Tournament, user, trigger: int | None = None) -> bool:
+# One piece (radon D): the order of one pass is the rule (exits, antes, finished tables,
+# balancing, the round's end); each step is already its own helper.
+def sync_tables(t: Tournament, user: User | None, trigger: int | None = None) -> bool:
     """One pass over the current round's tables. The caller holds the tournament lock.
     ``trigger``: the session that just recorded a hand; in table rounds only its table
     can have changed, so only it is looked at."""
@@ -143,7 +146,13 @@ def sync_tables(t: Tournament, user, trigger: int | None = None) -> bool:
     return changed
 
 
-def _record_exits(t, rnd, info: TableInfo, playing: dict, out_here: dict) -> bool:
+def _record_exits(
+    t: Tournament,
+    rnd: Round,
+    info: TableInfo,
+    playing: dict[int, Entry],
+    out_here: dict[int, Entry],
+) -> bool:
     """Entries whose seat here was eliminated go out; a voided elimination comes back."""
     changed = False
     busted = [
@@ -172,13 +181,13 @@ def _record_exits(t, rnd, info: TableInfo, playing: dict, out_here: dict) -> boo
             )
             changed = True
     for r in info.seats:
-        entry = out_here.get(r["player_id"])
-        if entry and entry.out_table_id == info.table.pk and r["player_id"] in info.alive:
+        back = out_here.get(r["player_id"])
+        if back and back.out_table_id == info.table.pk and r["player_id"] in info.alive:
             # The hand that knocked them out was voided: they are back in.
-            entry.status = Entry.Status.PLAYING
-            entry.out_round = entry.out_at = entry.out_chips = entry.out_key = None
-            entry.out_table = None
-            entry.save(
+            back.status = Entry.Status.PLAYING
+            back.out_round = back.out_at = back.out_chips = back.out_key = None
+            back.out_table = None
+            back.save(
                 update_fields=["status", "out_round", "out_at", "out_chips", "out_table", "out_key"]
             )
             changed = True
@@ -207,7 +216,9 @@ def _exit_points(session: GameSession, players: list[int]) -> dict[int, tuple[in
     return out
 
 
-def _update_ante(t, rnd, info: TableInfo, user, trigger: int | None) -> bool:
+def _update_ante(
+    t: Tournament, rnd: Round, info: TableInfo, user: User | None, trigger: int | None
+) -> bool:
     """A table takes the level in force when its previous hand ended: by hands, after
     each of its hands; by the clock, after its own hand (``trigger``) — never while a
     hand may be under way there, so a change applies from the next hand dealt."""
@@ -228,7 +239,7 @@ def _update_ante(t, rnd, info: TableInfo, user, trigger: int | None) -> bool:
     return True
 
 
-def _table_done(t, rnd, info: TableInfo, playing_tables: int) -> bool:
+def _table_done(t: Tournament, rnd: Round, info: TableInfo, playing_tables: int) -> bool:
     if info.in_progress:
         return False
     if not t.is_rounds:
@@ -241,7 +252,7 @@ def _table_done(t, rnd, info: TableInfo, playing_tables: int) -> bool:
     return bool(reached) and info.pot == 0
 
 
-def _done_reason(t, rnd, info: TableInfo) -> str:
+def _done_reason(t: Tournament, rnd: Round, info: TableInfo) -> str:
     if len(info.alive) <= 1:
         return "last_player"
     if info.table.ending:
@@ -260,7 +271,17 @@ def _pots_won(session: GameSession, seats: list[Mapping[str, Any]]) -> dict[int,
     return won
 
 
-def finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason: str) -> None:
+# One piece (radon D): ranking, cash-out, closing and putting players out share the same
+# chip counts and happen in this order in one transaction; split, each part would pass
+# the same half-dozen values back and forth.
+def finish_table(
+    t: Tournament,
+    rnd: Round,
+    table: TournamentTable,
+    info: TableInfo,
+    user: User | None,
+    reason: str,
+) -> None:
     """Rank the table, pay the chips back to the bank, close it, put players out."""
     pot = info.pot
     awarded = False
@@ -352,7 +373,7 @@ def finish_table(t, rnd, table: TournamentTable, info: TableInfo, user, reason: 
         _finish_tournament(t, user)
 
 
-def _winner_key(t, rnd, row) -> list[int]:
+def _winner_key(t: Tournament, rnd: Round, row: logic.RankedRow) -> list[int]:
     if t.is_rounds:
         return [rnd.number, 2, 0, row.chips, 0, 0]
     # Freeze-out: those still seated when the last table ends (a deal) rank by the
@@ -360,7 +381,7 @@ def _winner_key(t, rnd, row) -> list[int]:
     return [1, 0, -row.rank]
 
 
-def finish_round(t: Tournament, rnd: Round, user) -> None:
+def finish_round(t: Tournament, rnd: Round, user: User | None) -> None:
     tables = list(rnd.tables.all())
     placed = []
     for table in tables:
@@ -382,7 +403,7 @@ def finish_round(t: Tournament, rnd: Round, user) -> None:
         _finish_tournament(t, user)
 
 
-def _finish_tournament(t: Tournament, user) -> None:
+def _finish_tournament(t: Tournament, user: User | None) -> None:
     """Places for everyone, prizes out of the pool, every table closed."""
     entries = list(
         t.entries.filter(
@@ -452,7 +473,15 @@ def _finish_tournament(t: Tournament, user) -> None:
 # -- freeze-out balancing -------------------------------------------------------------------
 
 
-def _balance(t: Tournament, rnd: Round, infos: dict[int, TableInfo], user, trigger) -> bool:
+# One piece (radon D): one balancing step, in order: which tables are held, the engine's
+# plan (logic.plan_balance decides), then each move's ledger postings and seat record.
+def _balance(
+    t: Tournament,
+    rnd: Round,
+    infos: dict[int, TableInfo],
+    user: User | None,
+    trigger: int | None,
+) -> bool:
     by_number = {
         info.table.number: info
         for info in infos.values()

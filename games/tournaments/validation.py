@@ -20,8 +20,24 @@ __all__ = ["validate"]
 
 
 def validate(t: Tournament) -> None:
-    """Raise TournamentError unless the settings make a playable event."""
+    """Raise TournamentError unless the settings make a playable event.
+
+    The checks run in a fixed order (the first refusal is the one the director sees),
+    one helper per part of the settings.
+    """
     logic.check_limits(t.min_table, t.max_table)
+    _check_choices(t)
+    _check_amounts(t)
+    antes = _check_antes(t)
+    _check_rounds(t)
+    _check_presets(t)
+    _check_units(t)
+    _check_levels(t)
+    _check_rules(t, antes)
+
+
+def _check_choices(t: Tournament) -> None:
+    """The format, table mode and tie-break are among the known values."""
     if t.format not in Tournament.Format.values:
         raise TournamentError(
             f"Unknown format {t.format!r}.",
@@ -40,6 +56,10 @@ def validate(t: Tournament) -> None:
         raise TournamentError(
             f"Unknown tie-break {t.tiebreak!r}.", code="tiebreak", params={"tiebreak": t.tiebreak}
         )
+
+
+def _check_amounts(t: Tournament) -> None:
+    """The buy-in, fee and starting stack are whole amounts within MAX_STAKE."""
     # Amounts stay within engine.rules' bounds (MAX_STAKE), so no level, prize or stack
     # can push a table's books past a 64-bit column or the verifier's caps.
     most = {"max": format_money(MAX_STAKE, t.currency)}
@@ -64,6 +84,10 @@ def validate(t: Tournament) -> None:
             code="starting_chips",
             params={"max": MAX_STAKE},
         )
+
+
+def _check_antes(t: Tournament) -> list[int]:
+    """The ante schedule: whole, positive, at most MAX_STAKE, never going down."""
     antes = t.antes
     if not isinstance(antes, list) or not antes or any(type(a) is not int or a <= 0 for a in antes):
         raise TournamentError(
@@ -82,16 +106,26 @@ def validate(t: Tournament) -> None:
             code="antes",
             message_id="antes_rising",
         )
-    if t.is_rounds:
-        if t.hands_per_round < 1:
-            raise TournamentError("A round needs at least one hand.", code="hands_per_round")
-        if not 1 <= t.advance_per_table < t.min_table:
-            raise TournamentError(
-                f"Between 1 and {t.min_table - 1} players can advance from a table of at "
-                f"least {t.min_table} (fewer than sit there, or the field never shrinks).",
-                code="advance_per_table",
-                params={"most": t.min_table - 1, "smallest": t.min_table},
-            )
+    return antes
+
+
+def _check_rounds(t: Tournament) -> None:
+    """A rounds event plays at least one hand a round and shrinks its field."""
+    if not t.is_rounds:
+        return
+    if t.hands_per_round < 1:
+        raise TournamentError("A round needs at least one hand.", code="hands_per_round")
+    if not 1 <= t.advance_per_table < t.min_table:
+        raise TournamentError(
+            f"Between 1 and {t.min_table - 1} players can advance from a table of at "
+            f"least {t.min_table} (fewer than sit there, or the field never shrinks).",
+            code="advance_per_table",
+            params={"most": t.min_table - 1, "smallest": t.min_table},
+        )
+
+
+def _check_presets(t: Tournament) -> None:
+    """The payout split and the named payout and structure presets exist."""
     if t.payout_percentages:
         logic.validate_payout_percentages(t.payout_percentages)
     if t.payout_preset and t.payout_preset not in pay.PAYOUT_PRESETS:
@@ -106,18 +140,30 @@ def validate(t: Tournament) -> None:
             "structure_preset",
             params={"preset": t.structure_preset},
         )
+
+
+def _check_units(t: Tournament) -> None:
+    """The prize rounding unit and the add-on price are whole amounts."""
     if type(t.payout_unit) is not int or t.payout_unit < 1:
         raise TournamentError("Round prizes to a unit of 1 or more.", code="payout_unit")
     if type(t.addon_price) is not int or t.addon_price < 0:
         raise TournamentError(
             "The add-on price must be a whole amount of 0 or more.", code="addon_price"
         )
+
+
+def _check_levels(t: Tournament) -> None:
+    """A freeze-out's antes rise, and breaks have a length."""
     if not t.is_rounds and t.level_minutes <= 0 and t.hands_per_level <= 0:
         raise TournamentError(
             "A freeze-out needs rising antes: levels by minutes or by hands.", code="levels"
         )
     if t.break_every and not t.break_minutes:
         raise TournamentError("Say how long the breaks are.", code="break_minutes")
+
+
+def _check_rules(t: Tournament, antes: list[int]) -> None:
+    """The house rules make valid engine Rules at the first level's ante."""
     if not isinstance(t.rules, dict):
         raise TournamentError(
             "The house rules are not in the expected form.",

@@ -11,6 +11,8 @@ language; the engine's refusals go through games.messages.render.
 """
 
 import json
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import segno
 from django.contrib import messages
@@ -30,7 +32,7 @@ from games.access import club_for, tournament_for
 from games.engine.tournament import TournamentError
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.messages import render as say
-from games.models import Entry, GameSession, Role, Tournament
+from games.models import Entry, GameSession, Membership, Role, Tournament
 from games.polling import etag_matches, live, not_modified
 from games.tournaments import clock, deals, payouts, screens, selectors, tables
 from games.tournaments import entries as late
@@ -41,7 +43,7 @@ from ledger.exports import major
 
 
 @login_required
-def tournament_list(request: HttpRequest, club_id: int) -> HttpResponse:
+def tournament_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
     tournaments = club.tournaments.all()
     return render(
@@ -56,7 +58,7 @@ def tournament_list(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @login_required
-def tournament_create(request: HttpRequest, club_id: int) -> HttpResponse:
+def tournament_create(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, _ = club_for(request.user, club_id, Role.SCOREKEEPER)
     form = TournamentForm(request.POST or None, instance=Tournament(club=club))
     if request.method == "POST" and form.is_valid():
@@ -76,7 +78,7 @@ def tournament_create(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @login_required
-def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_edit(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     form = TournamentForm(request.POST or None, instance=t)
     if t.status != Tournament.Status.REGISTRATION:
@@ -100,7 +102,9 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
-def _detail_context(request, t: Tournament, membership) -> dict:
+def _detail_context(
+    request: AuthedHttpRequest, t: Tournament, membership: Membership
+) -> dict[str, Any]:
     data = selectors.bracket(t)
     entries = sorted(
         t.entries.select_related("player"),
@@ -152,12 +156,15 @@ def _detail_context(request, t: Tournament, membership) -> dict:
     }
 
 
+# What a director's action returns, handed to its success message.
+_T = TypeVar("_T")
+
 # Registration lists who still has to check in first.
 _ENTRY_ORDER: dict[str, int] = {Entry.Status.REGISTERED: 0, Entry.Status.CHECKED_IN: 1}
 _COUNTED = (Entry.Status.CHECKED_IN, Entry.Status.PLAYING, Entry.Status.OUT, Entry.Status.WINNER)
 
 
-def _counts(entries) -> dict[str, int]:
+def _counts(entries: Iterable[Entry]) -> dict[str, int]:
     counts = {status: 0 for status in Entry.Status.values}
     for e in entries:
         counts[e.status] += 1
@@ -165,7 +172,7 @@ def _counts(entries) -> dict[str, int]:
     return counts
 
 
-def _dashboard_etag(t: Tournament, membership) -> str:
+def _dashboard_etag(t: Tournament, membership: Membership) -> str:
     # With the clock's level: the dashboard refreshes when a level ends.
     return screens.tv_etag(t)[:-1] + f'-{membership.role}"'
 
@@ -186,7 +193,12 @@ def tournament_detail(request: AuthedHttpRequest, tournament_id: int) -> HttpRes
     return live(render(request, template, context), etag)
 
 
-def _director_post(request, tournament_id: int, action, success=None):
+def _director_post(
+    request: AuthedHttpRequest,
+    tournament_id: int,
+    action: Callable[[Tournament], _T],
+    success: Callable[[_T], str] | None = None,
+) -> HttpResponse:
     """Run a director's action; errors come back as a message on the dashboard, in the
     reader's language; ``success(result)`` words what was done."""
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
@@ -202,7 +214,7 @@ def _director_post(request, tournament_id: int, action, success=None):
 
 @login_required
 @require_POST
-def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def entry_add(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     form = EntryForm(request.POST, tournament=t)
     if not form.is_valid():
@@ -229,7 +241,9 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action: str):
+def entry_action(
+    request: AuthedHttpRequest, tournament_id: int, entry_id: int, action: str
+) -> HttpResponse:
     actions = {
         "checkin": svc.check_in,
         "withdraw": svc.withdraw,
@@ -259,8 +273,8 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
 
 @login_required
 @require_POST
-def checkin_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    def run(t):
+def checkin_all(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
+    def run(t: Tournament) -> int:
         entries = t.entries.filter(status=Entry.Status.REGISTERED)
         for entry in entries:
             svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
@@ -273,7 +287,7 @@ def checkin_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_start(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     return _director_post(
         request,
         tournament_id,
@@ -287,7 +301,7 @@ def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def round_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def round_draw(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     return _director_post(
         request,
         tournament_id,
@@ -298,7 +312,7 @@ def round_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_reseed(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_reseed(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     return _director_post(
         request,
         tournament_id,
@@ -312,7 +326,7 @@ def tournament_reseed(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def clock_control(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def clock_control(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     action = request.POST.get("action", "")
     try:
         seconds = int(request.POST.get("minutes") or 0) * 60
@@ -338,7 +352,7 @@ def clock_control(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def roster_paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def roster_paste(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     form = RosterForm(request.POST)
     if not form.is_valid():
@@ -395,7 +409,7 @@ def _deal_form(t: Tournament) -> tuple[DealForm | None, str]:
 
 @login_required
 @require_POST
-def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def deal_make(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     """Record a deal. A refusal (the form's or the service's) shows the dashboard again
     with the deal form open, its error in view and what was typed kept (status 422, like
     every form of the app that refuses input)."""
@@ -431,7 +445,7 @@ def deal_make(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def round_end(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def round_end(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     now = request.POST.get("now") == "1"
     return _director_post(
         request,
@@ -447,7 +461,7 @@ def round_end(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_end(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+def table_end(request: AuthedHttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     now = request.POST.get("now") == "1"
     return _director_post(
         request,
@@ -466,13 +480,13 @@ def table_end(request: HttpRequest, tournament_id: int, table_id: int) -> HttpRe
 
 @login_required
 @require_POST
-def table_autoplay(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+def table_autoplay(request: AuthedHttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     try:
         hands = max(1, min(int(request.POST.get("hands", "1")), 50))
     except ValueError:
         hands = 1
 
-    def run(t):
+    def run(t: Tournament) -> int:
         if t.table_mode != GameSession.Mode.DIGITAL:
             raise TournamentError(
                 "Only digital tables are played by bots.",
@@ -493,7 +507,7 @@ def table_autoplay(request: HttpRequest, tournament_id: int, table_id: int) -> H
 
 @login_required
 @require_POST
-def tournament_sync(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_sync(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     return _director_post(
         request,
         tournament_id,
@@ -505,7 +519,9 @@ def tournament_sync(request: HttpRequest, tournament_id: int) -> HttpResponse:
 # -- the bracket ------------------------------------------------------------------------------
 
 
-def _bracket_response(request, t: Tournament, template: str, extra: dict) -> HttpResponse:
+def _bracket_response(
+    request: HtmxHttpRequest, t: Tournament, template: str, extra: dict[str, Any]
+) -> HttpResponse:
     """The bracket page, or under htmx its polled partial: 304 with no body while
     nothing changed (ETag from the tournament's and its tables' versions)."""
     etag = selectors.etag(t)
@@ -527,7 +543,7 @@ def _bracket_response(request, t: Tournament, template: str, extra: dict) -> Htt
 
 
 @login_required
-def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def bracket(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, membership = tournament_for(request.user, tournament_id)
     poll_url = reverse("tournament_bracket", args=[t.pk])
     return _bracket_response(
@@ -538,7 +554,7 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
-def public_bracket(request: HttpRequest, token: str) -> HttpResponse:
+def public_bracket(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Read-only, no login: whoever has the (unguessable) link."""
     t = Tournament.objects.filter(public_token=token).select_related("club").first()
     if t is None:
@@ -553,7 +569,7 @@ def public_bracket(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def standings(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     return render(
         request,
@@ -563,7 +579,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @login_required
-def prizes(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def prizes(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     names = dict(t.entries.values_list("player_id", "player__name"))
     ledger = [
@@ -594,7 +610,7 @@ def prizes(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @login_required
-def prizes_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def prizes_csv(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-prizes.csv"'
@@ -669,7 +685,7 @@ def tournament_verify(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def standings_csv(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-standings.csv"'

@@ -15,9 +15,10 @@ import os
 import sqlite3
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
@@ -57,10 +58,10 @@ class Command(BaseCommand):
     help = "Write a consistent backup of the database to a file (SQLite or PostgreSQL)."
     requires_system_checks: list[str] = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--output", help="the file to write (default: backups/bourre-<time>.*)")
 
-    def handle(self, *args, output: str | None = None, **options):
+    def handle(self, *args: Any, output: str | None = None, **options: Any) -> None:
         stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
         suffix = "sqlite3" if is_sqlite() else "pgdump"
         path = Path(output or settings.BASE_DIR / "backups" / f"bourre-{stamp}.{suffix}")

@@ -15,10 +15,11 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
@@ -29,12 +30,14 @@ class Command(BaseCommand):
     help = "Restore the database from a file written by `manage.py backup`."
     requires_system_checks: list[str] = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")
         parser.add_argument("--yes", action="store_true", help="do not ask for confirmation")
         parser.add_argument("--no-safety-copy", action="store_true")
 
-    def handle(self, *args, file: str, yes: bool = False, no_safety_copy: bool = False, **opts):
+    def handle(
+        self, *args: Any, file: str, yes: bool = False, no_safety_copy: bool = False, **opts: Any
+    ) -> None:
         source = Path(file)
         if not source.is_file():
             raise CommandError(f"no backup file at {source}")

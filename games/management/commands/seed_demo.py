@@ -3,8 +3,11 @@
 Running it again changes nothing that is already there.
 """
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from games.demo import seed_sessions
@@ -19,7 +22,7 @@ DEMO_PLAYERS = ["Ann", "Ben", "Cal", "Dee", "Eve"]
 class Command(BaseCommand):
     help = "Create a demo club, login and players (safe to run repeatedly)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--url",
             default="http://127.0.0.1:8000/",
@@ -27,7 +30,7 @@ class Command(BaseCommand):
             "Wi-Fi address `make run` serves on.",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         base = options["url"].rstrip("/")
         with transaction.atomic():
             User = get_user_model()
@@ -53,6 +56,6 @@ class Command(BaseCommand):
             self.stdout.write(line)
 
 
-def seed_hooks(club, user, players) -> list[str]:
+def seed_hooks(club: Club, user: User, players: list[Player]) -> list[str]:
     """The demo sessions (idempotent)."""
     return seed_sessions(club, user, players)

@@ -14,16 +14,17 @@ manage.py check_books --quiet || mail -s "Bourré books drifted" ops@example.com
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
-from django.db.models import Sum
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import Manager, Sum
 
 from games.models import GameSession, Tournament
 from ledger.invariants import check_invariants, check_prize_ledger
 from ledger.models import Leg, PrizeLeg
 
 
-def _sums(legs) -> dict[str, int]:
+def _sums(legs: Manager[Leg] | Manager[PrizeLeg]) -> dict[str, int]:
     by_account = legs.order_by().values("account_id").annotate(s=Sum("amount"))
     return {str(a): int(s) for a, s in by_account.values_list("account_id", "s")}
 
@@ -38,13 +39,15 @@ class Command(BaseCommand):
     # A scheduled job and the restore check: they must run whatever the serving config.
     requires_system_checks: list[str] = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--json", dest="as_json", action="store_true", help="print the balances as JSON"
         )
         parser.add_argument("--quiet", action="store_true", help="print problems only")
 
-    def handle(self, *args, as_json: bool = False, quiet: bool = False, **options):
+    def handle(
+        self, *args: Any, as_json: bool = False, quiet: bool = False, **options: Any
+    ) -> None:
         problems: list[str] = []
         sessions = GameSession.objects.order_by("pk").only("pk", "name")
         for session in sessions.iterator():
