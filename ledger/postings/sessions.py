@@ -113,7 +113,7 @@ def start_session(
     return session
 
 
-def _seated_ids(club, players: list[Player], dealer: Player | None) -> list[int]:
+def _seated_ids(club: Club, players: list[Player], dealer: Player | None) -> list[int]:
     """The players' ids in seat order, once each, all on the club's roster, the dealer
     among them (R3)."""
     ids = [p.pk for p in players]
@@ -153,7 +153,7 @@ def _check_options(name: str, mode: str, leftover_policy: str) -> None:
         raise SetupError("bad_name", "the session needs a name of at most 100 characters", "name")
 
 
-def _session_currency(club, currency: Currency | str, *, chip_limited: bool) -> Currency:
+def _session_currency(club: Club, currency: Currency | str, *, chip_limited: bool) -> Currency:
     """The session's money: a Currency (games.money), or a code/old symbol read as
     ``as_currency`` reads it, counted in the club's minor unit unless a tournament's."""
     if isinstance(currency, str):
