@@ -34,10 +34,3 @@ for handler in ("handler400", "handler403", "handler404", "handler500"):
 sys.modules["bench_serve_urls"] = urls
 settings.ROOT_URLCONF = "bench_serve_urls"
 application = get_wsgi_application()
-
-try:  # as bourre_site/wsgi.py; an older checkout (BENCH_ROOT) has no heap module
-    from bourre_site import heap
-except ImportError:
-    pass
-else:
-    heap.settle()

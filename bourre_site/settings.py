@@ -120,16 +120,15 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "bourre_site.wsgi.application"
 
-# Persistent connections (a new one costs more than a whole poll). Django's health check
-# would send SELECT 1 before the first query of every request; bourre_site/dbhealth.py
-# looks at the socket instead (no round trip) and runs the real check only when the
-# server has spoken, e.g. after a PostgreSQL restart (issue #20).
+# Persistent connections (a new one costs more than a whole poll), checked by Django's own
+# health check (a connection PostgreSQL ended, e.g. by a restart, is replaced before the
+# request uses it).
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
-        conn_health_checks=False,
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

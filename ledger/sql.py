@@ -6,10 +6,9 @@ compiling these few statements than the database spent running them (bench/web.p
 bench/digital.py), so they are written out here once, portable between PostgreSQL and
 SQLite (3.35+, for RETURNING), with table and column names taken from the models.
 
-A recorded hand runs, after ``lock_session`` (which also reads the club's webhook flag;
-the record form's POST locks with ``games.sql.session_with_membership(lock=True)``
-instead, its access check and lock in one, and sends ``seats_and_hand_statement`` along
-with it in the same round trip) and ``seats_and_hand_lookup``: ``write_hand``,
+A recorded hand runs, after ``lock_session`` (the record form's POST locks with
+``games.sql.session_with_membership(lock=True)`` instead, its access check and lock in
+one) and ``seats_and_hand_lookup``: ``write_hand``,
 which writes the hand's row, its postings, their legs, the club totals
 (``add_player_totals``) and the session row in one statement on PostgreSQL (legs and
 totals as arrays, so the statement's text stays the same from hand to hand) and as
@@ -39,7 +38,7 @@ from django.db import connection
 from django.db.models import Field
 
 from bourre_site.prepared import prepared
-from games.models import Club, GameSession, Hand, Player, Seat
+from games.models import GameSession, Hand, Player, Seat
 from games.sql import Statement, insert_rows, insert_statement
 from games.sql import column as _column
 from games.sql import table as _table
@@ -49,30 +48,19 @@ from .models import Leg, PlayerTotals, Posting
 
 @cache
 def _lock_sql(for_update: bool) -> str:
-    # The club's webhook flag rides along (a scalar subquery: FOR UPDATE locks the
-    # session row only), so a club without endpoints asks for none (games.api.outbox).
-    flag = (
-        f"(SELECT c.{_column(Club, 'has_webhooks')} FROM {_table(Club)} c "
-        f"WHERE c.{_column(Club, 'id')} = s.{_column(GameSession, 'club')}) AS _has_webhooks"
-    )
-    sql = (
-        f"SELECT s.*, {flag} FROM {_table(GameSession)} s WHERE s.{_column(GameSession, 'id')} = %s"
-    )
+    sql = f"SELECT s.* FROM {_table(GameSession)} s WHERE s.{_column(GameSession, 'id')} = %s"
     return prepared(sql + (" FOR UPDATE OF s" if for_update else ""))
 
 
 def lock_session(session_id: int) -> GameSession:
     """The session row, locked until the transaction ends (SQLite has no row locks; its
-    IMMEDIATE transactions serialise writers instead), with ``_has_webhooks``: whether its
-    club has an active webhook endpoint (``Club.has_webhooks``). Raises DoesNotExist."""
+    IMMEDIATE transactions serialise writers instead). Raises DoesNotExist."""
     rows = list(
         GameSession.objects.raw(_lock_sql(connection.features.has_select_for_update), [session_id])
     )
     if not rows:
         raise GameSession.DoesNotExist(f"no session {session_id}")
-    session = rows[0]
-    session._has_webhooks = bool(session._has_webhooks)  # SQLite answers 0 or 1
-    return session
+    return rows[0]
 
 
 # A code constant, not input: written into the SQL as a literal (see _hands_sql).
@@ -136,7 +124,7 @@ def _seats_and_hands_sql() -> str:
 
 def seats_and_hand_statement(session_id: int, key: str) -> Statement:
     """``seats_and_hand_lookup``'s statement and parameters, not run: for a caller that
-    sends it along with its own (``games.sql.run_together``) and hands back its rows."""
+    ran it and hands back its rows."""
     return _seats_and_hands_sql(), [session_id, session_id, session_id, key or "", session_id]
 
 

@@ -72,7 +72,7 @@ def test_with_a_secret_key_or_in_debug_the_application_loads():
         {"DJANGO_DEBUG": "1"},
     ):
         result = subprocess.run(
-            [sys.executable, "-c", "import gc, bourre_site.wsgi; print(gc.get_freeze_count())"],
+            [sys.executable, "-c", "import bourre_site.wsgi"],
             cwd=ROOT,
             env=_clean_env(extra),
             capture_output=True,
@@ -80,8 +80,6 @@ def test_with_a_secret_key_or_in_debug_the_application_loads():
             timeout=120,
         )
         assert result.returncode == 0, result.stderr
-        # Its long-lived objects are frozen out of the collector's way (bourre_site.heap).
-        assert int(result.stdout.split()[-1]) > 10_000
 
 
 def _database_options(extra: dict) -> dict:

@@ -131,5 +131,5 @@ def test_generic_plans_of_the_prepared_hand_lookups_use_indexes(bob_client, tabl
     # The lookups answer as before on the grown table.
     assert ledger_sql.hand_lookup(table.pk, key)[0] == 20100
     assert games_sql.latest_record(table.pk) == {}  # the grown hands' empty records
-    (rows,) = games_sql.run_together([games_sql.recent_hands_statement(table.pk, 5)])
+    (rows,) = games_sql.run_each([games_sql.recent_hands_statement(table.pk, 5)])
     assert [h.number for h in games_sql.recent_hands(table, rows)] == list(range(20100, 20095, -1))
