@@ -32,6 +32,13 @@ class GamesConfig(AppConfig):
         from games.language import remember_language
 
         user_logged_in.connect(remember_language, dispatch_uid="games.language")
+        # A persistent PostgreSQL connection the server has ended is replaced before the
+        # request uses it, without a SELECT 1 per request (bourre_site/dbhealth.py).
+        from django.core.signals import request_started
+
+        from bourre_site.dbhealth import check_connections
+
+        request_started.connect(check_connections, dispatch_uid="bourre_site.dbhealth")
         from games.tournaments import service
         from ledger import postings
 

@@ -71,9 +71,6 @@ DATABASE_SESSION_ENGINES = frozenset(
     {
         "django.contrib.sessions.backends.db",
         "django.contrib.sessions.backends.cached_db",
-        # The two above, their row read by a plain statement (issue #20).
-        "bourre_site.sessions",
-        "bourre_site.sessions_cached",
     }
 )
 # A member's scoreboard ETag (board_etag with a user id), as htmx sends it back; ids that

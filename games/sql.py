@@ -47,7 +47,6 @@ from django.db import connection, connections
 from django.db.models.sql import Query
 from django.utils import timezone
 
-from bourre_site.prepared import prepared
 from games.models import Club, GameSession, Hand, Membership, Tournament, TournamentTable
 
 Statement = tuple[str, Sequence[Any]]
@@ -112,7 +111,7 @@ def _insert_sql(model, fields: tuple[str, ...], rows: int, returning: bool) -> t
         f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in meta)}) "
         f"VALUES {', '.join([one] * rows)}"
     )
-    return meta, prepared(sql + (f" RETURNING {column(model, 'id')}" if returning else ""))
+    return meta, (sql + (f" RETURNING {column(model, 'id')}" if returning else ""))
 
 
 @dataclass(frozen=True)
@@ -140,7 +139,7 @@ def _session_sql(for_update: bool = False) -> str:
         f"WHERE s.{column(GameSession, 'id')} = %s"
     )
     # A scalar subquery for the zone: FOR UPDATE OF s locks the session row only.
-    return prepared(sql + (" FOR UPDATE OF s" if for_update else ""))
+    return sql + (" FOR UPDATE OF s" if for_update else "")
 
 
 def session_with_membership(
@@ -201,10 +200,10 @@ _CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
 @cache
 def _recorded_hands_sql(fields: tuple[str, ...], limit: int) -> str:
     # Read backwards along (session, number) from the latest recorded hand; the status is
-    # a literal, as in ledger.sql's lookups (the statement is kept prepared).
+    # a literal, as in ledger.sql's lookups.
     recorded = Hand.Status.RECORDED.value
     assert recorded.isalpha()  # a code constant, written into the SQL
-    return prepared(
+    return (
         f"SELECT {', '.join(column(Hand, f) for f in fields)} FROM {table(Hand)} "
         f"WHERE {column(Hand, 'session')} = %s AND {column(Hand, 'status')} = '{recorded}' "
         f"AND {column(Hand, 'number')} IS NOT NULL "
@@ -273,7 +272,7 @@ def _tournament_table_sql() -> str:
     # select_related("tournament") reads them; a session is one table at most.
     tt, tournament = _fields(TournamentTable), _fields(Tournament)
     columns = [f"tt.{quote(f.column)}" for f in tt] + [f"t.{quote(f.column)}" for f in tournament]
-    return prepared(
+    return (
         f"SELECT {', '.join(columns)} FROM {table(TournamentTable)} tt "
         f"JOIN {table(Tournament)} t "
         f"ON t.{column(Tournament, 'id')} = tt.{column(TournamentTable, 'tournament')} "
@@ -315,7 +314,7 @@ def digital_hand(session_id: int, hand_id: int) -> Hand | None:
 @cache
 def _board_poll_sql() -> str:
     user = get_user_model()
-    return prepared(
+    return (
         f"SELECT s.{column(GameSession, 'version')}, m.{column(Membership, 'role')}, "
         f"u.{column(user, 'password')}, u.{column(user, 'is_active')} "
         f"FROM {table(GameSession)} s JOIN {table(Membership)} m "
@@ -343,7 +342,7 @@ def board_poll(user_id: int, session_id: int) -> tuple[int, str, str, bool] | No
 @cache
 def _login_board_poll_sql() -> str:
     user = get_user_model()
-    return prepared(
+    return (
         f"SELECT ls.{column(Session, 'session_data')}, s.{column(GameSession, 'version')}, "
         f"m.{column(Membership, 'role')}, u.{column(user, 'password')}, "
         f"u.{column(user, 'is_active')} "
@@ -361,27 +360,6 @@ def _login_board_poll_sql() -> str:
 def _session_now() -> Any:
     """Now, as a login session's ``expire_date`` is compared with it in plain SQL."""
     return Session._meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
-
-
-@cache
-def _session_row_sql() -> str:
-    names = ", ".join(column(Session, f.name) for f in _fields(Session))
-    return prepared(
-        f"SELECT {names} FROM {table(Session)} WHERE {column(Session, 'session_key')} = %s "
-        f"AND {column(Session, 'expire_date')} > %s"
-    )
-
-
-def session_row(session_key: str | None) -> Session | None:
-    """The live login session of that key, as ``Session.objects.get(session_key=...,
-    expire_date__gt=now)`` loads it; None if there is none (unknown, or expired). The
-    session engine's read (bourre_site.sessions): 0.08 ms against the ORM's 0.26 ms."""
-    if not session_key:
-        return None
-    with connection.cursor() as cursor:
-        cursor.execute(_session_row_sql(), [session_key, _session_now()])
-        row = cursor.fetchone()
-    return None if row is None else _model_from_row(Session, row)
 
 
 def login_board_poll(
@@ -405,7 +383,7 @@ def login_board_poll(
 
 @cache
 def _version_sql() -> str:
-    return prepared(
+    return (
         f"SELECT {column(GameSession, 'version')} FROM {table(GameSession)} "
         f"WHERE {column(GameSession, 'id')} = %s"
     )

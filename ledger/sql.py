@@ -18,9 +18,8 @@ the session with ``save_session``. Every statement reads or writes by primary ke
 hand's index range, so the cost does not grow with the session (issue #20;
 tests/test_record_flat.py).
 
-On PostgreSQL these statements are kept prepared per connection
-(``bourre_site.prepared``): they compare no skewed column with a parameter, so a generic
-plan is as good as a custom one (tests/test_prepared_statements.py).
+Skewed columns (a hand's status) are compared with literals, never parameters, so
+PostgreSQL plans each lookup for the value it is (hands in progress are few).
 
 Only ``ledger.postings`` calls this module (``add_player_totals`` keeps the club
 statistics' running totals: one upsert per hand instead of a read and a write per
@@ -37,7 +36,6 @@ from typing import Any, cast
 from django.db import connection
 from django.db.models import Field
 
-from bourre_site.prepared import prepared
 from games.models import GameSession, Hand, Player, Seat
 from games.sql import Statement, insert_rows, insert_statement
 from games.sql import column as _column
@@ -49,7 +47,7 @@ from .models import Leg, PlayerTotals, Posting
 @cache
 def _lock_sql(for_update: bool) -> str:
     sql = f"SELECT s.* FROM {_table(GameSession)} s WHERE s.{_column(GameSession, 'id')} = %s"
-    return prepared(sql + (" FOR UPDATE OF s" if for_update else ""))
+    return sql + (" FOR UPDATE OF s" if for_update else "")
 
 
 def lock_session(session_id: int) -> GameSession:
@@ -74,12 +72,12 @@ def _hands_sql() -> str:
     # expressions that read every hand of the session (5–8 ms at 5,000 hands; now flat):
     # the last number by (session, number) read backwards, the hand in progress by the
     # partial index of hands in progress, the key by (session, idempotency_key). The
-    # status is a literal: the statement is kept prepared (bourre_site.prepared), and a
-    # generic plan would not know that hands in progress are few.
+    # status is a literal: a plan for a parameter would not know that hands in progress
+    # are few.
     hand, session = _table(Hand), _column(Hand, "session")
     number, status = _column(Hand, "number"), _column(Hand, "status")
     key, pk = _column(Hand, "idempotency_key"), _column(Hand, "id")
-    return prepared(
+    return (
         f"SELECT (SELECT MAX({number}) FROM {hand} WHERE {session} = %s), "
         f"(SELECT MAX({pk}) FROM {hand} WHERE {session} = %s AND {status} = {_IN_PROGRESS}), "
         f"(SELECT MAX({pk}) FROM {hand} WHERE {session} = %s AND {key} = %s AND {key} <> '')"
@@ -104,7 +102,7 @@ def _seats_sql() -> str:
     columns = ", ".join(
         f"s.{_column(Seat, f)}" for f in ("player", "active", "eliminated_at", "account")
     )
-    return prepared(
+    return (
         f"SELECT {columns}, p.{_column(Player, 'name')} "
         f"FROM {seat} s JOIN {player} p ON p.{_column(Player, 'id')} = s.{_column(Seat, 'player')} "
         f"WHERE s.{_column(Seat, 'session')} = %s "
@@ -119,7 +117,7 @@ def _seats_and_hands_sql() -> str:
     # record path's statement count while adding the club totals' upsert).
     lookups = _hands_sql().removeprefix("SELECT ")
     select, rest = _seats_sql().split(" FROM ", 1)
-    return prepared(f"{select}, {lookups} FROM {rest}")
+    return f"{select}, {lookups} FROM {rest}"
 
 
 def seats_and_hand_statement(session_id: int, key: str) -> Statement:
@@ -196,14 +194,12 @@ def insert_hand(hand: Hand) -> None:
 @cache
 def _update_sql(fields: tuple[str, ...]) -> str:
     assignments = ", ".join(f"{_column(GameSession, f)} = %s" for f in fields)
-    return prepared(
-        f"UPDATE {_table(GameSession)} SET {assignments} WHERE {_column(GameSession, 'id')} = %s"
-    )
+    return f"UPDATE {_table(GameSession)} SET {assignments} WHERE {_column(GameSession, 'id')} = %s"
 
 
 def save_session(session: GameSession, fields: list[str]) -> None:
     """Write ``fields`` of the session row: what ``session.save(update_fields=fields)``
-    writes (each field's ``pre_save`` and ``get_db_prep_save``), in a prepared UPDATE."""
+    writes (each field's ``pre_save`` and ``get_db_prep_save``), in a plain UPDATE."""
     with connection.cursor() as cursor:
         cursor.execute(_update_sql(tuple(fields)), _session_params(session, fields))
 
@@ -242,7 +238,7 @@ def _totals_sql(rows: int) -> str:
         f"{biggest} = CASE WHEN EXCLUDED.{biggest} > {table}.{biggest} "
         f"THEN EXCLUDED.{biggest} ELSE {table}.{biggest} END"
     )
-    return prepared(
+    return (
         f"INSERT INTO {table} ({', '.join(names)}) VALUES {', '.join([one] * rows)} "
         f"ON CONFLICT ({names[0]}) DO UPDATE SET {', '.join(sets)}"
     )
@@ -310,9 +306,7 @@ def _posting_array_fields(with_hand: bool) -> list[str]:
 
 @cache
 def _write_sql(postings: int, totals: bool) -> str:
-    return prepared(
-        f"WITH {', '.join(_money_parts(postings, totals))} SELECT id FROM ids ORDER BY n"
-    )
+    return f"WITH {', '.join(_money_parts(postings, totals))} SELECT id FROM ids ORDER BY n"
 
 
 @cache
@@ -407,7 +401,7 @@ def _write_hand_sql(postings: int, totals: bool, fields: tuple[str, ...], hand: 
         *_money_parts(postings, totals, hand="(SELECT id FROM h)"),
         f"s AS ({_update_sql(fields)})",
     ]
-    return prepared(f"WITH {', '.join(parts)} SELECT h.id, ids.id FROM h, ids ORDER BY ids.n")
+    return f"WITH {', '.join(parts)} SELECT h.id, ids.id FROM h, ids ORDER BY ids.n"
 
 
 def write_hand(
@@ -454,7 +448,7 @@ HAND_REWRITE_FIELDS = ("record", "verdict", "before", "corrections")
 
 def rewrite_hands(hands: list[Hand]) -> None:
     """Save the record, verdict, state before and history of hands a correction
-    re-settled (``ledger.postings.corrections``): one prepared UPDATE run for every hand
+    re-settled (``ledger.postings.corrections``): one UPDATE run for every hand
     (Django's bulk_update spends seconds compiling its CASE expressions for 500 hands)."""
     if not hands:
         return

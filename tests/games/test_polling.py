@@ -237,8 +237,6 @@ def test_a_foreign_host_is_refused_as_before(carol_client, table):
     [
         "django.contrib.sessions.backends.cached_db",
         "django.contrib.sessions.backends.db",
-        "bourre_site.sessions",
-        "bourre_site.sessions_cached",
     ],
 )
 def test_database_session_engines_answer_from_the_row(carol, table, settings, engine):
