@@ -10,20 +10,23 @@ The switches live here, not in the app: each one puts back what Django (or the c
 before the device) does, for the "without" arm only. A device the code no longer has is
 printed as "removed" (its last measure is in ARCHITECTURE.md's speed section).
 
-- ``sessions``: the login session row read by one plain statement
-  (``bourre_site.sessions``) vs Django's ``Session.objects.get``; the record POST.
-- ``prepared``: statements kept prepared on the connection (``bourre_site.prepared``)
-  vs planned every time; the record POST (a new connection for each arm).
-- ``poll_middleware``: the 304 answered from one statement before the stack
-  (``games.polling.BoardPollMiddleware``) vs by the view; the scoreboard's 304 poll.
-- ``legs_along``: the legs a recorded hand wrote handed back to the result screen
-  (``ledger.postings.record_hand_with_legs``) vs read back; the record POST.
-- and, while the code still has them: ``get_user`` (the record path's own login check),
-  ``pipeline`` (psycopg's pipeline mode), ``webhooks_flag`` (the club's flag read with
-  the lock), ``gc_freeze`` (``bourre_site.heap``), ``dbhealth`` (a look at the socket vs
-  Django's ``CONN_HEALTH_CHECKS``).
+Kept (issue #31): ``poll_middleware`` (the 304 answered from one statement before the
+stack, ``games.polling.BoardPollMiddleware``, vs by the view; the 304 poll),
+``legs_along`` (the legs a recorded hand wrote handed back to the result screen,
+``ledger.postings.record_hand_with_legs``, vs read back; the record POST) and
+``dbhealth`` (a look at the socket, ``bourre_site.dbhealth``, vs Django's
+``CONN_HEALTH_CHECKS``; the 304 poll). Removed, measured while the code had them (run
+against such a checkout with ``BENCH_ROOT``, e.g. ``git archive 95d9723``):
+``sessions`` (the login row read by plain SQL), ``prepared`` (statements kept prepared;
+each arm on its own connection, in blocks of ten), ``get_user`` (the record path's own
+login check), ``pipeline`` (psycopg's pipeline mode), ``webhooks_flag`` (the club's
+flag read with the lock), ``gc_freeze`` (``bourre_site.heap``).
+
+The test client sends no ``request_started`` to the connection checks; each request here
+runs them as a server would (ours or Django's).
 
     .venv/bin/python bench/devices.py          # BENCH_RUNS=60 pairs per device
+    BENCH_ROOT=/tmp/bench-main .venv/bin/python bench/devices.py
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ Both read the legs themselves, not the hand records, so they say what the books 
 hand that was undone shows its postings and then, later, the reversal that gave them back;
 a corrected hand shows its old result, later that result taken back and the new one. The
 hand's own page shows its last version, with the nets after it as the books stand now.
-A hand the ledger has just recorded carries the legs it wrote (``Hand._posted_legs``), so
-the result screen after recording reads none back.
+The ledger hands back the legs of a hand it has just recorded
+(``ledger.postings.record_hand_with_legs``), so the result screen after recording reads
+none back.
 
 The words (``WORDS``, the line headings) are in the reader's language: lazy texts,
 made strings when a line is built, so the page's active language is the one used.

@@ -529,17 +529,18 @@ def record_hand_with_legs(
     """Verify and settle one hand; returns (hand, created, legs): the players' legs it
     wrote, for the result screen (``games.sessions.statements.hand_deltas``; None for a
     hand recorded before, whose legs are read where needed). Handing them back saves the
-    record POST a read of the legs: 32 % of the request in issue #20's measure,
-    re-measured by bench/devices.py (``legs_along``).
+    record POST a read of the legs: 10.9 % and 12.0 % of the request in two runs of
+    bench/devices.py (``legs_along``, issue #31); tests/test_sql_contracts.py holds the
+    legs to the ones read back.
 
     ``locked``: the session row the caller already locked in its own open transaction
-    (``games.access.session_for(..., lock=True)``, which reads the row, the user's role
-    and the club's webhook flag in one statement); the hand is then settled in that
+    (``games.access.session_for(..., lock=True)``, which reads the row and the user's
+    role in one statement); the hand is then settled in that
     transaction without a savepoint, so any exception here must roll it back (the caller
     lets it leave its ``atomic`` block). Without it, the session is locked here.
     ``table_rows``: with ``locked``, what ``table_statement(session_id,
-    idempotency_key)`` answered after that lock in the same transaction (sent along with
-    it, ``games.sql.session_with_membership(along=...)``); otherwise it is read here.
+    idempotency_key)`` answered after that lock in the same transaction; otherwise it is
+    read here.
 
     With ``confirm_surprises`` a hand that charges three or more bourrés or a penalty
     above ten antes raises ``NeedsConfirmation`` (nothing written); the caller shows what
