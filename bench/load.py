@@ -414,6 +414,7 @@ def cpu_split(server: subprocess.Popen, session_id: int, login, rounds: int = 30
         return (_cpu_seconds(pids) - c0) / n
 
     c_bare = per_request(lambda: bare.request("GET", "/bench/ok/"), rounds * 3, workers)
+    record_once(host, session_id, rng)  # the phone's CSRF cookie, as a real phone has it
     c_b = per_request(lambda: reference_post(host, "/bench/insert/", session_id), rounds, workers)
     c_form = per_request(
         lambda: host.request("GET", path, headers={"HX-Request": "true"}), rounds, workers
