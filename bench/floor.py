@@ -247,9 +247,10 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
               f"legs/s ({rows / cpu:,.0f} per CPU second of this process); Python memory peak {peak / 2**20:.1f} MiB for {size / 2**20:.1f} MiB "
               f"of CSV (streamed: {response.streaming})")  # fmt: skip
         _targets.check(f"{label} legs/s", rows / elapsed, 100_000, at_most=False, unit="")
-        # Flat memory: streamed, and the peak a small fraction of what was written.
-        _targets.check(f"{label} streamed memory peak / CSV size", peak / size if
-                       response.streaming else 1.0, 0.25)  # fmt: skip
+        # Flat memory: streamed, with a peak that does not grow with the ledger (a bound
+        # far below a long session's CSV; bench/flat.py compares two sizes).
+        _targets.check(f"{label} streamed memory peak (MiB)", peak / 2**20 if
+                       response.streaming else float("inf"), 8.0, unit="")  # fmt: skip
 
     # The paginated JSON export, for comparison (pages of 500 postings).
     t0 = time.perf_counter()
