@@ -89,6 +89,7 @@ def main() -> None:
         run()
 
 
+# radon D: one straight script (set up, then each figure in turn), read top to bottom.
 def run() -> None:
     import logging
 

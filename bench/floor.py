@@ -1,4 +1,8 @@
-"""How close the web tier runs to its floor (issue #20), on PostgreSQL, in one process.
+"""How close the web tier runs to its floor, on PostgreSQL, in one process; issue #31's
+targets printed MET / NOT MET (flat from 100 to ``BENCH_HANDS`` hands within 10 %, a
+304 poll ≤ 1.5× bare, the history page ≤ 20× bare, exports ≥ 100,000 legs/s streamed
+with flat memory, a signed-in bare page ≤ 1.3× an anonymous one; bench/load.py prints
+the ones stated against the reference views (b) and (c) under gunicorn).
 
 Every figure is printed next to a bare "ok" view served by the same stack (URL routing,
 middleware, a logged-in test client) in the same run, so the ratios hold on a busy
@@ -31,6 +35,7 @@ import uuid
 from urllib.parse import urlencode
 
 import _database
+import _targets
 
 ROOT = _database.code_root(__file__)
 DB_NAME = os.environ.get("BENCH_DB", "bench_floor")
@@ -170,17 +175,17 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
     direct(session, HANDS - session.hands_count - RUNS - 1)
     print(f"   (grew to {HANDS} hands in {time.perf_counter() - t0:.0f} s)")
     # A new connection, as each gunicorn worker opens one every DJANGO_CONN_MAX_AGE (60 s)
-    # and the growth took longer: one kept through it would still run the statements
-    # PostgreSQL keeps prepared (bourre_site/prepared.py) with plans made for a table of
-    # 100 hands, a state no server reaches (a real table grows over months, analyzed by
-    # autovacuum on the way, and the connection is younger than a minute).
+    # and the growth took longer.
     connection.close()
     big, floor_big, statements_big = record_posts(session, RUNS)
+    flat = (big / floor_big) / (small / floor)
     print(f"== record POST at {HANDS} hands: p50 {ms(big)} = {big / floor_big:.1f}× bare "
           f"({ms(floor_big)}), {statements_big} statements; {big / small:.2f}× its value at "
           f"100 hands ({(big / floor_big) / (small / floor):.2f}× as a multiple of bare)")  # fmt: skip
+    _targets.check(f"record POST at {HANDS} / at 100 hands, as multiples of bare", flat, 1.10)
     session.refresh_from_db()
     if RECORD_ONLY:
+        _targets.summary()
         return
 
     detail = reverse("session_detail", args=[session.pk])
@@ -191,6 +196,14 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
         assert client.get(detail, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
     print(f"== 304 poll: p50 {ms(p50(polls))} = {p50(polls) / floor:.1f}× bare, "
           f"{len(ctx.captured_queries)} statements")  # fmt: skip
+    _targets.check("304 poll p50 / bare p50", p50(polls) / floor, 1.5)
+    anonymous = Client()
+    signed, unsigned = [], []
+    for _ in range(RUNS * 2):
+        signed += timed(lambda: client.get("/bench/ok/"), 1)
+        unsigned += timed(lambda: anonymous.get("/bench/ok/"), 1)
+    print(f"== bare view signed in p50 {ms(p50(signed))}, anonymous {ms(p50(unsigned))}")
+    _targets.check("signed-in bare p50 / anonymous bare p50", p50(signed) / p50(unsigned), 1.3)
 
     history = reverse("session_history", args=[session.pk])
 
@@ -205,6 +218,7 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
         cold_history()
     print(f"== history page at {HANDS} hands, cold: p50 {ms(p50(times))} (CPU of this "
           f"process {ms(cpu)} a page), {len(ctx.captured_queries)} statements")  # fmt: skip
+    _targets.check("history page p50 / bare p50", p50(times) / bare(), 20.0)
 
     from ledger.models import Leg
 
@@ -232,6 +246,11 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
         print(f"== {label}: {rows} legs of {legs} in {elapsed:.2f} s = {rows / elapsed:,.0f} "
               f"legs/s ({rows / cpu:,.0f} per CPU second of this process); Python memory peak {peak / 2**20:.1f} MiB for {size / 2**20:.1f} MiB "
               f"of CSV (streamed: {response.streaming})")  # fmt: skip
+        _targets.check(f"{label} legs/s", rows / elapsed, 100_000, at_most=False, unit="")
+        # Flat memory: streamed, with a peak that does not grow with the ledger (a bound
+        # far below a long session's CSV; bench/flat.py compares two sizes).
+        _targets.check(f"{label} streamed memory peak (MiB)", peak / 2**20 if
+                       response.streaming else float("inf"), 8.0, unit="")  # fmt: skip
 
     # The paginated JSON export, for comparison (pages of 500 postings).
     t0 = time.perf_counter()
@@ -257,6 +276,7 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
         client.get(stats)
     print(f"== club statistics after {CLOSED} closed sessions: p50 {ms(p50(times))}, "
           f"{len(ctx.captured_queries)} statements")  # fmt: skip
+    _targets.summary()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Load test: tables recording at a real table's pace, phones polling, against gunicorn on
-PostgreSQL, loopback only, bounded in time (issue #20).
+PostgreSQL, loopback only, bounded in time (issue #20; targets of issue #31).
 
 1. The floor: uncontended, one request at a time through the same gunicorn (3 workers):
    a bare "ok" view behind the same middleware (``bench/_serve.py``), a record POST (and
@@ -11,6 +11,11 @@ PostgreSQL, loopback only, bounded in time (issue #20).
    bare request, per record form GET and per record POST (the POST is a form GET + POST
    less a form GET; clock ticks over hundreds of requests), and the CPU of PostgreSQL's
    own processes for this database per form GET + POST.
+   Beside them the reference views of ``bench/_serve.py``: (b) a signed-in POST doing one
+   ORM INSERT and rendering a small template, (c) the same behind a 6-field Django form,
+   and a signed-in bare request; issue #31's targets are printed MET / NOT MET from these
+   same-run ratios (record POST p50 ≤ 2× (c)'s, its worker CPU ≤ 3× (b)'s, a 304 poll ≤
+   1.5× bare, a signed-in bare page ≤ 1.3× an anonymous one).
 2. The load: N tables (N = 1, 4, 16, then 32, 64… up to ``BENCH_MAX_TABLES``, stopping
    once record p95 passes 100 ms), each recording one hand every 5 s (GET the form, POST
    it as htmx does) with 3 phones polling its scoreboard every 3 s, for
@@ -32,8 +37,7 @@ POST (form GET untimed) against the same bare view, but
   here the client is another process and the bare view is mostly the loopback socket;
 - under gunicorn each worker reconnects every ``CONN_MAX_AGE`` seconds, and every
   request runs the connection check of ``bourre_site/dbhealth.py`` (a look at the
-  socket; before issue #20 Django's ``SELECT 1`` before the first query of each request);
-  floor.py's statement counts do not see them;
+  socket); floor.py's statement counts do not see them;
 - the POST here passes the CSRF check (the test client skips it);
 - each statement is a hop to PostgreSQL's process and back: on a busy 2-core machine
   every hop may wait for a core, which the bare view (no database) never does, so this
@@ -55,6 +59,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import _database
+import _targets
 
 BENCH = Path(__file__).resolve().parent
 ROOT = _database.code_root(__file__)
@@ -277,22 +282,31 @@ def floor(session_id: int, login) -> None:
     # taken against the bare requests of its own phase: on a busy machine the load moves
     # within a run, and a floor measured a minute earlier would not be the same floor.
     host, watcher, bare = Phone(login()), Phone(login()), Phone(None)
+    signed_in = Phone(login())
     rng = random.Random(1)
     for _ in range(20):  # warm every worker
         bare.request("GET", "/bench/ok/")
         record_once(host, session_id, rng)
+        reference_post(host, "/bench/form/", session_id)
 
-    def bare_once() -> float:
+    def bare_once(phone: Phone = bare) -> float:
         t0 = time.perf_counter()
-        bare.request("GET", "/bench/ok/")
+        phone.request("GET", "/bench/ok/")
         return time.perf_counter() - t0
 
-    post_bares, posts, forms = [], [], []
+    # The record POST, the reference views (b) and (c) and a bare request, in turn.
+    post_bares, posts, forms, inserts, form_posts = [], [], [], [], []
     for _ in range(60):
         post_bares.append(bare_once())
         t, why = record_why(host, session_id, rng, forms)
         if not why:
             posts.append(t)
+        inserts.append(reference_post(host, "/bench/insert/", session_id))
+        form_posts.append(reference_post(host, "/bench/form/", session_id))
+    anonymous, signed = [], []
+    for _ in range(200):
+        anonymous.append(bare_once())
+        signed.append(bare_once(signed_in))
     poller = Poller(watcher, session_id)
     poller.poll()
     poll_bares, polls = [], []
@@ -313,11 +327,43 @@ def floor(session_id: int, login) -> None:
           f"{pct(forms, 50) / b_post:.1f}× bare")  # fmt: skip
     print(f"   304 poll p50 {ms(pct(polls, 50))} = {pct(polls, 50) / b_poll:.1f}× bare "
           f"({len(polls)}/200 were 304)")  # fmt: skip
+    p_b, p_c = pct(inserts, 50), pct(form_posts, 50)
+    print(f"   reference (b) login + one INSERT + small template p50 {ms(p_b)}; (c) the same "
+          f"behind a 6-field form p50 {ms(p_c)}")  # fmt: skip
+    print(f"   signed-in bare p50 {ms(pct(signed, 50))}, anonymous {ms(pct(anonymous, 50))}")
+    _targets.check("record POST p50 / (c) p50", pct(posts, 50) / p_c, 2.0)
+    _targets.check("304 poll p50 / bare p50", pct(polls, 50) / b_poll, 1.5)
+    _targets.check(
+        "signed-in bare p50 / anonymous bare p50", pct(signed, 50) / pct(anonymous, 50), 1.3
+    )
     print(f"   durable commit of one row (its WAL flushed to disk) p50 {ms(pct(flushes, 50))} "
           f"= {pct(flushes, 50) / b_flush:.1f}× bare: what any saved hand costs at least")  # fmt: skip
     print(f"   record POST without the flush (synchronous_commit off, bench only) p50 "
           f"{ms(pct(quick_posts, 50))} = {pct(quick_posts, 50) / b_quick:.1f}× bare "
           f"({len(quick_posts)}/60 saved)")  # fmt: skip
+
+
+_CLUBS: dict[int, int] = {}
+
+
+def reference_post(phone: Phone, path: str, session_id: int) -> float:
+    """POST the reference view (b) ``/bench/insert/`` or (c) ``/bench/form/``
+    (bench/_serve.py) for the session's club; its seconds (it must answer 200)."""
+    import _serve
+
+    if session_id not in _CLUBS:
+        from games.models import GameSession
+
+        _CLUBS[session_id] = GameSession.objects.values_list("club_id", flat=True).get(
+            pk=session_id
+        )
+    body = urlencode(_serve.reference_form_data(_CLUBS[session_id]))
+    headers = {"X-CSRFToken": phone.cookies.get("csrftoken", "")}
+    t0 = time.perf_counter()
+    status, _, _ = phone.request("POST", path, body, headers)
+    elapsed = time.perf_counter() - t0
+    assert status == 200, (path, status)
+    return elapsed
 
 
 def _cpu_seconds(pids: list[int]) -> float:
@@ -368,6 +414,8 @@ def cpu_split(server: subprocess.Popen, session_id: int, login, rounds: int = 30
         return (_cpu_seconds(pids) - c0) / n
 
     c_bare = per_request(lambda: bare.request("GET", "/bench/ok/"), rounds * 3, workers)
+    record_once(host, session_id, rng)  # the phone's CSRF cookie, as a real phone has it
+    c_b = per_request(lambda: reference_post(host, "/bench/insert/", session_id), rounds, workers)
     c_form = per_request(
         lambda: host.request("GET", path, headers={"HX-Request": "true"}), rounds, workers
     )
@@ -381,6 +429,8 @@ def cpu_split(server: subprocess.Popen, session_id: int, login, rounds: int = 30
           f"{c_form / c_bare:.1f}× bare, record POST {ms(c_post, 2)} = {c_post / c_bare:.1f}× "
           f"bare ({saved}/{rounds} saved)")  # fmt: skip
     print(f"   CPU, PostgreSQL's processes: {ms(p_hand, 2)} per form GET + POST")
+    print(f"   CPU, gunicorn workers: reference (b) POST {ms(c_b, 2)}")
+    _targets.check("record POST worker CPU / (b)'s", c_post / c_b, 3.0)
 
 
 def durability(host, session_id: int, rng, bare_once):
@@ -509,6 +559,7 @@ def run() -> None:
     try:
         floor(sessions[0], login)
         cpu_split(server, sessions[0], login)
+        _targets.summary()
         if FLOOR_ONLY:
             return
         best, failed_at = 0, None

@@ -253,10 +253,8 @@ HAND_CAP = 50_000  # a tournament still running after this many hands counts as 
 def simulate_freezeout(entrants: int, seed: str, chips: int = 20, hands_per_level: int = 6):
     """One freeze-out to a single winner (see the module docstring). Returns (all hands,
     the busiest table's hands, tables at the start)."""
-    from games.engine import HandState, HeuristicBot, verify
+    from games.engine import HeuristicBot
     from games.engine import tournament as logic
-    from games.tournaments.service import DEFAULT_ANTES
-    from ledger.postings.hands import _money
 
     rng = random.Random(seed)
     bot = HeuristicBot(rng)
@@ -271,62 +269,79 @@ def simulate_freezeout(entrants: int, seed: str, chips: int = 20, hands_per_leve
         if total > HAND_CAP:
             raise RuntimeError(f"stalled: {entrants} entrants, seed {seed}")
         for n in list(seats):
-            alive = [p for p in seats[n] if stack[p] > 0]
-            seats[n] = alive
-            st = state[n]
-            if len(alive) < 2:
-                if alive and st["carry"]:  # alone at the table: the pot is theirs
-                    stack[alive[0]] += st["carry"]
-                    st["carry"] = 0
-                continue
-            if st["dealer"] not in alive:
-                st["dealer"] = alive[0]
-            ante = logic.ante_for(DEFAULT_ANTES, st["hands"] // hands_per_level)
-            names = [str(p) for p in alive]
-            hand = HandState.new(
-                names,
-                str(st["dealer"]),
-                {"ante": ante},
-                rng,
-                carry=st["carry"],
-                excused=[str(p) for p in st["excused"] if p in alive],
-            )
-            while hand.outcome() is None:
-                hand.apply(bot.act(hand.view_for(hand.to_act or hand.awaiting[0])))
-            result = verify(hand.to_record())["result"]
-            money = _money(result, st["carry"], {str(p): stack[p] for p in alive})
-            for name, x in money.antes.items():
-                stack[int(name)] -= x
-            for name, x in money.payouts.items():
-                stack[int(name)] += x
-            for name, x in money.penalties.items():
-                stack[int(name)] -= x
-            st["carry"] = money.next_carry
-            st["excused"] = [int(x) for x in result["excused_next"]]
-            nxt = int(result["next_dealer"])
-            still = [p for p in alive if stack[p] > 0]
-            if nxt not in still and still:
-                later = alive[alive.index(nxt) :] + alive[: alive.index(nxt)]
-                nxt = next(p for p in later if p in still)
-            st["dealer"] = nxt
-            st["hands"] += 1
-            total += 1
-            busiest = max(busiest, st["hands"])
-        live = {n: [p for p in ps if stack[p] > 0] for n, ps in seats.items()}
-        live = {n: ps for n, ps in live.items() if ps}
-        if len(live) > 1:
-            step += 1
-            held = {n for n in live if state[n]["carry"] and len(live[n]) > 1}
-            plan = logic.plan_balance(live, 4, 7, logic.rng_for(seed, "balance", step), held=held)
-            for move in plan.moves:
-                source = state[move.source]
-                if move.source in plan.broken and source["carry"]:
-                    stack[move.player] += source["carry"]
-                    source["carry"] = 0
-            seats = {n: list(ps) for n, ps in plan.tables.items()}
-        else:
-            seats = live
+            seats[n] = [p for p in seats[n] if stack[p] > 0]
+            if _play_one(seats[n], state[n], stack, rng, bot, hands_per_level):
+                total += 1
+                busiest = max(busiest, state[n]["hands"])
+        step += 1
+        seats = _rebalance(seats, state, stack, seed, step)
     return total, busiest, len(drawn)
+
+
+# radon D: one hand's deal, play and money at one table, in the order the ledger settles it.
+def _play_one(alive: list[int], st: dict, stack: dict[int, int], rng, bot, per_level: int) -> bool:
+    """One hand at a table of ``alive`` players (stacks and the table's state updated);
+    False when fewer than two are left (a lone player takes the carried pot)."""
+    from games.engine import HandState, verify
+    from games.engine import tournament as logic
+    from games.tournaments.service import DEFAULT_ANTES
+    from ledger.postings.hands import _money
+
+    if len(alive) < 2:
+        if alive and st["carry"]:  # alone at the table: the pot is theirs
+            stack[alive[0]] += st["carry"]
+            st["carry"] = 0
+        return False
+    if st["dealer"] not in alive:
+        st["dealer"] = alive[0]
+    ante = logic.ante_for(DEFAULT_ANTES, st["hands"] // per_level)
+    hand = HandState.new(
+        [str(p) for p in alive],
+        str(st["dealer"]),
+        {"ante": ante},
+        rng,
+        carry=st["carry"],
+        excused=[str(p) for p in st["excused"] if p in alive],
+    )
+    while hand.outcome() is None:
+        hand.apply(bot.act(hand.view_for(hand.to_act or hand.awaiting[0])))
+    result = verify(hand.to_record())["result"]
+    money = _money(result, st["carry"], {str(p): stack[p] for p in alive})
+    for name, x in money.antes.items():
+        stack[int(name)] -= x
+    for name, x in money.payouts.items():
+        stack[int(name)] += x
+    for name, x in money.penalties.items():
+        stack[int(name)] -= x
+    st["carry"] = money.next_carry
+    st["excused"] = [int(x) for x in result["excused_next"]]
+    nxt = int(result["next_dealer"])
+    still = [p for p in alive if stack[p] > 0]
+    if nxt not in still and still:
+        later = alive[alive.index(nxt) :] + alive[: alive.index(nxt)]
+        nxt = next(p for p in later if p in still)
+    st["dealer"] = nxt
+    st["hands"] += 1
+    return True
+
+
+def _rebalance(seats: dict, state: dict, stack: dict[int, int], seed: str, step: int) -> dict:
+    """The tables after a round: balanced (broken tables' carried pots to the player
+    moved) while more than one has players."""
+    from games.engine import tournament as logic
+
+    live = {n: [p for p in ps if stack[p] > 0] for n, ps in seats.items()}
+    live = {n: ps for n, ps in live.items() if ps}
+    if len(live) <= 1:
+        return live
+    held = {n for n in live if state[n]["carry"] and len(live[n]) > 1}
+    plan = logic.plan_balance(live, 4, 7, logic.rng_for(seed, "balance", step), held=held)
+    for move in plan.moves:
+        source = state[move.source]
+        if move.source in plan.broken and source["carry"]:
+            stack[move.player] += source["carry"]
+            source["carry"] = 0
+    return {n: list(ps) for n, ps in plan.tables.items()}
 
 
 def percentile(values: list[int], q: int) -> int:

@@ -1,5 +1,6 @@
 """A persistent PostgreSQL connection checked at the start of each request without a round
-trip to the server (issue #20).
+trip to the server. Measured gain: 12.4 % and 13.7 % of a 304 poll (two runs of
+bench/devices.py, issue #31); tests/test_connection_health.py is its contract.
 
 Django's ``CONN_HEALTH_CHECKS`` sends ``SELECT 1`` before the first query of every request
 that reuses a connection. Under gunicorn that is one more hop to PostgreSQL's process on

@@ -15,6 +15,8 @@ check for load balancers and a clear answer while the database is away.
   * ``Cache-Control: private, no-store`` on every response to a signed-in user (session
     or API token), on every export (an attachment or CSV) and on seat pages (the secret
     link is the key); a shared cache or the back button must not keep someone's books.
+    "Signed in" is read from the request's session cookie and ``Authorization`` header,
+    never by loading the user (issue #31: that doubled a signed-in bare page's cost).
   * A database that does not answer (``OperationalError``/``InterfaceError``) becomes a
     503 with ``Retry-After`` (problem+json under ``/api/``) instead of a bare 500.
 - ``server_error`` (``handler500``) answers the same 503 when the database went away
@@ -30,6 +32,7 @@ import logging
 import sys
 from collections.abc import Callable
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -79,9 +82,20 @@ PERMISSIONS_POLICY = ", ".join(
 PRIVATE_PATHS = ("/seat/",)
 
 
+def _signed_in(request: HttpRequest, response: HttpResponse) -> bool:
+    """Whether the response may be someone's own, decided without loading the user (which
+    would cost a signed-in bare page a query): a login session cookie sent or set, or an
+    ``Authorization`` header (an API token). An anonymous visitor's session cookie (a
+    language chosen before logging in) counts too: private, no-store is the safe side."""
+    if settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return True
+    if settings.SESSION_COOKIE_NAME in response.cookies:  # the login's answer sets it
+        return True
+    return "Authorization" in request.headers
+
+
 def _private(request: HttpRequest, response: HttpResponse) -> bool:
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
+    if _signed_in(request, response):
         return True
     if request.path.startswith(PRIVATE_PATHS):
         return True
@@ -102,16 +116,7 @@ class SecurityHeadersMiddleware:
                 RELAXED_STYLE_POLICY if relaxed else CONTENT_SECURITY_POLICY
             )
         response["Permissions-Policy"] = PERMISSIONS_POLICY
-        try:
-            # A response that says so already (a poll's 304, games.polling.live) is left
-            # as it is without asking who the user is: asking loads the user row, which
-            # the scoreboard's fast 304 exists to avoid (issue #20).
-            private = response.get("Cache-Control") == "private, no-store" or _private(
-                request, response
-            )
-        except (OperationalError, InterfaceError):
-            private = True  # the session could not be read: assume the worst
-        if private:
+        if response.get("Cache-Control") != "private, no-store" and _private(request, response):
             response["Cache-Control"] = "private, no-store"
         return response
 

@@ -123,7 +123,8 @@ WSGI_APPLICATION = "bourre_site.wsgi.application"
 # Persistent connections (a new one costs more than a whole poll). Django's health check
 # would send SELECT 1 before the first query of every request; bourre_site/dbhealth.py
 # looks at the socket instead (no round trip) and runs the real check only when the
-# server has spoken, e.g. after a PostgreSQL restart (issue #20).
+# server has spoken, e.g. after a PostgreSQL restart. Kept: 12.4 % and 13.7 % of a 304
+# poll (bench/devices.py, issue #31).
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
@@ -139,18 +140,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 
 # Behind PgBouncer in transaction pooling: no server-side cursors (they outlive a
-# transaction), no persistent connections of our own (the pooler keeps them) and no
-# prepared statements (each lives on one server connection, which the next transaction
-# may not get).
+# transaction) and no persistent connections of our own (the pooler keeps them).
 if env_bool("DJANGO_PGBOUNCER", False):
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # The record path's hand-written statements kept prepared per connection, and only
-    # those (bourre_site/prepared.py): PostgreSQL plans them once instead of every time.
-    from bourre_site import prepared
-
-    DATABASES["default"].setdefault("OPTIONS", {}).update(prepared.options())
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -161,14 +154,15 @@ if REDIS_URL:
         }
     }
     # Sessions read from the shared cache and written through to the database (Django's
-    # cached_db, its database read by bourre_site.sessions' plain statement): a request
-    # of a signed-in phone costs one query less. Only with a shared cache: a per-process
-    # cache would keep a logged-out session alive in the other app processes.
-    SESSION_ENGINE = "bourre_site.sessions_cached"
+    # cached_db): a request of a signed-in phone costs one query less. Only with a shared
+    # cache: a per-process cache would keep a logged-out session alive in the other app
+    # processes.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    # Django's database sessions, the row read by one plain statement (issue #20).
-    SESSION_ENGINE = "bourre_site.sessions"
+    # Django's database sessions. (Issue #31 removed the own engine that read the row by
+    # a plain statement: 5 % of a record POST, bench/devices.py.)
+    SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

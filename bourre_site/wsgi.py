@@ -8,7 +8,3 @@ application = get_wsgi_application()
 from bourre_site.startup import require_secret_key  # noqa: E402  (needs the settings)
 
 require_secret_key()
-
-from bourre_site import heap  # noqa: E402
-
-heap.settle()

@@ -6,9 +6,9 @@ compilation cost more than the database's work (bench/web.py, bench/digital.py).
 come from the models' ``_meta``, so a renamed column changes the SQL with it.
 
 - ``session_with_membership``: the session and the user's membership (every page and
-  poll of a session; ``games.access.session_for``); locked, with the club's webhook flag
-  and the login's user row, for a recorded hand (the login, the access check and the
-  ledger's lock in one statement; ``games.access.session_for_login``).
+  poll of a session; ``games.access.session_for``), returned together as a
+  ``SessionAccess``; locked for a recorded hand (the access check and the ledger's lock
+  in one statement).
 - ``digital_hand``: a digital hand of a session (every move).
 - ``board_poll``: a session's version, the user's role in its club and what the login
   session must match (every scoreboard poll that may be answered 304;
@@ -18,10 +18,8 @@ come from the models' ``_meta``, so a renamed column changes the SQL with it.
 - ``session_version``: a session's version alone (a poll whose access is already known).
 - ``insert_rows``: a multi-row INSERT without the ORM's per-call overhead, for the
   hottest writes.
-- ``run_together``: statements that do not need each other's answers, sent to
-  PostgreSQL in one round trip (psycopg's pipeline mode); ``session_with_membership``
-  takes such statements ``along`` (the record POST's seats and hands after its lock,
-  the record form's table read and ``latest_record_statement``).
+- ``run_each``: statements run one after the other, each one's rows returned (the
+  scoreboard's reads).
 - ``latest_record_statement``: the record of a session's latest recorded hand (the
   record form starts from who played it); ``recent_hands_statement``: its latest hands'
   summaries and ``tournament_table_statement``: the tournament table it is (the
@@ -38,6 +36,7 @@ model's ``_meta``, and the SQL is portable between PostgreSQL and SQLite 3.35+.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -48,45 +47,21 @@ from django.db import connection, connections
 from django.db.models.sql import Query
 from django.utils import timezone
 
-from bourre_site.prepared import prepared
 from games.models import Club, GameSession, Hand, Membership, Tournament, TournamentTable
 
 Statement = tuple[str, Sequence[Any]]
 
 
-def run_together(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
-    """Run the statements in order and return each one's rows.
-
-    On PostgreSQL they travel together in psycopg's pipeline mode: one round trip for
-    all of them instead of one each (about 60 µs each on loopback, more to a database on
-    another machine; issue #20). The server still runs them one after the other, each
-    with its own snapshot under READ COMMITTED, so a statement after a ``FOR UPDATE``
-    sees what the lock's previous holder committed, exactly as when sent on its own.
-    When one fails the later ones are skipped and its error is raised as Django's
-    (``django.db.utils``), like any statement's; inside ``transaction.atomic()`` the
-    caller's block then rolls back. Prepared statements (``bourre_site.prepared``) stay
-    prepared. On SQLite they simply run one after the other."""
-    if connection.vendor != "postgresql" or len(statements) < 2:
-        results = []
-        with connection.cursor() as cursor:
-            for sql, params in statements:
-                cursor.execute(sql, params)
-                results.append(cursor.fetchall())
-        return results
-    connection.ensure_connection()
-    cursors = []
-    try:
-        # Leaving the pipeline sends its Sync and reads every result; an error the
-        # server answered is raised there, outside the cursors' own error wrapping.
-        with connection.wrap_database_errors, connection.connection.pipeline():
-            for sql, params in statements:
-                cursor = connection.cursor()
-                cursors.append(cursor)
-                cursor.execute(sql, params)
-        return [cursor.fetchall() for cursor in cursors]
-    finally:
-        for cursor in cursors:
-            cursor.close()
+def run_each(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
+    """Run the statements in order and return each one's rows. (psycopg's pipeline mode,
+    which sent them in one round trip, saved under 10 % of the requests using it and
+    was removed in issue #31.)"""
+    results = []
+    with connection.cursor() as cursor:
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            results.append(cursor.fetchall())
+    return results
 
 
 def quote(name: str) -> str:
@@ -136,105 +111,65 @@ def _insert_sql(model, fields: tuple[str, ...], rows: int, returning: bool) -> t
         f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in meta)}) "
         f"VALUES {', '.join([one] * rows)}"
     )
-    return meta, prepared(sql + (f" RETURNING {column(model, 'id')}" if returning else ""))
+    return meta, (sql + (f" RETURNING {column(model, 'id')}" if returning else ""))
+
+
+@dataclass(frozen=True)
+class SessionAccess:
+    """A session with what its access check needs: the user's membership of its club
+    (``membership_id`` and ``role``, both None for a non-member) and the club's zone."""
+
+    session: GameSession
+    membership_id: int | None
+    role: str | None
+    time_zone: str
 
 
 @cache
-def _session_sql(lock: bool = False, for_update: bool = False, login: bool = False) -> str:
-    def of_club(field: str) -> str:
-        return (
-            f"(SELECT c.{column(Club, field)} FROM {table(Club)} c "
-            f"WHERE c.{column(Club, 'id')} = s.{column(GameSession, 'club')})"
-        )
-
-    # Locked for a recorded hand: the club's webhook flag rides along as in
-    # ledger.sql.lock_session (scalar subqueries: FOR UPDATE OF s locks the session row only).
-    webhooks = f", {of_club('has_webhooks')} AS _has_webhooks" if lock else ""
-    # With ``login``: every column of the user row, joined by the user id itself (not
-    # through the membership), so a stranger's login is still judged before the 404.
-    user, users, logged = get_user_model(), "", ""
-    if login:
-        logged = "".join(f", u.{quote(f.column)} AS _u_{f.column}" for f in _user_fields())
-        users = f" LEFT JOIN {table(user)} u ON u.{column(user, user._meta.pk.name)} = %s"
+def _session_sql(for_update: bool = False) -> str:
     # The session's columns by name in the model's field order (``_model_from_row``).
     session_columns = ", ".join(f"s.{quote(f.column)}" for f in _fields(GameSession))
     sql = (
-        f"SELECT {session_columns}, m.{column(Membership, 'id')} AS _membership_id, "
-        f"m.{column(Membership, 'role')} AS _role, {of_club('time_zone')} AS _time_zone"
-        f"{webhooks}{logged} FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
+        f"SELECT {session_columns}, m.{column(Membership, 'id')}, m.{column(Membership, 'role')}, "
+        f"(SELECT c.{column(Club, 'time_zone')} FROM {table(Club)} c "
+        f"WHERE c.{column(Club, 'id')} = s.{column(GameSession, 'club')}) "
+        f"FROM {table(GameSession)} s LEFT JOIN {table(Membership)} m "
         f"ON m.{column(Membership, 'club')} = s.{column(GameSession, 'club')} "
-        f"AND m.{column(Membership, 'user')} = %s{users} "
+        f"AND m.{column(Membership, 'user')} = %s "
         f"WHERE s.{column(GameSession, 'id')} = %s"
     )
-    return prepared(sql + (" FOR UPDATE OF s" if for_update else ""))
+    # A scalar subquery for the zone: FOR UPDATE OF s locks the session row only.
+    return sql + (" FOR UPDATE OF s" if for_update else "")
 
 
 def session_with_membership(
-    user_id: int,
-    session_id: int,
-    lock: bool = False,
-    login: bool = False,
-    along: Sequence[Statement] = (),
-) -> GameSession | None:
-    """The session with ``_membership_id`` and ``_role`` of the user's membership of its
-    club (both None for a non-member) and ``_time_zone``, its club's zone; None if there
+    user_id: int, session_id: int, lock: bool = False
+) -> SessionAccess | None:
+    """The session, the user's membership of its club and the club's zone; None if there
     is no such session. One statement.
 
     With ``lock`` (inside the caller's transaction) the row is also locked as
-    ``ledger.sql.lock_session`` locks it and carries ``_has_webhooks``: a recorded hand's
-    access check and the ledger's lock in one statement (``access.session_for``).
-
-    With ``login`` the row also carries ``_login_user``: the user ``user_id`` as
-    ``User.objects.get(pk=user_id)`` would load it (None if there is none), for
-    ``access.session_for_login``, which decides whether the login session may use it.
-
-    With ``along``, those statements are sent in the same round trip, after this one
-    (``run_together``; after the lock, so they see the lock's previous holder's work),
-    and the row carries their rows as ``_along_rows`` (one list per statement, in
-    order). They run whether or not the user may see the session: the caller reads
-    their rows only once access is granted."""
+    ``ledger.sql.lock_session`` locks it: a recorded hand's access check and the ledger's
+    lock in one statement (``access.session_for``)."""
     if lock and not connection.in_atomic_block:
         raise RuntimeError("a locked read needs the caller's transaction")
-    sql = _session_sql(lock, lock and connection.features.has_select_for_update, login)
-    params = [user_id, user_id, session_id] if login else [user_id, session_id]
+    sql = _session_sql(lock and connection.features.has_select_for_update)
     # A plain cursor and the ORM's own converters and from_db: Manager.raw() spent more
     # Python mapping the row's columns than this whole function does now (issue #20).
-    if not along:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
-    else:
-        rows, *along_rows = run_together([(sql, params), *along])
-        row = rows[0] if rows else None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, session_id])
+        row = cursor.fetchone()
     if row is None:
         return None
     width = len(_fields(GameSession))
+    membership_id, role, time_zone = row[width:]
     session: GameSession = _model_from_row(GameSession, row[:width])
-    extra = iter(row[width:])
-    session._membership_id, session._role, session._time_zone = (
-        next(extra),
-        next(extra),
-        next(extra),
-    )
-    if lock:
-        session._has_webhooks = bool(next(extra))  # SQLite answers 0 or 1
-    if login:
-        values = list(extra)
-        session._login_user = (  # type: ignore[attr-defined]
-            None if values[0] is None else _model_from_row(get_user_model(), values)
-        )
-    if along:
-        session._along_rows = along_rows
-    return session
+    return SessionAccess(session, membership_id, role, time_zone)
 
 
 @cache
 def _fields(model) -> tuple:
     return tuple(model._meta.concrete_fields)
-
-
-def _user_fields() -> tuple:
-    return _fields(get_user_model())
 
 
 def _model_from_row(model, values, fields: tuple | None = None):
@@ -265,10 +200,10 @@ _CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
 @cache
 def _recorded_hands_sql(fields: tuple[str, ...], limit: int) -> str:
     # Read backwards along (session, number) from the latest recorded hand; the status is
-    # a literal, as in ledger.sql's lookups (the statement is kept prepared).
+    # a literal, as in ledger.sql's lookups.
     recorded = Hand.Status.RECORDED.value
     assert recorded.isalpha()  # a code constant, written into the SQL
-    return prepared(
+    return (
         f"SELECT {', '.join(column(Hand, f) for f in fields)} FROM {table(Hand)} "
         f"WHERE {column(Hand, 'session')} = %s AND {column(Hand, 'status')} = '{recorded}' "
         f"AND {column(Hand, 'number')} IS NOT NULL "
@@ -337,7 +272,7 @@ def _tournament_table_sql() -> str:
     # select_related("tournament") reads them; a session is one table at most.
     tt, tournament = _fields(TournamentTable), _fields(Tournament)
     columns = [f"tt.{quote(f.column)}" for f in tt] + [f"t.{quote(f.column)}" for f in tournament]
-    return prepared(
+    return (
         f"SELECT {', '.join(columns)} FROM {table(TournamentTable)} tt "
         f"JOIN {table(Tournament)} t "
         f"ON t.{column(Tournament, 'id')} = tt.{column(TournamentTable, 'tournament')} "
@@ -379,7 +314,7 @@ def digital_hand(session_id: int, hand_id: int) -> Hand | None:
 @cache
 def _board_poll_sql() -> str:
     user = get_user_model()
-    return prepared(
+    return (
         f"SELECT s.{column(GameSession, 'version')}, m.{column(Membership, 'role')}, "
         f"u.{column(user, 'password')}, u.{column(user, 'is_active')} "
         f"FROM {table(GameSession)} s JOIN {table(Membership)} m "
@@ -407,7 +342,7 @@ def board_poll(user_id: int, session_id: int) -> tuple[int, str, str, bool] | No
 @cache
 def _login_board_poll_sql() -> str:
     user = get_user_model()
-    return prepared(
+    return (
         f"SELECT ls.{column(Session, 'session_data')}, s.{column(GameSession, 'version')}, "
         f"m.{column(Membership, 'role')}, u.{column(user, 'password')}, "
         f"u.{column(user, 'is_active')} "
@@ -425,27 +360,6 @@ def _login_board_poll_sql() -> str:
 def _session_now() -> Any:
     """Now, as a login session's ``expire_date`` is compared with it in plain SQL."""
     return Session._meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
-
-
-@cache
-def _session_row_sql() -> str:
-    names = ", ".join(column(Session, f.name) for f in _fields(Session))
-    return prepared(
-        f"SELECT {names} FROM {table(Session)} WHERE {column(Session, 'session_key')} = %s "
-        f"AND {column(Session, 'expire_date')} > %s"
-    )
-
-
-def session_row(session_key: str | None) -> Session | None:
-    """The live login session of that key, as ``Session.objects.get(session_key=...,
-    expire_date__gt=now)`` loads it; None if there is none (unknown, or expired). The
-    session engine's read (bourre_site.sessions): 0.08 ms against the ORM's 0.26 ms."""
-    if not session_key:
-        return None
-    with connection.cursor() as cursor:
-        cursor.execute(_session_row_sql(), [session_key, _session_now()])
-        row = cursor.fetchone()
-    return None if row is None else _model_from_row(Session, row)
 
 
 def login_board_poll(
@@ -469,7 +383,7 @@ def login_board_poll(
 
 @cache
 def _version_sql() -> str:
-    return prepared(
+    return (
         f"SELECT {column(GameSession, 'version')} FROM {table(GameSession)} "
         f"WHERE {column(GameSession, 'id')} = %s"
     )

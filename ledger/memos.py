@@ -162,7 +162,9 @@ def deal_memo(deal: str, agreed: str, name: str, amount: int) -> Memo:
     return Memo(MemoKind.DEAL, {"deal": deal, "agreed": agreed, "name": name, "amount": amount})
 
 
-def _money(params: Mapping[str, Any], currency: Currency | str | None, language: str | None) -> dict[str, Any]:
+def _money(
+    params: Mapping[str, Any], currency: Currency | str | None, language: str | None
+) -> dict[str, Any]:
     """The params with their amounts written in ``currency`` (``language``: PLAIN or the
     reader's)."""
     facts = dict(params)

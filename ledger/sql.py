@@ -6,10 +6,9 @@ compiling these few statements than the database spent running them (bench/web.p
 bench/digital.py), so they are written out here once, portable between PostgreSQL and
 SQLite (3.35+, for RETURNING), with table and column names taken from the models.
 
-A recorded hand runs, after ``lock_session`` (which also reads the club's webhook flag;
-the record form's POST locks with ``games.sql.session_with_membership(lock=True)``
-instead, its access check and lock in one, and sends ``seats_and_hand_statement`` along
-with it in the same round trip) and ``seats_and_hand_lookup``: ``write_hand``,
+A recorded hand runs, after ``lock_session`` (the record form's POST locks with
+``games.sql.session_with_membership(lock=True)`` instead, its access check and lock in
+one) and ``seats_and_hand_lookup``: ``write_hand``,
 which writes the hand's row, its postings, their legs, the club totals
 (``add_player_totals``) and the session row in one statement on PostgreSQL (legs and
 totals as arrays, so the statement's text stays the same from hand to hand) and as
@@ -19,9 +18,8 @@ the session with ``save_session``. Every statement reads or writes by primary ke
 hand's index range, so the cost does not grow with the session (issue #20;
 tests/test_record_flat.py).
 
-On PostgreSQL these statements are kept prepared per connection
-(``bourre_site.prepared``): they compare no skewed column with a parameter, so a generic
-plan is as good as a custom one (tests/test_prepared_statements.py).
+Skewed columns (a hand's status) are compared with literals, never parameters, so
+PostgreSQL plans each lookup for the value it is (hands in progress are few).
 
 Only ``ledger.postings`` calls this module (``add_player_totals`` keeps the club
 statistics' running totals: one upsert per hand instead of a read and a write per
@@ -38,8 +36,7 @@ from typing import Any, cast
 from django.db import connection
 from django.db.models import Field
 
-from bourre_site.prepared import prepared
-from games.models import Club, GameSession, Hand, Player, Seat
+from games.models import GameSession, Hand, Player, Seat
 from games.sql import Statement, insert_rows, insert_statement
 from games.sql import column as _column
 from games.sql import table as _table
@@ -49,30 +46,19 @@ from .models import Leg, PlayerTotals, Posting
 
 @cache
 def _lock_sql(for_update: bool) -> str:
-    # The club's webhook flag rides along (a scalar subquery: FOR UPDATE locks the
-    # session row only), so a club without endpoints asks for none (games.api.outbox).
-    flag = (
-        f"(SELECT c.{_column(Club, 'has_webhooks')} FROM {_table(Club)} c "
-        f"WHERE c.{_column(Club, 'id')} = s.{_column(GameSession, 'club')}) AS _has_webhooks"
-    )
-    sql = (
-        f"SELECT s.*, {flag} FROM {_table(GameSession)} s WHERE s.{_column(GameSession, 'id')} = %s"
-    )
-    return prepared(sql + (" FOR UPDATE OF s" if for_update else ""))
+    sql = f"SELECT s.* FROM {_table(GameSession)} s WHERE s.{_column(GameSession, 'id')} = %s"
+    return sql + (" FOR UPDATE OF s" if for_update else "")
 
 
 def lock_session(session_id: int) -> GameSession:
     """The session row, locked until the transaction ends (SQLite has no row locks; its
-    IMMEDIATE transactions serialise writers instead), with ``_has_webhooks``: whether its
-    club has an active webhook endpoint (``Club.has_webhooks``). Raises DoesNotExist."""
+    IMMEDIATE transactions serialise writers instead). Raises DoesNotExist."""
     rows = list(
         GameSession.objects.raw(_lock_sql(connection.features.has_select_for_update), [session_id])
     )
     if not rows:
         raise GameSession.DoesNotExist(f"no session {session_id}")
-    session = rows[0]
-    session._has_webhooks = bool(session._has_webhooks)  # SQLite answers 0 or 1
-    return session
+    return rows[0]
 
 
 # A code constant, not input: written into the SQL as a literal (see _hands_sql).
@@ -86,12 +72,12 @@ def _hands_sql() -> str:
     # expressions that read every hand of the session (5–8 ms at 5,000 hands; now flat):
     # the last number by (session, number) read backwards, the hand in progress by the
     # partial index of hands in progress, the key by (session, idempotency_key). The
-    # status is a literal: the statement is kept prepared (bourre_site.prepared), and a
-    # generic plan would not know that hands in progress are few.
+    # status is a literal: a plan for a parameter would not know that hands in progress
+    # are few.
     hand, session = _table(Hand), _column(Hand, "session")
     number, status = _column(Hand, "number"), _column(Hand, "status")
     key, pk = _column(Hand, "idempotency_key"), _column(Hand, "id")
-    return prepared(
+    return (
         f"SELECT (SELECT MAX({number}) FROM {hand} WHERE {session} = %s), "
         f"(SELECT MAX({pk}) FROM {hand} WHERE {session} = %s AND {status} = {_IN_PROGRESS}), "
         f"(SELECT MAX({pk}) FROM {hand} WHERE {session} = %s AND {key} = %s AND {key} <> '')"
@@ -116,7 +102,7 @@ def _seats_sql() -> str:
     columns = ", ".join(
         f"s.{_column(Seat, f)}" for f in ("player", "active", "eliminated_at", "account")
     )
-    return prepared(
+    return (
         f"SELECT {columns}, p.{_column(Player, 'name')} "
         f"FROM {seat} s JOIN {player} p ON p.{_column(Player, 'id')} = s.{_column(Seat, 'player')} "
         f"WHERE s.{_column(Seat, 'session')} = %s "
@@ -131,12 +117,12 @@ def _seats_and_hands_sql() -> str:
     # record path's statement count while adding the club totals' upsert).
     lookups = _hands_sql().removeprefix("SELECT ")
     select, rest = _seats_sql().split(" FROM ", 1)
-    return prepared(f"{select}, {lookups} FROM {rest}")
+    return f"{select}, {lookups} FROM {rest}"
 
 
 def seats_and_hand_statement(session_id: int, key: str) -> Statement:
     """``seats_and_hand_lookup``'s statement and parameters, not run: for a caller that
-    sends it along with its own (``games.sql.run_together``) and hands back its rows."""
+    ran it and hands back its rows."""
     return _seats_and_hands_sql(), [session_id, session_id, session_id, key or "", session_id]
 
 
@@ -211,14 +197,12 @@ def insert_hand(hand: Hand) -> None:
 @cache
 def _update_sql(fields: tuple[str, ...]) -> str:
     assignments = ", ".join(f"{_column(GameSession, f)} = %s" for f in fields)
-    return prepared(
-        f"UPDATE {_table(GameSession)} SET {assignments} WHERE {_column(GameSession, 'id')} = %s"
-    )
+    return f"UPDATE {_table(GameSession)} SET {assignments} WHERE {_column(GameSession, 'id')} = %s"
 
 
 def save_session(session: GameSession, fields: list[str]) -> None:
     """Write ``fields`` of the session row: what ``session.save(update_fields=fields)``
-    writes (each field's ``pre_save`` and ``get_db_prep_save``), in a prepared UPDATE."""
+    writes (each field's ``pre_save`` and ``get_db_prep_save``), in a plain UPDATE."""
     with connection.cursor() as cursor:
         cursor.execute(_update_sql(tuple(fields)), _session_params(session, fields))
 
@@ -257,7 +241,7 @@ def _totals_sql(rows: int) -> str:
         f"{biggest} = CASE WHEN EXCLUDED.{biggest} > {table}.{biggest} "
         f"THEN EXCLUDED.{biggest} ELSE {table}.{biggest} END"
     )
-    return prepared(
+    return (
         f"INSERT INTO {table} ({', '.join(names)}) VALUES {', '.join([one] * rows)} "
         f"ON CONFLICT ({names[0]}) DO UPDATE SET {', '.join(sets)}"
     )
@@ -325,9 +309,7 @@ def _posting_array_fields(with_hand: bool) -> list[str]:
 
 @cache
 def _write_sql(postings: int, totals: bool) -> str:
-    return prepared(
-        f"WITH {', '.join(_money_parts(postings, totals))} SELECT id FROM ids ORDER BY n"
-    )
+    return f"WITH {', '.join(_money_parts(postings, totals))} SELECT id FROM ids ORDER BY n"
 
 
 @cache
@@ -422,7 +404,7 @@ def _write_hand_sql(postings: int, totals: bool, fields: tuple[str, ...], hand: 
         *_money_parts(postings, totals, hand="(SELECT id FROM h)"),
         f"s AS ({_update_sql(fields)})",
     ]
-    return prepared(f"WITH {', '.join(parts)} SELECT h.id, ids.id FROM h, ids ORDER BY ids.n")
+    return f"WITH {', '.join(parts)} SELECT h.id, ids.id FROM h, ids ORDER BY ids.n"
 
 
 def write_hand(
@@ -469,7 +451,7 @@ HAND_REWRITE_FIELDS = ("record", "verdict", "before", "corrections")
 
 def rewrite_hands(hands: list[Hand]) -> None:
     """Save the record, verdict, state before and history of hands a correction
-    re-settled (``ledger.postings.corrections``): one prepared UPDATE run for every hand
+    re-settled (``ledger.postings.corrections``): one UPDATE run for every hand
     (Django's bulk_update spends seconds compiling its CASE expressions for 500 hands)."""
     if not hands:
         return

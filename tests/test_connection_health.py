@@ -1,5 +1,5 @@
 """A persistent PostgreSQL connection is checked per request by its socket, not by a
-``SELECT 1`` (bourre_site/dbhealth.py, issue #20): a connection the server ended (what a
+``SELECT 1`` (bourre_site/dbhealth.py; kept by issue #31: 12-14 % of a 304 poll): a connection the server ended (what a
 PostgreSQL restart does to every connection) is replaced before the request uses it, and a
 quiet one costs no round trip.
 

@@ -152,7 +152,7 @@ def test_database_outage_while_recording_is_503_with_retry_after(
     def down(*args, **kwargs):
         raise OperationalError("the database system is shutting down")
 
-    monkeypatch.setattr(postings, "record_hand", down)
+    monkeypatch.setattr(postings, "record_hand_with_legs", down)  # the record POST's call
     response = bob_client.post(
         reverse("hand_record", args=[table.pk]),
         hand_data(table, **TWO_PLAY),

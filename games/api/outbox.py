@@ -2,9 +2,9 @@
 delivery (signed POSTs with retries), run by `manage.py deliver_webhooks`.
 
 Endpoints are written only through the model's save and delete, which keep the club's
-`has_webhooks` flag in the same transaction (games/models/api.py); `emit` answers a
-club without active endpoints from that flag, read with the rows the caller already
-holds (the ledger's session lock), without a query.
+`has_webhooks` flag in the same transaction (games/models/api.py). `emit` asks for the
+club's active endpoints (the ledger's session lock no longer reads the flag along: its
+saving was within noise, issue #31).
 
 Events: `hand.recorded`, `hand.voided`, `session.closed`, `settlement.marked`,
 `tournament.finished`. The ledger tells `on_ledger_change` of each change inside its
@@ -103,14 +103,9 @@ def _hand_payload(hand: Hand) -> dict[str, Any]:
 
 
 def on_ledger_change(session: GameSession, kind: str, data: dict[str, Any]) -> None:
-    """ledger.postings.on_change listener: the ledger's changes as webhook events. A
-    session the ledger locked carries its club's webhook flag (``ledger.sql.lock_session``):
-    a club without endpoints costs no query here."""
-    flag = getattr(session, "_has_webhooks", None)
-    if flag is False:
-        return
+    """ledger.postings.on_change listener: the ledger's changes as webhook events."""
     if kind == "hand_recorded":
-        emit(session.club_id, "hand.recorded", _hand_payload(data["hand"]), flag)
+        emit(session.club_id, "hand.recorded", _hand_payload(data["hand"]))
     elif kind == "hand_voided":
         emit(
             session.club_id,

@@ -101,16 +101,6 @@ class GameSession(HasCurrency):
     created_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
 
-    # Not fields: extra columns on rows read by games.sql.session_with_membership only
-    # (the reader's membership of the club; both None for a non-member).
-    _membership_id: int | None
-    _role: str | None
-    _time_zone: str | None
-    # And on rows read by ledger.sql.lock_session: the club's ``has_webhooks``.
-    _has_webhooks: bool | None
-    # The rows of the statements session_with_membership sent ``along`` with its own.
-    _along_rows: list[list[tuple]]
-
     class Meta:
         ordering = ["-created_at", "-id"]
 
@@ -249,10 +239,6 @@ class Hand(models.Model):
 
     # Not a field: the hand's postings, set on the hands of the session history page.
     posting_list: list["Posting"]
-
-    # Not a field: the players' legs the ledger has just written for this hand, set by
-    # ledger.postings when it records it (games.sessions.statements.hand_deltas).
-    _posted_legs: list[tuple[int, str, int, int]]
 
     class Meta:
         ordering = ["session", "number"]

@@ -217,9 +217,8 @@ def by_version(session: GameSession, what: str, compute: Callable[[], T]) -> T:
 
 
 def board_reads(session_id: int) -> list[sql.Statement]:
-    """The statements ``board_context`` reads, for a view that sends them along with its
-    access check (``games.access.session_for(along=...)``): the seats with the digital
-    hand in progress, the latest hands and the tournament table, one round trip."""
+    """The statements ``board_context`` reads: the seats with the digital hand in
+    progress, the latest hands and the tournament table."""
     return [
         postings.table_statement(session_id),
         sql.recent_hands_statement(session_id, RECENT_HANDS),
@@ -232,10 +231,10 @@ def board_context(
 ) -> dict[str, Any]:
     """Everything the scoreboard shows, in a fixed number of statements whatever the
     hands (a broken-up tournament table reads one more: where its players went).
-    ``reads``: the rows of ``board_reads(session.pk)`` when the caller sent them
-    along with its own statement; otherwise they are read here, in one round trip."""
+    ``reads``: the rows of ``board_reads(session.pk)`` when the caller has them;
+    otherwise they are read here."""
     if reads is None:
-        reads = sql.run_together(board_reads(session.pk))
+        reads = sql.run_each(board_reads(session.pk))
     table_rows, recent_rows, tournament_rows = reads
     seats, next_number, digital_busy = postings.table_seats(session, table_rows)
     balances = session.net_by_player()

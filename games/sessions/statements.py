@@ -6,8 +6,9 @@ Both read the legs themselves, not the hand records, so they say what the books 
 hand that was undone shows its postings and then, later, the reversal that gave them back;
 a corrected hand shows its old result, later that result taken back and the new one. The
 hand's own page shows its last version, with the nets after it as the books stand now.
-A hand the ledger has just recorded carries the legs it wrote (``Hand._posted_legs``), so
-the result screen after recording reads none back.
+The ledger hands back the legs of a hand it has just recorded
+(``ledger.postings.record_hand_with_legs``), so the result screen after recording reads
+none back.
 
 The words (``WORDS``, the line headings) are in the reader's language: lazy texts,
 made strings when a line is built, so the page's active language is the one used.
@@ -255,16 +256,21 @@ def _nets_after(
     )
 
 
-def hand_deltas(session: GameSession, hand: Hand, latest: bool) -> list[dict[str, Any]]:
+def hand_deltas(
+    session: GameSession,
+    hand: Hand,
+    latest: bool,
+    legs: list[tuple[int, str, int, int]] | None = None,
+) -> list[dict[str, Any]]:
     """Each player's change for this hand (+6, −1 ante, −6 bourré) and their net after
     it, in seat order. ``latest``: the hand is the latest of an open session, so the nets
-    after it are the session row's running totals (no sum needed)."""
+    after it are the session row's running totals (no sum needed). ``legs``: the players'
+    legs the ledger has just written for it (``record_hand_with_legs``), else read."""
     if hand.status == Hand.Status.IN_PROGRESS:
         return []
     # A hand the ledger has just recorded brings its legs: no query (on PostgreSQL with
     # statistics behind a fast-growing ledger this join was planned as a scan of every
     # leg, the record POST's one cost that grew with the books).
-    legs = getattr(hand, "_posted_legs", None)
     if legs is None:
         legs = hand_legs(hand)
     names = _names(session, hand)

@@ -5,10 +5,10 @@ Every view reaches club objects through `games.access` (strangers 404, members r
 scorekeepers write). Money is written only by `ledger.postings`; these views parse forms,
 call it, and render what it returns. htmx requests get partials and are never redirected
 (a redirected XHR would swap a whole page into a fragment); plain posts follow
-post/redirect/get. A recorded hand's POST reads the login's user, checks access and locks
-the session row in one statement, and the ledger settles the hand in that transaction
-(``_record_post``). The record form, its POST and the scoreboard send their other reads
-along with that statement, in one round trip to PostgreSQL (``games.sql.run_together``).
+post/redirect/get. A recorded hand's POST checks access and locks the session row in
+one statement, and the ledger settles the hand in that transaction (``_record_post``);
+the result screen shows the legs the ledger wrote without reading them back
+(``record_hand_with_legs``). The login is always Django's ``request.user``.
 Only a blank record form (a GET, not a copy of an old hand) may take back the taps its
 tab kept over a reload (``restorable``; static/js/record.js); a form re-shown with the
 posted values (409, 422) never does.
@@ -40,7 +40,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import sql as game_sql
-from games.access import LoginUnsure, club_for, hand_for, session_for, session_for_login
+from games.access import club_for, hand_for, session_for
 from games.engine.hand_meaning import same_result, who_antes_next
 from games.engine.record import TABLE_KEYS
 from games.errors import BourreError, form_error
@@ -55,6 +55,7 @@ from games.sessions.rule_fields import current_rules
 from games.templatetags.bourre import SUITS
 from ledger import postings
 from ledger.models import Leg, Posting
+from ledger.postings import PostedLeg
 from ledger.stats import club_player_stats
 
 HISTORY_PAGE = 10  # hands per history page (issue #20: render less per page)
@@ -159,33 +160,26 @@ def session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 
 
 def _session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    # The board's reads travel with the access check (one round trip; the login's user
-    # read by the same statement when it can vouch for it, as on the record form).
-    found = _member_session(request, session_id, Role.MEMBER, selectors.board_reads(session_id))
+    found = _member_session(request, session_id, Role.MEMBER)
     if found is None:
         return redirect_to_login(request.get_full_path())
     session, membership = found
     etag = selectors.board_etag(session, membership)
     if request.htmx and etag_matches(request, etag):
         return not_modified(etag)
-    context = selectors.board_context(session, membership, session._along_rows)
+    context = selectors.board_context(session, membership)
     template = "games/session_detail.html#board" if request.htmx else "games/session_detail.html"
     return live(render(request, template, context), etag)
 
 
 def _member_session(
-    request: AuthedHttpRequest, session_id: int, role: str, reads: list[game_sql.Statement]
+    request: AuthedHttpRequest, session_id: int, role: str
 ) -> tuple[GameSession, Membership] | None:
-    """The session and the reader's membership with ``reads`` sent along (their rows on
-    the session's ``_along_rows``): the login's user read by the same statement
-    (``session_for_login``, not locked) unless it cannot vouch for it; then Django
-    decides, as ``login_required`` does. None for a visitor who must log in."""
-    try:
-        return session_for_login(request, session_id, role, lock=False, along=reads)
-    except LoginUnsure:
-        if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
-            return None
-        return session_for(request.user, session_id, role, along=reads)
+    """The session and the reader's membership; None for a visitor who must log in (as
+    ``login_required`` decides, by Django's ``get_user``, which may flush a stale login)."""
+    if not request.user.is_authenticated:
+        return None
+    return session_for(request.user, session_id, role)
 
 
 # --- recording a hand ---------------------------------------------------------------------
@@ -236,11 +230,10 @@ def _record_context(
     return context
 
 
-def _last_played(session: GameSession, rows: list[tuple] | None = None) -> list[str]:
+def _last_played(session: GameSession) -> list[str]:
     """Who played the latest hand (the record form can start from them, the host's
-    choice, remembered by the phone). ``rows``: what ``latest_record_statement``
-    answered, when it was sent along with the access check."""
-    return _played(game_sql.latest_record(session.pk, rows))
+    choice, remembered by the phone)."""
+    return _played(game_sql.latest_record(session.pk))
 
 
 def _played(record: dict | None) -> list[str]:
@@ -264,17 +257,11 @@ def hand_record(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 
 
 def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    """The record form. Its login is read with the session (``session_for_login``, not
-    locked) unless that statement cannot vouch for it; then Django decides, as
-    ``login_required`` does. The table's read travels with either (``along``)."""
-    # The table's seats and hands and the latest hand's record travel with the access
-    # check: one round trip.
-    reads = [postings.table_statement(session_id), game_sql.latest_record_statement(session_id)]
-    found = _member_session(request, session_id, Role.SCOREKEEPER, reads)
+    """The record form; a visitor is sent to log in, as ``login_required`` does."""
+    found = _member_session(request, session_id, Role.SCOREKEEPER)
     if found is None:
         return redirect_to_login(request.get_full_path())
     session, membership = found
-    table_rows, latest_rows = session._along_rows
     if not session.is_open:
         return _closed_response(request, session)
     prefill = None
@@ -285,7 +272,7 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
             raise Http404("No such hand in this session")
         prefill = _entry_of(hand.record)
     # The seats, the next hand's number and a digital hand in progress.
-    table = postings.table_state(session, rows=table_rows)
+    table = postings.table_state(session)
     form = _fresh_form(session, prefill, table.state)
     context = _record_context(
         session,
@@ -293,7 +280,7 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         form,
         digital_busy=table.digital_busy,
         next_number=table.next_number,
-        last_played=_last_played(session, latest_rows),
+        last_played=_last_played(session),
         # A blank form may take back the taps this tab kept (static/js/record.js); a
         # copy of an old hand ("from") brings its own.
         restorable=prefill is None,
@@ -319,54 +306,30 @@ def _posted_form(request: AuthedHttpRequest, session: GameSession) -> HandForm:
 
 
 def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
-    """One reported hand. The login's user, the access check and the session row are
-    read, the row locked, in one statement (``access.session_for_login``), the ledger's
-    read of the seats and hands travels with it (one round trip, ``along``), and the
-    ledger settles the hand in that same transaction (``record_hand(locked=...,
-    table_rows=...)``): the row is read once (issue #20). A login that statement cannot
-    vouch for is Django's to judge, outside the transaction, as ``login_required`` does;
-    then the POST runs with ``request.user``. Everything the ledger refuses it refuses before changing the
+    """One reported hand. The access check and the session row are read, the row locked,
+    in one statement (``access.session_for(lock=True)``), and the ledger settles the
+    hand in that same transaction (``record_hand_with_legs(locked=...)``): the row is
+    read once (issue #20). Everything the ledger refuses it refuses before changing the
     session object, and its exception rolls the transaction back before the answer is
-    rendered."""
-    try:
-        return _record_post_as(request, session_id, fast=True)
-    except LoginUnsure:
-        pass
+    rendered. A visitor is sent to log in, as ``login_required`` does."""
     if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
         return redirect_to_login(request.get_full_path())
-    return _record_post_as(request, session_id, fast=False)
-
-
-def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> HttpResponse:
     template = _record_template(request)
     hand: Hand | None = None
-    # The ledger's read of the table after the lock travels with the locking statement
-    # (one round trip), for the idempotency key as posted; a key the form then cleans
-    # differently is looked up again by the ledger.
-    posted_key = request.POST.get("idempotency_key", "")
-    table_read = postings.table_statement(session_id, posted_key)
+    legs: list[PostedLeg] | None = None
     try:
         with transaction.atomic():
-            if fast:
-                session, membership = session_for_login(
-                    request, session_id, Role.SCOREKEEPER, along=[table_read]
-                )
-            else:
-                session, membership = session_for(
-                    request.user, session_id, Role.SCOREKEEPER, lock=True, along=[table_read]
-                )
+            session, membership = session_for(request.user, session_id, Role.SCOREKEEPER, lock=True)
             form = _posted_form(request, session) if session.is_open else None
             if form is not None and form.is_valid():
-                key = form.cleaned_data["idempotency_key"]
-                hand, created = postings.record_hand(
+                hand, created, legs = postings.record_hand_with_legs(
                     session_id=session.pk,
                     entry=form.entry(),
-                    idempotency_key=key,
+                    idempotency_key=form.cleaned_data["idempotency_key"],
                     expected_version=form.cleaned_data.get("version"),
                     user=request.user,
                     confirm_surprises=request.POST.get("confirmed") != "1",
                     locked=session,
-                    table_rows=session._along_rows[0] if key == posted_key else None,
                 )
     except postings.NeedsConfirmation as costly:
         assert form is not None
@@ -430,7 +393,7 @@ def _record_post_as(request: AuthedHttpRequest, session_id: int, fast: bool) -> 
         return render(
             request,
             "games/hand_result.html#result",
-            result_context(hand.session, membership, hand, created=created),
+            result_context(hand.session, membership, hand, created=created, legs=legs),
         )
     form.set_table(postings.session_state(session))
     return render(request, template, _record_context(session, membership, form), status=422)
@@ -454,12 +417,17 @@ def _charges(costly: postings.NeedsConfirmation, currency: Currency) -> dict:
 
 
 def result_context(
-    session: GameSession, membership: Membership, hand: Hand, created: bool | None = None
+    session: GameSession,
+    membership: Membership,
+    hand: Hand,
+    created: bool | None = None,
+    legs: list[PostedLeg] | None = None,
 ) -> dict:
     """A recorded hand as the result screen shows it, with what the table does next.
 
     ``created`` is True right after recording, False for a replayed submission (same
-    idempotency key), None when the hand is simply being looked at."""
+    idempotency key), None when the hand is simply being looked at. ``legs``: the
+    players' legs the ledger just wrote for it (``record_hand_with_legs``), else read."""
     latest: int | None
     if created is True:  # just recorded: it is the latest hand
         latest = hand.pk
@@ -498,7 +466,9 @@ def result_context(
         and not session.chip_limited
         and hand.status == Hand.Status.RECORDED,
         # Each player's change for the hand and the standings after it, from the ledger.
-        "deltas": statements.hand_deltas(session, hand, latest=is_latest and session.is_open),
+        "deltas": statements.hand_deltas(
+            session, hand, latest=is_latest and session.is_open, legs=legs
+        ),
     }
 
 

@@ -118,7 +118,13 @@ from ledger.postings._common import (
 )
 from ledger.postings.bank import buy_in, cash_out
 from ledger.postings.corrections import Correction, HandChange, correct_hand
-from ledger.postings.hands import complete_hand, record_hand, void_hand
+from ledger.postings.hands import (
+    PostedLeg,
+    complete_hand,
+    record_hand,
+    record_hand_with_legs,
+    void_hand,
+)
 from ledger.postings.prizes import post_prize, prize_accounts
 from ledger.postings.sessions import (
     add_seat,
@@ -169,7 +175,9 @@ __all__ = [
     "prize_accounts",
     "prize_balances",
     "prize_postings",
+    "PostedLeg",
     "record_hand",
+    "record_hand_with_legs",
     "session_balances",
     "session_state",
     "set_seat_active",

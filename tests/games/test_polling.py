@@ -138,18 +138,18 @@ def test_the_fast_304_has_the_slow_304s_headers(carol, carol_client, table, sett
 
 
 def test_a_stale_poll_reads_the_login_session_once(carol_client, table, bob):
-    """The middleware's statement fell through (a hand was recorded): the re-render starts
-    from the login session it read and does not ask for the board again."""
+    """The middleware's statement fell through (a hand was recorded): the re-render does
+    not ask for the board again. It reads the login session again (nothing is handed
+    from the middleware to the view on the side since issue #31: 1 read before)."""
     url = _url(table)
     etag = carol_client.get(url, **HTMX)["ETag"]
     record_direct(table, user=bob, **WIN_ANN)
     response, sqls = _queries(carol_client, url, HTTP_IF_NONE_MATCH=etag, **HTMX)
     assert response.status_code == 200 and "#1" in response.content.decode()
-    assert len([s for s in sqls if SESSION_TABLE in s]) == 1, sqls
-    # The board's version is not asked again; the view's access check reads the login's
-    # user itself (session_for_login), with the board's reads in the same round trip.
+    assert len([s for s in sqls if SESSION_TABLE in s]) == 2, sqls
+    # The board's version is not asked again; the login's user is Django's get_user.
     assert len([s for s in sqls if 's."version", m."role"' in s]) == 1, sqls
-    assert len(sqls) == 5, sqls
+    assert len(sqls) == 7, sqls  # 5 before issue #31
 
 
 def test_logged_out_phone_is_sent_to_log_in(carol_client, table):
@@ -237,8 +237,6 @@ def test_a_foreign_host_is_refused_as_before(carol_client, table):
     [
         "django.contrib.sessions.backends.cached_db",
         "django.contrib.sessions.backends.db",
-        "bourre_site.sessions",
-        "bourre_site.sessions_cached",
     ],
 )
 def test_database_session_engines_answer_from_the_row(carol, table, settings, engine):

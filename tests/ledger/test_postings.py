@@ -819,13 +819,12 @@ def _record_queries(session, django_assert_num_queries, n: int, players: list[st
     session.refresh_from_db()
 
 
-# SAVEPOINT + lock (with the club's webhook flag) + seats and hand lookup + insert hand +
+# SAVEPOINT + lock + seats and hand lookup + the club's webhook endpoints + insert hand +
 # insert postings + insert legs + the club totals' upsert + update session + RELEASE
 # SAVEPOINT (the test runs inside a transaction). On PostgreSQL the hand, postings, legs,
-# totals and session row are one statement (ledger.sql.write_hand). A club without
-# webhook endpoints asks for none (issue #20); tests/test_record_flat.py covers the club
-# with one.
-RECORD_QUERIES = 5 if connection.vendor == "postgresql" else 9
+# totals and session row are one statement (ledger.sql.write_hand). (5 and 9 before
+# issue #31, whose lock no longer reads the club's webhook flag along.)
+RECORD_QUERIES = 6 if connection.vendor == "postgresql" else 10
 
 
 @pytest.mark.parametrize("chip_limited", [False, True], ids=["cash", "chip-limited"])

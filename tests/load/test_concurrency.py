@@ -97,26 +97,23 @@ def test_twenty_taps_of_one_submission_record_one_hand(table):
 
 
 def test_twenty_taps_through_the_record_posts_path_record_one_hand(table):
-    """The record POST's own path (games.sessions.views._record_post_as): the access
-    check locks the row and the ledger's read of the seats and hands travels with it in
-    one round trip (``along``, games.sql.run_together). That read runs after the lock's
-    wait, with its own snapshot: every tap after the first sees the hand the first one
+    """The record POST's own path (games.sessions.views._record_post): the access check
+    locks the row and the ledger reads the seats and hands after the lock's wait, with
+    its own snapshot: every tap after the first sees the hand the first one
     committed and is answered "already saved", none collides on the idempotency key."""
     from games.access import session_for
     from games.models import Role
 
     session, user, _ = table
     MembershipFactory(club=session.club, user=user, role=Role.OWNER)
-    read = postings.table_statement(session.pk, SAME_TAP["idempotency_key"])
 
     def submit(i: int):
         with transaction.atomic():
-            locked, _ = session_for(user, session.pk, Role.SCOREKEEPER, lock=True, along=[read])
+            locked, _ = session_for(user, session.pk, Role.SCOREKEEPER, lock=True)
             return postings.record_hand(
                 session_id=session.pk,
                 user=user,
                 locked=locked,
-                table_rows=locked._along_rows[0],
                 **SAME_TAP,
             )
 
