@@ -25,8 +25,10 @@ request connects afresh.
 from __future__ import annotations
 
 import select
+from typing import Any
 
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 if hasattr(select, "poll"):
 
@@ -42,7 +44,7 @@ else:  # pragma: no cover  (Windows has no poll; select works on its sockets)
         return bool(readable or broken)
 
 
-def server_spoke(connection) -> bool:
+def server_spoke(connection: BaseDatabaseWrapper) -> bool:
     """Whether the server sent anything on this idle PostgreSQL connection (or closed it),
     read from the socket without sending a thing."""
     raw = connection.connection
@@ -55,7 +57,7 @@ def server_spoke(connection) -> bool:
     return _has_news(fd)
 
 
-def check_connection(conn) -> None:
+def check_connection(conn: BaseDatabaseWrapper) -> None:
     """Close ``conn`` (a Django connection) if it is an open PostgreSQL connection the
     server has ended; the next query then opens a new one. Inside a transaction it is
     left alone (closing would lose the transaction; the error will say so)."""
@@ -65,7 +67,7 @@ def check_connection(conn) -> None:
         conn.close()
 
 
-def check_connections(**kwargs) -> None:
+def check_connections(**kwargs: Any) -> None:
     """``request_started`` receiver: every connection this thread has opened."""
     for conn in connections.all(initialized_only=True):
         check_connection(conn)

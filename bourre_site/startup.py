@@ -23,7 +23,7 @@ def require_secret_key() -> None:
 
 
 @checks.register(checks.Tags.security)
-def secret_key_check(app_configs, **kwargs) -> list[checks.CheckMessage]:
+def secret_key_check(app_configs: object, **kwargs: object) -> list[checks.CheckMessage]:
     if getattr(settings, "SECRET_KEY_MISSING", False):
         return [checks.Error(MESSAGE, id="bourre.E001")]
     return []

@@ -9,8 +9,7 @@ issue #31 removed the record path's own reading of the login, which saved one qu
 re-implemented Django's session-hash check.
 """
 
-from typing import Any
-
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -20,7 +19,7 @@ from . import sql, timezones
 from .models import Club, GameSession, Hand, Membership, Player, Role, Tournament
 
 
-def membership_for(user, club_id: int) -> Membership:
+def membership_for(user: User | AnonymousUser, club_id: int) -> Membership:
     if not user.is_authenticated:
         raise Http404("No such club")
     try:
@@ -41,14 +40,16 @@ def require_role(membership: Membership, role: str) -> None:
         )
 
 
-def club_for(user, club_id: int, role: str = Role.MEMBER) -> tuple[Club, Membership]:
+def club_for(
+    user: User | AnonymousUser, club_id: int, role: str = Role.MEMBER
+) -> tuple[Club, Membership]:
     membership = membership_for(user, club_id)
     require_role(membership, role)
     return membership.club, membership
 
 
 def session_for(
-    user: Any, session_id: int, role: str = Role.MEMBER, lock: bool = False
+    user: User | AnonymousUser, session_id: int, role: str = Role.MEMBER, lock: bool = False
 ) -> tuple[GameSession, Membership]:
     """The session and the user's membership of its club, in one query.
 
@@ -74,14 +75,18 @@ def session_for(
     return found.session, membership
 
 
-def player_for(user, player_id: int, role: str = Role.MEMBER) -> tuple[Player, Membership]:
+def player_for(
+    user: User | AnonymousUser, player_id: int, role: str = Role.MEMBER
+) -> tuple[Player, Membership]:
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
     membership = membership_for(user, player.club_id)
     require_role(membership, role)
     return player, membership
 
 
-def hand_for(user, hand_id: int, role: str = Role.MEMBER) -> tuple[Hand, Membership]:
+def hand_for(
+    user: User | AnonymousUser, hand_id: int, role: str = Role.MEMBER
+) -> tuple[Hand, Membership]:
     hand = get_object_or_404(Hand.objects.select_related("session__club"), pk=hand_id)
     membership = membership_for(user, hand.session.club_id)
     require_role(membership, role)
@@ -89,7 +94,7 @@ def hand_for(user, hand_id: int, role: str = Role.MEMBER) -> tuple[Hand, Members
 
 
 def tournament_for(
-    user, tournament_id: int, role: str = Role.MEMBER
+    user: User | AnonymousUser, tournament_id: int, role: str = Role.MEMBER
 ) -> tuple[Tournament, Membership]:
     """Strangers 404, too low a role 403. The director is the club's
     owner or a scorekeeper (``Role.SCOREKEEPER``); members read."""

@@ -44,6 +44,7 @@ from weakref import WeakKeyDictionary
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import connection, connections
+from django.db.models import Field, Model
 from django.db.models.sql import Query
 from django.utils import timezone
 
@@ -68,16 +69,31 @@ def quote(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def table(model) -> str:
+def table(model: type[Model]) -> str:
     return quote(model._meta.db_table)
 
 
-def column(model, field: str) -> str:
-    return quote(model._meta.get_field(field).column)
+def column(model: type[Model], field: str) -> str:
+    return _quoted_column(_concrete(model, field))
+
+
+def _quoted_column(field: Field[Any, Any]) -> str:
+    assert field.column is not None, field  # a concrete field always has its column
+    return quote(field.column)
+
+
+def _concrete(model: type[Model], name: str) -> Field[Any, Any]:
+    """A model's own column field by name (never a reverse relation)."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field), name
+    return field
 
 
 def insert_rows(
-    model, fields: Sequence[str], rows: Sequence[Sequence[object]], returning: bool = False
+    model: type[Model],
+    fields: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    returning: bool = False,
 ) -> list[int]:
     """INSERT ``rows`` (one value per field, in order) in one statement; returns the new
     ids in row order when ``returning`` (RETURNING keeps the order of VALUES on both
@@ -91,7 +107,10 @@ def insert_rows(
 
 
 def insert_statement(
-    model, fields: Sequence[str], rows: Sequence[Sequence[object]], returning: bool = False
+    model: type[Model],
+    fields: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    returning: bool = False,
 ) -> tuple[str, list[Any]]:
     """``insert_rows``' statement and its parameters, not run: for a caller that writes
     the rows inside a larger statement (``ledger.sql.write_hand``'s first CTE)."""
@@ -103,12 +122,14 @@ def insert_statement(
 
 
 @lru_cache(maxsize=256)
-def _insert_sql(model, fields: tuple[str, ...], rows: int, returning: bool) -> tuple[list, str]:
+def _insert_sql(
+    model: type[Model], fields: tuple[str, ...], rows: int, returning: bool
+) -> tuple[list[Field[Any, Any]], str]:
     """The fields and the statement of ``insert_rows`` for this shape, made once."""
-    meta = [model._meta.get_field(f) for f in fields]
+    meta = [_concrete(model, f) for f in fields]
     one = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = (
-        f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in meta)}) "
+        f"INSERT INTO {table(model)} ({', '.join(_quoted_column(f) for f in meta)}) "
         f"VALUES {', '.join([one] * rows)}"
     )
     return meta, (sql + (f" RETURNING {column(model, 'id')}" if returning else ""))
@@ -168,11 +189,13 @@ def session_with_membership(
 
 
 @cache
-def _fields(model) -> tuple:
+def _fields(model: type[Model]) -> tuple[Any, ...]:
     return tuple(model._meta.concrete_fields)
 
 
-def _model_from_row(model, values, fields: tuple | None = None):
+def _model_from_row(
+    model: type[Model], values: Sequence[Any], fields: tuple[Any, ...] | None = None
+) -> Any:
     """A model instance from its columns (in ``concrete_fields`` order, or ``fields``'
     with the others deferred, as ``.only()`` would leave them), through the same
     converters and ``from_db`` as the ORM's own queries (JSON decoded; SQLite's booleans
