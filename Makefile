@@ -4,7 +4,7 @@
 # `make test`: set up and run the whole suite (DATABASE_URL selects PostgreSQL), on
 #   TEST_WORKERS processes (pytest-xdist; 2, one per core here; TEST_WORKERS=0: one process).
 # `make messages`: re-extract the translatable texts into locale/*/LC_MESSAGES/django.po
-#   (needs GNU gettext); the .mo files are compiled at startup (bourre_site/i18n.py).
+#   (needs GNU gettext); the .mo files are compiled at startup by Babel (bourre_site/i18n.py).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
