@@ -3,7 +3,7 @@
 # `make dev`: the developer's runserver with DEBUG on 127.0.0.1:8000 (HOST=...).
 # `make test`: set up and run the whole suite (DATABASE_URL selects PostgreSQL), on
 #   TEST_WORKERS processes (pytest-xdist; 2, one per core here; TEST_WORKERS=0: one process).
-# `make lint` / `make format`: ruff and mypy for the Python, djlint for templates/.
+# `make lint`: ruff and mypy for the Python, djlint's linter for templates/.
 # `make messages`: re-extract the translatable texts into locale/*/LC_MESSAGES/django.po
 #   (needs GNU gettext); the .mo files are compiled at startup by Babel (bourre_site/i18n.py).
 PYTHON ?= python3
@@ -58,19 +58,20 @@ restore: setup
 check-books: setup
 	$(PY) manage.py check_books
 
-# Templates: djlint's Django profile, configured in pyproject.toml ([tool.djlint]).
+# Templates: djlint's Django profile, configured in pyproject.toml ([tool.djlint]). Only
+# its linter for now: its formatter (--check/--reformat) is not idempotent on these
+# templates (a second pass still rewrites 13 of 72 files), leaves 120 lines over 200
+# characters (it never breaks runs of inline markup), and moves whitespace inside inline
+# text that view tests assert, so it is not wired in yet (issue #31).
 lint: setup-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(PY) -m djlint templates --lint
-	$(PY) -m djlint templates --check
 
 format: setup-test
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
-	# djlint exits 1 when it changed a file: then the result must pass its own check.
-	$(PY) -m djlint templates --reformat --quiet || $(PY) -m djlint templates --check --quiet
 
 LOCALES := es fi sq ko su
 messages: setup
