@@ -8,8 +8,10 @@ compile without GNU gettext (issue 19, items 2 and 5).
   (games.messages), the rule book (games.engine.rulebook's gettext_noop) and, where GNU
   gettext is installed (CI installs it), everything ``makemessages`` extracts.
 - A translation keeps its msgid's placeholders, rule numbers, `switch` names and markup.
-- bourre_site.i18n's pure-Python compiler writes catalogues that Python's gettext reads back
-  exactly, and agrees with GNU msgfmt where that is installed.
+- bourre_site.i18n's compiler (Babel's read_po/write_mo) writes catalogues that Python's
+  gettext reads back exactly, leaves out fuzzy and empty entries, refuses plural entries
+  that do not match the header's Plural-Forms, and agrees with GNU msgfmt where that is
+  installed.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import PoFileError
 from django.conf import settings
 from django.utils.translation import override
 
-from bourre_site.i18n import PoEntry, compile_catalogues, mo_bytes, read_po
+from bourre_site.i18n import compile_catalogues, mo_bytes, read_catalogue
 from games.messages import MESSAGES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,14 +50,36 @@ PLACEHOLDERS = [
 ]
 
 
-def _catalogue(code: str) -> list[PoEntry]:
+def _po(code: str) -> Path:
     path = LOCALE / code / "LC_MESSAGES" / "django.po"
     assert path.exists(), f"no catalogue for {code}"
-    return read_po(path)
+    return path
 
 
-def _messages(code: str) -> list[PoEntry]:
-    return [e for e in _catalogue(code) if e.msgid]
+def _catalogue(code: str) -> Catalog:
+    return read_catalogue(_po(code))
+
+
+def _msgid(message: Message) -> str:
+    """The singular msgid (Babel holds a plural entry's id as (singular, plural))."""
+    return message.id if isinstance(message.id, str) else message.id[0]
+
+
+def _msgstrs(message: Message) -> list[str]:
+    """msgstr, or msgstr[0], msgstr[1]... of a plural entry."""
+    return [message.string] if isinstance(message.string, str) else list(message.string)
+
+
+def _translated(message: Message) -> bool:
+    return all(_msgstrs(message)) and bool(_msgstrs(message))
+
+
+def _messages_of(catalog: Catalog) -> list[Message]:
+    return [m for m in catalog if m.id]
+
+
+def _messages(code: str) -> list[Message]:
+    return _messages_of(_catalogue(code))
 
 
 def test_every_offered_language_but_english_ships_a_catalogue():
@@ -63,18 +89,19 @@ def test_every_offered_language_but_english_ships_a_catalogue():
 
 @pytest.mark.parametrize("code", SHIPPED)
 def test_no_entry_is_fuzzy_and_the_header_names_the_language(code):
-    entries = _catalogue(code)
-    header = entries[0]
-    assert header.msgid == "" and not header.fuzzy
-    assert f"Language: {code}\n" in header.msgstr[0]
-    assert "Plural-Forms: nplurals=" in header.msgstr[0]
-    fuzzy = [e.msgid for e in entries if e.fuzzy]
+    catalog = _catalogue(code)
+    # Babel rebuilds the header from what it parsed; the file itself must state both.
+    header = _po(code).read_text(encoding="utf-8").split("\n\n", 1)[0]
+    assert not catalog.fuzzy and catalog.locale_identifier == code
+    assert f'"Language: {code}\\n"' in header
+    assert '"Plural-Forms: nplurals=' in header
+    fuzzy = [_msgid(m) for m in _messages_of(catalog) if m.fuzzy]
     assert not fuzzy, f"{code}: fuzzy entries {fuzzy[:5]}"
 
 
 @pytest.mark.parametrize("code", SHIPPED)
 def test_every_entry_is_translated_unless_the_language_is_listed_incomplete(code):
-    missing = [e.msgid for e in _messages(code) if not e.translated]
+    missing = [_msgid(m) for m in _messages(code) if not _translated(m)]
     if code in INCOMPLETE:
         assert missing, f"{code} is complete: take it off INCOMPLETE"
     else:
@@ -82,7 +109,7 @@ def test_every_entry_is_translated_unless_the_language_is_listed_incomplete(code
 
 
 def test_every_catalogue_holds_the_same_messages():
-    ids = {code: {e.msgid for e in _messages(code)} for code in SHIPPED}
+    ids = {code: {_msgid(m) for m in _messages(code)} for code in SHIPPED}
     first = ids[SHIPPED[0]]
     for code in SHIPPED[1:]:
         assert ids[code] == first, code
@@ -107,7 +134,7 @@ def test_every_marked_engine_and_rule_book_text_is_in_every_catalogue():
             wanted |= {str(f) for f in (sentence if isinstance(sentence, tuple) else (sentence,))}
     assert len(wanted) > 150
     for code in SHIPPED:
-        have = {e.msgid for e in _messages(code)}
+        have = {_msgid(m) for m in _messages(code)}
         assert not wanted - have, f"{code} lacks {sorted(wanted - have)[:3]}"
 
 
@@ -130,22 +157,26 @@ def test_the_catalogues_hold_everything_makemessages_extracts(tmp_path):
         capture_output=True,
         env={"DJANGO_DEBUG": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path)},
     )
-    extracted = {e.msgid for e in read_po(tmp_path / "locale/es/LC_MESSAGES/django.po") if e.msgid}
-    have = {e.msgid for e in _messages("es")}
+    extracted = {
+        _msgid(m)
+        for m in _messages_of(read_catalogue(tmp_path / "locale/es/LC_MESSAGES/django.po"))
+    }
+    have = {_msgid(m) for m in _messages("es")}
     assert not extracted - have, f"not in the catalogues: {sorted(extracted - have)[:5]}"
     assert not have - extracted, f"no longer in the source: {sorted(have - extracted)[:5]}"
 
 
 @pytest.mark.parametrize("code", SHIPPED)
 def test_translations_keep_placeholders_rule_numbers_switches_and_markup(code):
-    for e in _messages(code):
-        for text in e.msgstr:
+    for m in _messages(code):
+        msgid = _msgid(m)
+        for text in _msgstrs(m):
             if not text:
                 continue
             for pattern in PLACEHOLDERS:
-                assert sorted(set(pattern.findall(text))) == sorted(
-                    set(pattern.findall(e.msgid))
-                ), f"{code}: {e.msgid!r} → {text!r} ({pattern.pattern})"
+                assert sorted(set(pattern.findall(text))) == sorted(set(pattern.findall(msgid))), (
+                    f"{code}: {msgid!r} → {text!r} ({pattern.pattern})"
+                )
 
 
 # -- the compiler ------------------------------------------------------------------------------
@@ -193,8 +224,7 @@ def _load(data: bytes) -> gnu_gettext.GNUTranslations:
 def test_the_compiler_writes_what_gettext_reads(tmp_path):
     po = tmp_path / "django.po"
     po.write_text(SAMPLE, encoding="utf-8")
-    entries = read_po(po)
-    catalogue = _load(mo_bytes(entries))
+    catalogue = _load(mo_bytes(read_catalogue(po)))
     assert catalogue.gettext("Hand rejected") == "Mano rechazada"
     assert catalogue.gettext("It is %(expected)s's turn") == "Es el turno de %(expected)s"
     assert catalogue.pgettext("card", "Trump") == "Triunfo"
@@ -204,6 +234,35 @@ def test_the_compiler_writes_what_gettext_reads(tmp_path):
     assert catalogue.gettext("Split pot") == "Split pot"
     assert catalogue.gettext("Renege") == "Renege"
     assert catalogue.gettext("Old") == "Old"
+    # The plural rule is the header's, not a default.
+    assert catalogue.plural(1) == 0 and catalogue.plural(4) == 1
+
+
+def test_a_plural_entry_must_have_the_headers_number_of_forms(tmp_path):
+    """A Sundanese-style header (nplurals=1) with two forms given: gettext would read the
+    first form for every count, so the compiler refuses the catalogue instead."""
+    po = tmp_path / "django.po"
+    po.write_text(
+        SAMPLE.replace("nplurals=2; plural=(n != 1);", "nplurals=1; plural=0;"), encoding="utf-8"
+    )
+    with pytest.raises(PoFileError, match="more translations than num_plurals"):
+        read_catalogue(po)
+    single = SAMPLE.replace("nplurals=2; plural=(n != 1);", "nplurals=1; plural=0;").replace(
+        'msgstr[0] "una baza"\nmsgstr[1] "%(n)s bazas"', 'msgstr[0] "%(n)s bazas"'
+    )
+    po.write_text(single, encoding="utf-8")
+    catalogue = _load(mo_bytes(read_catalogue(po)))
+    assert catalogue.ngettext("one trick", "%(n)s tricks", 1) == "%(n)s bazas"
+    assert catalogue.ngettext("one trick", "%(n)s tricks", 4) == "%(n)s bazas"
+
+
+@pytest.mark.parametrize("form", ['msgstr[1] ""', ""], ids=["empty", "missing"])
+def test_a_plural_entry_with_an_empty_or_missing_form_is_left_out(tmp_path, form):
+    po = tmp_path / "django.po"
+    po.write_text(SAMPLE.replace('msgstr[1] "%(n)s bazas"', form), encoding="utf-8")
+    catalogue = _load(mo_bytes(read_catalogue(po)))
+    assert catalogue.ngettext("one trick", "%(n)s tricks", 1) == "one trick"
+    assert catalogue.ngettext("one trick", "%(n)s tricks", 4) == "%(n)s tricks"
 
 
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext not installed")
@@ -212,7 +271,7 @@ def test_the_compiler_agrees_with_gnu_msgfmt(tmp_path, code):
     po = LOCALE / code / "LC_MESSAGES" / "django.po"
     gnu = tmp_path / "gnu.mo"
     subprocess.run(["msgfmt", "-o", str(gnu), str(po)], check=True)
-    ours = _load(mo_bytes(read_po(po)))
+    ours = _load(mo_bytes(read_catalogue(po)))
     theirs = _load(gnu.read_bytes())
     # msgfmt drops the header's POT-Creation-Date; every message must be the same.
     ours._catalog.pop("")  # type: ignore[attr-defined]
@@ -248,8 +307,8 @@ SUPPLEMENT = ROOT / "bourre_site" / "locale_django" / "su" / "LC_MESSAGES" / "dj
 
 
 def test_the_sundanese_supplement_for_djangos_own_words_is_complete():
-    entries = [e for e in read_po(SUPPLEMENT) if e.msgid]
-    assert entries and all(e.translated and not e.fuzzy for e in entries)
+    entries = _messages_of(read_catalogue(SUPPLEMENT))
+    assert entries and all(_translated(m) and not m.fuzzy for m in entries)
     from django.utils import dates
 
     with override("en"):
@@ -258,4 +317,4 @@ def test_the_sundanese_supplement_for_djangos_own_words_is_complete():
             for table in (dates.MONTHS, dates.WEEKDAYS, dates.WEEKDAYS_ABBR)
             for w in table.values()
         }
-    assert words <= {e.msgid for e in entries if e.msgctxt is None}
+    assert words <= {_msgid(m) for m in entries if m.context is None}
