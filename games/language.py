@@ -10,6 +10,14 @@ The saved choice is read at login (``remember_language``, connected to Django's
 user id, so no later request pays for it (the scoreboard poll's fast path in
 games.polling keeps its single statement). A login session older than that is read once
 by the user id stored in the session, no user object built; the switcher updates both.
+
+The language cookie is the browser's copy of that answer: whenever a response has read a
+signed-in session anyway, the cookie is set to the saved choice (or to ``NO_CHOICE``, which
+Django's own reading skips, when the user saved none and the browser has no cookie). A
+request that brings the cookie is answered in its language without reading the session,
+so a page that needs no login costs a signed-in phone what it costs a guest (issue #31: a
+signed-in bare page was 2.2× an anonymous one, the session read for the language alone).
+After logout the browser keeps the language it had, as a guest's cookie would.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -29,6 +38,9 @@ from games.models import LanguagePreference
 
 # [user id as in the session, saved code or ""]: the cached answer for this login.
 SESSION_LANGUAGE = "_bourre_language"
+# The cookie of a signed-in browser whose user saved no choice: not a language, so
+# Django's get_language_from_request passes over it to Accept-Language.
+NO_CHOICE = "-"
 
 
 def supported(code: object) -> str | None:
@@ -79,9 +91,38 @@ class PreferredLanguageMiddleware(LocaleMiddleware):
     preference first. The site has no language prefixes in its URLs."""
 
     def process_request(self, request: HttpRequest) -> None:
-        language = saved_language(request) or translation.get_language_from_request(request)
+        if settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
+            language = translation.get_language_from_request(request)
+        else:
+            language = saved_language(request) or translation.get_language_from_request(request)
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        response = super().process_response(request, response)
+        session = getattr(request, "session", None)
+        # Only a session this request has read already: the copy must cost no query.
+        if session is None or not session.accessed or session.get(SESSION_KEY) is None:
+            return response
+        cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        code = saved_language(request)
+        if code and cookie != code:
+            _set_language_cookie(response, code)
+        elif not code and cookie is None:
+            _set_language_cookie(response, NO_CHOICE)
+        return response
+
+
+def _set_language_cookie(response: HttpResponseBase, code: str) -> None:
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        samesite="Lax",
+    )
 
 
 @require_POST
@@ -100,11 +141,5 @@ def set_language(request: HttpRequest) -> HttpResponse:
         request.session[SESSION_LANGUAGE] = [str(user.pk), code]
     translation.activate(code)
     response = HttpResponseRedirect(target)
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        code,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        path=settings.LANGUAGE_COOKIE_PATH,
-        samesite="Lax",
-    )
+    _set_language_cookie(response, code)
     return response

@@ -16,7 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Club, GameSession, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from games.models import GameSession, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from games.sessions.statements import hand_legs
 from ledger import postings
 
@@ -255,18 +255,13 @@ def test_poll_and_board_cost_the_same_statements_at_5_and_60_hands(
 BOARD_STATEMENTS = 6
 
 
-# -- the club's webhook flag ------------------------------------------------------------------
-
-
-def _flag(club) -> bool:
-    return Club.objects.values_list("has_webhooks", flat=True).get(pk=club.pk)
+# -- webhook events of a recorded hand -------------------------------------------------------
 
 
 def test_a_club_with_an_endpoint_still_gets_its_hand_event(bob, bob_client, table, club):
     WebhookEndpoint.objects.create(club=club, url="https://example.com/hook")
-    assert _flag(club)
     sqls = _post_hand(bob_client, table)
-    assert [s for s in sqls if ENDPOINT_TABLE in s]  # the flag sent it to the endpoints
+    assert [s for s in sqls if ENDPOINT_TABLE in s]  # the hand asked for the endpoints
     event = WebhookEvent.objects.get(club=club, type="hand.recorded")
     hand = table.hands.get(number=1)
     assert event.payload["hand"] == hand.pk
@@ -281,56 +276,6 @@ def test_an_endpoint_for_other_events_only_writes_no_hand_event(bob, bob_client,
     )
     _post_hand(bob_client, table)
     assert not WebhookEvent.objects.filter(type="hand.recorded").exists()
-
-
-def test_the_flag_follows_create_disable_enable_and_delete(club):
-    assert not _flag(club)
-    first = WebhookEndpoint.objects.create(club=club, url="https://example.com/a")
-    second = WebhookEndpoint.objects.create(club=club, url="https://example.com/b")
-    assert _flag(club)
-    first.active = False
-    first.save()
-    assert _flag(club)  # the second is still active
-    second.active = False
-    second.save(update_fields=["active"])
-    assert not _flag(club)
-    second.active = True
-    second.save()
-    assert _flag(club)
-    second.delete()
-    assert not _flag(club)  # the first is there but disabled
-    first.delete()
-    assert not _flag(club)
-
-
-def test_the_flag_is_the_clubs_own(club, mallory):
-    other = Club.objects.create(name="Elsewhere", created_by=mallory)
-    WebhookEndpoint.objects.create(club=other, url="https://example.com/x")
-    assert _flag(other) and not _flag(club)
-
-
-def test_the_flag_follows_the_api(alice_client, club):
-    url = reverse("api_webhook_list", args=[club.pk])
-    response = alice_client.post(
-        url, {"url": "https://example.com/api", "events": []}, content_type="application/json"
-    )
-    assert response.status_code == 201, response.content
-    assert _flag(club)
-    endpoint = response.json()["id"]
-    assert alice_client.delete(reverse("api_webhook_detail", args=[endpoint])).status_code == 204
-    assert not _flag(club)
-
-
-def test_an_endpoint_rolled_back_leaves_the_flag_unset(club):
-    """The flag is written in the endpoint's own transaction: when that transaction rolls
-    back, so does the flag."""
-    from django.db import transaction
-
-    with pytest.raises(RuntimeError), transaction.atomic():
-        WebhookEndpoint.objects.create(club=club, url="https://example.com/z")
-        assert _flag(club)
-        raise RuntimeError("the caller fails after creating it")
-    assert not _flag(club) and not WebhookEndpoint.objects.filter(club=club).exists()
 
 
 def test_record_hand_refuses_a_locked_row_of_another_session(bob, table, club, players):

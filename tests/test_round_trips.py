@@ -41,18 +41,3 @@ def test_a_key_the_form_cleans_is_looked_up_again(bob_client, table):
     assert again.status_code == 200 and "already saved" in again.content.decode()
     assert Hand.objects.filter(session=table).count() == 1
     postings.check_invariants(table)
-
-
-def test_record_hand_takes_table_rows_only_with_its_lock(bob, table):
-    with pytest.raises(RuntimeError, match="after the lock"):
-        postings.record_hand(
-            session_id=table.pk,
-            entry={"trump": "S", "tricks": TRICKS},
-            idempotency_key=uuid.uuid4().hex,
-            expected_version=None,
-            user=bob,
-            table_rows=[],
-        )
-    table.refresh_from_db()
-    assert table.hands_count == 0
-    postings.check_invariants(table)

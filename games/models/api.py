@@ -1,14 +1,11 @@
 """Data of the API's integrations: idempotency records and webhooks (endpoints, the
 outbox of events, the log of delivery attempts). Data only; the writers are
-games.api.idempotency and games.api.outbox. One rule lives here: an endpoint's save and
-delete keep its club's ``has_webhooks`` flag (read by the ledger's session lock)."""
+games.api.idempotency and games.api.outbox."""
 
 import secrets
-from typing import Any
 
 from django.conf import settings
-from django.db import models, transaction
-from django.db.models import Exists, OuterRef
+from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -63,31 +60,6 @@ class WebhookEndpoint(models.Model):
 
     def __str__(self) -> str:
         return self.url
-
-    # Every endpoint is created, disabled (``active``) and deleted through these two, so
-    # they keep ``Club.has_webhooks`` in the same transaction (issue #20: a club without
-    # endpoints records a hand without asking for them; games.api.outbox).
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        with transaction.atomic():
-            super().save(*args, **kwargs)
-            sync_webhook_flag(self.club_id)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        with transaction.atomic():
-            result = super().delete(*args, **kwargs)
-            sync_webhook_flag(self.club_id)
-        return result
-
-
-def sync_webhook_flag(club_id: int) -> None:
-    """Set ``Club.has_webhooks`` to whether the club has an active endpoint. The club row
-    is locked first, so the count runs after any other endpoint change of the club has
-    committed (two owners adding and removing at once leave the flag right)."""
-    clubs = Club.objects.filter(pk=club_id)
-    list(clubs.select_for_update().values_list("pk"))
-    clubs.update(
-        has_webhooks=Exists(WebhookEndpoint.objects.filter(club_id=OuterRef("pk"), active=True))
-    )
 
 
 class WebhookEvent(models.Model):

@@ -65,10 +65,6 @@ class Club(HasCurrency):
     # An IANA zone name ("America/Chicago"); empty means the server's (DJANGO_TIME_ZONE).
     # The club's pages show times in it, with the zone, and its CSVs use its offset.
     time_zone = models.CharField(max_length=64, blank=True, default="")
-    # Whether the club has an active webhook endpoint: kept by WebhookEndpoint's save and
-    # delete (games/models/api.py), read with the session row a hand locks, so a club
-    # without endpoints records hands without asking for them (games.api.outbox).
-    has_webhooks = models.BooleanField(default=False, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

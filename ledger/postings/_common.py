@@ -450,8 +450,8 @@ class TableState:
 def table_statement(session_id: int, key: str = "") -> Statement:
     """The statement that reads a table's seats and hands (``table_state``'s read, and
     ``record_hand``'s after its lock, for the hand of idempotency ``key``), not run: a
-    caller that runs it itself hands its rows back as ``table_state(rows=...)`` or
-    ``record_hand(table_rows=...)`` (the scoreboard's ``board_reads``)."""
+    caller that runs it itself hands its rows back as ``table_state(rows=...)`` (the
+    scoreboard's ``board_reads``)."""
     return sql.seats_and_hand_statement(session_id, key)
 
 

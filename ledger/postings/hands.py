@@ -528,7 +528,6 @@ def record_hand_with_legs(
     hand_id: int | None = None,
     confirm_surprises: bool = False,
     locked: GameSession | None = None,
-    table_rows: list[tuple] | None = None,
 ) -> tuple[Hand, bool, list[PostedLeg] | None]:
     """Verify and settle one hand; returns (hand, created, legs): the players' legs it
     wrote, for the result screen (``games.sessions.statements.hand_deltas``; None for a
@@ -542,9 +541,6 @@ def record_hand_with_legs(
     role in one statement); the hand is then settled in that
     transaction without a savepoint, so any exception here must roll it back (the caller
     lets it leave its ``atomic`` block). Without it, the session is locked here.
-    ``table_rows``: with ``locked``, what ``table_statement(session_id,
-    idempotency_key)`` answered after that lock in the same transaction; otherwise it is
-    read here.
 
     With ``confirm_surprises`` a hand that charges three or more bourrés or a penalty
     above ten antes raises ``NeedsConfirmation`` (nothing written); the caller shows what
@@ -566,14 +562,10 @@ def record_hand_with_legs(
         locked.pk != session_id or not transaction.get_connection().in_atomic_block
     ):
         raise RuntimeError("record_hand(locked=...) needs that session locked by the caller")
-    if table_rows is not None and locked is None:
-        raise RuntimeError("record_hand(table_rows=...) needs the rows read after the lock")
     with transaction.atomic(savepoint=locked is None):
         session = locked if locked is not None else lock_session(session_id)
         # After the lock, so that a hand committed by the previous lock holder is seen.
-        seat_rows, (last, in_progress, existing) = sql.seats_and_hand_lookup(
-            session.pk, key, table_rows
-        )
+        seat_rows, (last, in_progress, existing) = sql.seats_and_hand_lookup(session.pk, key)
         pending: Hand | None = None
         if existing is not None:
             hand = Hand.objects.get(pk=existing)

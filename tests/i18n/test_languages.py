@@ -186,3 +186,68 @@ def test_the_account_forms_speak_sundanese_where_django_has_no_catalogue(client,
         text = re.sub(r"<[^>]*>", " ", page)  # what the phone shows, not attribute names
         for english_words in ("Username", "Password", "password", "Required. 150"):
             assert english_words not in text, english_words
+
+
+# -- the language cookie as the browser's copy of the saved choice (issue #31) ----------------
+
+
+def _language_of(cookie: str | None, session) -> tuple[str, bool]:
+    """What the language middleware answers a request with this cookie and this login
+    session, and whether it read the session to do so."""
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    from games.language import PreferredLanguageMiddleware
+
+    request = RequestFactory().get("/rules/", headers={"accept-language": "fi"})
+    if cookie is not None:
+        request.COOKIES[settings.LANGUAGE_COOKIE_NAME] = cookie
+    request.session = session
+    with override("en"):
+        PreferredLanguageMiddleware(lambda r: None).process_request(request)
+        return translation.get_language(), session.accessed
+
+
+def _fresh(session):
+    """The login session as a new request would find it: not read yet."""
+    from importlib import import_module
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    return store(session_key=session.session_key)
+
+
+def test_a_signed_in_page_copies_the_saved_choice_into_the_cookie(bob, password):
+    LanguagePreference.objects.create(user=bob, language="ko")
+    bob_client = Client()
+    assert bob_client.login(username="bob", password=password)
+    page = bob_client.get(reverse("rule_book"), headers={"accept-language": "es"})
+    assert _lang(page) == "ko"
+    assert page.cookies[settings.LANGUAGE_COOKIE_NAME].value == "ko"
+    # With the cookie, the next request knows its language without reading the session.
+    assert _language_of("ko", _fresh(bob_client.session)) == ("ko", False)
+    # Without it (an older browser), the session is read, as before.
+    assert _language_of(None, _fresh(bob_client.session)) == ("ko", True)
+    # Set once: the following page sends no cookie again.
+    again = bob_client.get(reverse("rule_book"))
+    assert _lang(again) == "ko" and settings.LANGUAGE_COOKIE_NAME not in again.cookies
+
+
+def test_no_saved_choice_leaves_the_browser_to_decide_without_a_session_read(bob, bob_client):
+    from games.language import NO_CHOICE
+
+    page = bob_client.get(reverse("rule_book"), headers={"accept-language": "sq"})
+    assert _lang(page) == "sq"
+    assert page.cookies[settings.LANGUAGE_COOKIE_NAME].value == NO_CHOICE
+    assert _language_of(NO_CHOICE, _fresh(bob_client.session)) == ("fi", False)
+    assert _lang(bob_client.get(reverse("rule_book"), headers={"accept-language": "es"})) == "es"
+
+
+def test_a_guests_choice_survives_login_unless_the_account_saved_one(bob, carol, password):
+    LanguagePreference.objects.create(user=bob, language="ko")
+    for user, expected in ((carol, "fi"), (bob, "ko")):
+        phone = Client()
+        phone.post(reverse("set_language"), {"language": "fi"})
+        response = phone.post(reverse("login"), {"username": user.username, "password": password})
+        assert response.status_code == 302, response.content
+        assert phone.cookies[settings.LANGUAGE_COOKIE_NAME].value == expected
+        assert _lang(phone.get(reverse("rule_book"), headers={"accept-language": "es"})) == expected
