@@ -106,7 +106,7 @@ def test_a_connection_dropped_mid_write_leaves_the_key_free(bob, game, monkeypat
 
     monkeypatch.setattr(postings, "record_hand", connection_lost)
     client = _quiet_client(bob)
-    assert _post(client, game).status_code == 500
+    assert _post(client, game).status_code == 503  # the outage answer: try again
     connection.close()  # as the app server does with a connection that failed
     assert not Hand.objects.filter(session=game).exists()
     assert not IdempotencyRecord.objects.exists()

@@ -16,7 +16,7 @@ def _categories(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0019_i20_no_duplicate_indexes"),
+        ("games", "0020_i31_no_webhook_flag"),
     ]
 
     operations = [
