@@ -279,6 +279,11 @@ REST_FRAMEWORK = {
 
 # Webhook endpoints must be https:// unless this is on (local receivers in development).
 WEBHOOK_ALLOW_HTTP = env_bool("BOURRE_WEBHOOK_ALLOW_HTTP", DEBUG)
+# Webhooks never reach loopback, private, link-local, CGNAT or unique-local addresses, nor
+# other ports than 443 (80 for http), unless this is on: a LAN install whose receivers are
+# on the LAN, or a test's local receiver (with WEBHOOK_ALLOW_HTTP). Metadata addresses
+# and names stay refused (games.api.egress).
+WEBHOOK_ALLOW_PRIVATE = env_bool("BOURRE_WEBHOOK_ALLOW_PRIVATE", False)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bourré bookkeeping API",
@@ -294,14 +299,19 @@ SPECTACULAR_SETTINGS = {
         "(per user and token); the same request again gets the same response with "
         "`Idempotent-Replayed: true`; the same key with a different method, path or body "
         "is 422 `idempotency_key_reused`; while the first is running, 409 "
-        "`idempotency_key_in_use`. Errors are not kept.\n\n"
+        "`idempotency_key_in_use` with `Retry-After`: retry then, and you get the first "
+        "one's response (or, if it failed, your request is done). The key is stored with the "
+        "change in one transaction, so a request that died mid-write leaves the key free: "
+        "its retry does the change once. Errors are not kept.\n\n"
         "**Errors** are `application/problem+json` (RFC 9457) with `errors[].code`. "
         "Request bodies are limited to 1 MiB (413 `body_too_large`). Another club's "
         "object is the same 404 as a missing one. Bad `cursor`/`page_size` are 400.\n\n"
         "**Times** are UTC (`…Z`). **Money** is in integer minor units.\n\n"
-        "**Webhooks**: a club owner registers HTTPS endpoints (`/clubs/{id}/webhooks/`); "
+        "**Webhooks**: a club owner registers HTTPS endpoints (`/clubs/{id}/webhooks/`) on "
+        "public addresses and the default port, without user name or password; "
         "each event is POSTed as JSON with `Bourre-Signature: t=<unix>,v1=<hex>`, the "
-        "HMAC-SHA256 of `<t>.<body>` with the endpoint's secret."
+        "HMAC-SHA256 of `<t>.<body>` with the endpoint's secret. Redirects are not "
+        "followed: answer the POST with a 2xx at the registered address."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -13,9 +13,16 @@ Delivery (`deliver_due`):
 - one POST per event and endpoint, body `{"id", "type", "created_at", "club", "data"}`,
   headers `Bourre-Event`, `Bourre-Delivery` and `Bourre-Signature: t=<unix>,v1=<hex>`
   where `<hex>` is HMAC-SHA256 of `"<t>.<body>"` keyed with the endpoint's secret;
-- a 2xx answer delivers it; anything else (or no answer within `TIMEOUT`) is retried
-  after `BACKOFF * 2**(attempts-1)` (at most `MAX_BACKOFF`), `MAX_ATTEMPTS` times in all,
-  then the delivery is `failed`;
+- the request goes through games.api.egress: the URL and every address its host
+  resolves to are checked again at each attempt (no loopback, private, link-local,
+  metadata… address unless settings.WEBHOOK_ALLOW_PRIVATE), and the socket connects to
+  the address that was checked;
+- a 2xx answer delivers it; anything else (a 3xx too: redirects are never followed; or
+  no answer within `TIMEOUT`) is retried after `BACKOFF * 2**(attempts-1)` (at most
+  `MAX_BACKOFF`), `MAX_ATTEMPTS` times in all, then the delivery is `failed`;
+- `last_error` keeps the failure's category (WebhookDelivery.Error: timeout, refused,
+  TLS, address not allowed, redirect, HTTP status, DNS, connection), never the network's
+  own words, which would tell a club owner what answers inside the server's network;
 - per endpoint, events go out in the order they happened: a later one waits while an
   earlier one is pending.
 """
@@ -26,8 +33,6 @@ import hashlib
 import hmac
 import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -37,6 +42,7 @@ from django.db import connection, transaction
 from django.db.models import Min
 from django.utils import timezone
 
+from games.api import egress
 from games.models import Club, GameSession, Hand, WebhookDelivery, WebhookEndpoint, WebhookEvent
 
 EVENT_TYPES = (
@@ -144,13 +150,19 @@ Sender = Callable[[str, bytes, dict[str, str]], int]
 
 
 def http_post(url: str, body: bytes, headers: dict[str, str]) -> int:
-    """POST and return the status code (raises OSError when there is no answer)."""
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:  # noqa: S310
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
+    """POST through the guard (games.api.egress) and return the status code; raises
+    egress.DeliveryFailed when there is no answer, or the address is not allowed."""
+    return egress.post(url, body, headers, timeout=TIMEOUT)
+
+
+def _failure(code: int) -> str:
+    """The error category of an answer: none for 2xx; a redirect is never followed (a 302
+    would turn the POST into a GET without its body), so it is a failure of its own."""
+    if 200 <= code < 300:
+        return WebhookDelivery.Error.NONE
+    if 300 <= code < 400:
+        return WebhookDelivery.Error.REDIRECT
+    return WebhookDelivery.Error.STATUS
 
 
 def _due(now: datetime, limit: int) -> list[WebhookDelivery]:
@@ -210,11 +222,12 @@ def _attempt(delivery: WebhookDelivery, send: Sender) -> bool:
         SIGNATURE_HEADER: sign(endpoint.secret, int(time.time()), body),
     }
     delivery.attempts += 1
+    code: int | None
     try:
-        code: int | None = send(endpoint.url, body, headers)
-        error = "" if code is not None and 200 <= code < 300 else f"HTTP {code}"
-    except OSError as exc:  # no answer: refused, timed out, DNS…
-        code, error = None, f"{type(exc).__name__}: {exc}"[:300]
+        code = send(endpoint.url, body, headers)
+        error = _failure(code)
+    except (egress.DeliveryFailed, OSError) as exc:  # no answer: refused, timed out, DNS…
+        code, error = None, egress.category(exc)  # a category, never the socket's text
     now = timezone.now()
     delivery.last_status_code = code
     delivery.last_error = error

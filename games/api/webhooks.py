@@ -1,17 +1,22 @@
 """REST API v1, webhooks: a club owner's endpoints and their delivery log.
 
 Events and delivery are games.api.outbox's. An endpoint's URL must be HTTPS (plain HTTP
-only with settings.WEBHOOK_ALLOW_HTTP, for local receivers in development and tests);
-its signing secret is shown when it is created.
+only with settings.WEBHOOK_ALLOW_HTTP, for local receivers in development and tests), on
+the default port, without user name or password, and neither it nor an address its host
+resolves to may lead inward (loopback, private, link-local, metadata…: games.api.egress;
+a LAN install allows private addresses and other ports with
+settings.WEBHOOK_ALLOW_PRIVATE). Each delivery checks again. Its signing secret is shown
+when it is created. A delivery's `last_error` is the category of its last failure in
+words (`last_error_code` the same as a code), never the network's own text.
 """
 
-from django.conf import settings
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 
 from games.access import club_for
+from games.api import egress
 from games.api.base import (
     CURSOR_PARAMETERS,
     READ_PROBLEMS,
@@ -39,11 +44,28 @@ class EndpointInputSerializer(StrictInputSerializer):
     )
 
     def validate_url(self, url: str) -> str:
-        if not url.startswith("https://") and not getattr(settings, "WEBHOOK_ALLOW_HTTP", False):
+        try:
+            egress.check_url(url)
+        except egress.UrlRefused as refused:
             raise serializers.ValidationError(
-                gettext_lazy("Use an https:// address."), code="https_required"
-            )
+                _REFUSALS.get(refused.code, _REFUSALS["address_not_allowed"]), code=refused.code
+            ) from None
         return url
+
+
+# What the owner reads when games.api.egress refuses an address, by its code.
+_REFUSALS = {
+    "https_required": gettext_lazy("Use an https:// address."),
+    "userinfo_not_allowed": gettext_lazy(
+        "Leave the user name and password out of the address; the signature proves who sends."
+    ),
+    "port_not_allowed": gettext_lazy(
+        "Use the standard port: leave the port out of the address (443 for https://)."
+    ),
+    "address_not_allowed": gettext_lazy(
+        "This address leads into the server's own network; use a public address."
+    ),
+}
 
 
 class EndpointOutputSerializer(serializers.Serializer):
@@ -67,7 +89,22 @@ class DeliveryOutputSerializer(serializers.Serializer):
     attempts = serializers.IntegerField()
     next_attempt_at = serializers.DateTimeField()
     last_status_code = serializers.IntegerField(allow_null=True)
-    last_error = serializers.CharField(allow_blank=True)
+    last_error = serializers.CharField(
+        source="error_text",
+        allow_blank=True,
+        help_text=gettext_lazy(
+            "What went wrong at the last attempt, in words; empty when nothing did."
+        ),
+    )
+    last_error_code = serializers.ChoiceField(
+        choices=WebhookDelivery.Error.choices,
+        source="last_error",
+        allow_blank=True,
+        help_text=gettext_lazy(
+            "The same as a code: timeout, refused, tls, address (not allowed), redirect "
+            "(never followed), status (see last_status_code), dns or connection."
+        ),
+    )
     delivered_at = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField(source="event.created_at")
 

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from .club import Club
 
@@ -81,12 +81,25 @@ class WebhookDelivery(models.Model):
     """One event to one endpoint: pending until delivered or given up, with its attempts.
 
     Deliveries of one endpoint go out in event order: a later event waits while an
-    earlier one is still being retried."""
+    earlier one is still being retried. `last_error` is the category of the last failed
+    attempt (`Error`, empty after a success), never the network's own text (issue #33);
+    `error_text` says it in the reader's language."""
 
     class Status(models.TextChoices):
         PENDING = "pending", pgettext_lazy("webhook delivery status", "Pending")
         DELIVERED = "delivered", pgettext_lazy("webhook delivery status", "Delivered")
         FAILED = "failed", pgettext_lazy("webhook delivery status", "Failed")
+
+    class Error(models.TextChoices):
+        NONE = "", pgettext_lazy("webhook delivery error", "none")
+        TIMEOUT = "timeout", pgettext_lazy("webhook delivery error", "no answer in time")
+        REFUSED = "refused", pgettext_lazy("webhook delivery error", "connection refused")
+        TLS = "tls", pgettext_lazy("webhook delivery error", "TLS or certificate failure")
+        ADDRESS = "address", pgettext_lazy("webhook delivery error", "address not allowed")
+        REDIRECT = "redirect", pgettext_lazy("webhook delivery error", "redirect (not followed)")
+        STATUS = "status", pgettext_lazy("webhook delivery error", "HTTP error status")
+        DNS = "dns", pgettext_lazy("webhook delivery error", "host name not found")
+        CONNECTION = "connection", pgettext_lazy("webhook delivery error", "connection failed")
 
     endpoint = models.ForeignKey(
         WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
@@ -96,7 +109,7 @@ class WebhookDelivery(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(default=timezone.now)
     last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    last_error = models.CharField(max_length=300, blank=True, default="")
+    last_error = models.CharField(max_length=300, blank=True, default="", choices=Error.choices)
     delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -105,3 +118,17 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} → {self.endpoint} ({self.status})"
+
+    def error_text(self) -> str:
+        """The last failure in words, in the active language; empty when there was none."""
+        if not self.last_error:
+            return ""
+        try:
+            error = self.Error(self.last_error)
+        except ValueError:  # not a category: never shown as it is
+            error = self.Error.CONNECTION
+        if error == self.Error.STATUS and self.last_status_code:
+            return pgettext("webhook delivery error", "HTTP status %(code)s") % {
+                "code": self.last_status_code
+            }
+        return str(error.label)
