@@ -231,13 +231,14 @@ def _take(scope: _Scope, now: float) -> tuple[_Slot | None, int]:
 
 def _failed(slot: _Slot, now: float) -> None:
     scope = slot.scope
-    # Remembered until the scope has been quiet for its window.
-    cache.touch(scope.key("n"), scope.window)
     if slot.step == 0 and slot.n < scope.free:
+        cache.touch(scope.key("n"), scope.window)
         return
     step = min(slot.step + 1, 32)
     wait = min(2 ** (step - 1), scope.max_wait)
-    cache.set(scope.key("gate"), (now + wait, step), timeout=scope.window)
+    # Remembered until the scope has been quiet for its window after the wait.
+    cache.touch(scope.key("n"), scope.window + wait)
+    cache.set(scope.key("gate"), (now + wait, step), timeout=scope.window + wait)
 
 
 def _released(slot: _Slot, now: float) -> None:

@@ -18,11 +18,12 @@
 - Money is never written here: views call ledger.postings, exactly as the web pages do.
 """
 
+import contextlib
 import datetime
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import IO, Any, TypeVar, cast
+from typing import IO, Any, NoReturn, TypeVar, cast
 
 from django.contrib.auth.models import User
 from django.db.models import Model, QuerySet
@@ -173,10 +174,10 @@ class ApiAutoSchema(AutoSchema):
             # 400: a malformed Idempotency-Key or body, whatever the endpoint.
             extra += [400, 413, 422] if self.get_auth() else [400, 413]
         for code in extra:
-                if str(code) not in responses:
-                    responses[str(code)] = self._get_response_for_code(
-                        s.ProblemSerializer, str(code), [PROBLEM_MEDIA_TYPE], direction
-                    )
+            if str(code) not in responses:
+                responses[str(code)] = self._get_response_for_code(
+                    s.ProblemSerializer, str(code), [PROBLEM_MEDIA_TYPE], direction
+                )
         return responses
 
 
@@ -303,7 +304,7 @@ class ApiView(APIView):
         self.throttles_checked = True
         super().check_throttles(request)
 
-    def throttled(self, request: Request, wait: float | None) -> None:
+    def throttled(self, request: Request, wait: float | None) -> NoReturn:
         seconds = max(1, math.ceil(wait or 1))
         raise Problem(
             429,
@@ -331,10 +332,10 @@ class ApiView(APIView):
 
     def _peek_rate_limit(self, request: Request) -> dict[str, str]:
         # Refused before the count (406, 413): where the client stands all the same.
-        try:
+        if not isinstance(request, Request):
+            return {}
+        with contextlib.suppress(exceptions.APIException):
             request.user  # noqa: B018  # authenticates, or fails as anonymous
-        except exceptions.APIException:
-            pass
         for throttle in self.get_throttles():
             if isinstance(throttle, ApiRateThrottle):
                 return throttle.peek(request, self)

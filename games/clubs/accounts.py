@@ -106,8 +106,12 @@ class RateLimitedLoginView(RefusedInput, auth_views.LoginView):
 
     def _refused(self, attempt: ratelimit.LoginAttempt) -> HttpResponse:
         wait = attempt.wait
-        form = self.get_form()
-        form.errors.clear()
+        # An unbound form with the typed name: a bound one would check the password as
+        # soon as its errors are read, the very evaluation this refusal is to spare.
+        form = self.get_form_class()(
+            self.request, initial={"username": self.request.POST.get("username", "")}
+        )
+        form.cleaned_data = {}  # add_error's bookkeeping; nothing was cleaned
         form.add_error(None, attempt.message())
         response = self.render_to_response(self.get_context_data(form=form), status=429)
         response["Retry-After"] = str(wait)
