@@ -12,6 +12,11 @@
 - `API_RENDERERS` / `API_PARSERS`: JSON that never fails on odd input (deep nesting, lone
   surrogates).
 - Every write accepts an `Idempotency-Key` (games.api.idempotency).
+- Every call is rate limited (`ApiRateThrottle`: per token or signed-in user, per address
+  when anonymous; the verifier per address at its own rate), counted right after
+  authentication whatever the outcome; every response carries `RateLimit-Limit`,
+  `RateLimit-Remaining` and `RateLimit-Reset`, and past the limit the answer is a 429
+  problem with `Retry-After`. `ApiAutoSchema` documents both on every operation.
 - A request body may be at most `MAX_BODY_BYTES` (1 MiB); a larger one is 413.
 - Every timestamp is rendered in UTC (`…Z`), whatever the site's TIME_ZONE.
 - Bad `cursor` or `page_size` values are 400, not 404 or a silent default.
