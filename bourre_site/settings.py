@@ -147,7 +147,7 @@ if env_bool("DJANGO_PGBOUNCER", False):
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {
+    CACHES: dict[str, dict[str, object]] = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
@@ -159,7 +159,14 @@ if REDIS_URL:
     # processes.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Room for the rate-limit counters of many clients: the default 300 entries would let
+    # a spray of usernames cull an account's login counters (games/ratelimit.py).
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        }
+    }
     # Django's database sessions. (Issue #31 removed the own engine that read the row by
     # a plain statement: 5 % of a record POST, bench/devices.py.)
     SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -176,12 +183,22 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Login throttle (games/ratelimit.py): failed logins allowed per (client IP, username) and
-# per client IP before each further failure makes that pair or address wait, 1 s, 2 s, 4 s...
-# up to LOGIN_RATE_WINDOW seconds (also how long a failure is remembered).
+# Login throttle (games/ratelimit.py): failed logins tried at once per (client address,
+# username) and per client address (IPv6: per /64), after which each further attempt waits
+# 1 s, 2 s, 4 s... up to LOGIN_RATE_WINDOW seconds (also how long failures are remembered
+# after the last one). A browser's device cookie gets the pair's allowance of its own.
 LOGIN_RATE_LIMIT = int(os.environ.get("DJANGO_LOGIN_RATE_LIMIT", "5"))
 LOGIN_IP_RATE_LIMIT = int(os.environ.get("DJANGO_LOGIN_IP_RATE_LIMIT", "30"))
 LOGIN_RATE_WINDOW = int(os.environ.get("DJANGO_LOGIN_RATE_WINDOW", "300"))
+# Per username across all addresses (OWASP ASVS 2.2.1, at most 100 failures an hour): the
+# free failures, the longest wait between later ones, how long the count is remembered.
+# 10 free + waits 1 s ... 32 s + one a minute: at most 77 evaluated in any hour.
+LOGIN_ACCOUNT_RATE_LIMIT = int(os.environ.get("DJANGO_LOGIN_ACCOUNT_RATE_LIMIT", "10"))
+LOGIN_ACCOUNT_MAX_WAIT = int(os.environ.get("DJANGO_LOGIN_ACCOUNT_MAX_WAIT", "60"))
+LOGIN_ACCOUNT_RATE_WINDOW = int(os.environ.get("DJANGO_LOGIN_ACCOUNT_RATE_WINDOW", "3600"))
+# Accounts created per client address (IPv6: per /64) in SIGNUP_RATE_WINDOW seconds.
+SIGNUP_RATE_LIMIT = int(os.environ.get("DJANGO_SIGNUP_RATE_LIMIT", "10"))
+SIGNUP_RATE_WINDOW = int(os.environ.get("DJANGO_SIGNUP_RATE_WINDOW", "3600"))
 
 # Proxies whose X-Forwarded-For is believed (comma-separated networks, e.g.
 # "127.0.0.1/32,10.0.0.0/8"): the client address every limiter counts is the first hop,
@@ -274,7 +291,13 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "games.api.errors.problem_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"verify": os.environ.get("BOURRE_VERIFY_RATE", "120/min")},
+    # Requests per fixed window (games/api/base.py ApiRateThrottle): per token (or signed-in
+    # user), per client address for anonymous calls, per address for the public verifier.
+    "DEFAULT_THROTTLE_RATES": {
+        "verify": os.environ.get("BOURRE_VERIFY_RATE", "120/min"),
+        "token": os.environ.get("BOURRE_API_TOKEN_RATE", "600/min"),
+        "anon": os.environ.get("BOURRE_API_ANON_RATE", "60/min"),
+    },
 }
 
 # Webhook endpoints must be https:// unless this is on (local receivers in development).
@@ -306,6 +329,10 @@ SPECTACULAR_SETTINGS = {
         "**Errors** are `application/problem+json` (RFC 9457) with `errors[].code`. "
         "Request bodies are limited to 1 MiB (413 `body_too_large`). Another club's "
         "object is the same 404 as a missing one. Bad `cursor`/`page_size` are 400.\n\n"
+        "**Rate limits**: requests are counted per token (or signed-in browser) and per "
+        "client address for anonymous calls, in fixed windows; every response carries "
+        "`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds), and "
+        "past the limit the answer is 429 `throttled` with `Retry-After`.\n\n"
         "**Times** are UTC (`…Z`). **Money** is in integer minor units.\n\n"
         "**Webhooks**: a club owner registers HTTPS endpoints (`/clubs/{id}/webhooks/`) on "
         "public addresses and the default port, without user name or password; "

@@ -12,16 +12,23 @@
 - `API_RENDERERS` / `API_PARSERS`: JSON that never fails on odd input (deep nesting, lone
   surrogates).
 - Every write accepts an `Idempotency-Key` (games.api.idempotency).
+- Every call is rate limited (`ApiRateThrottle`: per token or signed-in user, per address
+  when anonymous; the verifier per address at its own rate), counted right after
+  authentication whatever the outcome; every response carries `RateLimit-Limit`,
+  `RateLimit-Remaining` and `RateLimit-Reset`, and past the limit the answer is a 429
+  problem with `Retry-After`. `ApiAutoSchema` documents both on every operation.
 - A request body may be at most `MAX_BODY_BYTES` (1 MiB); a larger one is 413.
 - Every timestamp is rendered in UTC (`…Z`), whatever the site's TIME_ZONE.
 - Bad `cursor` or `page_size` values are 400, not 404 or a silent default.
 - Money is never written here: views call ledger.postings, exactly as the web pages do.
 """
 
+import contextlib
 import datetime
 import json
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import IO, Any, TypeVar, cast
+from typing import IO, Any, NoReturn, TypeVar, cast
 
 from django.contrib.auth.models import User
 from django.db.models import Model, QuerySet
@@ -30,6 +37,7 @@ from django.http import Http404, HttpRequest, HttpResponseBase
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import Direction, OpenApiParameter
@@ -42,7 +50,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from games.access import membership_for, require_role
@@ -52,13 +60,14 @@ from games.api.errors import (
     NOT_AN_OBJECT,
     NOT_JSON,
     PROBLEM_MEDIA_TYPE,
+    TYPE_THROTTLED,
     Problem,
     field_problem,
     too_large,
 )
 from games.api.serializers import MAX_ID
-from games.models import Membership, Role
-from games.ratelimit import client_ip
+from games.models import ApiToken, Membership, Role
+from games.ratelimit import client_ip, network_of, window_hit, window_peek
 
 _M = TypeVar("_M", bound=Model)
 
@@ -130,25 +139,27 @@ _RETRY_AFTER = OpenApiParameter(
 )
 
 
+# On every response of every operation (ApiAutoSchema): where the caller stands.
 RATE_LIMIT_HEADERS = [
     OpenApiParameter(
         name,
         int,
         OpenApiParameter.HEADER,
-        response=[200, 400, 429],
+        response=True,
         description=text,
     )
     for name, text in (
-        ("RateLimit-Limit", "Requests allowed in the window."),
-        ("RateLimit-Remaining", "Requests left in the window."),
-        ("RateLimit-Reset", "Seconds until the window frees a request."),
+        ("RateLimit-Limit", "Requests allowed in the current window."),
+        ("RateLimit-Remaining", "Requests left in the current window."),
+        ("RateLimit-Reset", "Seconds until the current window ends."),
     )
 ]
 
 
 class ApiAutoSchema(AutoSchema):
-    """What every write shares, documented once: the Idempotency-Key header, the
-    Idempotent-Replayed response header, 413 and 422 problems, Retry-After."""
+    """What every operation shares, documented once: the RateLimit-* response headers
+    and a 429 problem with Retry-After (every call is rate limited); for writes, the
+    Idempotency-Key header, the Idempotent-Replayed response header, 413 and 422."""
 
     def _is_write(self) -> bool:
         return self.method not in SAFE_METHODS
@@ -159,18 +170,19 @@ class ApiAutoSchema(AutoSchema):
         params = list(super().get_override_parameters())
         if self._is_write() and self.get_auth():
             params += [IDEMPOTENCY_KEY_PARAMETER, _REPLAYED]
-        return [*params, _RETRY_AFTER]
+        return [*params, _RETRY_AFTER, *RATE_LIMIT_HEADERS]
 
     def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
+        extra = [429]  # every call is rate limited (ApiRateThrottle)
         if self._is_write():
             # 400: a malformed Idempotency-Key or body, whatever the endpoint.
-            extra = [400, 413, 422] if self.get_auth() else [400, 413]
-            for code in extra:
-                if str(code) not in responses:
-                    responses[str(code)] = self._get_response_for_code(
-                        s.ProblemSerializer, str(code), [PROBLEM_MEDIA_TYPE], direction
-                    )
+            extra += [400, 413, 422] if self.get_auth() else [400, 413]
+        for code in extra:
+            if str(code) not in responses:
+                responses[str(code)] = self._get_response_for_code(
+                    s.ProblemSerializer, str(code), [PROBLEM_MEDIA_TYPE], direction
+                )
         return responses
 
 
@@ -201,6 +213,67 @@ def _utc(field: serializers.DateTimeField) -> datetime.tzinfo:
 setattr(serializers.DateTimeField, "default_timezone", _utc)  # noqa: B010
 
 
+# --- rate limits ---------------------------------------------------------------------------
+
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """DRF's rate notation: "600/min" → (600, 60): requests, seconds."""
+    number, period = rate.split("/")
+    return int(number), _PERIODS[period.strip()[0]]
+
+
+class ApiRateThrottle(BaseThrottle):
+    """Requests per fixed window (games.ratelimit.window_hit: one atomic counter per
+    client and window; each client's windows start at an offset of their own). The
+    client is the token (`token` rate), the signed-in user of a browser session (the same
+    rate), or for anonymous calls the client address, an IPv6 one by its /64 (`anon`).
+    The rates live in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] and are read per request
+    (settings overrides apply); a scope without a rate is not limited. Where the client
+    stands goes to the response as RateLimit-* headers (ApiView.finalize_response)."""
+
+    def scope_of(self, request: Request, view: APIView) -> tuple[str, str]:
+        if isinstance(request.auth, ApiToken):
+            return "token", f"token:{request.auth.pk}"
+        if request.user.is_authenticated:
+            return "token", f"user:{request.user.pk}"
+        return "anon", network_of(client_ip(request))
+
+    def _rate(self, scope: str) -> tuple[int, int] | None:
+        # The stubs type the rates as numbers; DRF's are strings ("120/min").
+        rate = cast("str | None", api_settings.DEFAULT_THROTTLE_RATES.get(scope))
+        return parse_rate(rate) if rate else None
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        scope, ident = self.scope_of(request, view)
+        rate = self._rate(scope)
+        if rate is None:
+            return True
+        self.window = window_hit(f"api-{scope}", ident, *rate)
+        # Read back by ApiView.finalize_response, which adds them to the response.
+        request.rate_limit_headers = self.window.headers()  # type: ignore[attr-defined]
+        return self.window.allowed
+
+    def peek(self, request: Request, view: APIView) -> dict[str, str]:
+        """The headers of a response that never reached the count (406, 413)."""
+        scope, ident = self.scope_of(request, view)
+        rate = self._rate(scope)
+        return window_peek(f"api-{scope}", ident, *rate).headers() if rate else {}
+
+    def wait(self) -> float | None:
+        return self.window.reset
+
+
+class VerifyThrottle(ApiRateThrottle):
+    """The public verifier: the view's `throttle_scope` rate ("verify") per client
+    address, like the login limit (a forged X-Forwarded-For buys no fresh identity)."""
+
+    def scope_of(self, request: Request, view: APIView) -> tuple[str, str]:
+        scope = getattr(view, "throttle_scope", "verify")
+        return scope, network_of(client_ip(request))
+
+
 # The largest request body the API reads (documented in the schema's description).
 MAX_BODY_BYTES = 1024 * 1024
 
@@ -212,6 +285,8 @@ class ApiView(APIView):
     parser_classes = API_PARSERS
     content_negotiation_class = ApiContentNegotiation
     schema = ApiAutoSchema()
+    throttle_classes: Sequence[type[BaseThrottle]] = [ApiRateThrottle]
+    throttles_checked = False
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # Timestamps in UTC for every client, whatever the site's TIME_ZONE: serializers
@@ -219,13 +294,57 @@ class ApiView(APIView):
         with timezone.override(datetime.UTC):
             return super().dispatch(request, *args, **kwargs)
 
+    def perform_authentication(self, request: Request) -> None:
+        # Counted right after authentication, before permissions and whatever its outcome:
+        # a 401, 403 or 404 is a response too, and a guessed token costs the guesser's
+        # address (DRF would count only requests that passed the permission checks).
+        try:
+            super().perform_authentication(request)
+        finally:
+            self.check_throttles(request)
+
+    def check_throttles(self, request: Request) -> None:
+        if self.throttles_checked:
+            return
+        self.throttles_checked = True
+        super().check_throttles(request)
+
+    def throttled(self, request: Request, wait: float | None) -> NoReturn:
+        seconds = max(1, math.ceil(wait or 1))
+        raise Problem(
+            429,
+            ngettext(
+                "Too many requests. Try again in %(wait)s second.",
+                "Too many requests. Try again in %(wait)s seconds.",
+                seconds,
+            )
+            % {"wait": seconds},
+            type=TYPE_THROTTLED,
+            errors=[{"code": "throttled", "message": _("Too many requests")}],
+            headers={"Retry-After": str(seconds)},
+        )
+
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any
     ) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
-        for name, value in getattr(request, "rate_limit_headers", {}).items():
+        headers = getattr(request, "rate_limit_headers", None)
+        if headers is None:
+            headers = self._peek_rate_limit(request)
+        for name, value in headers.items():
             response[name] = value
         return response
+
+    def _peek_rate_limit(self, request: Request) -> dict[str, str]:
+        # Refused before the count (406, 413): where the client stands all the same.
+        if not isinstance(request, Request):
+            return {}
+        with contextlib.suppress(exceptions.APIException):
+            request.user  # noqa: B018  # authenticates, or fails as anonymous
+        for throttle in self.get_throttles():
+            if isinstance(throttle, ApiRateThrottle):
+                return throttle.peek(request, self)
+        return {}
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # Before anything reads the body: a huge one is refused, not parsed.
@@ -438,44 +557,6 @@ def paginate(
     page = paginator.paginate_queryset(queryset, request, view=view)
     data = serializer_class(page, many=True, context=context or {}).data
     return paginator.get_paginated_response(data)
-
-
-class VerifyThrottle(ScopedRateThrottle):
-    """The `throttle_scope` rate of REST_FRAMEWORK, per client IP.
-
-    The rate is read per request (so settings overrides apply) and the client is its
-    REMOTE_ADDR, like the login limit: DRF's default would trust a forged
-    X-Forwarded-For and let anyone pick a fresh identity per request."""
-
-    def get_rate(self) -> str | None:
-        # allow_request() asks for the rate only once it has set the view's throttle_scope.
-        assert self.scope is not None
-        # The stubs type the rates as numbers; DRF's are strings ("120/min").
-        return cast("str | None", api_settings.DEFAULT_THROTTLE_RATES.get(self.scope))
-
-    def get_ident(self, request: Request) -> str:
-        return client_ip(request)
-
-    # Set by SimpleRateThrottle.allow_request from the rate (the stubs leave them out).
-    num_requests: int
-    duration: int
-
-    def allow_request(self, request: Request, view: APIView) -> bool:
-        allowed = super().allow_request(request, view)
-        if self.rate is not None:
-            # The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): how many
-            # in the window, how many are left, seconds until the oldest one expires.
-            oldest = self.history[-1] if self.history else self.now
-            # Read back by ApiView.finalize_response, which adds them to the response.
-            request.rate_limit_headers = {  # type: ignore[attr-defined]
-                "RateLimit-Limit": str(self.num_requests),
-                "RateLimit-Remaining": str(max(self.num_requests - len(self.history), 0)),
-                "RateLimit-Reset": str(max(int(self.duration - (self.now - oldest)), 0)),
-            }
-        return allowed
-
-    def get_cache_key(self, request: Request, view: APIView) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 _PROBLEM_SERIALIZERS = {409: s.ConflictProblemSerializer}

@@ -3,8 +3,8 @@
 `POST /api/v1/auth/tokens/` is how a program starts without a browser: it sends the
 user's username and password (sign-up itself stays on the web site) and gets a named
 token, shown this once. Attempts go through the login form's own throttle
-(`games.ratelimit.login_wait` / `login_failed` / `login_succeeded`), so the API is no way
-around it.
+(`games.ratelimit.login_begin`: per address and username, per address, and per username
+across all addresses), so the API is no way around it.
 A token may expire (`expires_in_days`); it stops working when revoked and when its
 user's password changes (games.api.auth).
 """
@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from django.contrib.auth import authenticate
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
@@ -107,9 +107,9 @@ class TokenListApi(ApiView):
         description=(
             "Sign-up is web-only; a user who has an account gets a named token here. "
             "The key is in this response only. Failed attempts count like failed logins "
-            "on the web site (per client address and username, and per address, with "
-            "delays that double): while a wait runs the answer is 429 with Retry-After, "
-            "even with the right password. At most "
+            "on the web site (per client address and username, per address, and per "
+            "username across all addresses, with delays that double): while a wait runs "
+            "the answer is 429 with Retry-After, even with the right password. At most "
             f"{ApiToken.MAX_ACTIVE} active tokens per user (409 `too_many_tokens`)."
         ),
         auth=[],
@@ -146,38 +146,35 @@ class TokenListApi(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = valid(TokenCreateInputSerializer, request.data)
-        ip = ratelimit.client_ip(request)
-        username = data["username"].strip().lower()
-        # The login form's own throttle (games.ratelimit): the API is no way around it.
-        wait = ratelimit.login_wait(ip, username)
-        if wait:
+        # The login form's own throttle (games.ratelimit), the account's count included: the
+        # API is no way around it. No device cookie here: a program sends no cookies.
+        attempt = ratelimit.login_begin(ratelimit.client_ip(request), data["username"])
+        if attempt.wait:
             raise Problem(
                 429,
-                ngettext(
-                    "Too many failed logins from here. Try again in %(wait)s second.",
-                    "Too many failed logins from here. Try again in %(wait)s seconds.",
-                    wait,
-                )
-                % {"wait": wait},
+                attempt.message(),
                 type="urn:bourre:problem:throttled",
                 errors=[{"code": "throttled", "message": gettext("Too many failed logins.")}],
-                headers={"Retry-After": str(wait)},
+                headers={"Retry-After": str(attempt.wait)},
             )
-        user = authenticate(request, username=data["username"], password=data["password"])
-        if user is None:
-            ratelimit.login_failed(ip, username)
-            raise Problem(
-                401,
-                gettext("Wrong username or password."),
-                errors=[
-                    {
-                        "code": "invalid_credentials",
-                        "message": gettext("Wrong username or password."),
-                    }
-                ],
-                headers={"WWW-Authenticate": 'Bearer realm="api"'},
-            )
-        ratelimit.login_succeeded(ip, username)
+        try:
+            user = authenticate(request, username=data["username"], password=data["password"])
+            if user is None:
+                attempt.failed()
+                raise Problem(
+                    401,
+                    gettext("Wrong username or password."),
+                    errors=[
+                        {
+                            "code": "invalid_credentials",
+                            "message": gettext("Wrong username or password."),
+                        }
+                    ],
+                    headers={"WWW-Authenticate": 'Bearer realm="api"'},
+                )
+            attempt.succeeded()
+        finally:
+            attempt.release()  # an exception on the way: the place is given back
         active = ApiToken.objects.filter(user=user, revoked_at__isnull=True).count()
         if active >= ApiToken.MAX_ACTIVE:
             raise Problem(

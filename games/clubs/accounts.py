@@ -24,6 +24,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         next_url = ""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        refused = _signup_refused(request, form, next_url)
+        if refused is not None:
+            return refused
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         # Someone who came from an invitation is about to join a club: no advice to
@@ -43,6 +46,30 @@ def signup(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _signup_refused(request: HttpRequest, form: SignupForm, next_url: str) -> HttpResponse | None:
+    """Accounts made from one address (IPv6: one /64) are limited: counted before the
+    account is made, decided from the count, so concurrent sign-ups cannot pass it."""
+    window = settings.SIGNUP_RATE_WINDOW
+    network = ratelimit.network_of(ratelimit.client_ip(request))
+    if ratelimit.hit("signup", network, window) <= settings.SIGNUP_RATE_LIMIT:
+        return None
+    minutes = max(1, window // 60)
+    form.add_error(
+        None,
+        ngettext(
+            "Too many new accounts from here. Try again in %(minutes)s minute.",
+            "Too many new accounts from here. Try again in %(minutes)s minutes.",
+            minutes,
+        )
+        % {"minutes": minutes},
+    )
+    response = render(
+        request, "registration/signup.html", {"form": form, "next": next_url}, status=429
+    )
+    response["Retry-After"] = str(window)
+    return response
+
+
 class RefusedInput:
     """Django's auth views answer a refused form with 200; the app's forms say 422 (the
     form again, with its errors and what was typed), which htmx and the tests of
@@ -55,40 +82,51 @@ class RefusedInput:
 
 
 class RateLimitedLoginView(RefusedInput, auth_views.LoginView):
-    """Failed logins slow down the address that made them (``games.ratelimit``): per
-    (address, username) and per address, with delays that double. While a pair must wait
-    the form is refused with 429, even with the right password; another address is not
-    affected, so the owner still gets in while their username is under attack."""
+    """Failed logins slow down (``games.ratelimit``): per (address, username), per address
+    and per username everywhere, with delays that double. An attempt is reserved before
+    the password is checked; while a wait runs the form is refused with 429 and
+    Retry-After, even with the right password. A browser that signed in to the account
+    before (its device cookie) has an allowance of its own, so an attack on the username
+    from elsewhere does not lock the owner's known browser out."""
 
-    def _ident(self) -> tuple[str, str]:
-        username = (self.request.POST.get("username") or "").strip().lower()
-        return ratelimit.client_ip(self.request), username
+    attempt: ratelimit.LoginAttempt | None = None
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = ratelimit.login_wait(*self._ident())
-        if wait:
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(
-                None,
-                ngettext(
-                    "Too many failed logins from here. Try again in %(wait)s second.",
-                    "Too many failed logins from here. Try again in %(wait)s seconds.",
-                    wait,
-                )
-                % {"wait": wait},
-            )
-            response = self.render_to_response(self.get_context_data(form=form), status=429)
-            response["Retry-After"] = str(wait)
-            return response
-        return super().post(request, *args, **kwargs)
+        username = (request.POST.get("username") or "").strip().lower()
+        self.attempt = ratelimit.login_begin(
+            ratelimit.client_ip(request), username, ratelimit.device_for(request, username)
+        )
+        if self.attempt.wait:
+            return self._refused(self.attempt)
+        try:
+            return super().post(request, *args, **kwargs)
+        finally:
+            # Neither failed nor succeeded (an exception): the place is given back.
+            self.attempt.release()
+
+    def _refused(self, attempt: ratelimit.LoginAttempt) -> HttpResponse:
+        wait = attempt.wait
+        # An unbound form with the typed name: a bound one would check the password as
+        # soon as its errors are read, the very evaluation this refusal is to spare.
+        form = self.get_form_class()(
+            self.request, initial={"username": self.request.POST.get("username", "")}
+        )
+        form.cleaned_data = {}  # add_error's bookkeeping; nothing was cleaned
+        form.add_error(None, attempt.message())
+        response = self.render_to_response(self.get_context_data(form=form), status=429)
+        response["Retry-After"] = str(wait)
+        return response
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
-        ratelimit.login_succeeded(*self._ident())
-        return super().form_valid(form)
+        if self.attempt is not None:
+            self.attempt.succeeded()
+        response = super().form_valid(form)
+        ratelimit.remember_device(self.request, response, form.get_user().get_username())
+        return response
 
     def form_invalid(self, form: forms.BaseForm) -> HttpResponse:
-        ratelimit.login_failed(*self._ident())
+        if self.attempt is not None:
+            self.attempt.failed()
         return super().form_invalid(form)
 
 
@@ -118,8 +156,9 @@ class PasswordResetView(RefusedInput, auth_views.PasswordResetView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         window = settings.LOGIN_RATE_WINDOW
-        ip = ratelimit.client_ip(request)
-        if ratelimit.count("reset-ip", ip, window) >= settings.LOGIN_RATE_LIMIT:
+        network = ratelimit.network_of(ratelimit.client_ip(request))
+        # Counted first, decided from the count (atomic): never more than the limit.
+        if ratelimit.hit("reset-ip", network, window) > settings.LOGIN_RATE_LIMIT:
             form = self.get_form()
             form.is_valid()
             minutes = window // 60
@@ -133,7 +172,6 @@ class PasswordResetView(RefusedInput, auth_views.PasswordResetView):
                 % {"minutes": minutes},
             )
             return self.render_to_response(self.get_context_data(form=form), status=429)
-        ratelimit.hit("reset-ip", ip, window)
         return super().post(request, *args, **kwargs)
 
 

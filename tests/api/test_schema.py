@@ -106,7 +106,11 @@ def live_settings(settings):
     # Plenty of verify calls: the throttle must not turn the run into a test of 429s.
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"verify": "100000/min"},
+        "DEFAULT_THROTTLE_RATES": {
+            "verify": "100000/min",
+            "token": "100000/min",
+            "anon": "100000/min",
+        },
     }
     # schemathesis calls the raw WSGI app, whose request signals would close the test's
     # database connection mid-transaction (PostgreSQL); django.test.Client does the same.

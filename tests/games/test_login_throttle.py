@@ -100,31 +100,44 @@ def test_a_forged_header_from_an_untrusted_peer_does_not_buy_fresh_attempts(
     )
 
 
+def _fail_until(ip, name, now, failures):
+    """Fail `failures` times, waiting whenever told to; returns the waits met, in order."""
+    waits = []
+    while failures:
+        attempt = ratelimit.login_begin(ip, name)
+        if attempt.wait:
+            waits.append(attempt.wait)
+            now[0] += attempt.wait
+            continue
+        attempt.failed()
+        failures -= 1
+    return waits
+
+
 def test_delays_double_and_a_success_clears_the_pair(settings, monkeypatch):
     settings.LOGIN_RATE_LIMIT = 2
     settings.LOGIN_IP_RATE_LIMIT = 100
     now = [1000.0]
     monkeypatch.setattr(ratelimit.time, "time", lambda: now[0])
     ip, name = "198.51.100.1", "alice"
-    waits = []
-    for _ in range(5):
-        ratelimit.login_failed(ip, name)
-        waits.append(ratelimit.login_wait(ip, name))
-    assert waits == [0, 0, 1, 2, 4]
-    now[0] += 4
-    assert ratelimit.login_wait(ip, name) == 0
-    ratelimit.login_succeeded(ip, name)
-    ratelimit.login_failed(ip, name)
-    assert ratelimit.login_wait(ip, name) == 0
+    # Two free failures, then each further attempt waits twice as long as the last.
+    assert _fail_until(ip, name, now, 6) == [1, 2, 4, 8]
+    assert ratelimit.login_begin(ip, name).wait == 16
+    now[0] += 16
+    ratelimit.login_begin(ip, name).succeeded()
+    # The pair starts afresh: two free failures again.
+    assert _fail_until(ip, name, now, 2) == []
 
 
 def test_the_delay_never_exceeds_the_window(settings, monkeypatch):
-    settings.LOGIN_RATE_LIMIT = 0
+    settings.LOGIN_RATE_LIMIT = 1
     settings.LOGIN_RATE_WINDOW = 60
-    monkeypatch.setattr(ratelimit.time, "time", lambda: 0.0)
-    for _ in range(40):
-        ratelimit.login_failed("198.51.100.1", "alice")
-    assert ratelimit.login_wait("198.51.100.1", "alice") == 60
+    settings.LOGIN_ACCOUNT_RATE_LIMIT = 100  # this test is about the pair's waits
+    now = [0.0]
+    monkeypatch.setattr(ratelimit.time, "time", lambda: now[0])
+    waits = _fail_until("198.51.100.1", "alice", now, 12)
+    assert waits[:6] == [1, 2, 4, 8, 16, 32]
+    assert set(waits[6:]) == {60}
 
 
 def test_verify_throttle_counts_the_client_behind_a_trusted_proxy(client, settings):

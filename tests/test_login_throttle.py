@@ -1,0 +1,288 @@
+"""Throttles that hold (issue #33 item 3, OWASP ASVS 2.2.1), one test per rule of
+games.ratelimit:
+
+- IPv6 addresses count by their /64: twenty addresses of one line are one client;
+- 40 simultaneous wrong passwords from one address evaluate exactly the allowance (the
+  reservation is atomic), on the per-process cache and on Redis when one answers;
+- an account accepts at most 100 evaluated failures in any hour, from any number of
+  addresses, with growing waits;
+- the owner's known browser (its signed device cookie) is counted apart and gets in while
+  the account is under attack; a forged cookie buys nothing;
+- API token creation shares the account's count;
+- sign-ups are limited per address (IPv6: per /64).
+
+The clock is moved by hand (games.ratelimit's ``time``), never waited for.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_login_failed
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from games import ratelimit
+
+pytestmark = pytest.mark.django_db
+
+REDIS = "redis://127.0.0.1:6379/7"
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    now = [1_000_000.0]
+    monkeypatch.setattr(ratelimit.time, "time", lambda: now[0])
+    return now
+
+
+def _login(client, username, password, ip):
+    return client.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip
+    )
+
+
+# -- IPv6 by /64 -----------------------------------------------------------------------------
+
+
+def test_an_ipv6_address_counts_by_its_64_network():
+    assert ratelimit.network_of("2001:db8:1:2::1") == ratelimit.network_of("2001:db8:1:2:ffff::9")
+    assert ratelimit.network_of("2001:db8:1:2::1") != ratelimit.network_of("2001:db8:1:3::1")
+    assert ratelimit.network_of("198.51.100.7") != ratelimit.network_of("198.51.100.8")
+    assert ratelimit.network_of("::ffff:198.51.100.7") == "198.51.100.7"
+
+
+def test_twenty_addresses_of_one_64_guess_like_one(settings, clock):
+    """The outside measurement: 20 addresses of one /64, 100 guesses at one account in 62 s."""
+    evaluated = 0
+    for guess in range(100):
+        ip = f"2001:db8:77:1::{guess % 20 + 1:x}"
+        attempt = ratelimit.login_begin(ip, "alice")
+        if not attempt.wait:
+            evaluated += 1
+            attempt.failed()
+        clock[0] += 0.62
+    # The pair's free attempts, then one after each doubling wait that fits in 62 s.
+    waits, spent = 0, 0
+    while spent + 2**waits <= 62:
+        spent += 2**waits
+        waits += 1
+    assert evaluated <= settings.LOGIN_RATE_LIMIT + waits
+    # Another line is another client: its first guess is evaluated.
+    assert ratelimit.login_begin("2001:db8:77:2::1", "alice").wait == 0
+
+
+# -- 40 at once ------------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["locmem", "redis"])
+def any_cache(request, settings):
+    if request.param == "redis":
+        redis = pytest.importorskip("redis")
+        try:
+            redis.Redis.from_url(REDIS, socket_connect_timeout=1).ping()
+        except redis.exceptions.RedisError as exc:
+            pytest.skip(f"no Redis at {REDIS}: {exc}")
+        settings.CACHES = {
+            "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS}
+        }
+    cache.clear()
+    yield request.param
+    cache.clear()
+
+
+def _all_at_once(count, attempt_one):
+    """Run ``attempt_one(i, after_all_decided)`` in ``count`` threads started together;
+    an evaluated attempt waits until every thread has been told yes or no, so that all
+    decisions are taken while the evaluated ones are still running."""
+    start = threading.Barrier(count)
+    all_decided = threading.Event()
+    counted = [0]
+    lock = threading.Lock()
+
+    def tell() -> None:
+        with lock:
+            counted[0] += 1
+            if counted[0] == count:
+                all_decided.set()
+
+    def run(i: int) -> None:
+        start.wait(timeout=30)
+        attempt_one(i, tell, all_decided)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+
+def test_forty_concurrent_failures_evaluate_exactly_the_allowance(settings, any_cache):
+    evaluated = []
+
+    def attempt_one(i, tell, all_decided):
+        attempt = ratelimit.login_begin("198.51.100.40", "alice")
+        tell()
+        if not attempt.wait:
+            evaluated.append(i)
+            all_decided.wait(timeout=30)
+            attempt.failed()
+
+    _all_at_once(40, attempt_one)
+    assert len(evaluated) == settings.LOGIN_RATE_LIMIT
+
+
+@pytest.mark.django_db(transaction=True)
+def test_forty_concurrent_wrong_passwords_at_the_login_form(settings, alice):
+    """The same through the view: Django's authenticate says how many it checked. Each
+    checked one holds until every request is either answered or being checked."""
+    checked, statuses = [], []
+    everyone_placed = threading.Event()
+
+    def on_failed(sender, credentials, request=None, **kwargs):
+        checked.append(credentials.get("username"))
+        everyone_placed.wait(timeout=30)
+
+    def watch() -> None:
+        while len(checked) + len(statuses) < 40 and not everyone_placed.wait(0.01):
+            pass
+        everyone_placed.set()
+
+    start = threading.Barrier(40)
+
+    def attempt_one() -> None:
+        from django.db import connection
+
+        start.wait(timeout=30)
+        try:
+            statuses.append(_login(Client(), "alice", "wrong", "198.51.100.41").status_code)
+        finally:
+            connection.close()
+
+    user_login_failed.connect(on_failed)
+    try:
+        threading.Thread(target=watch, daemon=True).start()
+        threads = [threading.Thread(target=attempt_one) for _ in range(40)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    finally:
+        everyone_placed.set()
+        user_login_failed.disconnect(on_failed)
+    assert len(checked) == settings.LOGIN_RATE_LIMIT
+    assert statuses.count(429) == 40 - settings.LOGIN_RATE_LIMIT
+    assert statuses.count(422) == settings.LOGIN_RATE_LIMIT
+
+
+# -- the account, from everywhere ------------------------------------------------------------
+
+
+def test_an_account_takes_at_most_100_failures_in_any_hour(settings, clock):
+    """One guess a second for two hours, each from a new address."""
+    times = []
+    for second in range(7200):
+        attempt = ratelimit.login_begin(
+            f"10.{second // 65536}.{second // 256 % 256}.{second % 256}", "alice"
+        )
+        if not attempt.wait:
+            times.append(clock[0])
+            attempt.failed()
+        clock[0] += 1
+    worst = max(sum(1 for t in times if start <= t < start + 3600) for start in times)
+    assert 0 < worst <= 100
+    # The waits grew: the account's free failures came first, the rest were spread out.
+    assert times[settings.LOGIN_ACCOUNT_RATE_LIMIT] - times[0] >= 1
+
+
+def test_an_account_under_attack_refuses_a_new_address_in_words(client, alice, password, settings):
+    settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
+    for i in range(3):
+        assert _login(Client(), "alice", "wrong", f"203.0.113.{i}").status_code == 422
+    refused = _login(client, "alice", password, "203.0.113.99")
+    assert refused.status_code == 429
+    assert "Too many failed logins for this username" in refused.content.decode()
+    assert int(refused["Retry-After"]) >= 1
+
+
+# -- the owner's known browser ---------------------------------------------------------------
+
+
+def test_the_owners_known_browser_gets_in_while_the_account_is_attacked(alice, password, settings):
+    settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
+    owner = Client()
+    assert _login(owner, "alice", password, "192.0.2.10").status_code == 302
+    assert ratelimit.DEVICE_COOKIE in owner.cookies
+    owner.post(reverse("logout"))
+    for i in range(6):
+        _login(Client(), "alice", "wrong", f"203.0.113.{i}")
+    stranger = _login(Client(), "alice", password, "203.0.113.50")
+    assert stranger.status_code == 429
+    # Same attacked network, even: the device cookie is what counts.
+    assert _login(owner, "alice", password, "203.0.113.50").status_code == 302
+
+
+def test_a_known_browser_has_an_allowance_of_its_own(alice, password, settings, clock):
+    settings.LOGIN_ACCOUNT_RATE_LIMIT = 100
+    owner = Client()
+    assert _login(owner, "alice", password, "192.0.2.10").status_code == 302
+    owner.post(reverse("logout"))
+    for _ in range(settings.LOGIN_RATE_LIMIT):
+        assert _login(owner, "alice", "wrong", "192.0.2.10").status_code == 422
+    assert _login(owner, "alice", password, "192.0.2.10").status_code == 429
+    # A browser without the cookie, same address: the pair's count is its own too.
+    assert _login(Client(), "alice", password, "192.0.2.10").status_code == 302
+
+
+def test_a_forged_or_foreign_device_cookie_buys_nothing(alice, bob, password, settings):
+    settings.LOGIN_ACCOUNT_RATE_LIMIT = 2
+    for i in range(3):
+        _login(Client(), "alice", "wrong", f"203.0.113.{i}")
+    forged = Client()
+    forged.cookies[ratelimit.DEVICE_COOKIE] = '[["alice","x"]]:forged:signature'
+    assert _login(forged, "alice", password, "203.0.113.60").status_code == 429
+    # Bob's browser knows bob, not alice.
+    bobs = Client()
+    assert _login(bobs, "bob", password, "203.0.113.61").status_code == 302
+    bobs.post(reverse("logout"))
+    assert _login(bobs, "alice", password, "203.0.113.61").status_code == 429
+
+
+# -- API tokens and sign-ups -----------------------------------------------------------------
+
+
+def test_token_creation_shares_the_account_limit(alice, password, settings):
+    settings.LOGIN_ACCOUNT_RATE_LIMIT = 2
+    for i in range(2):
+        _login(Client(), "alice", "wrong", f"203.0.113.{i}")
+    response = Client().post(
+        "/api/v1/auth/tokens/",
+        {"username": "alice", "password": password, "name": "x"},
+        content_type="application/json",
+        REMOTE_ADDR="198.51.100.200",
+    )
+    assert response.status_code == 429
+    assert response["Retry-After"]
+    assert "for this username" in response.json()["detail"]
+
+
+def _signup(name, ip):
+    return Client().post(
+        reverse("signup"),
+        {"username": name, "password1": "a-long-pass-42", "password2": "a-long-pass-42"},
+        REMOTE_ADDR=ip,
+    )
+
+
+def test_sign_ups_are_limited_per_address(settings):
+    settings.SIGNUP_RATE_LIMIT = 2
+    assert _signup("one", "2001:db8:5:5::1").status_code == 302
+    assert _signup("two", "2001:db8:5:5::2").status_code == 302
+    refused = _signup("three", "2001:db8:5:5::3")
+    assert refused.status_code == 429
+    assert "Too many new accounts from here" in refused.content.decode()
+    assert not get_user_model().objects.filter(username="three").exists()
+    assert _signup("three", "2001:db8:5:6::1").status_code == 302
