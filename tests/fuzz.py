@@ -179,6 +179,6 @@ def said(failed: BaseException) -> str:
             if "site-packages" not in f.filename and "/tests/" not in f.filename
         ]
         where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-        notes = " ".join(getattr(part, "__notes__", []))[:600]
+        notes = "\n".join(getattr(part, "__notes__", []))[:800]
         lines.append(f"{type(part).__name__}: {str(part)[:400]}{where} — {notes}")
     return "\n".join(lines)

@@ -198,3 +198,22 @@ def test_a_next_that_is_not_a_path_is_ignored(bob_client, table):
     table.refresh_from_db()
     assert table.hands_count == 0
     postings.check_invariants(table)
+
+
+def test_a_record_form_with_one_name_is_read_on_the_tables_names(bob_client, table):
+    data = {"player_0": "ann", "trump": "H", "card_log": "x", "idempotency_key": "one-name"}
+    response = bob_client.post(reverse("hand_record", args=[table.pk]), data)
+    assert response.status_code == 422
+    assert "should be a player and a card" in response.content.decode()
+
+
+def test_a_seat_move_naming_a_hand_past_any_id_is_refused(client, club, players, bob):
+    from .games.test_digital_support import deal, make_session, seats_of
+
+    session = make_session(club, players, bob)
+    deal(session)
+    seat = seats_of(session)["ann"]
+    url = reverse("digital_seat", args=[seat.secret])
+    client.get(url)  # this phone takes the seat
+    response = client.post(url, {"hand": "9" * 30, "seq": "9" * 30, "type": "pass"})
+    assert response.status_code < 500

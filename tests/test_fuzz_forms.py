@@ -17,6 +17,7 @@ form meets the same world. The counts are printed (``pytest -s``)."""
 from __future__ import annotations
 
 import itertools
+import os
 from collections import Counter
 from urllib.parse import urlencode
 
@@ -35,7 +36,11 @@ from .world import Form, World, build_world, forms_on, next_hand_records, routes
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
-EXAMPLES = {"owner": 30, "stranger": 10}
+# BOURRE_FUZZ_SCALE=10 runs ten times as many (a deeper search than CI's).
+EXAMPLES = {
+    persona: n * int(os.environ.get("BOURRE_FUZZ_SCALE", "1"))
+    for persona, n in {"owner": 30, "stranger": 10}.items()
+}
 # Forms for someone not signed in (a signed-in browser is sent on): fuzzed by a browser
 # that is not signed in, in both runs.
 SIGNED_OUT_FORMS = {"signup", "login", "password_reset", "password_reset_confirm"}

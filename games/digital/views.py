@@ -496,10 +496,13 @@ def seat_deal(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
 
 
 def _int(raw: str | None, default: int = 0) -> int:
+    """A posted number, or ``default`` when it is none or does not fit a 64-bit column
+    (a hand id past it overflowed the database lookup: a 500)."""
     try:
-        return int(raw) if raw not in (None, "") else default
+        value = int(raw) if raw not in (None, "") else default
     except ValueError:
         return default
+    return value if -(2**63) <= value < 2**63 else default
 
 
 def _posted_action(request: HttpRequest) -> dict[str, Any]:

@@ -301,7 +301,9 @@ def _posted_form(request: AuthedHttpRequest, session: GameSession) -> HandForm:
     # Parsing needs only the rules and version (the names travel in the form); the
     # table's state is read only if the form must be shown again.
     posted_state = {"rules": session.rules, "version": session.version}
-    if "player_0" not in request.POST:
+    # HandForm takes the posted names only when there are two (player_0 and player_1);
+    # with fewer it needs the table's (a form with one name had no players: a 500).
+    if not (request.POST.get("player_0") and request.POST.get("player_1")):
         posted_state = postings.session_state(session)
     elif any(key.startswith("out_of_turn_") for key in request.POST):
         # R16: a called declaration adds to the forfeits the session holds (the ledger

@@ -17,6 +17,7 @@ counts are printed (``pytest -s``)."""
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections import Counter
 from typing import Any
@@ -37,7 +38,11 @@ from tests.world import World, build_world, next_hand_records
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 WRITES = ("post", "put", "patch", "delete")
-EXAMPLES = {"owner": 30, "stranger": 10}
+# BOURRE_FUZZ_SCALE=10 runs ten times as many (a deeper search than CI's).
+EXAMPLES = {
+    persona: n * int(os.environ.get("BOURRE_FUZZ_SCALE", "1"))
+    for persona, n in {"owner": 30, "stranger": 10}.items()
+}
 
 
 @pytest.fixture
