@@ -49,9 +49,11 @@ test: setup-test
 backup: setup
 	$(PY) manage.py backup $(if $(FILE),--output $(FILE))
 
+# YES=1 answers the confirmation (cron, CI: without a terminal and without it, restore
+# refuses and says so).
 restore: setup
-	@test -n "$(FILE)" || { echo "usage: make restore FILE=backups/bourre-....sqlite3|.pgdump"; exit 2; }
-	$(PY) manage.py restore $(FILE)
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=backups/bourre-....sqlite3|.pgdump [YES=1]"; exit 2; }
+	$(PY) manage.py restore $(FILE) $(if $(filter 1 y yes true,$(YES)),--yes)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py check_books
 

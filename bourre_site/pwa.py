@@ -26,6 +26,8 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import path, reverse
 
+from games.error_pages import require_safe
+
 # What the worker keeps for working offline: the looks, the scripts, the icons.
 SHELL_STATIC = (
     "css/app.css",
@@ -70,6 +72,7 @@ def _worker_source() -> str:
     return Path(str(found)).read_text(encoding="utf-8")
 
 
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     config = {
         "release": release(),
@@ -84,6 +87,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
+@require_safe
 def manifest(request: HttpRequest) -> JsonResponse:
     data = {
         "name": "Bourré books",
@@ -104,10 +108,12 @@ def manifest(request: HttpRequest) -> JsonResponse:
     return response
 
 
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     return render(request, "offline.html")
 
 
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponsePermanentRedirect(static("img/favicon.svg"))
 

@@ -17,19 +17,22 @@ __all__ = ["own_messages"]
 
 
 def _messages(label: str) -> dict[str, str]:
-    # The validators fill in limit_value later: it stays a placeholder here.
+    # The validators fill in limit_value later: it stays a placeholder here. Those
+    # messages are formatted again with their parameters, so a "%" in the label (a
+    # player's name in it) is doubled in them, or that second formatting fails (a 500).
     said = {"label": label, "limit_value": "%(limit_value)s"}
+    again = {**said, "label": label.replace("%", "%%")}
     return {
         "required": _("Fill in %(label)s.") % said,
         "invalid": _("%(label)s does not look right: check it and try again.") % said,
-        "max_value": _("%(label)s can be at most %(limit_value)s.") % said,
-        "min_value": _("%(label)s must be at least %(limit_value)s.") % said,
-        "max_length": _("%(label)s is too long: at most %(limit_value)s characters.") % said,
-        "min_length": _("%(label)s is too short: at least %(limit_value)s characters.") % said,
-        "invalid_choice": _("Pick one of the offered choices for %(label)s.") % said,
-        "max_digits": _("%(label)s has too many digits.") % said,
-        "max_decimal_places": _("%(label)s has too many decimals.") % said,
-        "step_size": _("%(label)s must be a multiple of %(limit_value)s.") % said,
+        "max_value": _("%(label)s can be at most %(limit_value)s.") % again,
+        "min_value": _("%(label)s must be at least %(limit_value)s.") % again,
+        "max_length": _("%(label)s is too long: at most %(limit_value)s characters.") % again,
+        "min_length": _("%(label)s is too short: at least %(limit_value)s characters.") % again,
+        "invalid_choice": _("Pick one of the offered choices for %(label)s.") % again,
+        "max_digits": _("%(label)s has too many digits.") % again,
+        "max_decimal_places": _("%(label)s has too many decimals.") % again,
+        "step_size": _("%(label)s must be a multiple of %(limit_value)s.") % again,
     }
 
 

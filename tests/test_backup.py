@@ -88,3 +88,69 @@ def test_postgres_backup_restores_into_a_fresh_database(tmp_path):
         for name in names:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
+
+
+# --- restore from cron or CI (issue 33, item 7) -------------------------------------------
+
+
+def _run(database_url: str, *args: str) -> subprocess.CompletedProcess:
+    """``manage.py`` as cron runs it: stdin is not a terminal (here /dev/null)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env.update(DATABASE_URL=database_url, DJANGO_SECRET_KEY="backup-test-" + "k" * 40)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_restore_without_a_terminal_and_without_yes_refuses_and_says_how(tmp_path):
+    source = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    target_file = tmp_path / "target.sqlite3"
+    target = f"sqlite:///{target_file}"
+    _manage(source, "migrate", "--noinput")
+    _manage(source, "seed_demo")
+    _manage(source, "backup", "--output", str(tmp_path / "backup.sqlite3"))
+    _manage(target, "migrate", "--noinput")
+    before = target_file.read_bytes()
+    safety_copies = set((ROOT / "backups").glob("pre-restore-*"))
+
+    refused = _run(target, "restore", str(tmp_path / "backup.sqlite3"))
+
+    assert refused.returncode == 1
+    assert "EOFError" not in refused.stderr and "Traceback" not in refused.stderr
+    assert "no terminal to confirm on" in refused.stderr
+    assert f"run with --yes (make restore FILE={tmp_path / 'backup.sqlite3'} YES=1)" in (
+        refused.stderr
+    )
+    # Nothing was touched: no safety copy made, the database as it was.
+    assert target_file.read_bytes() == before
+    assert set((ROOT / "backups").glob("pre-restore-*")) == safety_copies
+
+    # The same command with --yes restores, and the books then balance.
+    _manage(target, "restore", str(tmp_path / "backup.sqlite3"), "--yes", "--no-safety-copy")
+    after = json.loads(_manage(target, "check_books", "--json").stdout)
+    assert after == json.loads(_manage(source, "check_books", "--json").stdout)
+
+
+@pytest.mark.parametrize(
+    ("extra", "passes_yes"),
+    [((), False), (("YES=1",), True), (("YES=yes",), True), (("YES=0",), False)],
+)
+def test_make_restore_passes_yes_only_when_asked(extra, passes_yes):
+    # A dry run (-n) prints the recipe's commands without running any of them.
+    result = subprocess.run(
+        ["make", "-n", "restore", "FILE=backups/b.sqlite3", *extra],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    restore = [line for line in result.stdout.splitlines() if "manage.py restore" in line]
+    assert len(restore) == 1, result.stdout
+    assert restore[0].split()[-1] == ("--yes" if passes_yes else "backups/b.sqlite3")

@@ -4,11 +4,13 @@ clearing a mark the books no longer count, as the settlement page does).
 
 Each view checks access (scorekeeper) and calls the same `ledger.postings` function as
 the web page; refusals (`SetupError`, `SessionClosed`, `StaleState`, `VoidRefused`,
-`RuleError`) become problems in games.api.errors. No money is computed here.
+`RuleError`) become problems in games.api.errors. A seat is looked up through its
+session: a player without a seat there is a 404. No money is computed here.
 """
 
 from collections.abc import Callable
 
+from django.http import Http404
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
@@ -21,6 +23,7 @@ from games.api.errors import INVALID_DETAIL, INVALID_TITLE, TYPE_VALIDATION, Pro
 from games.api.ledger import SettlementOutputSerializer, settlement_data
 from games.api.serializers import MAX_ID, StrictInputSerializer
 from games.api.views import session_detail
+from games.converters import parse_id
 from games.http import AuthedRequest
 from games.models import GameSession, Hand, Player, Role
 from games.sessions.selectors import mark_target
@@ -179,6 +182,10 @@ class SeatDetailApi(ApiView):
     )
     def patch(self, request: AuthedRequest, session_id: int, player_id: int) -> Response:
         session = _scorekeeper_session(request, session_id)
+        # The seat is the session's child, named by its player: another club's player,
+        # or one without a seat here, is the same 404 as a missing session.
+        if not session.seats.filter(player_id=player_id).exists():
+            raise Http404("No such seat")
         data = valid(SeatUpdateInputSerializer, request.data)
         seat = postings.set_seat_active(
             session_id=session.pk, player_id=player_id, active=data["active"], user=request.user
@@ -346,7 +353,9 @@ class HandCorrectApi(ApiView):
     def post(self, request: AuthedRequest, hand_id: int) -> Response:
         hand, _ = hand_for(request.user, hand_id, Role.SCOREKEEPER)
         entry = dict(valid(CorrectInputSerializer, request.data))
-        fixes = {int(n): e for n, e in entry.pop("fixes", {}).items() if str(n).isdigit()}
+        fixes = {
+            n: e for k, e in entry.pop("fixes", {}).items() if (n := parse_id(str(k))) is not None
+        }
         correction = postings.correct_hand(
             session_id=hand.session_id,
             number=int(hand.number or 0),

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db import transaction
-from django.http import HttpResponseBase
+from django.http import Http404, HttpResponseBase
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -435,6 +435,9 @@ class EntryActionApi(ApiView):
                 gettext("No entry action %(action)s: use one of %(actions)s.")
                 % {"action": repr(action), "actions": ", ".join(ENTRY_ACTIONS)},
             )
+        # Through the tournament: another tournament's entry, or none, is a 404.
+        if not t.entries.filter(pk=entry_id).exists():
+            raise Http404("No such entry")
         ENTRY_ACTIONS[action](tournament_id=t.pk, entry_id=entry_id, user=request.user)
         entry = Entry.objects.select_related("player").get(pk=entry_id, tournament=t)
         return Response(

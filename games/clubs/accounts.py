@@ -14,13 +14,17 @@ from django.utils.translation import ngettext
 
 from games import ratelimit
 from games.clubs.forms import SignupForm
+from games.error_pages import ReadablyNotAllowed
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
+    # A path of this site only: redirect() reads a bare word as a URL name to reverse.
+    if not next_url.startswith("/") or not url_has_allowed_host_and_scheme(
+        next_url, {request.get_host()}
+    ):
         next_url = ""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -175,7 +179,7 @@ class PasswordResetView(RefusedInput, auth_views.PasswordResetView):
         return super().post(request, *args, **kwargs)
 
 
-class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+class PasswordResetDoneView(ReadablyNotAllowed, auth_views.PasswordResetDoneView):
     template_name = "registration/password_reset_done.html"
 
 
@@ -183,5 +187,5 @@ class PasswordResetConfirmView(RefusedInput, auth_views.PasswordResetConfirmView
     template_name = "registration/password_reset_confirm.html"
 
 
-class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+class PasswordResetCompleteView(ReadablyNotAllowed, auth_views.PasswordResetCompleteView):
     template_name = "registration/password_reset_complete.html"

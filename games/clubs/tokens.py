@@ -14,8 +14,8 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
-from django.views.decorators.http import require_POST
 
+from games.error_pages import require_POST
 from games.http import AuthedHttpRequest
 from games.models import ApiToken
 

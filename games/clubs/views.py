@@ -6,7 +6,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
 
 from games import rulebook_text
 from games.access import club_for, player_for
@@ -19,12 +18,14 @@ from games.clubs.forms import (
     PlayerLinkForm,
     RoleForm,
 )
+from games.error_pages import require_POST, require_safe
 from games.http import AuthedHttpRequest
 from games.messages import render as say
 from games.models import GameSession, Invite, Membership, Player, Role
 from games.models.club import hash_token
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "games/landing.html")
@@ -54,6 +55,7 @@ def club_create(request: AuthedHttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def club_detail(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
     sessions = GameSession.objects.filter(club=club).select_related("next_dealer")
@@ -180,6 +182,7 @@ def player_archive(request: AuthedHttpRequest, player_id: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def member_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
     context = {
@@ -291,6 +294,7 @@ def member_remove(request: AuthedHttpRequest, club_id: int, membership_id: int) 
     return redirect("member_list", club.pk)
 
 
+@require_safe
 def rule_book(request: HttpRequest) -> HttpResponse:
     """The numbered rules, in full, one anchor per rule (``/rules/#R29``): what every
     "why?" beside a refusal links to. Public: a guest at the table may look a rule up."""

@@ -9,12 +9,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.access import club_for
+from games.error_pages import require_safe
 from games.models import Role, WebhookDelivery, WebhookEndpoint
 
 RECENT = 50
 
 
 @login_required
+@require_safe
 def webhook_log(request: HttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id, Role.OWNER)
     endpoints = WebhookEndpoint.objects.filter(club=club)

@@ -19,12 +19,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
 
 from games.access import session_for
 from games.digital import service as digital
+from games.error_pages import require_POST
 from games.messages import render as say
 from games.models import Role, Seat
 from games.models.club import hash_token
@@ -107,6 +107,8 @@ def seat_links_visibility(request: HttpRequest, session_id: int) -> HttpResponse
 def seat_link(request: HttpRequest, session_id: int, seat_id: int) -> HttpResponse:
     """Reissue a seat's link (the old one dies) or release it from the phone holding it."""
     session, _ = session_for(request.user, session_id, Role.SCOREKEEPER)
+    # Through the session: another table's seat, or none, is a 404 like a stranger's.
+    get_object_or_404(session.seats, pk=seat_id)
     action = request.POST.get("action")
     try:
         if action == "reissue":

@@ -30,12 +30,11 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.access import hand_for, session_for
 from games.digital import selectors as digital_reads
@@ -44,6 +43,7 @@ from games.digital.link_views import HIDDEN_LINKS, holds_seat
 from games.engine import CARD_NAMES, HandState, parse_card
 from games.engine.contracts import HandResult, PublicView, SeatView, TrickCard
 from games.engine.legal import trick_winner
+from games.error_pages import require_GET, require_http_methods, require_POST
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.messages import render as say
 from games.models import GameSession, Hand, Role, Seat
@@ -496,10 +496,13 @@ def seat_deal(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
 
 
 def _int(raw: str | None, default: int = 0) -> int:
+    """A posted number, or ``default`` when it is none or does not fit a 64-bit column
+    (a hand id past it overflowed the database lookup: a 500)."""
     try:
-        return int(raw) if raw not in (None, "") else default
+        value = int(raw) if raw not in (None, "") else default
     except ValueError:
         return default
+    return value if -(2**63) <= value < 2**63 else default
 
 
 def _posted_action(request: HttpRequest) -> dict[str, Any]:
@@ -633,6 +636,8 @@ def deal(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def seat_bot(request: HttpRequest, session_id: int, seat_id: int) -> HttpResponse:
     session, _ = session_for(request.user, session_id, Role.SCOREKEEPER)
+    # Through the session: another table's seat, or none, is a 404 like a stranger's.
+    get_object_or_404(session.seats, pk=seat_id)
     is_bot = request.POST.get("is_bot") == "1"
     level = request.POST.get("level") or None
     try:

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.access import hand_for
+from games.converters import parse_id
 from games.http import AuthedHttpRequest
 from games.messages import render as render_refusal
 from games.messages import render_error
@@ -100,7 +101,7 @@ def hand_correct(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
 
     pending = _pending(request)
     version_text = request.POST.get("version", "")
-    version = int(version_text) if version_text.isdigit() else None
+    version = parse_id(version_text)
     if request.POST.get("step") != "confirm":
         refused = _take_form(request, hand, membership, pending)
         if refused is not None:
@@ -113,7 +114,7 @@ def hand_correct(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
             session_id=session.pk,
             number=int(hand.number or 0),
             entry=pending["entry"],
-            fixes={int(n): e for n, e in pending["fixes"].items() if n.isdigit()},
+            fixes={n: e for k, e in pending["fixes"].items() if (n := parse_id(k)) is not None},
             expected_version=version,
             user=request.user,
             apply=apply,
@@ -166,9 +167,9 @@ def _take_form(
     """A form was posted: for this hand, or for a later one the chain broke. Its entry
     joins the pending correction; a refused form is shown again (422)."""
     target = hand
-    number = request.POST.get("target", "")
-    if number.isdigit() and int(number) != hand.number:
-        target = _hand(hand.session, int(number)) or hand
+    number = parse_id(request.POST.get("target", ""))
+    if number is not None and number != hand.number:
+        target = _hand(hand.session, number) or hand
     form = HandForm(request.POST, state=_state_of(target))
     if not form.is_valid():
         return _page(request, hand, membership, form, target, pending, status=422)

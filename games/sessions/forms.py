@@ -506,8 +506,8 @@ class HandForm(forms.Form):
                         slot = slots["suit"]
                     elif field == "card_log":
                         slot = slots["card_log"]
-                    elif field.startswith(ROW_PREFIXES):
-                        slot = slots["rows"].setdefault(int(field.rsplit("_", 1)[1]), [])
+                    elif (row := _row_of(field)) is not None:
+                        slot = slots["rows"].setdefault(row, [])
                     else:
                         slot = slots["top"]
                     if message not in slot:
@@ -744,6 +744,16 @@ class HandForm(forms.Form):
         self.add_error(None, forms.ValidationError(message, code="tricks_total"))
 
 
+def _row_of(field: str) -> int | None:
+    """The seat row a field belongs to (``tricks_2`` → 2), or None for a form-wide field:
+    "renege_who" and "renege_kind" share a row field's prefix but sit under "More", so
+    their refusals go to the top of the form (a crafted value there was a 500)."""
+    prefix, _sep, index = field.rpartition("_")
+    if f"{prefix}_" in ROW_PREFIXES and index.isdecimal() and index.isascii():
+        return int(index)
+    return None
+
+
 def _as_int(value: Any) -> int | str:
     """A posted count as a number (so the page re-checks its button); text stays text."""
     if value in (None, ""):
@@ -795,10 +805,13 @@ def _hand_fields(
             required=False,
             initial=0,
             label=_("Tricks %(player)s took") % {"player": name},
+            # The validators format these again with their parameters: a "%" in a name
+            # is doubled (else that formatting fails).
             error_messages={
                 "max_value": _("%(player)s cannot take more than %(size)s tricks")
-                % {"player": name, "size": hs},
-                "min_value": _("%(player)s cannot take fewer than 0 tricks") % {"player": name},
+                % {"player": name.replace("%", "%%"), "size": hs},
+                "min_value": _("%(player)s cannot take fewer than 0 tricks")
+                % {"player": name.replace("%", "%%")},
                 "invalid": _("Tricks for %(player)s are a whole number, like 2") % {"player": name},
             },
             widget=forms.NumberInput(

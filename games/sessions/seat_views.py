@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from games.access import session_for
+from games.converters import parse_id
 from games.errors import BourreError
 from games.http import AuthedHttpRequest
 from games.messages import render as say
@@ -68,16 +69,16 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
     action = request.POST.get("action", "")
     try:
         if action == "add":
-            player_id = request.POST.get("player", "")
+            player_id = parse_id(request.POST.get("player", ""))
             raw_name = request.POST.get("name", "")
             name = ""
-            if not player_id.isdigit() and raw_name.strip():
+            if player_id is None and raw_name.strip():
                 try:
                     name = clean_name(raw_name)
                 except ValidationError as refused:
                     return False, refused.messages[0]
-            if player_id.isdigit():
-                player = session.club.players.filter(pk=int(player_id)).first()
+            if player_id is not None:
+                player = session.club.players.filter(pk=player_id).first()
                 if player is None:
                     return False, _("That player is not on this club's roster.")
             elif not name:
@@ -85,7 +86,7 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
             # One transaction for the new name and the seat: a refused seat (a full
             # table, a closed session) leaves no orphan name on the roster.
             with transaction.atomic():
-                if not player_id.isdigit():
+                if player_id is None:
                     player = session.club.players.filter(name__iexact=name).first()
                     if player is None:
                         player = Player.objects.create(club=session.club, name=name)
@@ -95,10 +96,9 @@ def _seat_action(request: AuthedHttpRequest, session: GameSession) -> tuple[bool
                 "player": player.name
             }
         if action in ("leave", "return"):
-            player_id = request.POST.get("player", "")
             seat = (
                 Seat.objects.select_related("player")
-                .filter(session=session, player_id=int(player_id) if player_id.isdigit() else 0)
+                .filter(session=session, player_id=parse_id(request.POST.get("player", "")) or 0)
                 .first()
             )
             if seat is None:

@@ -26,10 +26,10 @@ from django.utils import timezone, translation
 from django.utils.html import strip_tags
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from games import timezones
 from games.access import session_for
+from games.error_pages import require_POST, require_safe
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
 from games.money import PLAIN, format_money
@@ -39,6 +39,7 @@ from ledger.exports import LEDGER_COLUMNS, major, session_ledger_rows, stream_cs
 
 
 @login_required
+@require_safe
 def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, membership = session_for(request.user, session_id)
     rows, names = settlement_rows(session)
@@ -132,6 +133,7 @@ def _csv_response(session: GameSession, what: str) -> tuple[HttpResponse, Any]:
 
 
 @login_required
+@require_safe
 def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     session, _membership = session_for(request.user, session_id)
     # Values stay English in the CSV (the explanations, the pot's name and the amounts).
@@ -157,6 +159,7 @@ def settlement_csv(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def ledger_csv(request: AuthedHttpRequest, session_id: int) -> StreamingHttpResponse:
     """Every posting of the session with its legs: one row per leg, streamed from plain
     column values (``ledger.exports``), so a long session costs flat memory."""

@@ -20,9 +20,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
 
 from games.access import session_for
+from games.error_pages import require_GET
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.models import GameSession, Hand, Role, Seat, ShareLink
 from games.polling import etag_matches, live, not_modified

@@ -36,13 +36,14 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
-from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import sql as game_sql
 from games.access import club_for, hand_for, session_for
+from games.converters import parse_id
 from games.engine.hand_meaning import same_result, who_antes_next
 from games.engine.record import TABLE_KEYS
+from games.error_pages import require_POST, require_safe
 from games.errors import BourreError, form_error
 from games.http import AuthedHttpRequest
 from games.messages import render as say
@@ -95,7 +96,9 @@ def _closed_response(request: AuthedHttpRequest, session: GameSession) -> HttpRe
 
 def _next_url(request: AuthedHttpRequest, default: str) -> str:
     url = request.POST.get("next") or request.GET.get("next") or ""
-    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}):
+    # A path of this site only: redirect() reads a bare word ("ann") as a URL name to
+    # reverse, which fails (a crafted "next" was a 500).
+    if url.startswith("/") and url_has_allowed_host_and_scheme(url, {request.get_host()}):
         return url
     return default
 
@@ -148,6 +151,7 @@ def session_new(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
 # --- the scoreboard -----------------------------------------------------------------------
 
 
+@require_safe
 def session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """The screen left open on the table. htmx polls the `board` partial; an unchanged
     session answers 304 with no body (the ETag is the session's version), for a member
@@ -266,8 +270,9 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         return _closed_response(request, session)
     prefill = None
     source = request.GET.get("from")
-    if source and source.isdigit():
-        hand, _ = hand_for(request.user, int(source))
+    source_id = parse_id(source)
+    if source_id is not None:
+        hand, _ = hand_for(request.user, source_id)
         if hand.session_id != session.pk:
             raise Http404("No such hand in this session")
         prefill = _entry_of(hand.record)
@@ -296,7 +301,9 @@ def _posted_form(request: AuthedHttpRequest, session: GameSession) -> HandForm:
     # Parsing needs only the rules and version (the names travel in the form); the
     # table's state is read only if the form must be shown again.
     posted_state = {"rules": session.rules, "version": session.version}
-    if "player_0" not in request.POST:
+    # HandForm takes the posted names only when there are two (player_0 and player_1);
+    # with fewer it needs the table's (a form with one name had no players: a 500).
+    if not (request.POST.get("player_0") and request.POST.get("player_1")):
         posted_state = postings.session_state(session)
     elif any(key.startswith("out_of_turn_") for key in request.POST):
         # R16: a called declaration adds to the forfeits the session holds (the ledger
@@ -492,6 +499,7 @@ def _state_after(hand: Hand, session: GameSession) -> dict | None:
 
 
 @login_required
+@require_safe
 def hand_detail(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
     hand, membership = hand_for(request.user, hand_id)
     session = hand.session
@@ -549,7 +557,7 @@ def _void(request: AuthedHttpRequest, hand: Hand) -> tuple[bool, str, GameSessio
             hand_id=hand.pk,
             user=request.user,
             reason=request.POST.get("reason", "")[:200],
-            expected_version=int(version) if version.isdigit() else None,
+            expected_version=parse_id(version),
         )
     except postings.StaleState:
         moved_on = _(
@@ -672,6 +680,7 @@ class _NumberedHands(Sequence[Hand]):
 
 
 @login_required
+@require_safe
 def session_history(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """The hands, newest first, a page at a time, with their record, verdict and
     postings; other money and events. The net chart, which sums the whole session, loads
@@ -703,6 +712,7 @@ def session_history(request: AuthedHttpRequest, session_id: int) -> HttpResponse
 
 
 @login_required
+@require_safe
 def session_history_chart(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """The net chart of the whole session: the history page loads it with htmx (the
     partial); without JavaScript its link opens it as a page. Drawn once per version of
@@ -741,6 +751,7 @@ STAT_COLUMNS = [
 
 
 @login_required
+@require_safe
 def club_stats(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
     rows = club_player_stats(club)

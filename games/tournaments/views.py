@@ -7,7 +7,9 @@ Access goes through ``tournament_for`` (games.access style): strangers get 404, 
 read, the director — the club's owner or a scorekeeper — changes things. Every change is
 a POST to a service function (games.tournaments.service) that works as a plain form post
 and, under htmx, re-renders the part of the page it changed. Messages are in the reader's
-language; the engine's refusals go through games.messages.render.
+language; the engine's refusals go through games.messages.render. A table or an entry is
+looked up through its tournament: another tournament's, or none, is a 404 (a missing
+table was a 500). Pages that are only read refuse a POST with 405 (games.error_pages).
 """
 
 import json
@@ -26,13 +28,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_POST
 
 from games.access import club_for, tournament_for
 from games.engine.tournament import TournamentError
+from games.error_pages import require_POST, require_safe
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.messages import render as say
-from games.models import Entry, GameSession, Membership, Role, Tournament
+from games.models import Entry, GameSession, Membership, Role, Tournament, TournamentTable
 from games.polling import etag_matches, live, not_modified
 from games.tournaments import clock, deals, payouts, screens, selectors, tables
 from games.tournaments import entries as late
@@ -43,6 +45,7 @@ from ledger.exports import major
 
 
 @login_required
+@require_safe
 def tournament_list(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
     tournaments = club.tournaments.all()
@@ -178,6 +181,7 @@ def _dashboard_etag(t: Tournament, membership: Membership) -> str:
 
 
 @login_required
+@require_safe
 def tournament_detail(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     """Registration and check-in before the start; the director's dashboard after (its
     table cards poll themselves, answered 304 while nothing changed)."""
@@ -463,10 +467,16 @@ def round_end(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def table_end(request: AuthedHttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     now = request.POST.get("now") == "1"
+
+    def run(t: Tournament) -> TournamentTable:
+        # Through the tournament: another tournament's table, or none, is a 404.
+        table = get_object_or_404(t.tables, pk=table_id)
+        return svc.end_table(tournament_id=t.pk, table_id=table.pk, user=request.user, now=now)
+
     return _director_post(
         request,
         tournament_id,
-        lambda t: svc.end_table(tournament_id=t.pk, table_id=table_id, user=request.user, now=now),
+        run,
         lambda result: (
             (
                 gettext("Table %(n)s: ended.")
@@ -487,13 +497,14 @@ def table_autoplay(request: AuthedHttpRequest, tournament_id: int, table_id: int
         hands = 1
 
     def run(t: Tournament) -> int:
+        table = get_object_or_404(t.tables, pk=table_id)
         if t.table_mode != GameSession.Mode.DIGITAL:
             raise TournamentError(
                 "Only digital tables are played by bots.",
                 code="mode",
                 message_id="bots_digital_only",
             )
-        return svc.autoplay(tournament_id=t.pk, table_id=table_id, hands=hands, user=request.user)
+        return svc.autoplay(tournament_id=t.pk, table_id=table.pk, hands=hands, user=request.user)
 
     return _director_post(
         request,
@@ -543,6 +554,7 @@ def _bracket_response(
 
 
 @login_required
+@require_safe
 def bracket(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, membership = tournament_for(request.user, tournament_id)
     poll_url = reverse("tournament_bracket", args=[t.pk])
@@ -554,6 +566,7 @@ def bracket(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
+@require_safe
 def public_bracket(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Read-only, no login: whoever has the (unguessable) link."""
     t = Tournament.objects.filter(public_token=token).select_related("club").first()
@@ -569,6 +582,7 @@ def public_bracket(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def standings(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     return render(
@@ -579,6 +593,7 @@ def standings(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def prizes(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     names = dict(t.entries.values_list("player_id", "player__name"))
@@ -610,6 +625,7 @@ def prizes(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def prizes_csv(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -630,6 +646,7 @@ def _by_token(token: str) -> Tournament:
     return t
 
 
+@require_safe
 def tournament_tv(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The TV page (1920×1080, read across a room): its screen polls itself, answered
     304 while nothing changed; the clock ticks in static/js/clock.js."""
@@ -649,6 +666,7 @@ def tournament_tv(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return live(render(request, template, context), etag)
 
 
+@require_safe
 def tournament_print(request: HttpRequest, token: str) -> HttpResponse:
     """Results, payouts and the bracket on paper: no site header, no buttons."""
     t = _by_token(token)
@@ -664,6 +682,7 @@ def tournament_print(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
+@require_safe
 def tournament_verify(request: HttpRequest, token: str) -> HttpResponse:
     """Anyone can check the draw: the seed against its commitment, and every draw redone
     from the seed and the entry list (or a list they paste, as player ids)."""
@@ -685,6 +704,7 @@ def tournament_verify(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def standings_csv(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     t, _ = tournament_for(request.user, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")

@@ -6,14 +6,19 @@ configured database, in one transaction; the ledger's triggers check every posti
 comes back. Restore into a fresh database by pointing DATABASE_URL at an empty one
 (``createdb``) first. The current database is backed up beside the backups first
 (``backups/pre-restore-<time>.*``) unless ``--no-safety-copy``; ``--yes`` skips the
-question. Afterwards run ``manage.py migrate`` (a backup from an older release) and
-``manage.py check_books``.
+question (``make restore FILE=... YES=1``). Without ``--yes`` and without a terminal to
+ask on (cron, CI: stdin is not a tty) it refuses with exit status 1 and says to run it
+with ``--yes``, before touching anything: a question nobody can answer must not end in an
+``EOFError``. Afterwards run ``manage.py migrate`` (a backup from an older release) and
+``manage.py check_books``. Its messages are English, like every management command's:
+they are read by the operator, not at the table.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +46,7 @@ class Command(BaseCommand):
         source = Path(file)
         if not source.is_file():
             raise CommandError(f"no backup file at {source}")
-        if not yes and input(f"Replace the database with {source}? [y/N] ").lower() != "y":
+        if not yes and not _confirmed(source):
             raise CommandError("nothing restored")
         if not no_safety_copy and _has_tables():
             stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
@@ -55,6 +60,20 @@ class Command(BaseCommand):
         else:
             raise CommandError(f"no restore for the {connection.vendor} database")
         self.stdout.write(f"Restored {source}. Now run: manage.py migrate; manage.py check_books")
+
+
+def _confirmed(source: Path) -> bool:
+    """Ask on the terminal; without one (cron, CI) refuse with the way to go on."""
+    if not sys.stdin.isatty():
+        raise CommandError(
+            f"not restoring {source}: there is no terminal to confirm on; "
+            f"run with --yes (make restore FILE={source} YES=1)"
+        )
+    try:
+        answer = input(f"Replace the database with {source}? [y/N] ")
+    except EOFError:  # the terminal closed (Ctrl-D): no answer is a no
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _has_tables() -> bool:
