@@ -8,6 +8,12 @@ comes back. Restore into a fresh database by pointing DATABASE_URL at an empty o
 (``backups/pre-restore-<time>.*``) unless ``--no-safety-copy``; ``--yes`` skips the
 question. Afterwards run ``manage.py migrate`` (a backup from an older release) and
 ``manage.py check_books``.
+
+A portable backup (``.json.gz``, ``manage.py backup --portable``) goes into either engine,
+and only into an empty database: the restore migrates it first, refuses if it already
+holds a user or a club (nothing is merged, nothing overwritten), then loads every row in
+one transaction (``loaddata``; on PostgreSQL the ledger's triggers check every posting as
+it arrives). This is how a ``make run`` evening on SQLite moves to PostgreSQL.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
-from games.management.commands.backup import is_sqlite, pg_env_and_args
+from games.management.commands.backup import is_portable, is_sqlite, pg_env_and_args
 
 
 class Command(BaseCommand):
@@ -41,6 +47,12 @@ class Command(BaseCommand):
         source = Path(file)
         if not source.is_file():
             raise CommandError(f"no backup file at {source}")
+        if is_portable(source):
+            if not yes and input(f"Load {source} into this database? [y/N] ").lower() != "y":
+                raise CommandError("nothing restored")
+            _restore_portable(source)
+            self.stdout.write(f"Restored {source}. Now run: manage.py check_books")
+            return
         if not yes and input(f"Replace the database with {source}? [y/N] ").lower() != "y":
             raise CommandError("nothing restored")
         if not no_safety_copy and _has_tables():
@@ -98,3 +110,19 @@ def _restore_postgres(source: Path) -> None:
     )
     if result.returncode != 0:
         raise CommandError(f"pg_restore failed: {result.stderr.strip()}")
+
+
+def _restore_portable(source: Path) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games.models import Club
+
+    call_command("migrate", "--noinput", verbosity=0)
+    users, clubs = get_user_model().objects.count(), Club.objects.count()
+    if users or clubs:
+        raise CommandError(
+            f"This database already holds {users} user(s) and {clubs} club(s); nothing was "
+            "loaded. A portable backup goes into an empty database: create one (createdb) "
+            "and point DATABASE_URL at it, then restore again."
+        )
+    call_command("loaddata", str(source.resolve()), verbosity=0)
