@@ -69,9 +69,7 @@ if MULTIPROC_DIR:
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
-REQUESTS = Counter(
-    "bourre_http_requests", "HTTP requests answered.", ["method", "route", "status"]
-)
+REQUESTS = Counter("bourre_http_requests", "HTTP requests answered.", ["method", "route", "status"])
 LATENCY = Histogram(
     "bourre_http_request_duration_seconds",
     "Time from the request reaching the app to its response (first byte when streamed).",
@@ -171,7 +169,9 @@ def _books_metrics() -> Iterator[Metric]:
     if last is None:
         return
     yield GaugeMetricFamily(
-        "bourre_books_check_ok", "1 when the last check_books found every book balanced.", int(last.ok)
+        "bourre_books_check_ok",
+        "1 when the last check_books found every book balanced.",
+        int(last.ok),
     )
     yield GaugeMetricFamily(
         "bourre_books_drifted", "Books the last check_books found out of balance.", last.drifted
@@ -210,7 +210,7 @@ def may_read(request: HttpRequest) -> bool:
 def _process_metrics() -> bytes:
     if MULTIPROC_DIR:
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        multiprocess.MultiProcessCollector(registry)
         return generate_latest(registry)
     return generate_latest(REGISTRY)
 
@@ -222,4 +222,3 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(body, content_type=CONTENT_TYPE_LATEST)
     response["Cache-Control"] = "no-store"
     return response
-
