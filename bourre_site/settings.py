@@ -79,10 +79,13 @@ MIDDLEWARE = [
     "bourre_site.metrics.MetricsMiddleware",
     # /healthz answers before host checks and redirects (bourre_site/middleware.py).
     "bourre_site.middleware.HealthCheckMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    # Static files answer here, before SecurityHeadersMiddleware: that one marks every
+    # response to a signed-in phone "private, no-store", which made the phones fetch the
+    # styles and scripts again on every page instead of keeping them for a year.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # CSP, Permissions-Policy, Cache-Control of private pages, 503 while the database is away.
     "bourre_site.middleware.SecurityHeadersMiddleware",
-    "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages, htmx fragments and JSON gzipped for clients that accept it (a phone on
     # `make run` has no proxy to do it). After WhiteNoise, which serves static files
     # compressed ahead of time; before everything that writes a body. Django's

@@ -86,6 +86,14 @@ def test_json_is_gzipped(client):
 
 
 @pytest.mark.django_db
+def test_static_files_are_not_private_for_a_signed_in_phone(alice_client):
+    response = alice_client.get("/static/css/app.css")
+    assert response.status_code == 200
+    assert "no-store" not in response["Cache-Control"]
+    assert "public" in response["Cache-Control"]
+
+
+@pytest.mark.django_db
 def test_nothing_is_compressed_for_a_client_that_does_not_ask(alice_client, table):
     page = alice_client.get(reverse("session_detail", args=[table.pk]))
     assert "Content-Encoding" not in page
@@ -164,7 +172,9 @@ def _middleware(**env: str) -> list[str]:
 def test_compression_sits_after_whitenoise_and_can_be_left_to_a_proxy():
     on = _middleware()
     gz = on.index("django.middleware.gzip.GZipMiddleware")
-    assert on[gz - 1] == "whitenoise.middleware.WhiteNoiseMiddleware"
+    # Static files are WhiteNoise's, compressed ahead of time: gzip never sees them.
+    assert on.index("whitenoise.middleware.WhiteNoiseMiddleware") < gz
+    assert gz < on.index("django.contrib.sessions.middleware.SessionMiddleware")
     assert "django.middleware.gzip.GZipMiddleware" not in _middleware(DJANGO_COMPRESS="0")
 
 
@@ -178,9 +188,14 @@ def server(tmp_path_factory):
     started.stop()
 
 
-def _get(server, target: str, encoding: str = "gzip, deflate, br") -> tuple[int, dict, bytes]:
+def _get(
+    server, target: str, encoding: str = "gzip, deflate, br", cookie: str = ""
+) -> tuple[int, dict, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    conn.request("GET", target, headers={"Accept-Encoding": encoding, "Host": "192.168.1.20"})
+    headers = {"Accept-Encoding": encoding, "Host": "192.168.1.20"}
+    if cookie:
+        headers["Cookie"] = cookie
+    conn.request("GET", target, headers=headers)
     response = conn.getresponse()
     return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
 
@@ -213,6 +228,9 @@ def test_make_run_links_hashed_static_files_served_compressed_for_a_year(server)
         assert brotli.decompress(packed) == plain
         _, gz_headers, gz = _get(server, link, encoding="gzip")
         assert gz_headers["content-encoding"] == "gzip" and gzip.decompress(gz) == plain
+        # A signed-in phone keeps them too (its pages are private, the styles are not).
+        _, signed_in, _ = _get(server, link, cookie="sessionid=abc; csrftoken=def")
+        assert "immutable" in signed_in["cache-control"], signed_in["cache-control"]
 
 
 def test_the_service_workers_shell_is_the_hashed_names_and_each_is_served(server):
