@@ -5,6 +5,11 @@ machine serving the phones on its Wi-Fi; see bourre_site/lan.py): DEBUG off, LAN
 accepted, cookies over plain http, and a generated DJANGO_SECRET_KEY. Production sets
 DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL (PostgreSQL), DJANGO_SECURE_SSL_REDIRECT=1 and
 DJANGO_STATIC_MANIFEST=1 (after `collectstatic`); then `manage.py check --deploy` is clean.
+
+Everywhere: responses gzipped for clients that accept it (DJANGO_COMPRESS=0 leaves it to a
+proxy), an X-Request-ID on every response and JSON log line (bourre_site/requestid.py),
+request counts for /metrics (bourre_site/metrics.py); logs are JSON lines outside DEBUG and
+`make run` (DJANGO_LOG_FORMAT).
 """
 
 import os
