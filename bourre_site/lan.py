@@ -187,7 +187,7 @@ def static_fingerprint() -> str:
 def collect_static() -> None:
     """``collectstatic`` into STATIC_ROOT with the hashed, compressed copies, skipped when
     nothing changed since the last run (hashing and compressing every file again takes
-    seconds). A lock keeps two servers started at once from writing the same files."""
+    about 20 s on a small machine). A lock keeps two servers started at once from writing the same files."""
     from django.conf import settings
     from django.core.management import call_command
 
@@ -200,6 +200,9 @@ def collect_static() -> None:
         manifest = root / "staticfiles.json"
         if manifest.exists() and stamp.exists() and stamp.read_text() == fingerprint:
             return
+        # Said, so that the host does not take the pause for a hang.
+        sys.stdout.write("Preparing the styles and scripts for the phones (once per change)…\n")
+        sys.stdout.flush()
         call_command("collectstatic", "--noinput", verbosity=0)
         stamp.write_text(fingerprint)
 
@@ -298,9 +301,9 @@ def main() -> None:
     from django.db import connections
 
     django.setup()
-    collect_static()
     call_command("migrate", "--noinput", verbosity=0)
     call_command("seed_demo", url=(urls or [url_of("127.0.0.1", port)])[0])
+    collect_static()
     connections.close_all()  # the workers open their own after the fork
 
     def ready() -> None:
