@@ -10,11 +10,19 @@ What it does, in order:
 2. ``BOURRE_LAN=1`` (settings: DEBUG off whatever DJANGO_DEBUG says, LAN hosts accepted by
    ``LanHostMiddleware``, session and CSRF cookies without ``Secure`` since the Wi-Fi is
    plain http), then migrate and load the demo data (printing the real address);
-3. gunicorn on all interfaces, with static files from WhiteNoise. Gunicorn because it is
+3. static files collected once per change (``collect_static``): Django's manifest storage
+   gives each file a name with its content's hash, WhiteNoise writes gzip and Brotli
+   copies beside it and serves the hashed names with a one-year ``immutable`` lifetime,
+   so a phone fetches the styles and scripts once per release, compressed. The pages
+   themselves are gzipped by Django's GZipMiddleware (bourre_site/settings.py);
+4. ``PROMETHEUS_MULTIPROC_DIR``: a fresh folder where every worker writes its counts, so
+   ``/metrics`` (bourre_site/metrics.py) adds up all of them;
+5. gunicorn on all interfaces, with static files from WhiteNoise. Gunicorn because it is
    the production server already (README "Production"): several worker processes with
    threads, no debug machinery, a crashed worker replaced; runserver says itself that it
    is not for this. Once it listens it prints one ``Phones on this Wi-Fi: http://…/`` line
-   per LAN address and a QR code of the first, for the phones' cameras.
+   per LAN address and a QR code of the first, for the phones' cameras. Its access log
+   (``BOURRE_ACCESS_LOG=-``) ends each line with the response's ``X-Request-ID``.
 
 Hosts (``host_allowed``): the names in DJANGO_ALLOWED_HOSTS, ``localhost``, the machine's
 own name and addresses, private-range addresses (10/8, 172.16/12, 192.168/16, 169.254/16,
@@ -24,13 +32,17 @@ machine: DNS rebinding) gets Django's plain 400, as a host outside ALLOWED_HOSTS
 
 from __future__ import annotations
 
+import atexit
+import fcntl
 import functools
+import hashlib
 import ipaddress
 import os
 import secrets
+import shutil
 import socket
 import sys
-import warnings
+import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -152,6 +164,64 @@ def secret_key(path: Path = SECRET_FILE) -> str:
     return key
 
 
+# -- static files ----------------------------------------------------------------------------
+
+STAMP = ".bourre-collected"
+
+
+def static_fingerprint() -> str:
+    """What collectstatic would read: every file the finders see, by name, size and time."""
+    from django.contrib.staticfiles.finders import get_finders
+
+    digest = hashlib.sha256()
+    entries = []
+    for finder in get_finders():
+        for name, storage in finder.list([]):
+            stat = os.stat(storage.path(name))
+            entries.append(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    for entry in sorted(entries):
+        digest.update(entry.encode())
+    return digest.hexdigest()
+
+
+def collect_static() -> None:
+    """``collectstatic`` into STATIC_ROOT with the hashed, compressed copies, skipped when
+    nothing changed since the last run (hashing and compressing every file again takes
+    about 20 s on a small machine). A lock keeps two servers started at once from writing the same files."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    root = Path(settings.STATIC_ROOT)
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".collect.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = root / STAMP
+        fingerprint = static_fingerprint()
+        manifest = root / "staticfiles.json"
+        if manifest.exists() and stamp.exists() and stamp.read_text() == fingerprint:
+            return
+        # Said, so that the host does not take the pause for a hang.
+        sys.stdout.write("Preparing the styles and scripts for the phones (once per change)…\n")
+        sys.stdout.flush()
+        call_command("collectstatic", "--noinput", verbosity=0)
+        stamp.write_text(fingerprint)
+
+
+def metrics_folder() -> str:
+    """A fresh folder for prometheus_client's multiprocess files, removed when the server
+    stops. The workers are forks that inherit the exit hook: only this process removes it
+    (a worker replaced after a crash must not take its siblings' counts along)."""
+    folder = tempfile.mkdtemp(prefix="bourre-metrics-")
+    owner = os.getpid()
+
+    def remove() -> None:
+        if os.getpid() == owner:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(remove)
+    return folder
+
+
 # -- starting up ---------------------------------------------------------------------------
 
 
@@ -187,6 +257,9 @@ def _serve(bind: str, port: int, on_ready: Callable[[], None]) -> None:
                 "graceful_timeout": 5,
                 "loglevel": os.environ.get("BOURRE_LOG_LEVEL", "warning"),
                 "accesslog": os.environ.get("BOURRE_ACCESS_LOG") or None,
+                "access_log_format": (
+                    '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" %({x-request-id}o)s'
+                ),
                 "errorlog": "-",
                 "when_ready": lambda server: on_ready(),
             }
@@ -218,10 +291,10 @@ def main() -> None:
         os.environ["BOURRE_PHONE_URL"] = urls[0]
     os.environ["BOURRE_LAN"] = "1"
     os.environ["DJANGO_DEBUG"] = "0"
+    os.environ["DJANGO_STATIC_MANIFEST"] = "1"
+    # Before Django (and prometheus_client) load: the workers forked later inherit it.
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_folder()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
-    # Static files come from the app folders through WhiteNoise's finders: no
-    # collectstatic step, so no staticfiles/ folder to warn about.
-    warnings.filterwarnings("ignore", message="No directory at")
 
     import django
     from django.core.management import call_command
@@ -230,6 +303,7 @@ def main() -> None:
     django.setup()
     call_command("migrate", "--noinput", verbosity=0)
     call_command("seed_demo", url=(urls or [url_of("127.0.0.1", port)])[0])
+    collect_static()
     connections.close_all()  # the workers open their own after the fork
 
     def ready() -> None:

@@ -5,12 +5,18 @@ machine serving the phones on its Wi-Fi; see bourre_site/lan.py): DEBUG off, LAN
 accepted, cookies over plain http, and a generated DJANGO_SECRET_KEY. Production sets
 DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL (PostgreSQL), DJANGO_SECURE_SSL_REDIRECT=1 and
 DJANGO_STATIC_MANIFEST=1 (after `collectstatic`); then `manage.py check --deploy` is clean.
+
+Everywhere: responses gzipped for clients that accept it (DJANGO_COMPRESS=0 leaves it to a
+proxy), an X-Request-ID on every response and JSON log line (bourre_site/requestid.py),
+request counts for /metrics (bourre_site/metrics.py); logs are JSON lines outside DEBUG and
+`make run` (DJANGO_LOG_FORMAT).
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from whitenoise.compress import Compressor  # type: ignore[import-untyped]
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -72,12 +78,28 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every answer (/healthz, a refused host, a 503) carries an
+    # X-Request-ID and is counted for /metrics: bourre_site/requestid.py, metrics.py.
+    "bourre_site.requestid.RequestIdMiddleware",
+    "bourre_site.metrics.MetricsMiddleware",
     # /healthz answers before host checks and redirects (bourre_site/middleware.py).
     "bourre_site.middleware.HealthCheckMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    # Static files answer here, before SecurityHeadersMiddleware: that one marks every
+    # response to a signed-in phone "private, no-store", which made the phones fetch the
+    # styles and scripts again on every page instead of keeping them for a year.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # CSP, Permissions-Policy, Cache-Control of private pages, 503 while the database is away.
     "bourre_site.middleware.SecurityHeadersMiddleware",
-    "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages, htmx fragments and JSON gzipped for clients that accept it (a phone on
+    # `make run` has no proxy to do it). After WhiteNoise, which serves static files
+    # compressed ahead of time; before everything that writes a body. Django's
+    # GZipMiddleware rather than a Brotli/zstd package: it is Django's own, it compresses
+    # a streamed export chunk by chunk, and it pads each response with random bytes
+    # against BREACH (Heal The BREACH), on top of the CSRF token Django masks anew in
+    # every response; django-compression-middleware has neither the padding nor a
+    # release since 2023. DJANGO_COMPRESS=0 leaves it to a proxy (Caddy's zstd).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # A scoreboard poll answered 304 in one statement, before anything else reads the
     # login session (games/polling.py).
@@ -93,6 +115,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "games.timezones.ResetTimeZoneMiddleware",
 ]
+if not env_bool("DJANGO_COMPRESS", True):
+    MIDDLEWARE.remove("django.middleware.gzip.GZipMiddleware")
 if LAN_MODE:
     # Right after /healthz (which answers whatever the host), before anything reads it.
     MIDDLEWARE.insert(
@@ -248,6 +272,9 @@ STORAGES = {
 
 # Without collectstatic (development, tests) WhiteNoise serves straight from the finders.
 WHITENOISE_USE_FINDERS = not env_bool("DJANGO_STATIC_MANIFEST", False)
+# Source maps (the API docs' bundles carry 7 MB of them) are for a developer's tools, not
+# for phones: not compressed ahead, which takes most of collectstatic's time otherwise.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
 
 # Password-reset e-mails: printed on the console unless an SMTP host is given.
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
@@ -371,16 +398,26 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# DJANGO_LOG_FORMAT=json: one JSON object per line (bourre_site/jsonlog.py) for collectors.
+# Logs: one JSON object per line (bourre_site/jsonlog.py) for collectors, with the request
+# id of the request that wrote it (bourre_site/requestid.py), outside DEBUG and `make run`;
+# plain text where a person reads the terminal. DJANGO_LOG_FORMAT=json|text decides.
+LOG_FORMAT = os.environ.get("DJANGO_LOG_FORMAT") or ("text" if DEBUG or LAN_MODE else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "bourre_site.requestid.RequestIdFilter"}},
     "formatters": {"json": {"()": "bourre_site.jsonlog.JsonFormatter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            **({"formatter": "json"} if os.environ.get("DJANGO_LOG_FORMAT") == "json" else {}),
+            "filters": ["request_id"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+# Where `manage.py check_books` leaves its last result for /metrics (bourre_site/books_check.py).
+BOOKS_CHECK_FILE = Path(
+    os.environ.get("BOURRE_BOOKS_CHECK_FILE") or BASE_DIR / "var" / "check_books.json"
+)

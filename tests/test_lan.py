@@ -127,9 +127,14 @@ def test_lan_mode_never_runs_debug_and_sends_cookies_over_plain_http():
     assert got["debug"] == "False"
     assert got["session"] == got["csrf"] == "False"
     assert got["host"] == "*"
-    # The host is checked before any middleware or view reads it (only /healthz is before).
+    # The host is checked before any middleware or view reads it: only /healthz is before,
+    # and the request id and metrics, which read no host (the route is read afterwards).
     lan_check = got["middleware"].index("bourre_site.lan.LanHostMiddleware")
-    assert got["middleware"][:lan_check] == ["bourre_site.middleware.HealthCheckMiddleware"]
+    assert got["middleware"][:lan_check] == [
+        "bourre_site.requestid.RequestIdMiddleware",
+        "bourre_site.metrics.MetricsMiddleware",
+        "bourre_site.middleware.HealthCheckMiddleware",
+    ]
 
 
 def test_production_keeps_secure_cookies():

@@ -5,6 +5,16 @@ SQLite: SQLite's online backup (a consistent copy even while the server writes) 
 ``backups/bourre-<time>.pgdump`` (the password goes to pg_dump through PGPASSWORD, never on
 its command line). ``--output`` names the file. ``manage.py restore FILE`` puts it back.
 
+Portable (``--portable``, or an ``--output`` ending in ``.json`` or ``.json.gz``): every
+row of the project as Django's JSON fixture (``dumpdata``), gzipped, read in one
+transaction so it is one consistent moment of the books. It is how a ``make run`` evening
+on SQLite moves to a club server on PostgreSQL (README "Moving to a club server"): the
+restore loads it into an empty database of either engine. Left out: what the target's
+``migrate`` makes itself (content types, permissions) and the login sessions (the server
+has its own secret key, so they would not be valid there); references to content types
+and permissions are written by name (natural keys), every other id is kept as it is,
+because hand records and running totals name players and accounts by id.
+
 Backups run without the system checks: they sign nothing, and must work on a server whose
 configuration is being repaired.
 """
@@ -18,9 +28,18 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
+
+PORTABLE_SUFFIXES = (".json", ".json.gz")
+# Made by the target's own migrate, or tied to this server's secret key.
+NOT_MOVED = ("contenttypes", "auth.permission", "sessions")
+
+
+def is_portable(path: Path) -> bool:
+    return path.name.endswith(PORTABLE_SUFFIXES)
 
 
 def is_sqlite() -> bool:
@@ -45,6 +64,24 @@ def pg_env_and_args() -> tuple[dict[str, str], list[str]]:
     return env, args
 
 
+def portable_dump(path: Path) -> None:
+    """The whole project as one gzipped JSON fixture, read in one transaction: SQLite's
+    (this project's IMMEDIATE mode) holds writers back for the moment it takes;
+    PostgreSQL's reads one snapshot (REPEATABLE READ)."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        call_command(
+            "dumpdata",
+            natural_foreign=True,
+            use_base_manager=True,  # every row, whatever a model's default manager hides
+            exclude=list(NOT_MOVED),
+            output=str(path),
+            verbosity=0,
+        )
+
+
 def sqlite_copy(source: sqlite3.Connection, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     out = sqlite3.connect(target)
@@ -60,13 +97,24 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--output", help="the file to write (default: backups/bourre-<time>.*)")
+        parser.add_argument(
+            "--portable",
+            action="store_true",
+            help="JSON that restores into SQLite or PostgreSQL (to move to another server)",
+        )
 
-    def handle(self, *args: Any, output: str | None = None, **options: Any) -> None:
+    def handle(
+        self, *args: Any, output: str | None = None, portable: bool = False, **options: Any
+    ) -> None:
         stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
-        suffix = "sqlite3" if is_sqlite() else "pgdump"
+        suffix = "json.gz" if portable else "sqlite3" if is_sqlite() else "pgdump"
         path = Path(output or settings.BASE_DIR / "backups" / f"bourre-{stamp}.{suffix}")
+        if portable and not is_portable(path):
+            raise CommandError(f"A portable backup's name ends in .json.gz or .json, not {path}")
         path.parent.mkdir(parents=True, exist_ok=True)
-        if is_sqlite():
+        if is_portable(path):
+            portable_dump(path)
+        elif is_sqlite():
             connection.ensure_connection()
             raw = connection.connection
             assert isinstance(raw, sqlite3.Connection)

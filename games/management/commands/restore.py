@@ -12,6 +12,12 @@ with ``--yes``, before touching anything: a question nobody can answer must not 
 ``EOFError``. Afterwards run ``manage.py migrate`` (a backup from an older release) and
 ``manage.py check_books``. Its messages are English, like every management command's:
 they are read by the operator, not at the table.
+
+A portable backup (``.json.gz``, ``manage.py backup --portable``) goes into either engine,
+and only into an empty database: the restore migrates it first, refuses if it already
+holds a user or a club (nothing is merged, nothing overwritten), then loads every row in
+one transaction (``loaddata``; on PostgreSQL the ledger's triggers check every posting as
+it arrives). This is how a ``make run`` evening on SQLite moves to PostgreSQL.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
-from games.management.commands.backup import is_sqlite, pg_env_and_args
+from games.management.commands.backup import is_portable, is_sqlite, pg_env_and_args
 
 
 class Command(BaseCommand):
@@ -46,7 +52,13 @@ class Command(BaseCommand):
         source = Path(file)
         if not source.is_file():
             raise CommandError(f"no backup file at {source}")
-        if not yes and not _confirmed(source):
+        if is_portable(source):
+            if not yes and not _confirmed(source, f"Load {source} into this database?"):
+                raise CommandError("nothing restored")
+            _restore_portable(source)
+            self.stdout.write(f"Restored {source}. Now run: manage.py check_books")
+            return
+        if not yes and not _confirmed(source, f"Replace the database with {source}?"):
             raise CommandError("nothing restored")
         if not no_safety_copy and _has_tables():
             stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
@@ -62,7 +74,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Restored {source}. Now run: manage.py migrate; manage.py check_books")
 
 
-def _confirmed(source: Path) -> bool:
+def _confirmed(source: Path, question: str) -> bool:
     """Ask on the terminal; without one (cron, CI) refuse with the way to go on."""
     if not sys.stdin.isatty():
         raise CommandError(
@@ -70,7 +82,7 @@ def _confirmed(source: Path) -> bool:
             f"run with --yes (make restore FILE={source} YES=1)"
         )
     try:
-        answer = input(f"Replace the database with {source}? [y/N] ")
+        answer = input(f"{question} [y/N] ")
     except EOFError:  # the terminal closed (Ctrl-D): no answer is a no
         return False
     return answer.strip().lower() in ("y", "yes")
@@ -117,3 +129,19 @@ def _restore_postgres(source: Path) -> None:
     )
     if result.returncode != 0:
         raise CommandError(f"pg_restore failed: {result.stderr.strip()}")
+
+
+def _restore_portable(source: Path) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games.models import Club
+
+    call_command("migrate", "--noinput", verbosity=0)
+    users, clubs = get_user_model().objects.count(), Club.objects.count()
+    if users or clubs:
+        raise CommandError(
+            f"This database already holds {users} user(s) and {clubs} club(s); nothing was "
+            "loaded. A portable backup goes into an empty database: create one (createdb) "
+            "and point DATABASE_URL at it, then restore again."
+        )
+    call_command("loaddata", str(source.resolve()), verbosity=0)

@@ -7,6 +7,10 @@ drifted, 0 when every book balances. ``--json`` prints the balances it found (ev
 account's sum of legs, every prize account's), which is how a restored backup is
 compared with the original.
 
+Every run leaves its result (when, how many books drifted) in ``BOURRE_BOOKS_CHECK_FILE``
+for ``/metrics`` (bourre_site/books_check.py, metrics.py); a file it cannot write is
+reported on stderr and does not change the exit status, which is the books' answer.
+
 Run it nightly, e.g. from cron: ``15 3 * * * cd /srv/bourre && .venv/bin/python
 manage.py check_books --quiet || mail -s "Bourré books drifted" ops@example.com``.
 """
@@ -19,6 +23,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Manager, Sum
 
+from bourre_site import books_check
 from games.models import GameSession, Tournament
 from ledger.invariants import check_invariants, check_prize_ledger
 from ledger.models import Leg, PrizeLeg
@@ -63,6 +68,10 @@ class Command(BaseCommand):
                 problems.append(f"tournament {t.pk} ({t.name}): {drift}")
         for line in problems:
             self.stderr.write(line)
+        try:
+            books_check.save(len(problems), sessions.count(), tournaments.count())
+        except OSError as error:
+            self.stderr.write(f"The result was not kept for /metrics: {error}")
         if as_json:
             self.stdout.write(json.dumps(balances(), sort_keys=True))
         elif not quiet:
