@@ -133,4 +133,3 @@ class AccountExportApi(ApiView):
         response["Content-Disposition"] = f'attachment; filename="{filename(request.user)}"'
         response["Cache-Control"] = "no-store"
         return response
-

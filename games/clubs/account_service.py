@@ -242,7 +242,7 @@ def _settle_club(
 ) -> None:
     club = sole.club
     if decision.action == "hand_over":
-        heir = Membership.objects.select_related("user").get(pk=decision.heir, club=club)
+        heir = next(m for m in sole.heirs if m.pk == decision.heir)  # checked by _decide
         heir.role = Role.OWNER
         heir.save(update_fields=["role"])
         done.handed_over.append((club.name, heir.user.get_username()))
@@ -294,6 +294,7 @@ def _purge(club: Club) -> None:
     Seat.objects.filter(session__club=club).delete()
     GameSession.objects.filter(club=club).update(pot_account=None)
     Account.objects.filter(club=club).delete()
+    GameSession.objects.filter(club=club).delete()  # before its players (next_dealer)
     club.delete()
 
 

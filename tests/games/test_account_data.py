@@ -138,11 +138,22 @@ def test_the_export_holds_everything_about_the_account_and_no_secret(alice_clien
     assert [h["number"] for h in data["hands"]] == [1, 2]
     assert data["hands"][0]["record"]["players"] == ["ann", "ben", "cal", "dee"]
     ann_postings = Posting.objects.filter(legs__account__player__user=alice).distinct()
-    assert sorted(p["id"] for p in data["postings"]) == sorted(ann_postings.values_list("id", flat=True))
-    assert data["postings"] and all(sum(l["amount"] for l in p["legs"]) == 0 for p in data["postings"])
+    assert sorted(p["id"] for p in data["postings"]) == sorted(
+        ann_postings.values_list("id", flat=True)
+    )
+    assert data["postings"] and all(
+        sum(leg["amount"] for leg in p["legs"]) == 0 for p in data["postings"]
+    )
 
     text = json.dumps(data)
-    for secret in (key, token.key_hash, token.hint, token.password_fingerprint, hook.secret, alice.password):
+    for secret in (
+        key,
+        token.key_hash,
+        token.hint,
+        token.password_fingerprint,
+        hook.secret,
+        alice.password,
+    ):
         assert secret not in text
 
 
@@ -170,9 +181,9 @@ def test_a_stranger_s_export_holds_nothing_of_another_club(mallory_client, game)
     assert data["memberships"] == data["players"] == data["hands"] == data["postings"] == []
 
 
-def test_the_account_pages_need_a_login_and_refuse_a_post_to_the_download(client, alice_client):
+def test_the_account_pages_need_a_login_and_refuse_a_post_to_the_download(alice_client):
     for name in ("account", "account_data", "account_delete"):
-        response = client.get(reverse(name))
+        response = Client().get(reverse(name))
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert alice_client.post(reverse("account_data")).status_code == 405
     page = alice_client.get(reverse("account")).content.decode()
@@ -189,11 +200,14 @@ def test_the_delete_page_says_what_happens_and_names_open_sessions(alice_client,
     page = alice_client.get(reverse("account_delete")).content.decode()
     assert "You can no longer sign in as alice" in page
     assert "Your API token stops working." in page
-    assert f"“ann” in Bayou Club becomes “Former member {game.seats.get(position=0).player_id}”" in page
+    assert (
+        f"“ann” in Bayou Club becomes “Former member {game.seats.get(position=0).player_id}”"
+        in page
+    )
     assert "Bayou Club: you are its only owner" in page
     assert "It has an open session:" in page and "Thursday" in page
-    assert 'name="club_%d" value="hand_over"' % game.club_id in page
-    assert '<option value="%d">bob</option>' % Membership.objects.get(user__username="bob").pk in page
+    assert f'name="club_{game.club_id}" value="hand_over"' in page
+    assert f'<option value="{Membership.objects.get(user__username="bob").pk}">bob</option>' in page
     assert reverse("api_club_export", args=[game.club_id]) in page
 
 
@@ -203,7 +217,9 @@ def test_a_club_someone_else_also_owns_is_simply_left(alice_client, alice, bob, 
     assert "You leave Bayou Club." in page and "only owner" not in page
     assert _delete(alice_client).status_code == 200
     assert Club.objects.get(pk=club.pk).archived_at is None
-    assert list(club.memberships.values_list("user__username", flat=True).order_by("user__username")) == ["bob", "carol"]
+    assert list(
+        club.memberships.values_list("user__username", flat=True).order_by("user__username")
+    ) == ["bob", "carol"]
 
 
 def test_a_wrong_password_deletes_nothing(alice_client, alice, club):
@@ -225,7 +241,10 @@ def test_a_hand_over_needs_someone_to_take_over(alice_client, alice, club):
 def test_a_club_with_an_open_session_cannot_be_deleted(alice_client, alice, game):
     response = _delete(alice_client, **{f"club_{game.club_id}": "delete"})
     assert response.status_code == 422
-    assert "Bayou Club has open sessions (“Thursday”): close them first, or hand the club over." in response.content.decode()
+    assert (
+        "Bayou Club has open sessions (“Thursday”): close them first, or hand the club over."
+        in response.content.decode()
+    )
     assert User.objects.get(pk=alice.pk).is_active
     assert Club.objects.get(pk=game.club_id).archived_at is None
 
@@ -267,11 +286,15 @@ def test_deleting_with_the_club_handed_over(alice_client, alice, bob, game, pass
     assert not Client().login(username="alice", password=password)
     login = Client().post(reverse("login"), {"username": "alice", "password": password})
     assert login.status_code == 422
-    assert Client(headers={"Authorization": f"Bearer {key}"}).get("/api/v1/clubs/").status_code == 401
+    assert (
+        Client(headers={"Authorization": f"Bearer {key}"}).get("/api/v1/clubs/").status_code == 401
+    )
     for browser in (alice_client, elsewhere):
         assert browser.get(reverse("account")).status_code == 302
     # ann: renamed on the roster and in every hand; the books did not move.
-    ann = Player.objects.get(club=club, name=f"Former member {game.seats.get(position=0).player_id}")
+    ann = Player.objects.get(
+        club=club, name=f"Former member {game.seats.get(position=0).player_id}"
+    )
     assert ann.user is None
     assert '"ann"' not in _hand_text(club)
     assert Hand.objects.get(session=game, number=1).record["players"][0] == ann.name
@@ -295,7 +318,9 @@ def test_whoever_corrected_a_hand_is_renamed_in_its_history(alice, bob, game):
     )
     assert Hand.objects.get(session=game, number=2).corrections[0]["by"] == "alice"
     heir = Membership.objects.get(club=game.club, user=bob)
-    account_service.delete_account(alice, {game.club_id: account_service.Decision("hand_over", heir.pk)})
+    account_service.delete_account(
+        alice, {game.club_id: account_service.Decision("hand_over", heir.pk)}
+    )
     hand = Hand.objects.get(session=game, number=2)
     assert hand.corrections[0]["by"] == f"former member {alice.pk}"
     assert "ann" not in json.dumps(hand.corrections)
@@ -359,7 +384,11 @@ def test_deleting_a_club_without_books_erases_it(alice_client, alice, club):
 
     response = _delete(
         alice_client,
-        **{f"club_{empty.pk}": "delete", f"club_{club.pk}": "hand_over", f"heir_{club.pk}": heir.pk},
+        **{
+            f"club_{empty.pk}": "delete",
+            f"club_{club.pk}": "hand_over",
+            f"heir_{club.pk}": heir.pk,
+        },
     )
 
     assert response.status_code == 200
