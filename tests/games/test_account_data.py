@@ -199,13 +199,13 @@ def test_the_delete_page_says_what_happens_and_names_open_sessions(alice_client,
     ApiToken.issue(alice, "laptop")
     page = alice_client.get(reverse("account_delete")).content.decode()
     assert "You can no longer sign in as alice" in page
-    assert "Your API token stops working." in page
+    assert "Your API tokens stop working." in page
     assert (
         f"“ann” in Bayou Club becomes “Former member {game.seats.get(position=0).player_id}”"
         in page
     )
     assert "Bayou Club: you are its only owner" in page
-    assert "It has an open session:" in page and "Thursday" in page
+    assert "Open sessions:" in page and "Thursday" in page
     assert f'name="club_{game.club_id}" value="hand_over"' in page
     assert f'<option value="{Membership.objects.get(user__username="bob").pk}">bob</option>' in page
     assert reverse("api_club_export", args=[game.club_id]) in page
@@ -456,3 +456,20 @@ def test_names_are_renamed_only_where_the_record_puts_a_name():
             "antes": {"Former member 1": 1, "Former member 2": 1},
         }
     }
+
+
+def test_the_pages_speak_the_readers_language_and_the_new_names_the_servers(
+    alice_client, alice, bob, game, settings
+):
+    page = alice_client.get(reverse("account_delete"), HTTP_ACCEPT_LANGUAGE="fi")
+    assert "Poista tilini" in page.content.decode()
+    assert "Avoimet istunnot:" in page.content.decode()
+    settings.LANGUAGE_CODE = "es"
+    heir = Membership.objects.get(club=game.club, user=bob)
+    account_service.delete_account(
+        alice, {game.club_id: account_service.Decision("hand_over", heir.pk)}
+    )
+    ann = game.seats.get(position=0).player
+    ann.refresh_from_db()
+    assert ann.name == f"Exmiembro {ann.pk}"
+    postings.check_invariants(game)
