@@ -473,3 +473,26 @@ def test_the_pages_speak_the_readers_language_and_the_new_names_the_servers(
     ann.refresh_from_db()
     assert ann.name == f"Exmiembro {ann.pk}"
     postings.check_invariants(game)
+
+
+def test_archiving_a_club_keeps_its_prize_ledger_provable(alice, club):
+    from ledger.models import PrizePosting
+
+    from .test_tournament_service import make_tournament
+
+    t = make_tournament(club, alice, n=4, buy_in=500, fee=50, starting_chips=20, antes=[1])
+    linked = Player.objects.get(club=club, name="p001")
+    linked.user = alice
+    linked.save()
+    prize_rows = list(PrizePosting.objects.filter(tournament=t).values_list("id", "memo"))
+    assert prize_rows
+
+    done = account_service.delete_account(alice, {club.pk: account_service.Decision("delete")})
+
+    assert done.archived == ["Bayou Club"]
+    assert Club.objects.get(pk=club.pk).archived_at is not None
+    assert Player.objects.get(pk=linked.pk).name == f"Player {linked.pk}"
+    # The prize ledger is append-only: its rows, memos included, are as they were.
+    assert list(PrizePosting.objects.filter(tournament=t).values_list("id", "memo")) == prize_rows
+    postings.check_prize_ledger(t)
+    _books_pass()
