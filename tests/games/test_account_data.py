@@ -496,3 +496,25 @@ def test_archiving_a_club_keeps_its_prize_ledger_provable(alice, club):
     assert list(PrizePosting.objects.filter(tournament=t).values_list("id", "memo")) == prize_rows
     postings.check_prize_ledger(t)
     _books_pass()
+
+
+def test_the_exports_queries_do_not_grow_with_the_history(alice_client, alice, game, bob):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            _export(alice_client)
+        return len(captured)
+
+    before = queries()
+    for i in range(4):
+        game.refresh_from_db()
+        _record(
+            game,
+            {"trump": "C", "tricks": {"ann": 3, "ben": 1, "cal": 1, "dee": 0}},
+            bob,
+            f"more-{i}",
+        )
+    assert len(_export(alice_client)["hands"]) == 6
+    assert queries() == before, before
