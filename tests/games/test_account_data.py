@@ -518,3 +518,17 @@ def test_the_exports_queries_do_not_grow_with_the_history(alice_client, alice, g
         )
     assert len(_export(alice_client)["hands"]) == 6
     assert queries() == before, before
+
+
+def test_an_account_without_a_password_confirms_with_its_username(carol):
+    carol.set_unusable_password()
+    carol.save()
+    browser = Client()
+    browser.force_login(carol)
+    page = browser.get(reverse("account_delete")).content.decode()
+    assert 'name="username"' in page and 'name="password"' not in page
+    wrong = browser.post(reverse("account_delete"), {"username": "Carol"})
+    assert wrong.status_code == 422
+    assert "Type your username exactly as it is." in wrong.content.decode()
+    assert browser.post(reverse("account_delete"), {"username": "carol"}).status_code == 200
+    assert not User.objects.get(pk=carol.pk).is_active
