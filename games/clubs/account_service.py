@@ -260,8 +260,7 @@ def _archive(club: Club) -> dict[str, str]:
     Returns its players' {old name: new name}."""
     club.memberships.all().delete()
     Invite.objects.filter(club=club).delete()
-    for endpoint in WebhookEndpoint.objects.filter(club=club):
-        endpoint.delete()  # through the model: it keeps has_webhooks
+    WebhookEndpoint.objects.filter(club=club).delete()
     WebhookEvent.objects.filter(club=club).delete()
     ShareLink.objects.filter(session__club=club).delete()
     # Seat links of digital hands: nobody's phone may reach the club again.

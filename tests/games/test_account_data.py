@@ -346,7 +346,7 @@ def test_deleting_a_club_with_books_archives_it(alice_client, alice, bob, closed
     club.refresh_from_db()
     assert club.archived_at is not None and club.name == f"Deleted club {club.pk}"
     assert club.created_by is None and not club.memberships.exists()
-    assert not WebhookEndpoint.objects.filter(club=club).exists() and not club.has_webhooks
+    assert not WebhookEndpoint.objects.filter(club=club).exists()
     assert not ShareLink.objects.filter(session__club=club).exists()
     assert not seat_secrets & set(closed.seats.values_list("secret", flat=True))
     assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == sorted(

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0019_i20_no_duplicate_indexes")]
+    dependencies = [("games", "0021_i33_hooks")]
 
     operations = [
         migrations.AddField(
