@@ -23,6 +23,7 @@ pytestmark = pytest.mark.django_db
 # read only. set_language and logout take only a POST.
 FORMS = {
     "session_new",
+    "account_delete",
     "hand_record",
     "session_seats",
     "session_rules",

@@ -1,6 +1,7 @@
-"""REST API v1, mounted at /api/v1/: onboarding (tokens), clubs, members and invites,
-players, sessions and their writes, hands, the ledger, webhooks, the club export, and
-tournaments (games.api.tournament_actions for the director's writes)."""
+"""REST API v1, mounted at /api/v1/: onboarding (tokens), the caller's account (its
+export), clubs, members and invites, players, sessions and their writes, hands, the
+ledger, webhooks, the club export, and tournaments (games.api.tournament_actions for the
+director's writes)."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -12,6 +13,7 @@ from games.api import tournament_actions as tactions
 from games.api import views as api
 from games.api.base import undocumented
 from games.api.export import ClubExportApi
+from games.api.me import AccountExportApi
 from games.api.tokens import TokenDetailApi, TokenListApi
 
 
@@ -30,6 +32,7 @@ urlpatterns = [
     # Without the slash too, as the onboarding docs first spelled it (same view).
     path("auth/tokens", undocumented(TokenListApi), name="api_token_list_noslash"),
     path("auth/tokens/<id:token_id>/", TokenDetailApi.as_view(), name="api_token_detail"),
+    path("me/export/", AccountExportApi.as_view(), name="api_me_export"),
     path("clubs/", api.ClubListApi.as_view(), name="api_club_list"),
     path("clubs/<id:club_id>/", api.ClubDetailApi.as_view(), name="api_club_detail"),
     path("clubs/<id:club_id>/export/", ClubExportApi.as_view(), name="api_club_export"),

@@ -1,10 +1,10 @@
 """Clubs and people: home, accounts (sign-up, login, password), clubs, players, members,
-invites and personal API tokens."""
+invites, personal API tokens, and the account page (download my data, delete my account)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.clubs import accounts, tokens, views, webhooks
+from games.clubs import account_views, accounts, tokens, views, webhooks
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -51,4 +51,7 @@ urlpatterns = [
     path("invite/<str:token>/", views.invite_accept, name="invite_accept"),
     path("settings/tokens/", tokens.token_list, name="token_list"),
     path("settings/tokens/<id:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
+    path("settings/account/", account_views.account, name="account"),
+    path("settings/account/data.json", account_views.account_data, name="account_data"),
+    path("settings/account/delete/", account_views.account_delete, name="account_delete"),
 ]

@@ -69,6 +69,10 @@ class Club(HasCurrency):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # Set when the club's last owner deleted their account and the club with it, but its
+    # books could not go (ledger rows are append-only): the club then has no members, its
+    # name and players are anonymised, and nobody can open it (games.clubs.account_service).
+    archived_at = models.DateTimeField(null=True, blank=True, editable=False)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="clubs"
     )
