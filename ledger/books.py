@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import F, Prefetch, Q, QuerySet, Sum, Value, Window
 from django.db.models.functions import Coalesce, RowNumber
-from django_stubs_ext import WithAnnotations
 
 from games.models import GameSession, Seat, Tournament
 from ledger.models import (
@@ -18,6 +17,9 @@ from ledger.models import (
     PrizeLeg,
     PrizePosting,
 )
+
+if TYPE_CHECKING:  # django-stubs' helper is a test extra: `make run` does not install it
+    from django_stubs_ext import WithAnnotations
 
 # Postings that move chips between the table and the bank: part of a player's stack, not
 # of what they won or lost at the table.

@@ -486,3 +486,60 @@ def test_relative_imports_resolve(module, level, target, is_package, expected) -
     """The graph is built from resolved names: ``from . import x`` in a module and in a
     package's ``__init__`` resolve differently, and getting that wrong hides edges."""
     assert _absolute(module, is_package, level, target) == expected
+
+
+# The test extras (type stubs, test tools) are not installed by `make run`: the app's own
+# modules may name them for the type checker only (a fresh clone's `make run` once died on
+# `django_stubs_ext`).
+TEST_ONLY_MODULES = {
+    "django_stubs_ext",
+    "rest_framework_stubs",
+    "mypy",
+    "pytest",
+    "factory",
+    "hypothesis",
+    "playwright",
+    "schemathesis",
+    "radon",
+    "djlint",
+}
+
+
+def runtime_imports(source: str) -> set[str]:
+    """Top-level module names a module imports when it runs (not under TYPE_CHECKING)."""
+    tree = ast.parse(source)
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for stmt in node.body
+        for inner in ast.walk(stmt)
+    }
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_app_imports_no_test_extra_when_it_runs():
+    root = Path(__file__).resolve().parents[1]
+    found = {
+        str(path.relative_to(root)): sorted(runtime_imports(path.read_text()) & TEST_ONLY_MODULES)
+        for package in ("games", "ledger", "bourre_site")
+        for path in (root / package).rglob("*.py")
+    }
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_the_runtime_import_check_sees_through_type_checking_only():
+    bad = "from django_stubs_ext import WithAnnotations\n"
+    good = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from django_stubs_ext import X\n"
+    )
+    assert "django_stubs_ext" in runtime_imports(bad)
+    assert "django_stubs_ext" not in runtime_imports(good)
