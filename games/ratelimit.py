@@ -45,6 +45,7 @@ import ipaddress
 import math
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -253,12 +254,15 @@ def _cleared(slot: _Slot) -> None:
     cache.delete_many([slot.scope.key("n"), slot.scope.key("gate")])
 
 
-def _norm(username: str) -> str:
-    return username.strip().lower()
+def normalised(username: str) -> str:
+    """The name as Django's login form reads it (NFKC, as ``AbstractBaseUser.normalize_
+    username`` does), folded for counting: ``ａｌｉｃｅ`` and ``Alice`` are one account's
+    attempts, never a fresh allowance each."""
+    return unicodedata.normalize("NFKC", username).strip().casefold()
 
 
 def _scopes(ip: str, username: str, device: str | None) -> list[_Scope]:
-    name = _norm(username)
+    name = normalised(username)
     short = settings.LOGIN_RATE_WINDOW
     # At least one free attempt: the first failure is what starts the waits.
     pair = max(1, settings.LOGIN_RATE_LIMIT)
@@ -377,13 +381,13 @@ def _devices(request: HttpRequest) -> list[tuple[str, str]]:
 
 def device_for(request: HttpRequest, username: str) -> str | None:
     """The nonce of this browser's device cookie for ``username``, if it has a valid one."""
-    name = _norm(username)
+    name = normalised(username)
     return next((nonce for who, nonce in _devices(request) if who == name), None)
 
 
 def remember_device(request: HttpRequest, response: HttpResponseBase, username: str) -> None:
     """After a successful login: this browser is one the account has signed in from."""
-    name = _norm(username)
+    name = normalised(username)
     entries = _devices(request)
     nonce = next((n for who, n in entries if who == name), None) or secrets.token_urlsafe(16)
     kept = [[name, nonce]] + [[w, n] for w, n in entries if w != name][: _DEVICE_NAMES - 1]

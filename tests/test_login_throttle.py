@@ -286,3 +286,17 @@ def test_sign_ups_are_limited_per_address(settings):
     assert "Too many new accounts from here" in refused.content.decode()
     assert not get_user_model().objects.filter(username="three").exists()
     assert _signup("three", "2001:db8:5:6::1").status_code == 302
+
+
+def test_look_alike_spellings_of_a_name_share_its_account_allowance(alice, password, settings):
+    """Django's login form reads the name in NFKC, so fullwidth or mathematical letters
+    sign in to the same account: they count against it too, never as a fresh allowance."""
+    settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
+    for i in range(3):
+        assert _login(Client(), "alice", "wrong", f"198.51.100.{i}").status_code == 422
+    for i, name in enumerate(["\uff41lice", "a\uff4cice", "\U0001d41alice", "ALICE"]):
+        refused = _login(Client(), name, "wrong", f"203.0.113.{i}")
+        assert refused.status_code == 429, name
+    fullwidth = "\uff41\uff4c\uff49\uff43\uff45"
+    assert _login(Client(), fullwidth, password, "203.0.113.99").status_code == 429
+    assert ratelimit.normalised(fullwidth) == ratelimit.normalised(" Alice ") == "alice"

@@ -39,13 +39,15 @@ import ipaddress
 import socket
 import ssl
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
 from games.models import WebhookDelivery
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+# What may stay as written in a path or query (RFC 3986's reserved and unreserved, and %).
+_PATH_SAFE = "/%?=&:@!$'()*+,;~-._"
 Error = WebhookDelivery.Error
 
 # Names that cloud metadata services answer to (GCP, AWS, Equinix Metal, Tencent Cloud).
@@ -192,7 +194,11 @@ def target(url: str) -> Target:
         literal = None
     if literal is not None and not allowed(literal, allow_private):
         raise UrlRefused("address_not_allowed")
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # Percent-encoded as a browser would: http.client sends ASCII only, and a path it
+    # cannot encode must not fail at delivery (it would stop every club's batch).
+    path = quote(parts.path or "/", safe=_PATH_SAFE)
+    if parts.query:
+        path += "?" + quote(parts.query, safe=_PATH_SAFE)
     return Target(scheme, host, port or default, path)
 
 
@@ -313,5 +319,7 @@ def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
             return response.status
     except (OSError, http.client.HTTPException) as exc:
         raise DeliveryFailed(category(exc)) from None
+    except (ValueError, UnicodeError):  # a request http.client cannot send: one endpoint's
+        raise DeliveryFailed(Error.CONNECTION) from None  # failure, never the batch's
     finally:
         connection.close()

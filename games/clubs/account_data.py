@@ -206,7 +206,14 @@ def export_chunks(user: User) -> Iterator[bytes]:
     """The account's data as one JSON object, in pieces (UTF-8)."""
     # A generator runs after the view returned: the API's UTC rendering, here too.
     with timezone.override(datetime.UTC):
-        players = list(Player.objects.filter(user=user).select_related("club").order_by("id"))
+        # Only clubs the user still belongs to: a member who was removed keeps the roster
+        # link (the club's history names them), not a view of what the club does later.
+        players = list(
+            Player.objects.filter(user=user, club__memberships__user=user)
+            .select_related("club")
+            .order_by("id")
+            .distinct()
+        )
         player_ids = [p.pk for p in players]
         head = {"format": FORMAT, "version": VERSION, "exported_at": _when(timezone.now())}
         parts: list[tuple[str, Iterable[Any]]] = [

@@ -96,7 +96,7 @@ class RateLimitedLoginView(RefusedInput, auth_views.LoginView):
     attempt: ratelimit.LoginAttempt | None = None
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        username = (request.POST.get("username") or "").strip().lower()
+        username = ratelimit.normalised(request.POST.get("username") or "")
         self.attempt = ratelimit.login_begin(
             ratelimit.client_ip(request), username, ratelimit.device_for(request, username)
         )

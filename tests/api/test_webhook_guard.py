@@ -472,3 +472,19 @@ def test_tls_names_the_host_while_the_socket_goes_to_the_checked_address(
     assert names[:2] == ["hooks.test", "other.test"]
     assert connections == [("127.0.0.1", receiver.port)] * 2
     assert receiver.requests[0][2]["Host"] == f"hooks.test:{receiver.port}"
+
+
+@pytest.mark.parametrize("path", ["/caf\u00e9?q=\u00f1", "/a\x01b"])
+def test_an_endpoint_http_client_cannot_address_fails_alone(club, game, bob, local, receiver, path):
+    """A path with non-ASCII or control characters is sent percent-encoded; whatever one
+    endpoint's request cannot be, it fails as that delivery's own, and the other endpoints
+    of the batch are delivered and stay delivered (it once rolled the whole batch back)."""
+    WebhookEndpoint.objects.create(club=club, url=f"http://127.0.0.1:{receiver.port}/ok")
+    WebhookEndpoint.objects.create(club=club, url=f"http://127.0.0.1:{receiver.port}{path}")
+    record(game, FIRST_HAND, bob)
+    outbox.deliver_due()
+    states = sorted(WebhookDelivery.objects.values_list("status", flat=True))
+    assert states == ["delivered", "delivered"], states
+    assert sorted(r[1] for r in receiver.requests) == sorted(
+        ["/ok", egress.target(f"http://127.0.0.1:{receiver.port}{path}").path]
+    )

@@ -532,3 +532,16 @@ def test_an_account_without_a_password_confirms_with_its_username(carol):
     assert "Type your username exactly as it is." in wrong.content.decode()
     assert browser.post(reverse("account_delete"), {"username": "carol"}).status_code == 200
     assert not User.objects.get(pk=carol.pk).is_active
+
+
+def test_a_member_removed_from_a_club_no_longer_exports_its_books(bob_client, bob, players, game):
+    from games.clubs.service import remove_member
+
+    players[1].user = bob
+    players[1].save()
+    before = _export(bob_client)
+    assert before["hands"] and before["postings"]
+    remove_member(Membership.objects.get(club=game.club, user=bob))
+    after = _export(bob_client)
+    assert after["memberships"] == [] and after["hands"] == [] and after["postings"] == []
+    postings.check_invariants(game)
