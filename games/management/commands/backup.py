@@ -3,7 +3,11 @@
 SQLite: SQLite's online backup (a consistent copy even while the server writes) to
 ``backups/bourre-<time>.sqlite3``. PostgreSQL: ``pg_dump --format=custom`` to
 ``backups/bourre-<time>.pgdump`` (the password goes to pg_dump through PGPASSWORD, never on
-its command line). ``--output`` names the file. ``manage.py restore FILE`` puts it back.
+its command line). ``--output`` names the file; ``--dir`` puts the timestamped file in another
+folder (the club server's timer: ``/var/backups/bourre``). ``--keep N`` then deletes the
+oldest ``bourre-<time>.*`` backups of that folder beyond the newest N (the one just written
+included); nothing else there is touched: files named by ``--output``, ``pre-restore-*``
+copies and other files stay. ``manage.py restore FILE`` puts a backup back.
 
 Portable (``--portable``, or an ``--output`` ending in ``.json`` or ``.json.gz``): every
 row of the project as Django's JSON fixture (``dumpdata``), gzipped, read in one
@@ -22,6 +26,7 @@ configuration is being repaired.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -82,6 +87,20 @@ def portable_dump(path: Path) -> None:
         )
 
 
+# The names this command gives its timestamped backups: bourre-YYYYmmdd-HHMMSS.<suffix>.
+STAMPED = re.compile(r"bourre-\d{8}-\d{6}\.(sqlite3|pgdump|json\.gz)")
+
+
+def prune(folder: Path, keep: int) -> list[Path]:
+    """Delete the oldest timestamped backups in ``folder`` beyond the newest ``keep``;
+    the deleted paths. The time is in the name, so the order is the name's."""
+    stamped = sorted(p for p in folder.iterdir() if p.is_file() and STAMPED.fullmatch(p.name))
+    old = stamped[: max(len(stamped) - keep, 0)]
+    for path in old:
+        path.unlink()
+    return old
+
+
 def sqlite_copy(source: sqlite3.Connection, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     out = sqlite3.connect(target)
@@ -102,13 +121,32 @@ class Command(BaseCommand):
             action="store_true",
             help="JSON that restores into SQLite or PostgreSQL (to move to another server)",
         )
+        parser.add_argument(
+            "--dir", dest="folder", help="the folder of the timestamped file (default: backups/)"
+        )
+        parser.add_argument(
+            "--keep",
+            type=int,
+            help="then keep only the newest N timestamped backups of that folder",
+        )
 
     def handle(
-        self, *args: Any, output: str | None = None, portable: bool = False, **options: Any
+        self,
+        *args: Any,
+        output: str | None = None,
+        portable: bool = False,
+        folder: str | None = None,
+        keep: int | None = None,
+        **options: Any,
     ) -> None:
+        if output and (folder or keep is not None):
+            raise CommandError("--output names one file: use --dir and --keep without it.")
+        if keep is not None and keep < 1:
+            raise CommandError("--keep must be at least 1 (the backup just written).")
         stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
         suffix = "json.gz" if portable else "sqlite3" if is_sqlite() else "pgdump"
-        path = Path(output or settings.BASE_DIR / "backups" / f"bourre-{stamp}.{suffix}")
+        where = Path(folder) if folder else settings.BASE_DIR / "backups"
+        path = Path(output) if output else where / f"bourre-{stamp}.{suffix}"
         if portable and not is_portable(path):
             raise CommandError(f"A portable backup's name ends in .json.gz or .json, not {path}")
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -132,3 +170,6 @@ class Command(BaseCommand):
         else:
             raise CommandError(f"no backup for the {connection.vendor} database")
         self.stdout.write(f"Backup written to {path} ({path.stat().st_size} bytes).")
+        if keep is not None:
+            for old in prune(path.parent, keep):
+                self.stdout.write(f"Deleted the older backup {old}.")
