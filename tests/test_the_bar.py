@@ -12,8 +12,7 @@ a self-test proving it can fail on a small example of what it forbids:
   are the TypedDicts of ``games.engine.contracts``;
 - no function graded E or F by radon (cyclomatic complexity over 30);
 - no hand-written binary format (``import struct``): catalogues are compiled by Babel;
-- djlint lints the templates in ``make lint`` (its formatter is not wired in yet: it
-  moves whitespace that view tests assert).
+- djlint checks the templates' format and lints them in ``make lint``.
 
 The module size cap (1,000 lines) is in ``test_architecture``; the template line length in
 ``test_templates_style``.
@@ -202,6 +201,7 @@ def test_make_lint_runs_djlint() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     lint = makefile.split("\nlint:", 1)[1].split("\n\n", 1)[0]
     assert "djlint templates --lint" in lint
+    assert "djlint templates --check" in lint
 
 
 # -- each check can fail ---------------------------------------------------------------------
