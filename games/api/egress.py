@@ -89,6 +89,10 @@ _NEVER = (
     _NETWORKS("255.255.255.255/32"),
     _NETWORKS("2001::/32"),  # Teredo
     _NETWORKS("64:ff9b:1::/48"),  # local-use NAT64: the IPv4 behind it is the operator's
+    # IETF protocol assignments and the 6to4 relay anycast: "global" to ipaddress before
+    # Python 3.12.4 (192.0.0.8, 192.88.99.1), never a club's receiver.
+    _NETWORKS("192.0.0.0/24"),
+    _NETWORKS("192.88.99.0/24"),
 )
 _NAT64 = _NETWORKS("64:ff9b::/96")
 _IPV4_COMPATIBLE = _NETWORKS("::/96")

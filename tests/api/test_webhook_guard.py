@@ -419,6 +419,8 @@ def test_the_words_follow_the_readers_language(club, game, bob, local):
         ("224.0.0.1", False, False),
         ("240.0.0.1", False, False),
         ("2001:0:4136:e378:8000:63bf:3fff:fdd2", False, False),
+        ("192.0.0.8", False, False),  # IETF protocol assignments: "global" in Python 3.11
+        ("192.88.99.1", False, False),  # the 6to4 relay anycast
     ],
 )
 def test_allowed(address, strict_answer, lan_answer):
