@@ -288,9 +288,12 @@ def test_sign_ups_are_limited_per_address(settings):
     assert _signup("three", "2001:db8:5:6::1").status_code == 302
 
 
-def test_look_alike_spellings_of_a_name_share_its_account_allowance(alice, password, settings):
+def test_look_alike_spellings_of_a_name_share_its_account_allowance(
+    alice, password, settings, clock
+):
     """Django's login form reads the name in NFKC, so fullwidth or mathematical letters
-    sign in to the same account: they count against it too, never as a fresh allowance."""
+    sign in to the same account: they count against it too, never as a fresh allowance.
+    The clock stands still: a slow run must not outlast the account's first wait."""
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
     for i in range(3):
         assert _login(Client(), "alice", "wrong", f"198.51.100.{i}").status_code == 422
