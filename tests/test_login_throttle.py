@@ -237,7 +237,7 @@ def test_a_known_browser_has_an_allowance_of_its_own(alice, password, settings, 
     assert _login(Client(), "alice", password, "192.0.2.10").status_code == 302
 
 
-def test_a_forged_or_foreign_device_cookie_buys_nothing(alice, bob, password, settings):
+def test_a_forged_or_foreign_device_cookie_buys_nothing(alice, bob, password, settings, clock):
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 2
     for i in range(3):
         _login(Client(), "alice", "wrong", f"203.0.113.{i}")

@@ -39,6 +39,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.conf import settings as django_settings
+from django.db import connections
 
 from games.models import Hand
 from ledger import postings
@@ -362,30 +364,47 @@ def test_the_club_server_over_https(stack, club, players, bob, settings) -> None
 
     # The test's ORM calls run beside Playwright's event loop on purpose (tests/browser).
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=chromium_path(),
-            args=[
-                *CHROMIUM_ARGS,
-                f"--host-resolver-rules=MAP {NAME} 127.0.0.1",
-                # The phone that installed /ca.crt: this authority's certificates are valid.
-                # (Chromium matches the chain the server sends: Caddy's intermediate.)
-                "--ignore-certificate-errors-spki-list="
-                + spki_sha256((stack.ca_file.parent / "intermediate.crt").read_text()),
-            ],
-        )
-        context = browser.new_context(
-            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
-        )
-        context.set_default_timeout(15_000)
-        page = context.new_page()
-        responses = []
-        page.on("response", lambda response: responses.append(response))
+    # A thread of its own: a browser test before this one on the same xdist worker keeps
+    # Playwright's sync loop running in this thread, and a second one cannot start here.
+    failures: list[BaseException] = []
+
+    def drive() -> None:
         try:
-            _phone_over_https(stack, page, session, responses)
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(
+                    executable_path=chromium_path(),
+                    args=[
+                        *CHROMIUM_ARGS,
+                        f"--host-resolver-rules=MAP {NAME} 127.0.0.1",
+                        # The phone that installed /ca.crt: this authority's certificates are valid.
+                        # (Chromium matches the chain the server sends: Caddy's intermediate.)
+                        "--ignore-certificate-errors-spki-list="
+                        + spki_sha256((stack.ca_file.parent / "intermediate.crt").read_text()),
+                    ],
+                )
+                context = browser.new_context(
+                    viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+                )
+                context.set_default_timeout(15_000)
+                page = context.new_page()
+                responses = []
+                page.on("response", lambda response: responses.append(response))
+                try:
+                    _phone_over_https(stack, page, session, responses)
+                finally:
+                    context.close()
+                    browser.close()
+        except BaseException as exc:  # re-raised in the test's own thread below
+            failures.append(exc)
         finally:
-            context.close()
-            browser.close()
+            connections.close_all()
+
+    runner = threading.Thread(target=drive)
+    runner.start()
+    runner.join(timeout=600)
+    assert not runner.is_alive(), "the phone over https never finished"
+    if failures:
+        raise failures[0]
 
 
 def _phone_over_https(stack: Stack, page, session, responses) -> None:
