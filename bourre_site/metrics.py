@@ -192,20 +192,13 @@ APP_REGISTRY.register(AppCollector())
 
 
 def may_read(request: HttpRequest) -> bool:
-    from django.conf import settings
+    from games.ratelimit import client_ip, is_loopback, trusted_proxy
 
-    from games.ratelimit import _address, _networks, _trusted, client_ip
-
-    networks = _networks(tuple(getattr(settings, "TRUSTED_PROXIES", ()) or ()))
-    peer = _address(request.META.get("REMOTE_ADDR", ""))
-    if peer is None:
-        return False
-    if "HTTP_X_FORWARDED_FOR" in request.META and not _trusted(peer, networks):
+    peer = request.META.get("REMOTE_ADDR", "")
+    if "HTTP_X_FORWARDED_FOR" in request.META and not trusted_proxy(peer):
         return False  # a proxy nobody listed: its clients would all look like loopback
-    client = _address(client_ip(request))
-    if client is None:
-        return False
-    return client.is_loopback or _trusted(client, networks)
+    client = client_ip(request)
+    return is_loopback(client) or trusted_proxy(client)
 
 
 def _process_metrics() -> bytes:

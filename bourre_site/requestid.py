@@ -24,10 +24,9 @@ import uuid
 from collections.abc import Callable
 from contextvars import ContextVar
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from games.ratelimit import _address, _networks, _trusted
+from games.ratelimit import trusted_proxy
 
 HEADER = "X-Request-ID"
 # Where the id waits on the request for log records written after the middleware returned.
@@ -39,11 +38,8 @@ current: ContextVar[str] = ContextVar("request_id", default="")
 
 
 def _from_trusted_proxy(request: HttpRequest) -> bool:
-    # The same proxies, and the same reading of an address, as the rate limits'
-    # client address (games/ratelimit.py).
-    networks = _networks(tuple(getattr(settings, "TRUSTED_PROXIES", ()) or ()))
-    peer = _address(request.META.get("REMOTE_ADDR", ""))
-    return bool(networks) and peer is not None and _trusted(peer, networks)
+    # The same proxies, and the same reading of an address, as the rate limits'.
+    return trusted_proxy(request.META.get("REMOTE_ADDR", ""))
 
 
 def acceptable(value: str) -> bool:

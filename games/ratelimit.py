@@ -61,6 +61,8 @@ __all__ = [
     "LoginAttempt",
     "Window",
     "client_ip",
+    "is_loopback",
+    "trusted_proxy",
     "count",
     "device_for",
     "hit",
@@ -147,6 +149,20 @@ def _address(text: str) -> Address | None:
 
 def _trusted(address: Address, networks: tuple[Network, ...]) -> bool:
     return any(address.version == n.version and address in n for n in networks)
+
+
+def trusted_proxy(text: str) -> bool:
+    """Whether an address (``REMOTE_ADDR``, or one ``client_ip`` answered) is in
+    ``settings.TRUSTED_PROXIES``: the one reading of proxies that the request id and
+    ``/metrics`` share with the rate limits."""
+    address = _address(text)
+    networks = _networks(tuple(getattr(settings, "TRUSTED_PROXIES", ()) or ()))
+    return address is not None and _trusted(address, networks)
+
+
+def is_loopback(text: str) -> bool:
+    address = _address(text)
+    return address is not None and address.is_loopback
 
 
 def client_ip(request: HttpRequest) -> str:
