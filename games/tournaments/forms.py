@@ -290,7 +290,10 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        entered = tournament.entries.exclude(status=Entry.Status.WITHDRAWN).values("player_id")
+        # A withdrawn player or a no-show may enter again (a waiting one is on the list).
+        entered = tournament.entries.exclude(
+            status__in=[Entry.Status.WITHDRAWN, Entry.Status.NO_SHOW]
+        ).values("player_id")
         players = self.fields["players"]
         assert isinstance(players, forms.ModelMultipleChoiceField)  # declared above
         players.queryset = tournament.club.players.filter(archived_at__isnull=True).exclude(

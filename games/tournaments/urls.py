@@ -20,6 +20,7 @@ urlpatterns = [
         views.entry_action,
         name="tournament_entry_action",
     ),
+    path("tournaments/<id:tournament_id>/cap/", views.field_cap, name="tournament_cap"),
     path("tournaments/<id:tournament_id>/start/", views.tournament_start, name="tournament_start"),
     path(
         "tournaments/<id:tournament_id>/next-round/",
