@@ -41,29 +41,29 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Preset:
+    """A structure that is what its label says: a clock of ``level_minutes`` per level
+    with its breaks (levels by hands are a custom structure)."""
+
     label: str
     antes: tuple[int, ...]
     level_minutes: int
-    hands_per_level: int
     break_every: int
     break_minutes: int
 
 
 PRESETS: dict[str, Preset] = {
-    "turbo": Preset("Turbo (10 min / 8 hands)", (1, 2, 3, 5, 8, 12, 20, 30, 50), 10, 8, 0, 0),
+    "turbo": Preset("Turbo (10-min levels)", (1, 2, 3, 5, 8, 12, 20, 30, 50), 10, 0, 0),
     "standard": Preset(
-        "Standard (15 min / 12 hands, a break every 4 levels)",
+        "Standard (15-min levels, a 10-min break every 4 levels)",
         (1, 2, 3, 4, 6, 8, 10, 15, 20, 30),
         15,
-        12,
         4,
         10,
     ),
     "deep": Preset(
-        "Deep (20 min / 15 hands, a break every 4 levels)",
+        "Deep (20-min levels, a 10-min break every 4 levels)",
         (1, 1, 2, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20),
         20,
-        15,
         4,
         10,
     ),

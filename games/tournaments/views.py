@@ -36,7 +36,16 @@ from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.messages import render as say
 from games.models import Entry, GameSession, Membership, Role, Tournament, TournamentTable
 from games.polling import etag_matches, live, not_modified
-from games.tournaments import clock, deals, payouts, screens, selectors, tables, waiting
+from games.tournaments import (
+    clock,
+    deals,
+    payouts,
+    screens,
+    selectors,
+    structure,
+    tables,
+    waiting,
+)
 from games.tournaments import entries as late
 from games.tournaments import service as svc
 from games.tournaments.forms import DealForm, EntryForm, RosterForm, TournamentForm
@@ -76,8 +85,27 @@ def tournament_create(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
             return redirect(t)
     status = 422 if form.errors else 200  # refused input, as every form of the app
     return render(
-        request, "games/tournament_form.html", {"club": club, "form": form}, status=status
+        request,
+        "games/tournament_form.html",
+        {"club": club, "form": form, "structure_rows": _structure_rows(form)},
+        status=status,
     )
+
+
+def _structure_rows(form: TournamentForm) -> list[structure.LevelRow]:
+    """The structure the form describes: what was typed, else the saved or initial values."""
+    if form.is_bound:
+        return structure.rows(structure.from_data(form.data))
+    values = {name: form[name].value() for name in structure.FIELDS}
+    return structure.rows(structure.from_data(values))
+
+
+@login_required
+@require_safe
+def structure_preview(request: AuthedHttpRequest) -> HttpResponse:
+    """The structure table for the settings form's current fields (htmx, as they change)."""
+    rows = structure.rows(structure.from_data(request.GET))
+    return render(request, "games/tournament_structure.html", {"structure_rows": rows})
 
 
 @login_required
@@ -100,7 +128,12 @@ def tournament_edit(request: AuthedHttpRequest, tournament_id: int) -> HttpRespo
     return render(
         request,
         "games/tournament_form.html",
-        {"club": t.club, "form": form, "tournament": t},
+        {
+            "club": t.club,
+            "form": form,
+            "tournament": t,
+            "structure_rows": _structure_rows(form),
+        },
         status=status,
     )
 
