@@ -36,6 +36,7 @@ __all__ = [
     "clock_position",
     "elapsed_seconds",
     "level_schedule",
+    "next_break",
 ]
 
 
@@ -126,6 +127,28 @@ def clock_position(
     into = rest - block_levels * level_s
     length = break_minutes * 60
     return ClockPosition(base + block_levels, True, length - into, into, length)
+
+
+@dataclass(frozen=True)
+class NextBreak:
+    after_level: int  # 0-based: the break comes when this level ends
+    seconds: int  # until it starts
+    length: int  # seconds
+
+
+def next_break(
+    elapsed: int, level_minutes: int, break_every: int, break_minutes: int
+) -> NextBreak | None:
+    """The next break of a timed structure (None without breaks, or during one)."""
+    if level_minutes <= 0 or not (break_every and break_minutes):
+        return None
+    pos = clock_position(elapsed, level_minutes, break_every, break_minutes)
+    if pos.on_break:
+        return None
+    # Levels left before the break after this one ends (this one's rest included).
+    after = (pos.level // break_every + 1) * break_every - 1
+    seconds = pos.seconds_left + (after - pos.level) * level_minutes * 60
+    return NextBreak(after, seconds, break_minutes * 60)
 
 
 def elapsed_seconds(

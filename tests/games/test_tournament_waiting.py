@@ -201,4 +201,3 @@ def test_the_cap_form_on_the_dashboard_seats_the_first_in_line(club, alice, alic
     assert "Field cap: 9." in said and f"A place is free for {extras[0].player.name}" in said
     page = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
     assert "Check in and seat" in page
-
