@@ -14,6 +14,10 @@ tab kept over a reload (``restorable``; static/js/record.js); a form re-shown wi
 posted values (409, 422) never does.
 Every message, notice and column heading is in the reader's language (issue 19);
 refusals go through ``games.messages.render``.
+A tournament table's record form announces a scheduled break
+(``games.tournaments.clock.table_break``); a hand posted during it without the form's
+"save it anyway" box is not saved and comes back with that box (one confirmation,
+checked here on the server, not only in the page).
 """
 
 from __future__ import annotations

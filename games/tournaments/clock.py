@@ -10,6 +10,10 @@ Which level a table plays: by the clock when levels are timed, else by the table
 hands (``hands_per_level``), else by round (table rounds). A table takes the level in
 force when its previous hand ended (``tables._update_ante``): a change applies from the
 next hand dealt there.
+
+During a scheduled break (``table_break``) every table's record form says so, and a hand
+recorded then asks for one confirmation (``games.sessions.views``). The wall screen shows
+the next break and the next three levels (``clock_state``: ``next_break``, ``upcoming``).
 """
 
 from __future__ import annotations
