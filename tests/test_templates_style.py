@@ -22,7 +22,6 @@ LIMIT = 200
 # File → how many of its lines are still over LIMIT. Empty this before issue #31 closes.
 STILL_LONG: dict[str, int] = {
     "base.html": 2,
-    "games/digital_board.html": 4,
     "games/hand_fields.html": 10,
     "games/hand_record.html": 5,
     "games/tournament_status.html": 1,
