@@ -21,11 +21,9 @@ LIMIT = 200
 
 # File → how many of its lines are still over LIMIT. Empty this before issue #31 closes.
 STILL_LONG: dict[str, int] = {
-    "base.html": 2,
     "games/hand_fields.html": 10,
     "games/hand_record.html": 5,
     "games/tournament_status.html": 1,
-    "games/tournament_tv.html": 1,
 }
 
 
