@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import timezones
-from games.formtext import own_messages
 from games.clubs import payment_links
+from games.formtext import own_messages
 from games.models import Club, Membership, PaymentHandles, Player, Role
 from games.money import Currency, CurrencyField
 from games.names import TITLE_MAX, clean_name
@@ -249,8 +249,7 @@ def _handle_sentence(refused: payment_links.HandleRefused) -> str:
     limits = {"low": refused.low, "high": refused.high}
     if refused.code == "invisible":
         return _(
-            "This text has invisible or control characters (perhaps pasted with it): "
-            "type it again."
+            "This text has invisible or control characters (perhaps pasted with it): type it again."
         )
     if refused.app == "other":
         return _("Keep it to %(high)s characters.") % limits

@@ -64,8 +64,32 @@ APPS: dict[str, str] = {
 USD_ONLY = frozenset({"venmo", "cashtag"})
 # PayPal's REST currency codes (developer.paypal.com, "Currency codes").
 PAYPAL_CURRENCIES = frozenset(
-    "AUD BRL CAD CNY CZK DKK EUR HKD HUF ILS JPY MYR MXN TWD NZD NOK PHP PLN GBP SGD SEK "
-    "CHF THB USD".split()
+    [
+        "AUD",
+        "BRL",
+        "CAD",
+        "CNY",
+        "CZK",
+        "DKK",
+        "EUR",
+        "HKD",
+        "HUF",
+        "ILS",
+        "JPY",
+        "MYR",
+        "MXN",
+        "TWD",
+        "NZD",
+        "NOK",
+        "PHP",
+        "PLN",
+        "GBP",
+        "SGD",
+        "SEK",
+        "CHF",
+        "THB",
+        "USD",
+    ]
 )
 PAYPAL_WHOLE_ONLY = frozenset({"HUF", "JPY", "TWD"})
 NO_MONEY = "XXX"  # ISO 4217 "no currency": the club plays for chips
