@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext, pgettext
 
+from games import timezones
 from games.clubs.payment_links import Handles
 from games.models import PaymentHandles, Player
 
@@ -58,10 +59,11 @@ def row_for(*, user: User | None = None, player: Player | None = None) -> Paymen
     return PaymentHandles.objects.filter(player=player).first() or PaymentHandles(player=player)
 
 
-def pay_note(when: datetime) -> str:
-    """The payment's note: the game's day in the reader's words and the active zone."""
+def pay_note(when: datetime, zone: str | None) -> str:
+    """The payment's note: the game's day in the reader's words and the club's zone
+    (``zone``: the club's ``time_zone``; empty is the server's)."""
     day = date_format(
-        timezone.localtime(when),
+        timezone.localtime(when, timezones.zone(zone)),
         # Translators: a date format (Django's date letters) for the day of a game in a
         # payment note, e.g. "Saturday 5 December".
         pgettext("payment note date", "l j F"),

@@ -104,6 +104,8 @@ RULES: dict[str, tuple[re.Pattern[str], int, int]] = {
     "revolut": (re.compile(r"[A-Za-z0-9._-]{3,32}"), 3, 32),
 }
 PREFIXES = {"venmo": "@", "paypal": "", "cashtag": "$", "revolut": "@"}
+# The signs each app allows besides ASCII letters and digits (the patterns above).
+SIGNS = {"venmo": "_-", "paypal": "", "cashtag": "", "revolut": "._-"}
 # A pasted profile link is read as its handle: what comes after these (no scheme, no www).
 SITES = {
     "venmo": ("venmo.com/u/", "venmo.com/"),
@@ -150,13 +152,11 @@ def check(app: str, value: str) -> str:
         value = value[1:]
     if pattern.fullmatch(value):
         return value
-    if not all(c.isascii() and (c.isalnum() or c in "._-") for c in value):
+    if not all(c.isascii() and (c.isalnum() or c in SIGNS[app]) for c in value):
         raise HandleRefused(app, "characters", low, high)
     if not low <= len(value) <= high:
         raise HandleRefused(app, "length", low, high)
-    if app == "cashtag":
-        raise HandleRefused(app, "letter", low, high)
-    raise HandleRefused(app, "characters", low, high)
+    raise HandleRefused(app, "letter", low, high)  # only a $cashtag's rule is left
 
 
 @dataclass(frozen=True)

@@ -7,29 +7,94 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0022_i33_accounts'),
+        ("games", "0022_i33_accounts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PaymentHandles',
+            name="PaymentHandles",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('venmo', models.CharField(blank=True, default='', max_length=30, verbose_name='Venmo username')),
-                ('paypal', models.CharField(blank=True, default='', max_length=20, verbose_name='PayPal.Me name')),
-                ('cashtag', models.CharField(blank=True, default='', max_length=20, verbose_name='Cash App $cashtag')),
-                ('revolut', models.CharField(blank=True, default='', max_length=32, verbose_name='Revolut username')),
-                ('other', models.CharField(blank=True, default='', max_length=140, verbose_name='Other (e.g. IBAN)')),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('player', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='payment_handles', to='games.player')),
-                ('updated_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='payment_handles', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "venmo",
+                    models.CharField(
+                        blank=True, default="", max_length=30, verbose_name="Venmo username"
+                    ),
+                ),
+                (
+                    "paypal",
+                    models.CharField(
+                        blank=True, default="", max_length=20, verbose_name="PayPal.Me name"
+                    ),
+                ),
+                (
+                    "cashtag",
+                    models.CharField(
+                        blank=True, default="", max_length=20, verbose_name="Cash App $cashtag"
+                    ),
+                ),
+                (
+                    "revolut",
+                    models.CharField(
+                        blank=True, default="", max_length=32, verbose_name="Revolut username"
+                    ),
+                ),
+                (
+                    "other",
+                    models.CharField(
+                        blank=True, default="", max_length=140, verbose_name="Other (e.g. IBAN)"
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "player",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="payment_handles",
+                        to="games.player",
+                    ),
+                ),
+                (
+                    "updated_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="payment_handles",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('player__isnull', True), ('user__isnull', False)), models.Q(('player__isnull', False), ('user__isnull', True)), _connector='OR'), name='payment_handles_one_owner')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("player__isnull", True), ("user__isnull", False)),
+                            models.Q(("player__isnull", False), ("user__isnull", True)),
+                            _connector="OR",
+                        ),
+                        name="payment_handles_one_owner",
+                    )
+                ],
             },
         ),
     ]
