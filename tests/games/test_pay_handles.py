@@ -187,3 +187,16 @@ def test_pay_note_in_other_languages():
         assert handles.pay_note(GAME_NIGHT, "America/Chicago") == "Bourré — sábado 5 de diciembre"
     with translation.override("ko"):
         assert handles.pay_note(GAME_NIGHT, "Asia/Seoul") == "부레 — 12월 6일 일요일"
+
+
+def test_deleting_an_account_deletes_where_it_was_paid(carol, players, password):
+    from games.clubs import account_service
+
+    ann = players[0]
+    PaymentHandles.objects.create(player=ann, venmo="typed-by-bob")  # before the link
+    ann.user = carol
+    ann.save()
+    PaymentHandles.objects.create(user=carol, venmo="carol-b")
+    other = PaymentHandles.objects.create(player=players[1], venmo="ben-b")
+    account_service.delete_account(carol, {})
+    assert list(PaymentHandles.objects.all()) == [other]
