@@ -202,3 +202,28 @@ def test_the_record_form_keeps_eight_letters_of_long_names_and_shows_a_break(
     assert box.is_visible()  # in the bar with Save, in view without scrolling
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.screenshot(path=str(_shots(tmp_path) / "room-record-long-names-390.png"), full_page=True)
+
+
+def test_choosing_a_preset_fills_its_fields_and_the_structure_table(
+    live_server, phone, login, club, password, tmp_path
+):
+    login(phone, "alice", password)
+    phone.goto(f"{live_server.url}/clubs/{club.pk}/tournaments/new/")
+    phone.get_by_label("Structure", exact=True).select_option("standard")
+    assert phone.get_by_label("Minutes per level").input_value() == "15"
+    assert phone.get_by_label("Raise the ante every … hands").input_value() == "0"
+    assert phone.get_by_label("A break every … levels").input_value() == "4"
+    assert phone.get_by_label("Break length (minutes)").input_value() == "10"
+    table = phone.locator("#structure-table")
+    # The table follows (htmx): four 15-minute levels, then the 10-minute break at 1:00.
+    table.locator("tr.structure-break").first.wait_for()
+    assert table.locator("tr.structure-break").first.inner_text().split() == [
+        "Break", "10", "min", "1:00",
+    ]  # fmt: skip
+    table.screenshot(path=str(_shots(tmp_path) / "room-structure-390.png"))
+    # Changing a field the preset filled makes the structure the director's own.
+    phone.get_by_label("Minutes per level").fill("12")
+    assert phone.get_by_label("Structure", exact=True).input_value() == ""
+    phone.get_by_label("Minutes per level").dispatch_event("change")
+    table.get_by_text("12 min").first.wait_for()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
