@@ -4,6 +4,7 @@ confirmation, checked on the server), a re-entry logged as one, and a finished
 freeze-out's top stack called the winner."""
 
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -101,7 +102,10 @@ def test_a_hand_during_a_break_asks_for_one_confirmation(club, alice, alice_clie
     assert "is on a break" not in alice_client.get(url).content.decode()
     _on_break(t, alice)
     page = alice_client.get(url).content.decode()
-    assert f"{t.name} is on a break (9:00 left): play resumes at level 3." in page
+    # The clock runs while the test does: a loaded machine may read 8:59 left.
+    assert re.search(
+        rf"{t.name} is on a break \((9:00|8:5\d) left\): play resumes at level 3\.", page
+    )
     assert 'name="during_break"' in page
     players = postings.session_state(session)["players"]
     tricks = {players[0]: 3, players[1]: 1, players[2]: 1, players[3]: 0}
