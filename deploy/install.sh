@@ -20,7 +20,11 @@
 #
 # Other options: --email ADDR (Let's Encrypt's contact), --keep N (nightly backups kept,
 # 14), --yes (never ask), --print caddyfile|env|UNIT (print a rendered file, the secret key
-# left out, and stop; tests/test_bar_i32_server.py reads them), --help.
+# left out, and stop; tests/test_bar_i32_server.py reads them), --no-systemd, --help.
+#
+# Without systemd (a chroot or a container; found by itself, or --no-systemd): PostgreSQL
+# and Redis start from Debian's init scripts, the units are written but not enabled, and
+# the script prints the commands that start the web app, the worker and Caddy by hand.
 set -euo pipefail
 # Bash 5.2 would put the matched text wherever a replacement below contains "&".
 shopt -u patsub_replacement 2>/dev/null || true
@@ -57,9 +61,10 @@ KEEP="${BOURRE_KEEP:-14}"
 DRY_RUN=0
 ASSUME_YES=0
 PRINT=""
+SYSTEMD=1
 
 usage() {
-  sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -75,6 +80,7 @@ while (($#)); do
     --keep) KEEP="${2:?--keep needs a number}"; shift 2 ;;
     --dry-run) DRY_RUN=1; shift ;;
     --yes | -y) ASSUME_YES=1; shift ;;
+    --no-systemd) SYSTEMD=0; shift ;;
     --print) PRINT="${2:?--print needs caddyfile or a unit name}"; shift 2 ;;
     --help | -h) usage; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
@@ -277,8 +283,47 @@ else
   echo "Installing the club server for ${NAMES[0]}."
 fi
 ((DRY_RUN)) && echo "Dry run: nothing is changed; each step prints what it would do."
+# sd_booted(3)'s test. A dry run shows the systemd steps unless told --no-systemd.
+if ((DRY_RUN == 0 && SYSTEMD)) && [[ ! -d /run/systemd/system ]]; then
+  SYSTEMD=0
+fi
+((SYSTEMD)) || echo "No systemd here (a chroot or a container): the services are started from init scripts or by hand."
+
+# Without systemd: the commands that start what the units would, as the units do (the
+# ExecStart lines of the rendered units, as their user with their settings). gunicorn
+# binds the port itself, as no bourre-web.socket hands it one.
+by_hand() {
+  local unit exec_start
+  echo
+  echo "No systemd: start these by hand (as root; each runs in the foreground, hence the &)"
+  if ((UPGRADE)); then
+    echo "after stopping the web app and worker started last time (the new code needs new processes):"
+  else
+    echo "to serve https://${NAMES[0]}/:"
+  fi
+  for unit in bourre-web.service bourre-worker.service; do
+    exec_start="$(render "$DEPLOY_DIR/systemd/$unit" | sed -n 's/^ExecStart=//p')"
+    [[ "$unit" != bourre-web.service ]] || exec_start+=" --bind 127.0.0.1:$PORT"
+    echo "  sh -c 'set -a; . $ENV_FILE; set +a; cd $APP_DIR; exec runuser -u $USER_NAME -- $exec_start' &"
+  done
+  # Debian's caddy.service: the caddy user, its home for the certificates, and the right
+  # to bind ports 80 and 443.
+  echo "  setpriv --reuid=caddy --regid=caddy --init-groups --inh-caps=+net_bind_service \\"
+  echo "    --ambient-caps=+net_bind_service env HOME=/var/lib/caddy caddy run --config $CADDYFILE &"
+  echo "Then: curl --cacert $CADDY_PKI/root.crt --resolve ${NAMES[0]}:443:127.0.0.1 https://${NAMES[0]}/healthz"
+}
 
 # -- the steps -----------------------------------------------------------------------------
+
+# A distribution's service (PostgreSQL, Redis): enabled and started by systemd, or
+# started from its Debian init script where no systemd runs.
+start_service() {
+  if ((SYSTEMD)); then
+    run systemctl enable --now "$1"
+  else
+    run service "$1" start
+  fi
+}
 
 db_exists() {
   command -v psql >/dev/null 2>&1 &&
@@ -287,6 +332,11 @@ db_exists() {
 
 if ((UPGRADE)); then
   step "Back up the database before anything changes"
+  # PostgreSQL may be stopped (a reboot without systemd, a stopped service): start it,
+  # or a stopped server would look like "no database" and the upgrade would go unsaved.
+  if ((DRY_RUN)) || command -v psql >/dev/null 2>&1; then
+    start_service postgresql
+  fi
   if ((DRY_RUN == 0)) && ! db_exists; then
     echo "(no database yet, after an install that stopped early: nothing to back up)"
   else
@@ -359,14 +409,14 @@ exec runuser -u $USER_NAME -- $VENV_DIR/bin/python manage.py "\$@"
 EOF
 
 step "PostgreSQL: the role $USER_NAME and the database $DB_NAME (peer authentication)"
-run systemctl enable --now postgresql
+start_service postgresql
 if ((DRY_RUN)) || ! runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_roles WHERE rolname='$USER_NAME'" | grep -q 1; then
   run runuser -u postgres -- createuser "$USER_NAME"
 fi
 if ((DRY_RUN)) || ! db_exists; then
   run runuser -u postgres -- createdb --owner "$USER_NAME" "$DB_NAME"
 fi
-run systemctl enable --now redis-server
+start_service redis-server
 
 step "Migrate the database"
 run "$MANAGE_BIN" migrate --noinput
@@ -383,11 +433,15 @@ step "The systemd units: web (socket and gunicorn), webhook worker, nightly back
 for unit in "${UNITS[@]}"; do
   render "$DEPLOY_DIR/systemd/$unit" | write_file "$UNIT_DIR/$unit" 0644 root:root
 done
-run systemctl daemon-reload
-run systemctl enable --now bourre-web.socket bourre-web.service bourre-worker.service \
-  bourre-backup.timer bourre-check-books.timer
-if ((UPGRADE)); then
-  run systemctl restart bourre-web.service bourre-worker.service
+if ((SYSTEMD)); then
+  run systemctl daemon-reload
+  run systemctl enable --now bourre-web.socket bourre-web.service bourre-worker.service \
+    bourre-backup.timer bourre-check-books.timer
+  if ((UPGRADE)); then
+    run systemctl restart bourre-web.service bourre-worker.service
+  fi
+else
+  echo "(no systemd: written, not enabled; the nightly backup and check_books do not run)"
 fi
 
 step "Caddy: https for ${NAMES[*]}"
@@ -396,6 +450,10 @@ if [[ -f "$CADDYFILE" ]] && ! grep -q "Bourré club server" "$CADDYFILE"; then
 fi
 render_caddyfile | write_file "$CADDYFILE" 0644 root:root
 run caddy validate --adapter caddyfile --config "$CADDYFILE"
+if ((SYSTEMD == 0)); then
+  by_hand
+  exit 0
+fi
 run systemctl enable caddy
 run systemctl reload-or-restart caddy
 
