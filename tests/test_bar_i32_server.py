@@ -171,6 +171,35 @@ def test_dry_run_of_an_upgrade_backs_up_first_keeps_the_key_and_restarts_last(
     )
     assert "(the secret key is kept" in out
     assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in etc.iterdir()} == before
+    # A stopped PostgreSQL would pass for "no database yet" and skip the backup.
+    assert first("systemctl enable --now postgresql") < first("bourre-manage backup")
+
+
+def test_without_systemd_services_start_from_init_scripts_and_the_rest_by_hand(
+    tmp_path: Path,
+) -> None:
+    """A chroot or a container (no systemd): no systemctl call would work, so none is made;
+    the commands printed for the web app and the worker are the units' own ExecStart."""
+    result = _install(
+        "--dry-run",
+        "--no-systemd",
+        "--lan",
+        "bourre.local",
+        env={"BOURRE_ETC_DIR": str(tmp_path / "etc")},
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "systemctl" not in out
+    assert "+ service postgresql start" in out and "+ service redis-server start" in out
+    assert _steps(out)[-1].startswith("Caddy")  # nothing to check until started by hand
+    assert "write /etc/systemd/system/bourre-web.service" in out  # ready for a later boot
+    for unit, extra in (
+        ("bourre-web.service", " --bind 127.0.0.1:8001"),
+        ("bourre-worker.service", ""),
+    ):
+        exec_start = _unit(_printed(unit))["Service"]["ExecStart"]
+        assert f"exec runuser -u bourre -- {exec_start}{extra}' &" in out
+    assert "caddy run --config /etc/caddy/Caddyfile &" in out
 
 
 def test_install_refuses_without_a_name_or_with_a_bad_one(tmp_path: Path) -> None:
