@@ -34,3 +34,8 @@ accesslog = os.environ.get("BOURRE_ACCESS_LOG") or None
 # (DJANGO_SECURE_PROXY_SSL_HEADER) and the client's address from X-Forwarded-For only
 # through DJANGO_TRUSTED_PROXIES (games/ratelimit.py).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+# No control socket (gunicorn 25's `gunicornc`): it would go to $HOME/.gunicorn, and the
+# bourre user's home (/srv/bourre, root's; read-only under the unit's ProtectSystem) has
+# no room for it, so every start logged "Control server error: Permission denied".
+# systemd and the platforms stop and reload gunicorn with signals.
+control_socket_disable = True

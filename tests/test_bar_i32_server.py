@@ -97,6 +97,22 @@ def test_gunicorn_stops_within_systemds_patience() -> None:
     assert isinstance(config["graceful_timeout"], int) and config["graceful_timeout"] < timeout_stop
 
 
+def test_gunicorn_opens_no_control_socket_in_a_home_it_cannot_write() -> None:
+    """gunicorn >= 25 puts a control socket in $HOME/.gunicorn; the bourre user's home is
+    root's (found by running deploy/install.sh in a Debian chroot): read by gunicorn's
+    own Config, so a misspelt setting would not pass."""
+    from gunicorn.config import Config
+
+    config: dict[str, object] = {}
+    exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), config)
+    cfg = Config()
+    assert "control_socket_disable" in cfg.settings
+    for name, value in config.items():
+        if name in cfg.settings:
+            cfg.set(name, value)
+    assert cfg.control_socket_disable is True
+
+
 # -- the install script ------------------------------------------------------------------------
 
 
