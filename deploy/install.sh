@@ -43,6 +43,8 @@ HOME_DIR="${BOURRE_HOME_DIR:-/srv/bourre}"
 APP_DIR="$HOME_DIR/app"
 VENV_DIR="$HOME_DIR/venv"
 BACKUP_DIR="${BOURRE_BACKUP_DIR:-/var/backups/bourre}"
+# The nightly check_books leaves its result here for /metrics (the code's folder is root's).
+STATE_DIR="${BOURRE_STATE_DIR:-/var/lib/bourre}"
 UNIT_DIR="${BOURRE_UNIT_DIR:-/etc/systemd/system}"
 CADDYFILE="${BOURRE_CADDYFILE:-/etc/caddy/Caddyfile}"
 CADDY_PKI="${BOURRE_CADDY_PKI:-/var/lib/caddy/.local/share/caddy/pki/authorities/local}"
@@ -152,6 +154,7 @@ render() {
   text="${text//@VENV_DIR@/$VENV_DIR}"
   text="${text//@ENV_FILE@/$ENV_FILE}"
   text="${text//@BACKUP_DIR@/$BACKUP_DIR}"
+  text="${text//@STATE_DIR@/$STATE_DIR}"
   text="${text//@KEEP@/$KEEP}"
   text="${text//@PORT@/$PORT}"
   printf '%s\n' "$text"
@@ -210,7 +213,8 @@ managed_env() {
     "DJANGO_SECURE_SSL_REDIRECT=1" \
     "DJANGO_SECURE_PROXY_SSL_HEADER=1" \
     "DJANGO_STATIC_MANIFEST=1" \
-    "DJANGO_TRUSTED_PROXIES=127.0.0.1/32,::1/128"
+    "DJANGO_TRUSTED_PROXIES=127.0.0.1/32,::1/128" \
+    "BOURRE_BOOKS_CHECK_FILE=$STATE_DIR/check_books.json"
 }
 
 if [[ -n "$PRINT" ]]; then
@@ -357,6 +361,7 @@ else
 fi
 run install -d -o root -g root -m 0755 "$HOME_DIR" "$APP_DIR"
 run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0700 "$BACKUP_DIR"
+run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0755 "$STATE_DIR"
 
 step "Copy this release to $APP_DIR (owned by root: the app only reads its code)"
 if [[ "$SRC_DIR" != "$APP_DIR" ]]; then

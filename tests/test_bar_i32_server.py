@@ -381,6 +381,21 @@ def test_nightly_timers_back_up_with_a_retention_and_check_the_books() -> None:
     assert backup_at < books_at
 
 
+def test_the_nightly_check_books_can_leave_its_result_for_metrics(tmp_path: Path) -> None:
+    """check_books writes BOURRE_BOOKS_CHECK_FILE as the bourre user; by default that is in
+    the code's folder, root's and read-only (found in a Debian chroot run: "The result was
+    not kept for /metrics: Permission denied"). The installed settings point it into a
+    folder the install makes the user's and the unit lets it write."""
+    check_file = Path(_installed_env("--lan", "bourre.local")["BOURRE_BOOKS_CHECK_FILE"])
+    books = _unit(_printed("bourre-check-books.service"))["Service"]
+    assert books["ProtectSystem"] == "strict"
+    assert check_file.parent == Path(books["ReadWritePaths"])
+    result = _install(
+        "--dry-run", "--lan", "bourre.local", env={"BOURRE_ETC_DIR": str(tmp_path / "etc")}
+    )
+    assert f"+ install -d -o bourre -g bourre -m 0755 {check_file.parent}\n" in result.stdout
+
+
 # -- the settings it writes ---------------------------------------------------------------------
 
 
