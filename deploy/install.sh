@@ -310,6 +310,10 @@ by_hand() {
     [[ "$unit" != bourre-web.service ]] || exec_start+=" --bind 127.0.0.1:$PORT"
     echo "  sh -c 'set -a; . $ENV_FILE; set +a; cd $APP_DIR; exec runuser -u $USER_NAME -- $exec_start' &"
   done
+  if ((UPGRADE)); then
+    # A running Caddy takes the new Caddyfile through its admin endpoint, without a gap.
+    echo "  caddy reload --config $CADDYFILE   # or, if Caddy is not running:"
+  fi
   # Debian's caddy.service: the caddy user, its home for the certificates, and the right
   # to bind ports 80 and 443.
   echo "  setpriv --reuid=caddy --regid=caddy --init-groups --inh-caps=+net_bind_service \\"

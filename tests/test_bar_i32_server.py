@@ -216,6 +216,19 @@ def test_without_systemd_services_start_from_init_scripts_and_the_rest_by_hand(
         exec_start = _unit(_printed(unit))["Service"]["ExecStart"]
         assert f"exec runuser -u bourre -- {exec_start}{extra}' &" in out
     assert "caddy run --config /etc/caddy/Caddyfile &" in out
+    assert "caddy reload" not in out  # nothing runs yet the first time
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "env").write_text("DJANGO_SECRET_KEY=kept\n")
+    upgrade = _install(
+        "--dry-run",
+        "--no-systemd",
+        "--lan",
+        "bourre.local",
+        env={"BOURRE_ETC_DIR": str(tmp_path / "etc")},
+    )
+    assert upgrade.returncode == 0, upgrade.stderr
+    # The Caddy started last time is still listening: it reloads instead of a second start.
+    assert "caddy reload --config /etc/caddy/Caddyfile" in upgrade.stdout
 
 
 def test_install_refuses_without_a_name_or_with_a_bad_one(tmp_path: Path) -> None:
