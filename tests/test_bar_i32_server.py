@@ -87,9 +87,21 @@ def test_platforms_find_the_python_and_the_dependencies() -> None:
     assert [line for line in lines if not line.startswith("#")] == ["."]
 
 
-def test_gunicorn_stops_within_systemds_patience() -> None:
-    config: dict[str, object] = {}
-    exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), config)
+def _gunicorn_config(monkeypatch: pytest.MonkeyPatch, folder: str = "") -> dict[str, object]:
+    """deploy/gunicorn.conf.py run as gunicorn runs it (a module with its ``__file__``),
+    with ``PROMETHEUS_MULTIPROC_DIR`` as given: what it sets stays inside the test."""
+    if folder:
+        monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", folder)
+    else:
+        monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    path = ROOT / "deploy" / "gunicorn.conf.py"
+    config: dict[str, object] = {"__file__": str(path), "__name__": "gunicorn_conf"}
+    exec(compile(path.read_text(), str(path), "exec"), config)
+    return config
+
+
+def test_gunicorn_stops_within_systemds_patience(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = _gunicorn_config(monkeypatch)
     assert config["worker_class"] == "gthread"
     assert "bind" not in config  # the Procfile binds $PORT; systemd hands over its socket
     service = _unit(_printed("bourre-web.service"))["Service"]
@@ -97,20 +109,34 @@ def test_gunicorn_stops_within_systemds_patience() -> None:
     assert isinstance(config["graceful_timeout"], int) and config["graceful_timeout"] < timeout_stop
 
 
-def test_gunicorn_opens_no_control_socket_in_a_home_it_cannot_write() -> None:
+def test_gunicorn_opens_no_control_socket_in_a_home_it_cannot_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """gunicorn >= 25 puts a control socket in $HOME/.gunicorn; the bourre user's home is
     root's (found by running deploy/install.sh in a Debian chroot): read by gunicorn's
     own Config, so a misspelt setting would not pass."""
     from gunicorn.config import Config
 
-    config: dict[str, object] = {}
-    exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), config)
+    config = _gunicorn_config(monkeypatch)
     cfg = Config()
     assert "control_socket_disable" in cfg.settings
     for name, value in config.items():
         if name in cfg.settings:
             cfg.set(name, value)
     assert cfg.control_socket_disable is True
+
+
+def test_gunicorns_workers_share_one_metrics_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Seen in the Debian chroot run: each of the club server's workers answered /metrics
+    with its own counts. The config makes one folder for all of them before they fork
+    (bourre_site.metrics_dir), and keeps a folder the environment already names."""
+    _gunicorn_config(monkeypatch)
+    made = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    assert made and Path(made).is_dir() and not any(Path(made).iterdir())
+    _gunicorn_config(monkeypatch, folder=str(tmp_path))
+    assert os.environ["PROMETHEUS_MULTIPROC_DIR"] == str(tmp_path)
 
 
 # -- the install script ------------------------------------------------------------------------
