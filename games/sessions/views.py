@@ -618,21 +618,26 @@ def session_close(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         return redirect("session_settlement", session.pk)
     form = CloseForm(request.POST or None, initial={"leftover_policy": session.leftover_policy})
     if request.method == "POST" and form.is_valid():
+        to_tab = form.cleaned_data.get("settle") == "tab"
         try:
-            postings.close_session(
-                session_id=session.pk,
-                user=request.user,
-                leftover_policy=form.cleaned_data["leftover_policy"],
-            )
+            with transaction.atomic():  # closed and on the tab, or neither
+                postings.close_session(
+                    session_id=session.pk,
+                    user=request.user,
+                    leftover_policy=form.cleaned_data["leftover_policy"],
+                )
+                if to_tab:
+                    postings.put_on_tab(session_id=session.pk, user=request.user)
         except postings.SessionClosed:
             messages.info(request, _("%(session)s was already closed.") % {"session": session.name})
         except BourreError as error:
             form.add_error(None, say(error))
         else:
-            messages.success(
-                request,
-                _("%(session)s is closed. Here is who pays whom.") % {"session": session.name},
-            )
+            if to_tab:
+                said = _("%(session)s is closed and its transfers are on the club's tab.")
+            else:
+                said = _("%(session)s is closed. Here is who pays whom.")
+            messages.success(request, said % {"session": session.name})
         if not form.errors:
             url = reverse("session_settlement", args=[session.pk])
             if request.htmx:

@@ -552,7 +552,7 @@ def mark_transfer_paid(
         if (payer_id, payee_id) in session_tab(session.pk):
             raise SetupError(
                 "tab_on_tab",
-                f"{payer_id} → {payee_id} is on the club's tab: take it off first",
+                "That transfer is on the club's tab: take it off the tab first.",
             )
         mark, _ = SettlementMark.objects.update_or_create(
             session=session,

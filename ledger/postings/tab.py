@@ -35,12 +35,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import MAX_POT
 from games.models import Club, Player
 from ledger.errors import SetupError
 from ledger.memos import MemoKind, tab_memo
 from ledger.models import Account, Posting, SettlementMark, TabPayment
-from ledger.postings._common import Actor, _post, actor, lock_session
+from ledger.postings._common import Actor, _check_amount, _post, actor, lock_session
 from ledger.tab import KITTY, session_tab, session_transfers
 
 __all__ = [
@@ -102,7 +101,7 @@ def put_on_tab(
         if session.is_open:
             raise _refuse(
                 "tab_session_open",
-                f"session {session.name!r} is still open: close it first",
+                "Close the session first: only a final settlement goes on the tab.",
                 session=session.name,
             )
         current = {
@@ -128,12 +127,13 @@ def put_on_tab(
             if current.get((payer, payee)) != amount:
                 raise _refuse(
                     "tab_no_transfer",
-                    f"{payer} → {payee} {amount} is not a transfer of this settlement",
+                    "That transfer is no longer part of the settlement.",
                 )
             if (payer, payee) in paid:
                 raise _refuse(
                     "tab_paid_tonight",
-                    f"{payer} → {payee} is marked paid tonight",
+                    f"{names.get(payer, payer)} → {names.get(payee, payee)} is ticked paid "
+                    "tonight: clear the tick first.",
                     payer=names.get(payer, ""),
                     payee=names.get(payee, ""),
                 )
@@ -233,14 +233,11 @@ def report_payment(
     """Record "payer paid payee amount" (minor units, all or part of a debt) by
     ``method`` (a ``TabPayment.Method``): the tab moves now; the payment shows as
     reported until confirmed (``confirmed=True``: the payee reports it themselves)."""
-    if type(amount) is not int or not 0 < amount <= MAX_POT:
-        raise _refuse(
-            "bad_amount", f"amount must be above 0 and at most {MAX_POT}", "amount", max=MAX_POT
-        )
+    _check_amount(amount)
     if method not in TabPayment.Method.values:
-        raise _refuse("tab_bad_method", f"unknown payment method {method!r}", "method")
+        raise _refuse("tab_bad_method", "Choose how it was paid.", "method")
     if payer_id == payee_id:
-        raise _refuse("tab_same_player", "a payment needs two different players", "payee")
+        raise _refuse("tab_same_player", "Choose two different players.", "payee")
     with transaction.atomic():
         # The club row, locked: the club's tab writes apply one after the other.
         club = Club.objects.select_for_update().get(pk=club_id)
@@ -249,7 +246,7 @@ def report_payment(
         )
         if len(players) != 2:
             raise _refuse(
-                "player_not_on_roster", "both players must be on the club's roster", "payer"
+                "player_not_on_roster", "The player is not on the club's roster.", "payer"
             )
         accounts = _tab_accounts(club.pk, [payer_id, payee_id])
         [posting] = _post(
@@ -300,7 +297,10 @@ def confirm_payment(*, payment_id: int, user: Actor) -> TabPayment:
     with transaction.atomic():
         payment = _locked_payment(payment_id)
         if _is_reversed(payment):
-            raise _refuse("tab_payment_reversed", f"payment {payment_id} was reversed")
+            raise _refuse(
+                "tab_payment_reversed",
+                "That payment was reversed; record it again if it was made.",
+            )
         if payment.confirmed_at is not None:
             return payment
         payment.confirmed_at = timezone.now()
