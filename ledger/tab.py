@@ -136,11 +136,10 @@ def payment_status(payment: TabPayment | None, reversed_: bool) -> str:
 def history(
     club_id: int,
     player_id: int | None = None,
-    after: int | None = None,
-    limit: int | None = None,
+    ids: list[int] | None = None,
 ) -> Iterator[TabLine]:
-    """The tab's legs, oldest first (by leg id): the club's, or one player's; ``after``
-    (a leg id) and ``limit`` page through them. Three queries, whatever the page."""
+    """The tab's legs, oldest first (by leg id): the club's, or one player's, or those
+    of ``ids`` (a page the API's cursor chose). Three queries, whatever the page."""
     legs = (
         Leg.objects.filter(account__club_id=club_id, account__kind=Account.Kind.TAB)
         .select_related("posting", "account__player")
@@ -148,9 +147,9 @@ def history(
     )
     if player_id is not None:
         legs = legs.filter(account__player_id=player_id)
-    if after is not None:
-        legs = legs.filter(id__gt=after)
-    rows = list(legs[:limit] if limit is not None else legs)
+    if ids is not None:
+        legs = legs.filter(id__in=ids)
+    rows = list(legs)
     posting_ids = {leg.posting_id for leg in rows}
     reversed_ids = set(
         Posting.objects.filter(reverses_id__in=posting_ids).values_list("reverses_id", flat=True)

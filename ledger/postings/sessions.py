@@ -9,7 +9,7 @@ from django.utils import timezone
 from games.engine import Rules
 from games.models import Club, GameSession, Hand, Player, Seat
 from games.models.currency import Currency, as_currency
-from ledger.errors import SetupError
+from ledger.errors import SetupError, TabConflict
 from ledger.memos import Memo, MemoKind
 from ledger.models import Account, Leg, Posting, SettlementMark
 from ledger.postings._common import (
@@ -550,9 +550,8 @@ def mark_transfer_paid(
         _check_amount(amount)
         # A transfer is settled tonight or put on the club's tab, not both (issue #34).
         if (payer_id, payee_id) in session_tab(session.pk):
-            raise SetupError(
-                "tab_on_tab",
-                "That transfer is on the club's tab: take it off the tab first.",
+            raise TabConflict(
+                "tab_on_tab", "That transfer is on the club's tab: take it off the tab first."
             )
         mark, _ = SettlementMark.objects.update_or_create(
             session=session,

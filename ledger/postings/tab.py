@@ -36,7 +36,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Club, Player
-from ledger.errors import SetupError
+from ledger.errors import SetupError, TabConflict
 from ledger.memos import MemoKind, tab_memo
 from ledger.models import Account, Posting, SettlementMark, TabPayment
 from ledger.postings._common import Actor, _check_amount, _post, actor, lock_session
@@ -84,6 +84,10 @@ def _refuse(code: str, message: str, key: str | None = None, **params: object) -
     return SetupError(code, message, key, params=dict(params))
 
 
+def _conflict(code: str, message: str, **params: object) -> TabConflict:
+    return TabConflict(code, message, params=dict(params))
+
+
 def put_on_tab(
     *,
     session_id: int,
@@ -99,7 +103,7 @@ def put_on_tab(
     with transaction.atomic():
         session = lock_session(session_id)
         if session.is_open:
-            raise _refuse(
+            raise _conflict(
                 "tab_session_open",
                 "Close the session first: only a final settlement goes on the tab.",
                 session=session.name,
@@ -125,12 +129,12 @@ def put_on_tab(
             if (payer, payee) in on_tab:
                 continue
             if current.get((payer, payee)) != amount:
-                raise _refuse(
+                raise _conflict(
                     "tab_no_transfer",
                     "That transfer is no longer part of the settlement.",
                 )
             if (payer, payee) in paid:
-                raise _refuse(
+                raise _conflict(
                     "tab_paid_tonight",
                     f"{names.get(payer, payer)} → {names.get(payee, payee)} is ticked paid "
                     "tonight: clear the tick first.",
@@ -297,7 +301,7 @@ def confirm_payment(*, payment_id: int, user: Actor) -> TabPayment:
     with transaction.atomic():
         payment = _locked_payment(payment_id)
         if _is_reversed(payment):
-            raise _refuse(
+            raise _conflict(
                 "tab_payment_reversed",
                 "That payment was reversed; record it again if it was made.",
             )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ledger import postings
-from ledger.errors import SetupError
+from ledger.errors import SetupError, TabConflict
 from ledger.models import Account, Posting, SettlementMark, TabPayment
 from ledger.tab import clearing_transfers, history, session_tab, session_transfers, tab_balances
 from tests.ledger.conftest import record
@@ -66,7 +66,7 @@ def test_the_whole_settlement_goes_on_the_tab_and_balances_are_its_transfers(sta
 def test_an_open_session_cannot_go_on_the_tab(start, alice):
     session = start()
     record(session, tricks={"ann": 3, "ben": 2, "cal": 0, "dee": 0})
-    with pytest.raises(SetupError) as refused:
+    with pytest.raises(TabConflict) as refused:
         postings.put_on_tab(session_id=session.pk, user=alice)
     assert refused.value.code == "tab_session_open"
     postings.check_invariants(session)
@@ -83,7 +83,7 @@ def test_one_transfer_on_the_tab_the_other_paid_tonight_and_never_both(start, pl
         paid=True,
         user=alice,
     )
-    with pytest.raises(SetupError) as refused:
+    with pytest.raises(TabConflict) as refused:
         postings.put_on_tab(
             session_id=session.pk, user=alice, transfers=[(first.payer, first.payee, first.amount)]
         )
@@ -94,7 +94,7 @@ def test_one_transfer_on_the_tab_the_other_paid_tonight_and_never_both(start, pl
     assert (first.payer, first.payee) not in session_tab(session.pk)
     assert (second.payer, second.payee) in session_tab(session.pk)
     assert len(written) >= 1
-    with pytest.raises(SetupError) as refused:
+    with pytest.raises(TabConflict) as refused:
         postings.mark_transfer_paid(
             session_id=session.pk,
             payer_id=second.payer,
@@ -131,7 +131,7 @@ def test_one_transfer_on_the_tab_the_other_paid_tonight_and_never_both(start, pl
 def test_a_transfer_the_books_do_not_ask_for_is_refused(start, players, alice):
     session = _closed(start, alice, {"ann": 3, "ben": 2, "cal": 0, "dee": 0})
     t = next(t for t in session_transfers(session) if "kitty" not in (t.payer, t.payee))
-    with pytest.raises(SetupError) as refused:
+    with pytest.raises(TabConflict) as refused:
         postings.put_on_tab(
             session_id=session.pk, user=alice, transfers=[(t.payer, t.payee, t.amount + 1)]
         )
@@ -177,7 +177,7 @@ def test_payments_partial_full_confirmed_and_reversed(start, players, alice, bob
     # Reversing twice changes nothing; a reversed payment cannot be confirmed.
     postings.reverse_payment(payment_id=rest.pk, user=alice)
     postings.check_invariants(session)
-    with pytest.raises(SetupError) as refused:
+    with pytest.raises(TabConflict) as refused:
         postings.confirm_payment(payment_id=rest.pk, user=alice)
     assert refused.value.code == "tab_payment_reversed"
     lines = list(history(session.club_id, player_id=dee.pk))
