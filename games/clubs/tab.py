@@ -8,7 +8,6 @@ who may confirm or reverse which payment.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -184,9 +183,14 @@ def player_history(club: Club, player: Player) -> list[HistoryLine]:
     return out
 
 
-def player_balance(club: Club, player_id: int) -> int:
-    return tab_balances(club.pk, [player_id]).get(player_id, 0)
+def player_balance(club_id: int, player_id: int) -> int:
+    """One player's tab (one query)."""
+    return tab_balances(club_id, [player_id]).get(player_id, 0)
 
 
-def balances_of(club_id: int, player_ids: list[int]) -> Mapping[int, int]:
-    return tab_balances(club_id, player_ids)
+def member_tab(club_id: int, user_id: int) -> int | None:
+    """The tab of the member's own player in the club; None when no player is theirs."""
+    player_id = (
+        Player.objects.filter(club_id=club_id, user_id=user_id).values_list("pk", flat=True).first()
+    )
+    return None if player_id is None else player_balance(club_id, player_id)

@@ -40,6 +40,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import sql as game_sql
 from games.access import club_for, hand_for, session_for
+from games.clubs.tab import member_tab
 from games.converters import parse_id
 from games.engine.hand_meaning import same_result, who_antes_next
 from games.engine.record import TABLE_KEYS
@@ -172,6 +173,8 @@ def _session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse
     if request.htmx and etag_matches(request, etag):
         return not_modified(etag)
     context = selectors.board_context(session, membership)
+    if not request.htmx:  # the member's own tab, below the board (issue #34)
+        context["my_tab"] = member_tab(session.club_id, request.user.pk)
     template = "games/session_detail.html#board" if request.htmx else "games/session_detail.html"
     return live(render(request, template, context), etag)
 

@@ -207,3 +207,24 @@ def test_reminder_settings_are_the_owners(alice_client, bob_client, club):
     assert club.tab_settings.threshold == 5 and club.tab_settings.days == 7
     response = alice_client.post(url, {"reminders": "on", "threshold": "5", "days": "0"})
     assert response.status_code == 422
+
+
+def test_the_me_statement_and_the_members_board_show_the_players_tab(
+    alice_client, carol_client, client, evening, club, dee_is_carol
+):
+    _close(alice_client, evening, "tab")
+    me = carol_client.get(reverse("session_me", args=[evening.pk]), follow=True)
+    assert 'On the club\'s tab you owe <span class="money">$18</span>' in me.content.decode()
+    # The share link's "Me" says the same to a phone without an account.
+    from games.sessions.share import create_link
+
+    token = create_link(evening).token
+    shared = client.get(reverse("share_me", args=[token]) + "?name=dee").content.decode()
+    assert 'you owe <span class="money">$18</span>' in shared
+    board = carol_client.get(reverse("session_detail", args=[evening.pk])).content.decode()
+    assert "On the club's tab you owe" in board
+    # A member without a player of their own sees no tab line.
+    assert (
+        "club's tab you"
+        not in alice_client.get(reverse("session_detail", args=[evening.pk])).content.decode()
+    )
