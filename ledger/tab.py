@@ -102,7 +102,10 @@ def clearing_transfers(
     algorithm: exact up to ``ledger.settlement.EXACT_LIMIT`` balances), each with its
     sentence (``names``, ``format_amount`` and ``phrases`` as ``settle_balances``)."""
     parties: dict[int | str, int] = {pid: x for pid, x in balances.items() if x}
-    return settle_balances(parties, names=names, format_amount=format_amount, phrases=phrases)
+    named: dict[int | str, str] | None = (
+        {pid: name for pid, name in names.items()} if names is not None else None
+    )
+    return settle_balances(parties, names=named, format_amount=format_amount, phrases=phrases)
 
 
 @dataclass(frozen=True)

@@ -108,8 +108,8 @@ def put_on_tab(
                 "Close the session first: only a final settlement goes on the tab.",
                 session=session.name,
             )
-        current = {
-            (t.payer, t.payee): t.amount
+        current: dict[tuple[int, int], int] = {
+            (int(t.payer), int(t.payee)): t.amount
             for t in session_transfers(session)
             if KITTY not in (t.payer, t.payee)
         }
