@@ -13,6 +13,10 @@ says what that writes); it is then neither paid nor open here, and the Tab page
 (``games.clubs.tab_views``) follows it.
 The page, its messages and the "Copy as text" sentence are in the reader's language; the
 CSV headers and values stay English (column names are data, read by spreadsheets).
+
+Once the session is closed, each transfer still to pay carries the payment hand-off
+(issue #34 item 3): "Pay $14 with Venmo" links built from the payee's saved handles, with
+the session's day as the note (``pay_context``; games/templatetags/pay.py).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from games.http import AuthedHttpRequest
 from games.messages import render as say
 from games.models import GameSession, Role
 from games.money import PLAIN, format_money
-from games.sessions.selectors import earlier_marks, mark_target, settlement_rows
+from games.sessions.selectors import earlier_marks, mark_target, pay_context, settlement_rows
 from ledger import exports, postings
 from ledger.exports import LEDGER_COLUMNS, major, session_ledger_rows, stream_csv
 
@@ -81,7 +85,7 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         "can_mark": membership.has_role(Role.SCOREKEEPER),
         "share_url": request.build_absolute_uri(),
         **_tab_flags(rows),
-    }
+    } | pay_context(session, rows)
     return render(request, template, context)
 
 
@@ -197,7 +201,8 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
                 "earlier": earlier_marks(session, rows, names),
                 "can_mark": True,
                 **_tab_flags(rows),
-            },
+            }
+            | pay_context(session, rows),
         )
     return redirect("session_settlement", session.pk)
 
