@@ -80,14 +80,6 @@ def _tab_accounts(club_id: int, player_ids: Iterable[int]) -> dict[int, int]:
     return dict(rows.values_list("player_id", "pk"))
 
 
-def _refuse(code: str, message: str, key: str | None = None, **params: object) -> SetupError:
-    return SetupError(code, message, key, params=dict(params))
-
-
-def _conflict(code: str, message: str, **params: object) -> TabConflict:
-    return TabConflict(code, message, params=dict(params))
-
-
 def put_on_tab(
     *,
     session_id: int,
@@ -103,10 +95,10 @@ def put_on_tab(
     with transaction.atomic():
         session = lock_session(session_id)
         if session.is_open:
-            raise _conflict(
+            raise TabConflict(
                 "tab_session_open",
                 "Close the session first: only a final settlement goes on the tab.",
-                session=session.name,
+                params={"session": session.name},
             )
         current: dict[tuple[int, int], int] = {
             (int(t.payer), int(t.payee)): t.amount
@@ -129,17 +121,16 @@ def put_on_tab(
             if (payer, payee) in on_tab:
                 continue
             if current.get((payer, payee)) != amount:
-                raise _conflict(
+                raise TabConflict(
                     "tab_no_transfer",
                     "That transfer is no longer part of the settlement.",
                 )
             if (payer, payee) in paid:
-                raise _conflict(
+                raise TabConflict(
                     "tab_paid_tonight",
                     f"{names.get(payer, payer)} → {names.get(payee, payee)} is ticked paid "
                     "tonight: clear the tick first.",
-                    payer=names.get(payer, ""),
-                    payee=names.get(payee, ""),
+                    params={"payer": names.get(payer, ""), "payee": names.get(payee, "")},
                 )
             entries.append((payer, payee, amount))
         if not entries:
@@ -239,9 +230,9 @@ def report_payment(
     reported until confirmed (``confirmed=True``: the payee reports it themselves)."""
     _check_amount(amount)
     if method not in TabPayment.Method.values:
-        raise _refuse("tab_bad_method", "Choose how it was paid.", "method")
+        raise SetupError("tab_bad_method", "Choose how it was paid.", "method")
     if payer_id == payee_id:
-        raise _refuse("tab_same_player", "Choose two different players.", "payee")
+        raise SetupError("tab_same_player", "Choose two different players.", "payee")
     with transaction.atomic():
         # The club row, locked: the club's tab writes apply one after the other.
         club = Club.objects.select_for_update().get(pk=club_id)
@@ -249,7 +240,7 @@ def report_payment(
             Player.objects.filter(club=club, pk__in=[payer_id, payee_id]).values_list("pk", "name")
         )
         if len(players) != 2:
-            raise _refuse(
+            raise SetupError(
                 "player_not_on_roster", "The player is not on the club's roster.", "payer"
             )
         accounts = _tab_accounts(club.pk, [payer_id, payee_id])
@@ -301,7 +292,7 @@ def confirm_payment(*, payment_id: int, user: Actor) -> TabPayment:
     with transaction.atomic():
         payment = _locked_payment(payment_id)
         if _is_reversed(payment):
-            raise _conflict(
+            raise TabConflict(
                 "tab_payment_reversed",
                 "That payment was reversed; record it again if it was made.",
             )
