@@ -159,7 +159,7 @@ def test_three_sessions_two_on_the_tab_payments_and_a_reversal(
     html = page.content.decode()
     shown = {
         int(pid): int(amount)
-        for pid, amount in re.findall(r'data-player="(\d+)" data-amount="(-?\d+)"', html)
+        for pid, amount in re.findall(r'data-player="(\d+)"\s+data-amount="(-?\d+)"', html)
     }
     assert shown == ledger  # the page's balances are the ledger's
 
