@@ -54,7 +54,8 @@ DB_NAME="bourre"
 PACKAGES=(python3 python3-venv postgresql redis-server caddy rsync curl)
 UNITS=(bourre-web.socket bourre-web.service bourre-worker.service
   bourre-check-books.service bourre-check-books.timer
-  bourre-backup.service bourre-backup.timer)
+  bourre-backup.service bourre-backup.timer
+  bourre-tab-reminders.service bourre-tab-reminders.timer)
 
 DOMAIN="${BOURRE_DOMAIN:-}"
 LAN_NAME="${BOURRE_LAN_NAME:-}"
@@ -214,7 +215,8 @@ managed_env() {
     "DJANGO_SECURE_PROXY_SSL_HEADER=1" \
     "DJANGO_STATIC_MANIFEST=1" \
     "DJANGO_TRUSTED_PROXIES=127.0.0.1/32,::1/128" \
-    "BOURRE_BOOKS_CHECK_FILE=$STATE_DIR/check_books.json"
+    "BOURRE_BOOKS_CHECK_FILE=$STATE_DIR/check_books.json" \
+    "BOURRE_SITE_URL=https://$(site_names | head -n 1)"
 }
 
 if [[ -n "$PRINT" ]]; then
@@ -438,19 +440,19 @@ run env -C "$APP_DIR" DJANGO_STATIC_MANIFEST=1 DJANGO_SECRET_KEY=collectstatic-o
 run "$VENV_DIR/bin/python" -m compileall -q "$APP_DIR"
 run "$MANAGE_BIN" check --deploy --fail-level WARNING
 
-step "The systemd units: web (socket and gunicorn), webhook worker, nightly backup and check_books"
+step "The systemd units: web (socket and gunicorn), webhook worker, nightly backup and check_books, tab reminders"
 for unit in "${UNITS[@]}"; do
   render "$DEPLOY_DIR/systemd/$unit" | write_file "$UNIT_DIR/$unit" 0644 root:root
 done
 if ((SYSTEMD)); then
   run systemctl daemon-reload
   run systemctl enable --now bourre-web.socket bourre-web.service bourre-worker.service \
-    bourre-backup.timer bourre-check-books.timer
+    bourre-backup.timer bourre-check-books.timer bourre-tab-reminders.timer
   if ((UPGRADE)); then
     run systemctl restart bourre-web.service bourre-worker.service
   fi
 else
-  echo "(no systemd: written, not enabled; the nightly backup and check_books do not run)"
+  echo "(no systemd: written, not enabled; the nightly backup, check_books and tab reminders do not run)"
 fi
 
 step "Caddy: https for ${NAMES[*]}"

@@ -363,6 +363,8 @@ def test_systemd_accepts_the_units(tmp_path: Path) -> None:
         "bourre-backup.timer",
         "bourre-check-books.service",
         "bourre-check-books.timer",
+        "bourre-tab-reminders.service",
+        "bourre-tab-reminders.timer",
         "bourre-web.service",
         "bourre-web.socket",
         "bourre-worker.service",
@@ -405,7 +407,7 @@ def test_the_web_unit_restarts_cleanly_on_the_socket_systemd_holds() -> None:
 
 
 def test_nightly_timers_back_up_with_a_retention_and_check_the_books() -> None:
-    for timer in ("bourre-backup.timer", "bourre-check-books.timer"):
+    for timer in ("bourre-backup.timer", "bourre-check-books.timer", "bourre-tab-reminders.timer"):
         section = _unit(_printed(timer))["Timer"]
         assert section["OnCalendar"].startswith("*-*-* ")
         assert section["Persistent"] == "true"
@@ -414,6 +416,8 @@ def test_nightly_timers_back_up_with_a_retention_and_check_the_books() -> None:
     assert backup["ReadWritePaths"] == "/var/backups/bourre"
     books = _unit(_printed("bourre-check-books.service"))["Service"]
     assert books["ExecStart"].endswith("manage.py check_books --quiet")
+    reminders = _unit(_printed("bourre-tab-reminders.service"))["Service"]
+    assert reminders["ExecStart"].endswith("manage.py send_tab_reminders")
     # The nightly check reads the books after the nightly backup has copied them.
     backup_at = _unit(_printed("bourre-backup.timer"))["Timer"]["OnCalendar"]
     books_at = _unit(_printed("bourre-check-books.timer"))["Timer"]["OnCalendar"]
