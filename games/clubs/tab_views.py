@@ -1,5 +1,6 @@
 """The club's Tab pages (issue #34): balances, the fewest transfers that clear them,
-payments reported and confirmed, each player's history, and the owner's reminders.
+payments reported and confirmed, each player's history, and the owner's reminders. Each
+clearing transfer carries the payee's "Pay $14 with …" hand-off (``{% pay_links %}``).
 
 Every member reads the tab. A payment is recorded by a scorekeeper, or by a member it
 concerns (the payer or the payee; recorded by the payee it is confirmed at once); it is
@@ -16,10 +17,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import club_for
-from games.clubs import tab
+from games.clubs import handles, tab
 from games.clubs.tab_forms import PaymentForm, TabSettingsForm
 from games.engine.errors import BourreError
 from games.error_pages import require_POST, require_safe
@@ -44,6 +46,10 @@ def _page(
         "club": club,
         "membership": membership,
         "tab": view,
+        # The payees' handles for each clearing transfer's "Pay $14 with …" (one query);
+        # the note names the day it is paid, in the club's time zone.
+        "pay_handles": handles.for_players(t.payee_id for t in view.clearing),
+        "pay_note": handles.pay_note(timezone.now(), club.time_zone),
         "form": form or PaymentForm(club=club),
         "is_owner": membership.has_role(Role.OWNER),
     }

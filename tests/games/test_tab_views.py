@@ -228,3 +228,23 @@ def test_the_me_statement_and_the_members_board_show_the_players_tab(
         "club's tab you"
         not in alice_client.get(reverse("session_detail", args=[evening.pk])).content.decode()
     )
+
+
+def test_the_tab_pages_clearing_transfers_offer_the_payees_pay_links(
+    alice_client, evening, club, players
+):
+    """Each clearing transfer carries its payee's hand-off with the amount (issue #34)."""
+    from games.models import PaymentHandles
+
+    ann, ben = players[0], players[1]
+    PaymentHandles.objects.create(player=ann, venmo="ann-smith")
+    PaymentHandles.objects.create(player=ben, other="IBAN DE89 3704")
+    _close(alice_client, evening, "tab")
+    postings.check_invariants(evening)
+    page = alice_client.get(reverse("club_tab", args=[club.pk])).content.decode()
+    assert "Pay $17 with Venmo" in page  # dee → ann
+    assert "https://venmo.com/u/ann-smith?txn=pay&amp;amount=17&amp;note=" in page
+    assert 'data-copy="IBAN DE89 3704"' in page  # ben's free text, to copy
+    assert "never moves money" in page
+    # cal owes ben only: ben saved no app, so no link names ben's transfer's amount.
+    assert "Pay $6 with" not in page
