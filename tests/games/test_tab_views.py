@@ -248,3 +248,37 @@ def test_the_tab_pages_clearing_transfers_offer_the_payees_pay_links(
     assert "never moves money" in page
     # cal owes ben only: ben saved no app, so no link names ben's transfer's amount.
     assert "Pay $6 with" not in page
+
+
+def test_the_me_statement_does_not_ask_to_pay_tonight_what_is_on_the_tab(
+    alice_client, client, evening, players
+):
+    """dee owes ann 17 and ben 1; ann's transfer goes on the tab, ben's stays tonight's:
+    "To pay" lists ben's only (the tab line stands for ann's, with the tab's balance)."""
+    from games.models import PaymentHandles
+    from games.sessions.share import create_link
+
+    ann, ben, dee = players[0], players[1], players[3]
+    PaymentHandles.objects.create(player=ann, venmo="ann-smith")
+    PaymentHandles.objects.create(player=ben, venmo="ben-jones")
+    _close(alice_client, evening)
+    alice_client.post(
+        reverse("settlement_tab", args=[evening.pk]),
+        {"action": "put", "payer": dee.pk, "payee": ann.pk, "amount": 17},
+    )
+    postings.check_invariants(evening)
+    assert list(session_tab(evening.pk)) == [(dee.pk, ann.pk)]
+    token = create_link(evening).token
+    response = client.get(reverse("share_me", args=[token]), {"name": "dee"})
+    assert [(r["transfer"].payee, r["amount"]) for r in response.context["owed"]] == [(ben.pk, 1)]
+    page = response.content.decode()
+    assert "venmo.com/u/ben-jones" in page and "venmo.com/u/ann-smith" not in page
+    assert 'you owe <span class="money">$17</span>' in page  # the tab line
+    # Taken off the tab, it is tonight's to pay again.
+    alice_client.post(
+        reverse("settlement_tab", args=[evening.pk]),
+        {"action": "off", "payer": dee.pk, "payee": ann.pk, "amount": 17},
+    )
+    postings.check_invariants(evening)
+    response = client.get(reverse("share_me", args=[token]), {"name": "dee"})
+    assert {r["transfer"].payee for r in response.context["owed"]} == {ann.pk, ben.pk}
