@@ -6,7 +6,8 @@ Every member reads the tab. A payment is recorded by a scorekeeper, or by a memb
 concerns (the payer or the payee; recorded by the payee it is confirmed at once); it is
 confirmed by the payee's member or a scorekeeper, and reversed by them (or by the payer
 while nobody has confirmed it). The money is ``ledger.postings.tab``'s to write; a
-refusal is shown in the reader's words with the form still filled in.
+refusal is shown in the reader's words with the form still filled in. Each payment form
+carries a one-time token: submitted twice, it records one payment and says so once more.
 """
 
 from __future__ import annotations
@@ -85,13 +86,16 @@ def tab_pay(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
             user=request.user,
             # The payee saying they were paid needs nobody else's word.
             confirmed=payee.user_id == request.user.pk,
+            # A double tap or a resent form finds the payment this token recorded.
+            form_token=form.cleaned_data["once"],
         )
     except BourreError as error:
         form_error(form, error)
         return _page(request, club, membership, form, status=422)
+    # Said from the payment recorded (on a second submit, the first one's).
     facts = {
-        "payer": payer.name,
-        "payee": payee.name,
+        "payer": payment.payer.name,
+        "payee": payment.payee.name,
         "amount": format_money(payment.amount, club.currency),
     }
     if payment.confirmed:

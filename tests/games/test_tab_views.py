@@ -282,3 +282,73 @@ def test_the_me_statement_does_not_ask_to_pay_tonight_what_is_on_the_tab(
     postings.check_invariants(evening)
     response = client.get(reverse("share_me", args=[token]), {"name": "dee"})
     assert {r["transfer"].payee for r in response.context["owed"]} == {ann.pk, ben.pk}
+
+
+def test_a_double_tap_on_paid_in_full_records_one_payment(alice_client, evening, club, players):
+    """The same form posted twice (a double tap, a resent POST) records one payment; the
+    second post says what the first recorded. Each form drawn has its own token."""
+    import re
+
+    _close(alice_client, evening, "tab")
+    page = alice_client.get(reverse("club_tab", args=[club.pk])).content.decode()
+    tokens = re.findall(r'name="once" value="([0-9a-f]{32})"', page)
+    # One per "Paid in full" (three clearing transfers) and the record form's: all fresh.
+    assert len(tokens) == 4 and len(set(tokens)) == 4
+    dee, ann = players[3], players[0]
+    post = {"payer": dee.pk, "payee": ann.pk, "amount": "17", "method": "cash", "once": tokens[0]}
+    first = alice_client.post(reverse("tab_pay", args=[club.pk]), post, follow=True)
+    postings.check_invariants(evening)
+    second = alice_client.post(reverse("tab_pay", args=[club.pk]), post, follow=True)
+    postings.check_invariants(evening)
+    assert TabPayment.objects.count() == 1
+    assert Posting.objects.filter(kind=Posting.Kind.TAB_PAYMENT).count() == 1
+    assert tab_balances(club.pk)[dee.pk] == -1  # owed 18, paid 17 once
+    for response in (first, second):
+        assert "Dee paid ann $17: reported" in response.content.decode()
+    # Another form's token is another payment.
+    post["once"], post["amount"] = tokens[3], "1"
+    alice_client.post(reverse("tab_pay", args=[club.pk]), post)
+    postings.check_invariants(evening)
+    assert TabPayment.objects.count() == 2 and tab_balances(club.pk)[dee.pk] == 0
+    # Without a token (an old page) each post records, as before.
+    del post["once"]
+    alice_client.post(reverse("tab_pay", args=[club.pk]), post)
+    postings.check_invariants(evening)
+    assert TabPayment.objects.count() == 3
+
+
+def test_the_same_form_token_in_another_club_is_another_payment(club, players, alice):
+    """The token is the club's: the ledger looks it up under the club's lock."""
+    from tests.factories import ClubFactory, PlayerFactory
+
+    other = ClubFactory()
+    x, y = PlayerFactory(club=other), PlayerFactory(club=other)
+    here = postings.report_payment(
+        club_id=club.pk,
+        payer_id=players[0].pk,
+        payee_id=players[1].pk,
+        amount=5,
+        method="cash",
+        user=alice,
+        form_token="a" * 32,
+    )
+    there = postings.report_payment(
+        club_id=other.pk,
+        payer_id=x.pk,
+        payee_id=y.pk,
+        amount=5,
+        method="cash",
+        user=alice,
+        form_token="a" * 32,
+    )
+    assert here.pk != there.pk
+    again = postings.report_payment(
+        club_id=club.pk,
+        payer_id=players[0].pk,
+        payee_id=players[1].pk,
+        amount=5,
+        method="cash",
+        user=alice,
+        form_token="a" * 32,
+    )
+    assert again.pk == here.pk and TabPayment.objects.count() == 2
