@@ -43,7 +43,17 @@ from rest_framework.response import Response
 
 from games.access import club_for, tournament_for
 from games.api import views as session_api
-from games.api.base import READ_PROBLEMS, WRITE_PROBLEMS, ApiView, problems, role_for, valid
+from games.api.base import (
+    CURSOR_PARAMETERS,
+    READ_PROBLEMS,
+    WRITE_PROBLEMS,
+    ApiView,
+    page_of,
+    paginate,
+    problems,
+    role_for,
+    valid,
+)
 from games.api.errors import INVALID_DETAIL, INVALID_TITLE, TYPE_VALIDATION, Problem
 from games.api.serializers import MAX_ID, StrictInputSerializer
 from games.api.tournaments import TournamentListApi, TournamentOutputSerializer
@@ -322,16 +332,21 @@ class TournamentListCreateApi(TournamentListApi):
 
 
 class EntryListApi(ApiView):
+    cursor_ordering = "id"
+
     @extend_schema(
         operation_id="tournaments_entries_list",
-        summary="A tournament's entries",
-        responses={200: EntryOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        summary="A tournament's entries, in the order they were made",
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(EntryOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["tournaments"],
     )
     def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t, _ = tournament_for(request.user, tournament_id)
-        entries = t.entries.select_related("player").order_by("id")
-        return Response(EntryOutputSerializer(_entry_rows(t, entries), many=True).data)
+        entries = t.entries.select_related("player")
+        return paginate(
+            self, request, entries, EntryOutputSerializer, rows=lambda page: _entry_rows(t, page)
+        )
 
     @extend_schema(
         operation_id="tournaments_entries_create",
