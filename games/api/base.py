@@ -175,6 +175,15 @@ class ApiAutoSchema(AutoSchema):
             params += [IDEMPOTENCY_KEY_PARAMETER, _REPLAYED]
         return [*params, _RETRY_AFTER, *RATE_LIMIT_HEADERS]
 
+    def _map_serializer(
+        self, serializer: Any, direction: Direction, bypass_extensions: bool = False
+    ) -> dict[str, Any]:
+        # An input serializer that refuses unknown fields says so (issue 36).
+        schema = super()._map_serializer(serializer, direction, bypass_extensions)
+        if isinstance(serializer, s.StrictInputSerializer) and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+        return schema
+
     def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         extra = [429]  # every call is rate limited (ApiRateThrottle)

@@ -481,11 +481,11 @@ class HandListApi(ApiView):
             "in this session by the web's offline queue (nothing written); 400 `hand-rejected`: the engine's errors; "
             "409: `session_version`/`If-Match` is stale or the session is closed."
         ),
-        parameters=[IF_MATCH_PARAMETER, s.LOCATION_HEADER],
+        parameters=[IF_MATCH_PARAMETER, s.LOCATION_HEADER, s.etag_header(200, 201)],
         request=s.HandCreateInputSerializer,
         responses={
-            201: s.HandDetailOutputSerializer,
-            200: s.HandDetailOutputSerializer,
+            201: s.HandWriteOutputSerializer,
+            200: s.HandWriteOutputSerializer,
             **problems(*WRITE_PROBLEMS, 409),
             (400, PROBLEM_MEDIA_TYPE): s.BadRequestProblemSerializer,
         },
@@ -517,10 +517,15 @@ class HandListApi(ApiView):
             expected_version=expected,
             user=request.user,
         )
+        # The session's version now (issue 36): the next write's If-Match.
+        version = GameSession.objects.values_list("version", flat=True).get(pk=session.pk)
         return Response(
-            s.HandDetailOutputSerializer(hand).data,
+            {**s.HandDetailOutputSerializer(hand).data, "version": version},
             status=201 if created else 200,
-            headers={"Location": absolute(request, "api_hand_detail", hand.pk)},
+            headers={
+                "Location": absolute(request, "api_hand_detail", hand.pk),
+                "ETag": f'"{version}"',
+            },
         )
 
 
