@@ -13,7 +13,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from django.test import Client
@@ -30,8 +29,6 @@ CONFIG = """\
 post_hooks: []
 project_name_override: bourre-client
 package_name_override: bourre_client
-content_type_overrides:
-  application/jsonl: application/octet-stream
 """
 
 # Ten hands for ann, ben, cal, dee (dealing from dee); each is checked by the server.
@@ -153,6 +150,19 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
     assert [h.number for h in hands] == list(range(1, 11))
     assert hands[0].verdict.valid is True
 
+    # A correction answers the session's new version: the next write chains on it.
+    latest = json.loads(
+        api("sessions.sessions_retrieve").sync_detailed(session.id, client=client).content
+    )["version"]
+    corrected = api("hands.hands_correct").sync_detailed(
+        hands[0].id,
+        client=client,
+        body=models.CorrectInput.from_dict({**SUMMARIES[1], "session_version": latest}),
+    )
+    assert corrected.status_code == 200, corrected.content
+    assert corrected.parsed.version == latest + 1
+    assert corrected.headers["ETag"].removeprefix("W/") == f'"{latest + 1}"'
+
     voided = api("hands.hands_void").sync(
         hands[-1].id, client=client, body=models.VoidInput(reason="misdeal")
     )
@@ -185,8 +195,17 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
             assert sum(leg.amount for leg in posting.legs) == 0
         if not page.next_:
             break
-        cursor = parse_qs(urlparse(page.next_).query)["cursor"][0]
+        cursor = page.next_  # the cursor itself (issue 36)
     assert seen == sorted(seen) and len(seen) == len(set(seen))
     assert len(seen) > 10
+
+    # Every CSV is its own operation, read as text; the export as bytes (issue 36).
+    ledger_csv = api("ledger.postings_csv").sync(club.id, client=client)
+    assert ledger_csv.splitlines()[0].startswith("posting,")
+    assert len({line.split(",")[0] for line in ledger_csv.splitlines()[1:]}) == len(seen)
+    export = api("clubs.clubs_export").sync(club.id, client=client)
+    lines = [json.loads(line) for line in export.payload.read().splitlines()]
+    assert lines[0]["type"] == "club" and lines[0]["id"] == club.id
+    assert len([x for x in lines if x["type"] == "hand"]) == 10
 
     postings.check_invariants(GameSession.objects.get(pk=session.id))
