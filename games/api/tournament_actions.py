@@ -726,7 +726,8 @@ class PayoutsApi(ApiView):
         # the pool as it was, what is left plus what was paid (issue 36).
         paid_by_place: dict[int, int] = defaultdict(int)
         for place, prize in t.entries.filter(place__isnull=False).values_list("place", "prize"):
-            paid_by_place[place] += prize
+            if place is not None:  # filtered out already; for the type checker
+                paid_by_place[place] += prize
         pool = books.prize_balances(t)["pool"] + sum(paid_by_place.values())
         entrants = payouts.entrants_count(t)
         places = [
