@@ -186,7 +186,7 @@ def run() -> None:  # noqa: PLR0915 (one straight script)
     for label, path in (
         ("ledger.csv", lambda s: reverse("ledger_csv", args=[s.pk])),
         ("API postings CSV",
-         lambda s: f"/api/v1/clubs/{s.club_id}/postings/?session={s.pk}&format=csv"),
+         lambda s: f"/api/v1/clubs/{s.club_id}/postings/csv/?session={s.pk}"),
     ):  # fmt: skip
         figures = []
         for session in (small, big):

@@ -16,7 +16,7 @@ the server's memory stays flat however big the club is (bench/api.py measures it
 
 import datetime
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -90,10 +90,22 @@ def export_lines(club: Club) -> Iterator[bytes]:
 
 
 class JsonLinesRenderer(BaseRenderer):
-    """The export's one content type (the view streams; errors render as problems)."""
+    """The export's one content type. The view streams the lines itself and errors render
+    as problems, so what reaches this renderer is DRF's own answer to `OPTIONS` (the
+    view's metadata): one JSON line, never a 500."""
 
     media_type = MEDIA_TYPE
     format = "jsonl"
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        if data is None:
+            return b""
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
 class ExportNegotiation(ApiContentNegotiation):

@@ -6,9 +6,11 @@ absolute Location headers, the schema's file name, numeric names)."""
 import csv
 import io
 import json
+import re
 import zoneinfo
 
 import pytest
+from drf_spectacular.generators import SchemaGenerator
 
 from games.api.base import MAX_BODY_BYTES
 from games.models import Player
@@ -262,3 +264,20 @@ def test_a_format_other_than_the_operations_own_is_400_naming_it(api_carol, play
     csv_only = api_carol.get(f"/api/v1/sessions/{played.pk}/settlement/csv/?format=json")
     assert csv_only.status_code == 400
     assert csv_only.json()["errors"][0]["message"].endswith("answers in: csv.")
+
+
+def test_options_on_every_operation_is_never_a_server_error(api_bob, played, club, players):
+    """DRF answers `OPTIONS` with the view's metadata, rendered by the operation's one
+    renderer (issue 36): the streamed export's and the CSVs' renderers must render it
+    (schemathesis found the export's 500)."""
+    ids = {"club_id": club.pk, "session_id": played.pk, "player_id": players[0].pk}
+    ids["hand_id"] = played.hands.first().pk
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    answered = {}
+    for template in document["paths"]:
+        path = re.sub(r"\{(\w+)\}", lambda m: str(ids.get(m[1], 1)), template)
+        answered[template] = api_bob.options(path).status_code
+    assert len(answered) >= 50  # the walk reached every path
+    assert {p: code for p, code in answered.items() if code >= 500} == {}
+    export = api_bob.options(f"/api/v1/clubs/{club.pk}/export/")
+    assert export.status_code == 200 and json.loads(export.content)["name"]
