@@ -470,7 +470,8 @@ class SettlementMarkApi(ApiView):
             paid=data["paid"],
             user=request.user,
         )
-        # Read again: the mark changed the session's version.
+        # A mark is a note, not money: it leaves the session's version as it was. The
+        # answer still carries that version and its ETag, so a client chains If-Match.
         fresh = GameSession.objects.get(pk=session.pk)
         return Response(settlement_data(fresh), headers={"ETag": f'"{fresh.version}"'})
 
