@@ -35,7 +35,12 @@ from django.utils.translation import get_language, gettext_lazy, ngettext, pgett
 from django.utils.translation import gettext as _
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
-from games.engine.hand_meaning import RenegeClaim, claimed_reneges, forfeits_after
+from games.engine.hand_meaning import (
+    RenegeClaim,
+    claimed_reneges,
+    excused_from_ante,
+    forfeits_after,
+)
 from games.engine.rulebook import CODE_RULES
 from games.engine.rules import Rules
 from games.formtext import own_messages
@@ -329,7 +334,7 @@ class HandForm(forms.Form):
         self.hand_size = self.rules.hand_size
         self.players = self._players(state)
         self.dealer = state.get("dealer")
-        self.excused = set(state.get("excused") or [])
+        self.excused = excused_from_ante(state.get("excused") or [], self.rules)
         # Every field, built for these names and this hand size once per process (building
         # ~27 fields and rewriting their messages was an eighth of a record POST; issue
         # #20); each form gets its own shallow copies, so an attribute set on one form's
@@ -473,7 +478,10 @@ class HandForm(forms.Form):
         them: the names travel in the form)."""
         self.state = state
         self.dealer = state.get("dealer")
-        self.excused = set(state.get("excused") or [])
+        # Under double_ante (or dealer_antes_for_all) nobody is excused, even a player a
+        # hand before the switch excused (R5): the heading and the marks say so.
+        rules = Rules.from_dict(state.get("rules") or {})
+        self.excused = excused_from_ante(state.get("excused") or [], rules)
 
     def _value(self, name: str) -> Any:
         return self[name].value()

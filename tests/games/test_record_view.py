@@ -562,3 +562,28 @@ def test_result_says_a_corrected_renege_costs_the_next_deal_R39(bob_client, tabl
     # ann was next to deal (dee dealt): the deal skipped her at once, ben deals.
     hand = Hand.objects.get(session=table, number=1)
     assert hand.result["next_dealer"] == "ben" and hand.result["forfeits_next"] == []
+
+
+# -- double_ante after a hand that excused someone -------------------------------------------
+
+
+def test_R5_double_ante_switched_on_after_a_bourre_shows_nobody_excused(bob_client, table, bob):
+    """RULES.md, ``double_ante``: nobody is ever excused. dee was bourréd (R36), so the
+    session's state excuses dee; the table then turns on ``double_ante``. The verifier
+    charges dee an ante at the next hand, so the result page's "Antes next", the
+    scoreboard's badge and the record form's mark must not say dee is excused."""
+    hand = record_direct(table, **WIN_ANN)
+    assert postings.session_state(table)["excused"] == ["dee"]
+    postings.change_rules(session_id=table.pk, rules={"double_ante": True}, user=bob)
+    page = bob_client.get(reverse("hand_detail", args=[hand.pk]))
+    assert page.context["antes_next"] == ["ann", "ben", "cal", "dee"]
+    assert "dee excused" not in page.content.decode()
+    board = bob_client.get(reverse("session_detail", args=[table.pk]))
+    assert [r["excused"] for r in board.context["rows"]] == [False] * 4
+    form = bob_client.get(reverse("hand_record", args=[table.pk]))
+    assert [r["excused"] for r in form.context["rows"]] == [False] * 4
+    assert "excused" not in form.content.decode().split('class="record-context"')[1][:400]
+    # The next hand charges dee the ante the pages promised.
+    nxt = record_direct(table, trump="H", passed=["ben", "cal"], tricks={"ann": 5})
+    assert nxt.result["antes"]["dee"] == 2  # one ante, plus the second for playing
+    postings.check_invariants(table)
