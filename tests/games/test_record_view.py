@@ -587,3 +587,26 @@ def test_R5_double_ante_switched_on_after_a_bourre_shows_nobody_excused(bob_clie
     nxt = record_direct(table, trump="H", passed=["ben", "cal"], tricks={"ann": 5})
     assert nxt.result["antes"]["dee"] == 2  # one ante, plus the second for playing
     postings.check_invariants(table)
+
+
+def test_the_hand_page_names_its_hand_once(bob_client, table, bob):
+    """FINDINGS: the hand page said "Hand 3" twice (its heading and the result card's
+    kicker). The heading names it; the record screen, which has no heading of its own,
+    still says "Hand 3 saved"."""
+    for _ in range(3):
+        hand = record_direct(table, **WIN_ANN)
+
+    def shown(html):  # the page above its postings' details (whose memos name the hand)
+        return html.split("<body", 1)[1].split('<details class="details-toggle">')[0]
+
+    html = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    assert hand.number == 3 and shown(html).count("Hand 3") == 1
+    postings.void_hand(session_id=table.pk, hand_id=hand.pk, user=bob)
+    html = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    assert shown(html).count("Hand 3") == 1 and "undone" in shown(html)
+    table.refresh_from_db()
+    saved = record(bob_client, table, htmx=True, tricks={"ann": 1, "ben": 3, "cal": 1})
+    assert saved.status_code == 200
+    number = Hand.objects.filter(session=table).latest("pk").number
+    assert saved.content.decode().count(f"Hand {number} saved") == 1
+    postings.check_invariants(table)
