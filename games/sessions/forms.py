@@ -2,16 +2,17 @@
 
 The house-rule fields are built from `games.engine.rules.RULE_FIELDS` (games.sessions.
 rule_fields), so a switch added to the engine shows up here with its label, default and
-help text; a new table's ante starts at one whole unit of its currency. A session counts in
-its club's minor unit (the picker offers only those currencies). The hand form turns a
-few taps per player into the table's part of a hand record (HAND_RECORD.md); the engine
-stays the judge, but the obvious slips (more tricks than a hand has, a passer with tricks)
-are caught here first, so the player reads them in table words beside the row, each
-naming its rule once (``with_rule``). What the taps mean for the record (a renege named
-for a passer under an Ace up, R38; calls out of turn added to the forfeits owed, R16) is
-``games.engine.hand_meaning``'s: the form collects, the engine decides. Its
-fields are built once per players, hand size and language and copied shallowly into each
-form (``_hand_fields``; building them was an eighth of a record POST).
+help text; a new table's ante starts at the club's latest home session's ante (one whole
+unit of its currency at a club's first table). A session counts in its club's minor unit
+(the picker offers only those currencies). The hand form turns a few taps per player
+into the table's part of a hand record (HAND_RECORD.md); the engine stays the judge, but
+the obvious slips (more tricks than a hand has, a passer with tricks) are caught here
+first, so the player reads them in table words beside the row, each naming its rule once
+(``with_rule``). What the taps mean for the record (a renege named for a passer under an
+Ace up, R38; calls out of turn added to the forfeits owed, R16) is
+``games.engine.hand_meaning``'s: the form collects, the engine decides. Its fields are
+built once per players, hand size and language and copied shallowly into each form
+(``_hand_fields``; building them was an eighth of a record POST).
 
 Every label, help text and refusal is in the reader's language (issue 19): the
 module-level choices are lazy texts, the per-player fields are built per language, and
@@ -59,6 +60,21 @@ SUITS = [
     ("D", gettext_lazy("Diamonds")),
     ("C", gettext_lazy("Clubs")),
 ]
+
+
+def _last_ante(club: Club) -> int | None:
+    """The ante the club's latest home session played at last (its rules after any
+    change), for the next one to start from: most tables keep their stake week to week
+    (a quarter, not the one whole unit a club's first table starts at). A tournament
+    table's ante is a level of chips, not a stake, so it is never the one carried."""
+    rules = (
+        club.sessions.filter(chip_limited=False)
+        .order_by("-created_at", "-id")
+        .values_list("rules", flat=True)
+        .first()
+    )
+    ante = (rules or {}).get("ante") if isinstance(rules, dict) else None
+    return ante if isinstance(ante, int) and ante > 0 else None
 
 
 class SessionForm(RulesForm):
@@ -136,6 +152,9 @@ class SessionForm(RulesForm):
         )
         self.fields["name"].initial = dateformat.format(timezone.localdate(), name_format)
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
+        last_ante = _last_ante(club)
+        if last_ante is not None:
+            self.fields["ante"].initial = last_ante
         self._by_id = by_id
         own_messages(self)
 
