@@ -49,7 +49,7 @@ def test_settlement_sentences_and_explanations(carol_client, played):
     # FINDINGS: the explanation says more than a player needs; it waits behind "why?"
     # (a closed <details> under each transfer's sentence).
     whys = re.findall(
-        r'<details class="transfer-why"><summary>why\?</summary><p class="row-sub">([^<]+)</p>',
+        r'<details class="transfer-why">\s*<summary>why\?</summary>\s*<p class="row-sub">([^<]+)</p>',
         html.replace("&#x27;", "'"),
     )
     assert sorted(whys) == sorted(r["explanation"] for r in response.context["rows"])
