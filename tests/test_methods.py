@@ -22,6 +22,11 @@ pytestmark = pytest.mark.django_db
 # The addresses that take a POST (a form, a button, a seat's move): everything else is
 # read only. set_language and logout take only a POST.
 FORMS = {
+    "settlement_tab",
+    "tab_pay",
+    "tab_settings",
+    "tab_payment_confirm",
+    "tab_payment_reverse",
     "session_new",
     "account_delete",
     "hand_record",
@@ -76,6 +81,10 @@ FORMS = {
 }
 # Addresses that take only a POST: a GET of one is refused too.
 POST_ONLY = {
+    "settlement_tab",
+    "tab_pay",
+    "tab_payment_confirm",
+    "tab_payment_reverse",
     "hand_void",
     "hand_edit",
     "settlement_mark",

@@ -510,7 +510,9 @@ class ClubBalancesApi(ApiView):
         totals = {"pot": 0, "carry": 0, "bank": 0}
         by_player: dict[int, int] = {}
         rows = (
+            # The club's tab has its own endpoint (games.api.tab): its legs are not here.
             Leg.objects.filter(account__club=club)
+            .exclude(account__kind=Account.Kind.TAB)
             .values("account__kind", "account__player_id")
             .annotate(total=Sum("amount"))
             .order_by()
