@@ -99,6 +99,11 @@ urlpatterns = [
         name="api_posting_list",
     ),
     path(
+        "clubs/<id:club_id>/postings/csv/",
+        ledger_api.PostingCsvApi.as_view(),
+        name="api_posting_csv",
+    ),
+    path(
         "clubs/<id:club_id>/balances/",
         ledger_api.ClubBalancesApi.as_view(),
         name="api_club_balances",
@@ -198,5 +203,15 @@ urlpatterns = [
         "tournaments/<id:tournament_id>/prizes/",
         tournaments.TournamentPrizesApi.as_view(),
         name="api_tournament_prizes",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/standings/csv/",
+        tournaments.TournamentStandingsCsvApi.as_view(),
+        name="api_tournament_standings_csv",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/prizes/csv/",
+        tournaments.TournamentPrizesCsvApi.as_view(),
+        name="api_tournament_prizes_csv",
     ),
 ]
