@@ -271,6 +271,10 @@ def test_the_me_statement_does_not_ask_to_pay_tonight_what_is_on_the_tab(
     token = create_link(evening).token
     response = client.get(reverse("share_me", args=[token]), {"name": "dee"})
     assert [(r["transfer"].payee, r["amount"]) for r in response.context["owed"]] == [(ben.pk, 1)]
+    # The settlement page offers no "Pay" for it either: the tab page does.
+    settlement = alice_client.get(reverse("session_settlement", args=[evening.pk]))
+    assert "venmo.com/u/ben-jones" in settlement.content.decode()
+    assert "venmo.com/u/ann-smith" not in settlement.content.decode()
     page = response.content.decode()
     assert "venmo.com/u/ben-jones" in page and "venmo.com/u/ann-smith" not in page
     assert 'you owe <span class="money">$17</span>' in page  # the tab line
