@@ -40,7 +40,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import Direction, OpenApiParameter
@@ -589,11 +589,12 @@ def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.S
             {
                 "__doc__": f"A page of {name} items.",
                 "next": serializers.CharField(
-                    allow_null=True, help_text="The next page's cursor; null on the last page."
+                    allow_null=True,
+                    help_text=gettext_lazy("The next page's cursor; null on the last page."),
                 ),
                 "previous": serializers.CharField(
                     allow_null=True,
-                    help_text="The previous page's cursor; null on the first page.",
+                    help_text=gettext_lazy("The previous page's cursor; null on the first page."),
                 ),
                 "results": item_serializer(many=True),
             },
