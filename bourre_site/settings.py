@@ -175,7 +175,15 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-        }
+        },
+        # The login, sign-up and reset counters (games/ratelimit.py). Give Redis
+        # `maxmemory-policy noeviction` (or room enough): an evicted counter is a fresh
+        # allowance.
+        "ratelimit": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "rl",
+        },
     }
     # Sessions read from the shared cache and written through to the database (Django's
     # cached_db): a request of a signed-in phone costs one query less. Only with a shared
@@ -183,13 +191,16 @@ if REDIS_URL:
     # processes.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
-    # Room for the rate-limit counters of many clients: the default 300 entries would let
-    # a spray of usernames cull an account's login counters (games/ratelimit.py).
+    # The login, sign-up and reset counters live in the database (games/counters.py):
+    # seen by every app process, never culled, so neither a second worker nor a spray of
+    # usernames hands out a fresh allowance. The API's per-window counts stay in the
+    # process's memory cache (one per worker; `make run` starts one worker without Redis).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "OPTIONS": {"MAX_ENTRIES": 20000},
-        }
+        },
+        "ratelimit": {"BACKEND": "games.counters.CounterCache", "TIMEOUT": None},
     }
     # Django's database sessions. (Issue #31 removed the own engine that read the row by
     # a plain statement: 5 % of a record POST, bench/devices.py.)
