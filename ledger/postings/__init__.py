@@ -8,7 +8,8 @@ The package is split by concern, and this module is its public face (import
 - ``corrections``: correct any earlier hand (``correct_hand``), re-settling the later ones;
 - ``sessions``: start a session, seats, rules, award a pot, close, settlement marks;
 - ``bank``: buy-ins and cash-outs;
-- ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes);
+- ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes), and the
+  anonymising of its memos' names when an account is deleted;
 - ``_common``: the session lock, posting legs, the running totals (the session's
   ``nets``/``stacks`` and the players' club totals, ``PlayerTotals``: one writer,
   ``_post``, so reversals subtract through it too), the seats and state the engine sees,
@@ -125,7 +126,7 @@ from ledger.postings.hands import (
     record_hand_with_legs,
     void_hand,
 )
-from ledger.postings.prizes import post_prize, prize_accounts
+from ledger.postings.prizes import post_prize, prize_accounts, rename_in_prize_memos
 from ledger.postings.sessions import (
     add_seat,
     award_pot,
@@ -173,6 +174,7 @@ __all__ = [
     "pot_balance",
     "post_prize",
     "prize_accounts",
+    "rename_in_prize_memos",
     "prize_balances",
     "prize_postings",
     "PostedLeg",
