@@ -595,7 +595,7 @@ class TokenAuthScheme(OpenApiAuthenticationExtension):
 class UnroutedApi(ApiView):
     # A path under /api/ that no route matches (games.api.errors.api_not_found): the same
     # 404 problem as a missing object, counted and with its RateLimit-* headers.
-    schema = None
+    schema = None  # type: ignore[assignment]  # not in the schema
     permission_classes: Sequence[type[BasePermission]] = []  # a 404 for anyone, not a 401
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
