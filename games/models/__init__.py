@@ -9,6 +9,7 @@ its English, or adding a verbose name, does (migration 0018 named the ``name`` f
 from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from .club import Club, Invite, Membership, Player, Role
 from .counter import RateCounter
+from .payment import PaymentHandles
 from .preference import LanguagePreference
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
 from .share import ShareLink
@@ -32,6 +33,7 @@ __all__ = [
     "Invite",
     "LanguagePreference",
     "Membership",
+    "PaymentHandles",
     "Player",
     "RateCounter",
     "Role",
