@@ -222,15 +222,11 @@ def delete_account(user: User, decisions: Mapping[int, Decision]) -> Deleted:
         checked = _decide(plan, decisions)
         done = Deleted()
         names: dict[int, dict[str, str]] = {}
-        renamed: dict[int, dict[int, str]] = {}  # club id -> {player id: new name}
+        new_names: dict[int, dict[int, str]] = {}  # club id -> {player id: new name}
         with translation.override(settings.LANGUAGE_CODE):
             for sole in plan.sole_clubs:
-<<<<<<< HEAD
-                _settle_club(sole, checked[sole.club.pk], done, names, renamed)
-=======
-                _settle_club(sole, checked[sole.club.pk], done, names)
+                _settle_club(sole, checked[sole.club.pk], done, names, new_names)
             renamed: list[int] = []
->>>>>>> main
             for player in Player.objects.filter(user=user):
                 renamed.append(player.pk)
                 new = _free_name(
@@ -239,7 +235,7 @@ def delete_account(user: User, decisions: Mapping[int, Decision]) -> Deleted:
                     player.pk,
                 )
                 names.setdefault(player.club_id, {})[player.name] = new
-                renamed.setdefault(player.club_id, {})[player.pk] = new
+                new_names.setdefault(player.club_id, {})[player.pk] = new
                 player.name, player.user = new, None
                 player.save(update_fields=["name", "user"])
                 done.players_renamed += 1
@@ -253,9 +249,9 @@ def delete_account(user: User, decisions: Mapping[int, Decision]) -> Deleted:
         done.hands_rewritten = rename_in_hands(
             sorted(set(club_ids) | set(names)), names, {old_username: user.get_username()}
         )
-        for club_id in sorted(renamed):
+        for club_id in sorted(new_names):
             done.prize_memos_rewritten += postings.rename_in_prize_memos(
-                club_id, names.get(club_id, {}), renamed[club_id]
+                club_id, names.get(club_id, {}), new_names[club_id]
             )
     return done
 
@@ -265,7 +261,7 @@ def _settle_club(
     decision: Decision,
     done: Deleted,
     names: dict[int, dict[str, str]],
-    renamed: dict[int, dict[int, str]],
+    new_names: dict[int, dict[int, str]],
 ) -> None:
     club = sole.club
     if decision.action == "hand_over":
@@ -276,7 +272,7 @@ def _settle_club(
     elif has_books(club):
         done.archived.append(club.name)
         names[club.pk] = _archive(club)
-        renamed[club.pk] = dict(Player.objects.filter(club=club).values_list("pk", "name"))
+        new_names[club.pk] = dict(Player.objects.filter(club=club).values_list("pk", "name"))
         done.players_renamed += len(names[club.pk])
     else:
         done.deleted.append(club.name)
