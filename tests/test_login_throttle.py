@@ -292,7 +292,9 @@ def test_an_account_takes_at_most_100_failures_in_any_hour(settings, clock):
     assert times[settings.LOGIN_ACCOUNT_RATE_LIMIT] - times[0] >= 1
 
 
-def test_an_account_under_attack_refuses_a_new_address_in_words(client, alice, password, settings):
+def test_an_account_under_attack_refuses_a_new_address_in_words(
+    client, alice, password, settings, clock
+):
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
     for i in range(3):
         assert _login(Client(), "alice", "wrong", f"203.0.113.{i}").status_code == 422
@@ -305,7 +307,10 @@ def test_an_account_under_attack_refuses_a_new_address_in_words(client, alice, p
 # -- the owner's known browser ---------------------------------------------------------------
 
 
-def test_the_owners_known_browser_gets_in_while_the_account_is_attacked(alice, password, settings):
+def test_the_owners_known_browser_gets_in_while_the_account_is_attacked(
+    alice, password, settings, clock
+):
+    # The clock stands still: a slow run must not outlast the account's first wait.
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
     owner = Client()
     assert _login(owner, "alice", password, "192.0.2.10").status_code == 302
@@ -348,7 +353,7 @@ def test_a_forged_or_foreign_device_cookie_buys_nothing(alice, bob, password, se
 # -- API tokens and sign-ups -----------------------------------------------------------------
 
 
-def test_token_creation_shares_the_account_limit(alice, password, settings):
+def test_token_creation_shares_the_account_limit(alice, password, settings, clock):
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 2
     for i in range(2):
         _login(Client(), "alice", "wrong", f"203.0.113.{i}")
