@@ -35,6 +35,14 @@ from games import ratelimit
 pytestmark = pytest.mark.django_db
 
 REDIS = "redis://127.0.0.1:6379/7"
+# The store of the throttle's counters without REDIS_URL (settings).
+DATABASE_STORE = {"BACKEND": "games.counters.CounterCache", "TIMEOUT": None}
+
+
+@pytest.fixture
+def database_store(settings):
+    """The counters in the database, whatever this run's REDIS_URL says."""
+    settings.CACHES = {**settings.CACHES, "ratelimit": DATABASE_STORE}
 
 
 @pytest.fixture
@@ -98,7 +106,7 @@ def any_cache(request, settings):
     elif request.param == "database":
         if not _threads_can_write():
             pytest.skip("threads cannot write the in-memory SQLite test database")
-        assert settings.CACHES["ratelimit"]["BACKEND"] == "games.counters.CounterCache"
+        settings.CACHES = {**settings.CACHES, "ratelimit": DATABASE_STORE}
     else:
         redis = pytest.importorskip("redis")
         try:
@@ -206,7 +214,7 @@ def test_forty_concurrent_wrong_passwords_at_the_login_form(settings, alice):
 
 
 def test_a_spray_of_usernames_from_many_addresses_leaves_the_account_limit_standing(
-    settings, clock
+    settings, clock, database_store
 ):
     """The memory cache forgets its oldest keys once full: counters kept there could be
     pushed out by made-up usernames. Here the default cache holds 50 keys, the spray
@@ -217,7 +225,7 @@ def test_a_spray_of_usernames_from_many_addresses_leaves_the_account_limit_stand
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "OPTIONS": {"MAX_ENTRIES": 50, "CULL_FREQUENCY": 2},
         },
-        "ratelimit": settings.CACHES["ratelimit"],
+        "ratelimit": DATABASE_STORE,
     }
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
     for i in range(3):
@@ -236,7 +244,7 @@ def test_a_spray_of_usernames_from_many_addresses_leaves_the_account_limit_stand
     assert ratelimit.login_begin("192.0.2.79", "alice").wait == 2
 
 
-def test_the_database_store_never_culls_and_purges_only_expired_rows(clock):
+def test_the_database_store_never_culls_and_purges_only_expired_rows(clock, database_store):
     from games.counters import PURGE_EVERY
     from games.models import RateCounter
 
@@ -252,7 +260,7 @@ def test_the_database_store_never_culls_and_purges_only_expired_rows(clock):
     assert store.get("first") is None and store.add("first", 5, timeout=30)
 
 
-def test_a_refused_attempt_writes_no_key(settings, clock):
+def test_a_refused_attempt_writes_no_key(settings, clock, database_store):
     """An address past its allowance sprays new usernames: no key is written for them, so
     its spray cannot fill any store. Nor does an attempt the account refuses."""
     from games.models import RateCounter
