@@ -107,6 +107,7 @@ def test_requests_are_counted_by_route_pattern_and_status(client):
     client.get(f"/sessions/{10**9}/")  # to the login page: the pattern, not the id
     client.get(f"/no/such/page/{uuid.uuid4().hex}/")
     client.generic("BREW", "/healthz")
+    client.get("/")
     after = scrape(client).content.decode()
 
     def grew(**labels: str) -> float:
@@ -116,6 +117,7 @@ def test_requests_are_counted_by_route_pattern_and_status(client):
     assert grew(method="GET", route="healthz", status="200") == 3
     assert grew(method="GET", route="sessions/<id:session_id>/", status="302") == 1
     assert grew(method="GET", route="unmatched", status="404") == 1
+    assert grew(method="GET", route="/", status="200") == 1  # the home page has a name
     assert grew(method="other", route="healthz", status="200") == 1
     # The app's own series only: a process gauge's float may hold any digits.
     ours = "\n".join(line for line in after.splitlines() if line.startswith("bourre_"))
