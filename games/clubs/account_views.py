@@ -57,9 +57,13 @@ class DeleteAccountForm(forms.Form):
             choices = [("delete", gettext_lazy("Delete the club"))]
             if sole.heirs:
                 choices.insert(0, ("hand_over", gettext_lazy("Hand it to another member")))
+                heirs = [(m.pk, m.user.get_username()) for m in sole.heirs]
+                # One member who could take over: that one, chosen already. Several: the
+                # person picks (no silent first pick of someone to own their club).
                 self.fields[f"heir_{pk}"] = forms.TypedChoiceField(
                     label=gettext_lazy("New owner"),
-                    choices=[("", "—")] + [(m.pk, m.user.get_username()) for m in sole.heirs],
+                    choices=heirs if len(heirs) == 1 else [("", "—"), *heirs],
+                    initial=heirs[0][0] if len(heirs) == 1 else None,
                     coerce=int,
                     empty_value=None,
                     required=False,

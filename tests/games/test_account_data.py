@@ -600,3 +600,22 @@ def test_renamed_prize_memo_params_replace_names_only_where_a_name_stands():
         "Former member 7"
     )
     assert renamed_params(MemoKind.TEXT, {"text": "ann"}, names) == {"text": "ann"}
+
+
+def test_the_only_member_who_could_take_over_is_chosen_already(alice_client, club, bob, carol):
+    """A new user's finding (issue #33): with one candidate the "New owner" select began
+    at "—". One candidate: chosen; several: the person still picks."""
+    heirs_field = f"heir_{club.pk}"
+
+    def select() -> str:
+        page = alice_client.get(reverse("account_delete")).content.decode()
+        start = page.index(f'name="{heirs_field}"')
+        return page[start : page.index("</select>", start)]
+
+    several = select()
+    assert '<option value="" selected>—</option>' in several
+    assert "bob" in several and "carol" in several
+    Membership.objects.filter(club=club, user=carol).delete()
+    one = select()
+    bob_pk = Membership.objects.get(club=club, user=bob).pk
+    assert f'<option value="{bob_pk}" selected>bob</option>' in one and "—" not in one
