@@ -46,11 +46,13 @@ class DeleteAccountForm(forms.Form):
                 label=gettext_lazy("Your password"),
                 strip=False,
                 widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+                error_messages={"required": gettext_lazy("Type your password to confirm.")},
             )
         else:
             self.fields["username"] = forms.CharField(
                 label=gettext_lazy("Type your username to confirm"),
                 widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
+                error_messages={"required": gettext_lazy("Type your username exactly as it is.")},
             )
         for sole in plan.sole_clubs:
             pk = sole.club.pk

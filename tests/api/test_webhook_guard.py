@@ -195,7 +195,8 @@ def test_a_name_resolving_to_loopback_is_refused(api_alice, club, strict, resolv
     assert response.status_code == 400
     assert _code(response) == "address_not_allowed"
     assert response.json()["errors"][0]["message"] == (
-        "This address leads into the server's own network; use a public address."
+        "This address is inside a private network, and a private network cannot receive "
+        "webhooks. Use an address anyone on the internet can reach."
     )
 
 
@@ -269,7 +270,7 @@ def test_the_refusal_speaks_the_owners_language(api_alice, club, strict):
         headers={"Accept-Language": "es"},
     )
     message = response.json()["errors"][0]["message"]
-    assert message and "server's own network" not in message
+    assert message and "private network" not in message
 
 
 # --- delivery ------------------------------------------------------------------------------
