@@ -140,7 +140,10 @@ def _all_at_once(count, attempt_one):
 
     def run(i: int) -> None:
         start.wait(timeout=30)
-        attempt_one(i, tell, all_decided)
+        try:
+            attempt_one(i, tell, all_decided)
+        finally:
+            connection.close()  # this thread's own (the database store's)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
     for thread in threads:
@@ -149,6 +152,9 @@ def _all_at_once(count, attempt_one):
         thread.join(timeout=60)
 
 
+# Transactional: the threads' counters are committed rows (the database store), which a
+# rolled-back test transaction would leave behind for the next test.
+@pytest.mark.django_db(transaction=True)
 def test_forty_concurrent_failures_evaluate_exactly_the_allowance(settings, any_cache):
     evaluated = []
 
