@@ -290,3 +290,21 @@ def shown(kind: str, params: Mapping[str, Any], currency: Currency | str | None 
             "amount": facts["amount"],
         }
     return _(_PRIZE_SENTENCES[kind]) % facts
+
+
+def renamed_params(
+    kind: str, params: Mapping[str, Any], names: Mapping[str, str], name: str | None = None
+) -> dict[str, Any]:
+    """A prize memo's parameters with players' names replaced (a deleted account's
+    anonymisation): ``name`` is the new name of the posting's own player if it was
+    renamed; ``names`` maps old names to new ones, for the players a deal lists as having
+    agreed (joined with ", ") and for the memo's name when ``name`` is None. Other kinds,
+    and text memos (no known shape: nothing in them is known to be a name), as they were."""
+    out = dict(params)
+    if kind not in _PRIZE_SENTENCES and kind != MemoKind.DEAL:
+        return out
+    if isinstance(out.get("name"), str):
+        out["name"] = name if name is not None else names.get(out["name"], out["name"])
+    if kind == MemoKind.DEAL and isinstance(out.get("agreed"), str):
+        out["agreed"] = ", ".join(names.get(n, n) for n in out["agreed"].split(", "))
+    return out

@@ -8,7 +8,8 @@ The package is split by concern, and this module is its public face (import
 - ``corrections``: correct any earlier hand (``correct_hand``), re-settling the later ones;
 - ``sessions``: start a session, seats, rules, award a pot, close, settlement marks;
 - ``bank``: buy-ins and cash-outs;
-- ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes);
+- ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes), and the
+  anonymising of its memos' names when an account is deleted;
 - ``tab``: the club's tab (issue #34): a closed session's transfers put on it (or taken
   off), payments between players reported, confirmed and reversed;
 - ``_common``: the session lock, posting legs, the running totals (the session's
@@ -132,7 +133,7 @@ from ledger.postings.hands import (
     record_hand_with_legs,
     void_hand,
 )
-from ledger.postings.prizes import post_prize, prize_accounts
+from ledger.postings.prizes import post_prize, prize_accounts, rename_in_prize_memos
 from ledger.postings.sessions import (
     add_seat,
     award_pot,
@@ -195,6 +196,7 @@ __all__ = [
     "pot_balance",
     "post_prize",
     "prize_accounts",
+    "rename_in_prize_memos",
     "prize_balances",
     "prize_postings",
     "PostedLeg",
