@@ -137,6 +137,12 @@ def start_hand(*, session_id: int, user: postings.Actor = None) -> Table:
             raise DigitalError(
                 "A digital hand is already being played at this table.", "hand_in_progress"
             )
+        refusal = postings.table_deal_refusal(session)
+        if refusal is not None:
+            facts = {k: v for k, v in refusal.items() if k not in ("code", "message")}
+            raise DigitalError(
+                refusal["message"], refusal["code"], params=facts, message_id=refusal["code"]
+            )
         before = postings.session_state(session)
         hand = Hand(
             session=session,

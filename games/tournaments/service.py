@@ -90,7 +90,13 @@ from games.models.session import ROUND_TABLE_NAME, TABLE_NAME
 from games.money import CHIPS
 from games.tournaments import entries as late
 from games.tournaments.locks import entry_of, locked
-from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
+from games.tournaments.tables import (
+    deal_refusal,
+    finish_table,
+    sync_tables,
+    table_infos,
+    table_rules,
+)
 from games.tournaments.validation import validate
 from ledger import postings
 from ledger.memos import MemoKind, prize_memo
@@ -127,6 +133,7 @@ SETTINGS = (
     "final_hands",
     "advance_per_table",
     "tiebreak",
+    "break_pot",
     "carry_stacks",
     "payout_percentages",
     "rules",
@@ -679,6 +686,39 @@ def after_hand(session_id: int) -> None:
         if sync_tables(t, None, trigger=session_id):
             t.bump()
             t.save(update_fields=["version"])
+
+
+def deal_check(session_id: int) -> dict[str, Any] | None:
+    """Before a new hand at a tournament table (``postings.on_table_deal``): a freeze-out
+    table below the minimum that balancing has something for does not deal (RULES.md T1,
+    T2) — it breaks up first, or a player joins it first. The refusal names the table, its
+    players and the minimum, and points to the dashboard's instruction (the director's
+    "Check the tables" does it between hands)."""
+    note = deal_refusal(session_id)
+    if note is None:
+        return None
+    facts = {"table": note.table, "players": note.players, "min": note.min_size}
+    if note.kind == "break":
+        return {
+            "code": "table_must_break",
+            "message": (
+                f"Table {note.table} has {note.players} players, fewer than the minimum of "
+                f"{note.min_size}: it breaks up before it deals again. The tournament "
+                "dashboard says where each player goes; the director's “Check the tables” "
+                "does it now."
+            ),
+            **facts,
+        }
+    return {
+        "code": "table_must_wait",
+        "message": (
+            f"Table {note.table} has {note.players} players, fewer than the minimum of "
+            f"{note.min_size}: a player joins it before it deals again. The tournament "
+            "dashboard says from which table and when; between hands there, the director's "
+            "“Check the tables” does it now."
+        ),
+        **facts,
+    }
 
 
 # -- digital tables played by bots ----------------------------------------------------------
