@@ -631,7 +631,7 @@ class BalanceNote:
     pot_to: tuple[tuple[int, int], ...] = ()
 
 
-def balance_outlook(t: Tournament, *, lock: bool = True) -> list[BalanceNote]:
+def balance_outlook(t: Tournament) -> list[BalanceNote]:
     """The next balancing instruction (one, or none): what balancing does once every
     table is between hands (``breaks.blocked``'s plan: the one the refusal of a hand at a
     short table follows too), and what it waits for. After each hand ``sync_tables`` does
@@ -645,7 +645,7 @@ def balance_outlook(t: Tournament, *, lock: bool = True) -> list[BalanceNote]:
     tables = list(rnd.tables.filter(status=TournamentTable.Status.PLAYING))
     if len(tables) < 2:
         return []
-    by_number = {info.table.number: info for info in table_infos(tables, lock=lock).values()}
+    by_number = {info.table.number: info for info in table_infos(tables).values()}
     now = tables_now(by_number, None)
     plan = breaks.plan_if_all_free(now, t.min_table, t.max_table, t.break_pot)
     size = {n: len(info.alive) for n, info in by_number.items()}
@@ -720,9 +720,8 @@ def deal_refusal(session_id: int) -> BalanceNote | None:
     stuck = breaks.blocked(tables_now(by_number, None), t.min_table, t.max_table, t.break_pot)
     if table.number not in stuck:
         return None
-    for note in balance_outlook(t, lock=False):
-        if note.table == table.number or note.target == table.number:
-            return note
+    # About this table (the dashboard's instruction says the rest: where its players
+    # go, or which table's player joins it, and when).
     return BalanceNote(
         "break" if stuck[table.number] == "break" else "move",
         table.number,
