@@ -27,8 +27,11 @@ Choices where the issue left room, written down here and tested:
   lowest number). Then, while two tables differ by more than one, a player drawn at random
   (not one who was just moved in, nor one moved by the previous balancing step unless
   nobody else sits there) moves from the largest table to the smallest. Tables
-  named in ``held`` (a hand is being played there, or its pot is not yet won) neither break
-  nor give up players until they are free.
+  named in ``held`` (a hand may be being played there) neither break nor give up players
+  until they are free; tables in ``keep`` (a pot not yet won, RULES.md T1 ``move``) may
+  break but give nobody for balancing; nobody joins a table in ``closed`` (T1
+  ``play_out``: a short table playing out its pot). Which tables are which, and how a
+  broken table's pot is shared: ``tournament_breaks``.
 - Advancement: rank by chips, then (setting) pots won, then a recorded draw; a player with
   no chips left never advances.
 - Places: a higher key finishes higher; equal keys share a place ("1, 2, 2, 4") and share

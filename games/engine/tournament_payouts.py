@@ -12,15 +12,19 @@ Choices where the issue left room, written down here and tested:
   place is ever paid more than the place above it and the pool is paid out exactly.
 - **Deals** at the final table share what the remaining players' places would pay:
   *even chop* splits it equally; *chip chop* gives each the smallest of those prizes and
-  shares the rest in proportion to chips; *custom* takes the amounts the players agreed.
-  Every share is a whole number of minor units and the shares add up to the total
-  exactly. Even chop: the units that do not divide go one each to the biggest stacks.
-  Chip chop: each share of the rest is rounded down, and the units left over (fewer than
-  the players) go one each by *largest remainder* — to the players whose exact share lost
-  the most in rounding down; equal remainders go to the bigger stack, then by the
-  caller's order (the service passes the players' names), then the player id. So a
-  short stack whose exact share was 0.9 of a unit above its rounded one gets that unit
-  before a big stack 0.1 above.
+  shares the rest in proportion to chips; *ICM* gives each player their
+  Malmuth–Harville equity (the chance of finishing 1st is stack ÷ all stacks, and each
+  next place goes the same way among those left; the equity is Σ chance × prize, exact
+  fractions); *custom* takes the amounts the players agreed. Every share of the first
+  three is a multiple of the *unit* (the event's prize unit, as its prizes are) and the
+  shares add up to the total exactly (``_rounded``): each exact share is rounded down to
+  the unit, and the units left over (fewer than the players) go one each by *largest
+  remainder* — to the players whose exact share lost the most in rounding down; equal
+  remainders go to the bigger stack, then by the caller's order (the service passes the
+  seats), then the player id; what is below one unit (the odd cents the payout table
+  gives 1st) goes to the biggest stack. So a short stack whose exact share was 0.9 of a
+  unit above its rounded one gets that unit before a big stack 0.1 above; an even chop's
+  odd units go to the biggest stacks.
 """
 
 from __future__ import annotations

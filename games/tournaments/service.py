@@ -25,11 +25,18 @@ is committed, never half-way through it. Money
 Decisions where the issue left room (each is tested):
 
 - Tables are chip-limited sessions (currency "chips"); the first drawn seat deals first.
-- A Bourré pot belongs to the players who built it, so tables end, break up and give up
-  players only between hands with an empty pot: a round table plays its set number of
-  hands *and then until the pot has been won* (a hand that leaves it empty), and a
-  director's "end the round" waits for that too; a freeze-out table breaks, or gives up
-  a player for balancing, only right after one of its own hands left its pot empty.
+- A Bourré pot belongs to the players who built it, so round tables end only between
+  hands with an empty pot: a round table plays its set number of hands *and then until
+  the pot has been won* (a hand that leaves it empty), and a director's "end the round"
+  waits for that too. A freeze-out table gives up a player for balancing only right
+  after one of its own hands left its pot empty (RULES.md T2). A freeze-out table below
+  the minimum breaks before its next deal (T1, ``break_pot``): by default (``move``)
+  whatever its pot holds — the chips go with its players to the tables that receive
+  them (``tables._balance``, ``games.engine.tournament_breaks``); ``play_out`` waits for
+  its pot to be won. A short table that balancing has something for (it breaks, or a
+  player is to join it) is refused its next hand (``deal_check``, called by
+  ``record_hand`` and a digital hand's start) with a sentence pointing to the
+  dashboard's instruction; the final table deals down to heads-up.
 - A player left alone at a table takes its pot: nobody else can play for it. A
   director's "end now" leaves the pot dead: recorded, not awarded. In both cases the
   chips stay in that session's pot account and the session is left open: the ledger's
