@@ -132,9 +132,12 @@ def sync_tables(t: Tournament, user: User | None, trigger: int | None = None) ->
     playing = {e.player_id: e for e in entries if e.status == Entry.Status.PLAYING}
     out_here = {e.player_id: e for e in entries if e.status == Entry.Status.OUT}
     finished = False
+    # A re-entered player's old seat stays eliminated at the table they busted at: while
+    # they hold chips at a table, that old seat puts nobody out again.
+    in_play = {p for info in infos.values() for p in info.alive}
     for table in tables:
         info = infos[table.pk]
-        changed |= _record_exits(t, rnd, info, playing, out_here)
+        changed |= _record_exits(t, rnd, info, playing, out_here, in_play)
         changed |= _update_ante(t, rnd, info, user, trigger)
         if _table_done(t, rnd, info, len(tables)):
             finish_table(t, rnd, table, info, user, reason=_done_reason(t, rnd, info))
@@ -158,13 +161,17 @@ def _record_exits(
     info: TableInfo,
     playing: dict[int, Entry],
     out_here: dict[int, Entry],
+    in_play: set[int],
 ) -> bool:
-    """Entries whose seat here was eliminated go out; a voided elimination comes back."""
+    """Entries whose seat here was eliminated go out (unless they hold chips at a table
+    again: a re-entry); a voided elimination comes back."""
     changed = False
     busted = [
         r["player_id"]
         for r in info.seats
-        if r["eliminated_at"] is not None and r["player_id"] in playing
+        if r["eliminated_at"] is not None
+        and r["player_id"] in playing
+        and r["player_id"] not in in_play
     ]
     if busted:
         exits = _exit_points(info.session, busted)
