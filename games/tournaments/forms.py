@@ -240,9 +240,14 @@ class TournamentForm(forms.ModelForm):
         # The round-2 settings may be left out: their defaults mean "not used".
         for name in OPTIONAL_NUMBERS:
             self.fields[name].required = False
+        # Left out (a form saved before it existed): the default, T1 ``move``.
+        self.fields["break_pot"].required = False
 
     def clean_name(self) -> str:
         return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="tournament name")
+
+    def clean_break_pot(self) -> str:
+        return str(self.cleaned_data.get("break_pot") or Tournament.BreakPot.MOVE)
 
     def clean_antes_text(self) -> list[int]:
         return _int_list(
