@@ -7,6 +7,9 @@ clubs they simply leave, the players linked to them, their API tokens.
 
 What "deleted" means, and why:
 
+- Where the person was paid goes: their payment handles, and any a club saved for their
+  players before the link (issue #34), are deleted, not kept under the anonymous name.
+
 - The books never lose a row. Postings and legs are append-only (PostgreSQL triggers,
   ledger migrations 0002 and 0005), and they point at players, sessions, clubs and at the
   user who wrote them (``created_by``). So:
@@ -49,6 +52,7 @@ from typing import Literal
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
@@ -61,6 +65,7 @@ from games.models import (
     Invite,
     LanguagePreference,
     Membership,
+    PaymentHandles,
     Player,
     Role,
     Seat,
@@ -217,7 +222,9 @@ def delete_account(user: User, decisions: Mapping[int, Decision]) -> Deleted:
         with translation.override(settings.LANGUAGE_CODE):
             for sole in plan.sole_clubs:
                 _settle_club(sole, checked[sole.club.pk], done, names)
+            renamed: list[int] = []
             for player in Player.objects.filter(user=user):
+                renamed.append(player.pk)
                 new = _free_name(
                     player.club_id,
                     gettext("Former member %(number)s") % {"number": player.pk},
@@ -227,6 +234,9 @@ def delete_account(user: User, decisions: Mapping[int, Decision]) -> Deleted:
                 player.name, player.user = new, None
                 player.save(update_fields=["name", "user"])
                 done.players_renamed += 1
+        # Where they were paid (their own handles, and any a club saved for their
+        # players before the link) goes with the account: no anonymous name keeps it.
+        PaymentHandles.objects.filter(Q(user=user) | Q(player_id__in=renamed)).delete()
         old_username = user.get_username()
         _scrub(user)
         # Every club the user was in may keep hands they corrected ("by": their username);

@@ -1,6 +1,9 @@
 """The account a person controls (issue #33 item 6): the Account page, "Download my data"
 (games.clubs.account_data) and "Delete my account" (games.clubs.account_service).
 
+The Account page also keeps where the person wants to be paid (issue #34 item 3): their
+payment handles, used for every player linked to them in any club (games.clubs.handles).
+
 Deleting asks again for the password (or, for an account that has none, the username
 typed out), and for every club the user alone owns a decision: hand it to another member
 or delete it. The page says beforehand exactly what will happen, offers each club's books
@@ -14,16 +17,20 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from games.clubs import account_service as service
+from games.clubs import handles
 from games.clubs.account_data import export_chunks, filename
-from games.error_pages import require_GET
+from games.clubs.forms import HandlesForm
+from games.error_pages import require_GET, require_POST
 from games.http import AuthedHttpRequest
 
 
@@ -115,15 +122,36 @@ class DeleteAccountForm(forms.Form):
         ]
 
 
-@login_required
-@require_GET
-def account(request: AuthedHttpRequest) -> HttpResponse:
+def _account_page(
+    request: AuthedHttpRequest, handles_form: HandlesForm, status: int = 200
+) -> HttpResponse:
     user = request.user
     context = {
         "memberships": user.memberships.select_related("club").order_by("club__name"),
         "players": user.players.select_related("club").order_by("club__name"),
+        "handles_form": handles_form,
     }
-    return render(request, "games/account.html", context)
+    return render(request, "games/account.html", context, status=status)
+
+
+@login_required
+@require_GET
+def account(request: AuthedHttpRequest) -> HttpResponse:
+    return _account_page(request, HandlesForm(instance=handles.row_for(user=request.user)))
+
+
+@login_required
+@require_POST
+def account_handles(request: AuthedHttpRequest) -> HttpResponse:
+    """Save the person's payment handles; refused input comes back with the reasons."""
+    form = HandlesForm(request.POST, instance=handles.row_for(user=request.user))
+    if not form.is_valid():
+        return _account_page(request, form, status=422)
+    row = form.save(commit=False)
+    row.updated_at, row.updated_by = timezone.now(), request.user
+    row.save()
+    messages.success(request, gettext("Payment handles saved."))
+    return redirect("account")
 
 
 @login_required

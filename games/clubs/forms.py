@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import timezones
+from games.clubs import payment_links
 from games.formtext import own_messages
-from games.models import Club, Membership, Player, Role
+from games.models import Club, Membership, PaymentHandles, Player, Role
 from games.money import Currency, CurrencyField
 from games.names import TITLE_MAX, clean_name
 
@@ -186,3 +187,96 @@ class InviteForm(forms.Form):
 
 class RoleForm(forms.Form):
     role = forms.ChoiceField(label=gettext_lazy("Role"), choices=ROLE_CHOICES)
+
+
+class HandlesForm(forms.ModelForm):
+    """A player's payment handles (games.clubs.payment_links checks each format). The
+    fields take a little more than the stored length, so "@ann" or a pasted IBAN with
+    spaces is judged by the format's own sentence rather than a bare length limit."""
+
+    class Meta:
+        model = PaymentHandles
+        fields = ("venmo", "paypal", "cashtag", "revolut", "other")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        hints = {
+            "venmo": "@ann-smith",
+            "paypal": "AnnSmith",
+            "cashtag": "$AnnSmith",
+            "revolut": "@annsmith",
+            "other": "IBAN DE89 3704 0044 0532 0130 00",
+        }
+        for name, field in self.fields.items():
+            assert isinstance(field, forms.CharField)  # the model's CharFields
+            field.max_length = 200
+            field.validators = []
+            field.widget.attrs.update(
+                {
+                    "maxlength": "200",
+                    "placeholder": hints[name],
+                    "autocomplete": "off",
+                    "autocapitalize": "none",
+                    "spellcheck": "false",
+                }
+            )
+        own_messages(self)
+
+    def _checked(self, app: str) -> str:
+        try:
+            return payment_links.check(app, self.cleaned_data.get(app) or "")
+        except payment_links.HandleRefused as refused:
+            raise forms.ValidationError(_handle_sentence(refused), code=refused.code) from None
+
+    def clean_venmo(self) -> str:
+        return self._checked("venmo")
+
+    def clean_paypal(self) -> str:
+        return self._checked("paypal")
+
+    def clean_cashtag(self) -> str:
+        return self._checked("cashtag")
+
+    def clean_revolut(self) -> str:
+        return self._checked("revolut")
+
+    def clean_other(self) -> str:
+        return self._checked("other")
+
+
+def _handle_sentence(refused: payment_links.HandleRefused) -> str:
+    """Why a handle was refused, in the reader's language, with what to type instead."""
+    limits = {"low": refused.low, "high": refused.high}
+    if refused.code == "invisible":
+        return _(
+            "This text has invisible or control characters (perhaps pasted with it): type it again."
+        )
+    if refused.app == "other":
+        return _("Keep it to %(high)s characters.") % limits
+    if refused.code == "letter":
+        return _("A $cashtag needs at least one letter, e.g. $Ann7.")
+    if refused.app == "venmo":
+        return (
+            _(
+                "A Venmo username is %(low)s to %(high)s letters, digits, hyphens or "
+                "underscores, without spaces."
+            )
+            % limits
+        )
+    if refused.app == "paypal":
+        return (
+            _(
+                "A PayPal.Me name is up to %(high)s letters and digits: no spaces, dots or "
+                "hyphens. Type what comes after paypal.me/."
+            )
+            % limits
+        )
+    if refused.app == "cashtag":
+        return _("A $cashtag is up to %(high)s letters and digits, without spaces.") % limits
+    return (
+        _(
+            "A Revolut username is %(low)s to %(high)s letters, digits, dots, hyphens or "
+            "underscores. Type what comes after revolut.me/."
+        )
+        % limits
+    )

@@ -52,6 +52,7 @@ urlpatterns = [
     path("settings/tokens/", tokens.token_list, name="token_list"),
     path("settings/tokens/<id:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
     path("settings/account/", account_views.account, name="account"),
+    path("settings/account/handles/", account_views.account_handles, name="account_handles"),
     path("settings/account/data.json", account_views.account_data, name="account_data"),
     path("settings/account/delete/", account_views.account_delete, name="account_delete"),
 ]

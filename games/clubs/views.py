@@ -9,10 +9,11 @@ from django.utils.translation import gettext
 
 from games import rulebook_text
 from games.access import club_for, player_for
-from games.clubs import service
+from games.clubs import handles, service
 from games.clubs.forms import (
     ROLE_CHOICES,
     ClubForm,
+    HandlesForm,
     InviteForm,
     PlayerForm,
     PlayerLinkForm,
@@ -133,7 +134,15 @@ def player_edit(request: AuthedHttpRequest, player_id: int) -> HttpResponse:
         prefix="l",
         initial={"member": club.memberships.filter(user=player.user_id).first()},
     )
-    if request.method == "POST" and form.is_valid() and link_form.is_valid():
+    # A player without an account is paid through the handles the club saves for them; a
+    # linked one keeps their own on their Account page (games.models.payment says why).
+    handles_form = (
+        None
+        if player.user_id
+        else HandlesForm(request.POST or None, instance=handles.row_for(player=player), prefix="h")
+    )
+    handles_ok = handles_form is None or handles_form.is_valid()
+    if request.method == "POST" and form.is_valid() and link_form.is_valid() and handles_ok:
         member = link_form.cleaned_data["member"]
         player = form.save(commit=False)
         player.user = member.user if member else None
@@ -148,13 +157,23 @@ def player_edit(request: AuthedHttpRequest, player_id: int) -> HttpResponse:
             )
         else:
             player.save()
+            if handles_form is not None and handles_form.has_changed():
+                row = handles_form.save(commit=False)
+                row.updated_at, row.updated_by = timezone.now(), request.user
+                row.save()
             messages.success(request, gettext("%(name)s saved.") % {"name": player.name})
             return redirect("player_list", club.pk)
     return render(
         request,
         "games/player_edit.html",
-        {"club": club, "player": player, "form": form, "link_form": link_form},
-        status=_refused(form, link_form),
+        {
+            "club": club,
+            "player": player,
+            "form": form,
+            "link_form": link_form,
+            "handles_form": handles_form,
+        },
+        status=_refused(form, link_form, *([handles_form] if handles_form else [])),
     )
 
 

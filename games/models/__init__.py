@@ -8,6 +8,7 @@ its English, or adding a verbose name, does (migration 0018 named the ``name`` f
 
 from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from .club import Club, Invite, Membership, Player, Role
+from .payment import PaymentHandles
 from .preference import LanguagePreference
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
 from .share import ShareLink
@@ -31,6 +32,7 @@ __all__ = [
     "Invite",
     "LanguagePreference",
     "Membership",
+    "PaymentHandles",
     "Player",
     "Role",
     "Round",

@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
 from games import polling, sql
+from games.clubs import handles
 from games.engine import hand_meaning
 from games.models import GameSession, Hand, Role, Seat, SeatMove, TournamentTable
 from games.money import format_money
@@ -133,6 +134,18 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
             }
         )
     return rows, names
+
+
+def pay_context(session: GameSession, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """What ``{% pay_links %}`` needs for the rows of a closed session: the payees' handles
+    (one query) and the note. An open session's transfers are not due yet: none."""
+    if session.is_open:
+        return {"pay_handles": {}, "pay_note": ""}
+    due = [r["transfer"].payee for r in rows if not r["paid"] and not r["kitty"]]
+    return {
+        "pay_handles": handles.for_players(due),
+        "pay_note": handles.pay_note(session.created_at, session.club.time_zone),
+    }
 
 
 def earlier_marks(

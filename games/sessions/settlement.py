@@ -9,6 +9,10 @@ transfer that is still there for another amount says what it leaves to pay (or w
 paid too much) and can be cleared on its row.
 The page, its messages and the "Copy as text" sentence are in the reader's language; the
 CSV headers and values stay English (column names are data, read by spreadsheets).
+
+Once the session is closed, each transfer still to pay carries the payment hand-off
+(issue #34 item 3): "Pay $14 with Venmo" links built from the payee's saved handles, with
+the session's day as the note (``pay_context``; games/templatetags/pay.py).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from games.error_pages import require_POST, require_safe
 from games.http import AuthedHttpRequest
 from games.models import GameSession, Role
 from games.money import PLAIN, format_money
-from games.sessions.selectors import earlier_marks, mark_target, settlement_rows
+from games.sessions.selectors import earlier_marks, mark_target, pay_context, settlement_rows
 from ledger import exports, postings
 from ledger.exports import LEDGER_COLUMNS, major, session_ledger_rows, stream_csv
 
@@ -73,7 +77,7 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         },
         "can_mark": membership.has_role(Role.SCOREKEEPER),
         "share_url": request.build_absolute_uri(),
-    }
+    } | pay_context(session, rows)
     return render(request, template, context)
 
 
@@ -120,7 +124,8 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
                 "rows": rows,
                 "earlier": earlier_marks(session, rows, names),
                 "can_mark": True,
-            },
+            }
+            | pay_context(session, rows),
         )
     return redirect("session_settlement", session.pk)
 

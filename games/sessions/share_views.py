@@ -1,6 +1,8 @@
 """Following a session without an account: the host's share link (create, show, revoke),
 the read-only scoreboard and history it opens, and each player's own statement ("Me"),
-reached from the share link or from the member's scoreboard.
+reached from the share link or from the member's scoreboard. Once the session is closed,
+the statement also lists what the player still owes, each transfer with the payment
+hand-off ("Pay $14 with Venmo", games/templatetags/pay.py).
 
 A share link shows names and amounts only: no player ids, no seat links, no member data,
 no actions. Any token that does not open a live link (wrong, revoked, truncated) gets
@@ -186,4 +188,9 @@ def _statement_context(request: HttpRequest, session: GameSession) -> dict:
         "lines": lines,
         "net": lines[-1].net if lines else 0,
     }
+    if not session.is_open:
+        # What this player still owes tonight, each with the payment hand-off (#34).
+        rows, _names = selectors.settlement_rows(session)
+        owed = [r for r in rows if r["transfer"].payer == player_id and not r["paid"]]
+        context |= {"owed": owed} | selectors.pay_context(session, owed)
     return context

@@ -40,7 +40,8 @@ window.bourre.text = {
   offlineSince: "Offline — last updated {time}",
   moveFailed: "Your move was not sent. Try again.",
   playDraw: "Play, draw {n}",
-  copied: "Copied"
+  copied: "Copied",
+  copyByHand: "Selected: copy it"
 };
 (function () {
   // Deferred, so the body is parsed: take the page's translations over the English.
@@ -286,18 +287,44 @@ window.bourre.t = function (key, values) {
       event.preventDefault();
     }
   });
-  // Copy-to-clipboard buttons: <button data-copy="text">.
+  // Copy-to-clipboard buttons: <button data-copy="text">. The clipboard API exists on
+  // https and localhost only; a phone on the table's Wi-Fi (plain http) gets the older
+  // copy command, and where that fails too the text is selected (an input beside the
+  // button, as the payment hand-off has) and the button says to copy it by hand.
+  function says(button, words) {
+    button.dataset.label = button.dataset.label || button.textContent;
+    button.textContent = words;
+    setTimeout(function () { button.textContent = button.dataset.label; }, 2500);
+  }
+  function copyByHand(button, text) {
+    var field = button.parentNode && button.parentNode.querySelector("input[data-select-all]");
+    var scratch = null;
+    if (!field) {
+      scratch = field = document.createElement("textarea");
+      scratch.value = text;
+      scratch.setAttribute("readonly", "");
+      scratch.style.position = "fixed";
+      scratch.style.opacity = "0";
+      document.body.appendChild(scratch);
+    }
+    field.focus();
+    field.select();
+    var done = false;
+    try { done = document.execCommand("copy"); } catch (e) { done = false; }
+    if (scratch) scratch.remove();
+    says(button, done ? window.bourre.text.copied : window.bourre.text.copyByHand);
+  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");
     if (!button) return;
     event.preventDefault();
     var text = button.getAttribute("data-copy");
-    if (navigator.clipboard) {
+    if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text).then(function () {
-        button.dataset.label = button.dataset.label || button.textContent;
-        button.textContent = window.bourre.text.copied;
-        setTimeout(function () { button.textContent = button.dataset.label; }, 1500);
-      });
+        says(button, window.bourre.text.copied);
+      }, function () { copyByHand(button, text); });
+    } else {
+      copyByHand(button, text);
     }
   });
   // Share buttons: <button data-share-url="..." data-share-title="...">.

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0022_i33_accounts"),
+        ("games", "0023_i34_pay_handles"),
     ]
 
     operations = [
