@@ -179,6 +179,14 @@ MESSAGES: dict[str, Sentence] = {
         "player joins it before it deals again. The tournament dashboard says from which "
         "table and when; between hands there, the director's “Check the tables” does it now."
     ),
+    # -- the club's tab (issue #34) --
+    "tab_session_open": _("Close the session first: only a final settlement goes on the tab."),
+    "tab_no_transfer": _("That transfer is no longer part of the settlement."),
+    "tab_paid_tonight": _("%(payer)s → %(payee)s is ticked paid tonight: clear the tick first."),
+    "tab_on_tab": _("That transfer is on the club's tab: take it off the tab first."),
+    "tab_bad_method": _("Choose how it was paid."),
+    "tab_same_player": _("Choose two different players."),
+    "tab_payment_reversed": _("That payment was reversed; record it again if it was made."),
     "digital_hand_in_progress": _(
         "A digital hand is being played at this table; finish or cancel it first."
     ),
