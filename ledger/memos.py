@@ -57,6 +57,8 @@ class MemoKind(enum.StrEnum):
     LEFTOVER_SHARED = "leftover_shared"
     LEFTOVER_REMAINDER = "leftover_remainder"
     DEAD_POT = "dead_pot"
+    POT_TO_TABLES = "pot_to_tables"
+    POT_FROM_BROKEN = "pot_from_broken"
     TOURNAMENT_CHIPS = "tournament_chips"
     BUY_IN = "buy_in"
     CASH_OUT = "cash_out"
@@ -87,6 +89,8 @@ _FIXED = {
     MemoKind.LEFTOVER_SHARED: gettext_noop("Leftover pot shared"),
     MemoKind.LEFTOVER_REMAINDER: gettext_noop("Leftover pot shared; the odd remainder to the club"),
     MemoKind.DEAD_POT: gettext_noop("Dead tournament pot returned to the bank"),
+    MemoKind.POT_TO_TABLES: gettext_noop("Pot of a broken table: moved with its players"),
+    MemoKind.POT_FROM_BROKEN: gettext_noop("Pot moved in from a broken table"),
     MemoKind.TOURNAMENT_CHIPS: gettext_noop("Tournament chips"),
     MemoKind.BUY_IN: gettext_noop("buy-in"),  # chips from the bank to a seat
     MemoKind.CASH_OUT: gettext_noop("cash-out"),
@@ -123,10 +127,16 @@ _MONEY_PARAMS = ("buy_in", "fee", "price", "amount")  # amounts in minor units
 
 # A final-table deal's kinds: the English label its memo keeps (locale-free), and the deal
 # form's words for it, in the reader's language (games.tournaments.deals uses both).
-DEAL_LABELS = {"even": "even chop", "chips": "chip chop", "custom": "custom deal"}
+DEAL_LABELS = {
+    "even": "even chop",
+    "chips": "chip chop",
+    "icm": "ICM deal",
+    "custom": "custom deal",
+}
 DEAL_WORDS = {
     "even": gettext_lazy("Even chop"),
     "chips": gettext_lazy("Chip chop"),
+    "icm": gettext_lazy("ICM deal"),
     "custom": gettext_lazy("Custom amounts"),
 }
 
