@@ -246,11 +246,14 @@ window.bourre.t = function (key, values) {
     if (form) summarise(form, first);
     return true;
   }
+  // A form that saves nothing says so in its own words (data-summary-one, -many: "Nothing
+  // deleted: …"), or has no summary at all (data-no-summary: the login form, whose error
+  // already says what happened).
   function summarise(form, first) {
     var old = form.querySelector("[data-error-summary]");
     if (old) old.remove();
     var n = form.querySelectorAll(".errorlist li").length;
-    if (!n) return;
+    if (!n || form.hasAttribute("data-no-summary")) return;
     var buttons = form.querySelectorAll("button[type=submit], button:not([type])");
     var primary = buttons[buttons.length - 1];
     if (!primary) return;
@@ -259,7 +262,8 @@ window.bourre.t = function (key, values) {
     p.setAttribute("data-error-summary", "");
     var link = document.createElement("a");
     link.href = "#";
-    link.textContent = n === 1 ? t("errorsOne") : t("errorsMany", { n: n });
+    var own = form.getAttribute(n === 1 ? "data-summary-one" : "data-summary-many");
+    link.textContent = own ? own.replace("{n}", n) : n === 1 ? t("errorsOne") : t("errorsMany", { n: n });
     link.addEventListener("click", function (event) { event.preventDefault(); reveal(first); });
     p.appendChild(link);
     primary.parentNode.insertBefore(p, primary);
