@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("games", "0023_i34_pay_handles"),
-        ("ledger", "0010_i34_tab"),
+        ("ledger", "0011_i33_prize_memo_anonymise"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
