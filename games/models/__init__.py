@@ -10,6 +10,7 @@ from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEve
 from .club import Club, Invite, Membership, Player, Role
 from .payment import PaymentHandles
 from .preference import LanguagePreference
+from .season import Season
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
 from .share import ShareLink
 from .tokens import ApiToken
@@ -37,6 +38,7 @@ __all__ = [
     "Role",
     "Round",
     "Seat",
+    "Season",
     "SeatMove",
     "SessionEvent",
     "ShareLink",
