@@ -446,3 +446,32 @@ def test_the_csv_sums_to_the_formulas_points_and_the_ledgers_nets(season_world, 
         assert int(r["events"]) == int(r["tournaments"]) + int(r["sessions"])
         assert r["currency"] == "USD"
     assert [int(r["rank"]) for r in table] == sorted(int(r["rank"]) for r in table)
+
+
+# -- the API -----------------------------------------------------------------------------
+
+
+def test_the_api_pages_the_standings_with_a_cursor(season_world, carol, mallory):
+    from tests.api.conftest import token_client
+
+    season = season_world["season"]
+    url = reverse("api_season_standings", args=[season.pk])
+    assert token_client(mallory).get(url).status_code == 404
+    api = token_client(carol)
+    whole = st.standings(season)
+    got, page = [], api.get(url, {"page_size": 2}).json()
+    while True:
+        assert len(page["results"]) <= 2
+        got += page["results"]
+        if not page["next"]:
+            break
+        page = api.get(page["next"]).json()
+    assert page["previous"]
+    assert [(r["rank"], r["player"]["id"], r["points"], r["net_won"]) for r in got] == [
+        (r.rank, r.player_id, r.points, r.net) for r in whole
+    ]
+    assert page["currency"]["code"] == "USD"
+    assert api.get(url, {"cursor": "bm9wZQ"}).status_code == 400
+    listing = api.get(reverse("api_season_list", args=[season.club_id])).json()
+    assert [s["id"] for s in listing["results"]] == [season.pk]
+    assert listing["results"][0]["formula"]["field_exponent"] == "0.50"
