@@ -111,13 +111,15 @@ class _ListPage(CursorPage):
     """A cursor page over an already ordered list: the cursor's position is the index of
     the page's first row (DRF's own opaque encoding)."""
 
-    def page(self, request: Request, rows: Sequence[Standing]) -> tuple[list[Standing], dict]:
+    def rows_page(
+        self, request: Request, rows: Sequence[Standing]
+    ) -> tuple[list[Standing], dict[str, str | None]]:
         self.base_url = request.build_absolute_uri()
         size = self.get_page_size(request)
         cursor = self.decode_cursor(request)
         start = 0
         if cursor is not None:
-            position = cursor.position or ""
+            position = str(cursor.position or "")
             if cursor.reverse or not position.isascii() or not position.isdigit():
                 raise field_problem(
                     "cursor",
@@ -127,8 +129,8 @@ class _ListPage(CursorPage):
             start = int(position)
         end = start + size
         links = {
-            "next": self.encode_cursor(Cursor(0, False, str(end))) if end < len(rows) else None,
-            "previous": self.encode_cursor(Cursor(0, False, str(max(0, start - size))))
+            "next": self.encode_cursor(Cursor(0, False, end)) if end < len(rows) else None,
+            "previous": self.encode_cursor(Cursor(0, False, max(0, start - size)))
             if start > 0
             else None,
         }
@@ -145,7 +147,7 @@ class SeasonStandingsApi(ApiView):
     )
     def get(self, request: AuthedRequest, season_id: int) -> Response:
         season, _ = season_for(request.user, season_id)
-        rows, links = _ListPage().page(request, standings(season))
+        rows, links = _ListPage().rows_page(request, standings(season))
         return Response(
             {
                 **links,

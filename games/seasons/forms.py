@@ -2,8 +2,7 @@
 of its points formula (games.seasons.points: bounds in ``points.LIMITS``). Refusals are
 the app's own words in the reader's language (games.formtext)."""
 
-from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -14,16 +13,19 @@ from games.models import Season
 from games.names import TITLE_MAX, clean_name
 from games.seasons.points import LIMITS
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
 _DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
-def _decimal(label: str, help_text: str, name: str) -> forms.DecimalField:
+def _decimal(label: "StrPromise", help_text: "StrPromise", name: str) -> forms.DecimalField:
     low, high = LIMITS[name]
     return forms.DecimalField(
         label=label,
         help_text=help_text,
-        min_value=Decimal(low),
-        max_value=Decimal(high),
+        min_value=low,
+        max_value=high,
         max_digits=3,
         decimal_places=2,
         localize=True,
@@ -31,7 +33,7 @@ def _decimal(label: str, help_text: str, name: str) -> forms.DecimalField:
     )
 
 
-def _whole(label: str, help_text: str, name: str) -> forms.IntegerField:
+def _whole(label: "StrPromise", help_text: "StrPromise", name: str) -> forms.IntegerField:
     low, high = LIMITS[name]
     return forms.IntegerField(
         label=label,

@@ -49,11 +49,11 @@ class Formula:
 DEFAULT = Formula()
 
 # The bounds the season form holds each parameter to (inclusive).
-LIMITS = {
-    "points_scale": (0, 1000),
-    "field_exponent": (Decimal("0"), Decimal("2")),
-    "place_exponent": (Decimal("0"), Decimal("2")),
-    "points_for_playing": (0, 1000),
+LIMITS: dict[str, tuple[Decimal, Decimal]] = {
+    "points_scale": (Decimal(0), Decimal(1000)),
+    "field_exponent": (Decimal(0), Decimal(2)),
+    "place_exponent": (Decimal(0), Decimal(2)),
+    "points_for_playing": (Decimal(0), Decimal(1000)),
 }
 
 

@@ -107,6 +107,7 @@ def standings(season: Season) -> list[Standing]:
     )
     by_tournament: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for tournament_id, player_id, place in places:
+        assert place is not None  # filtered above
         by_tournament[tournament_id].append((player_id, place))
     for finishes in by_tournament.values():
         size = len(finishes)
