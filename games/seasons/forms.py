@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 from games.formtext import own_messages
 from games.models import Season
 from games.names import TITLE_MAX, clean_name
-from games.seasons.points import LIMITS
+from games.seasons.points import DEFAULT, LIMITS
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
@@ -26,6 +26,7 @@ def _decimal(label: "StrPromise", help_text: "StrPromise", name: str) -> forms.D
         help_text=help_text,
         min_value=low,
         max_value=high,
+        initial=getattr(DEFAULT, name),
         max_digits=3,
         decimal_places=2,
         localize=True,
@@ -40,6 +41,7 @@ def _whole(label: "StrPromise", help_text: "StrPromise", name: str) -> forms.Int
         help_text=help_text,
         min_value=int(low),
         max_value=int(high),
+        initial=DEFAULT.scale if name == "points_scale" else DEFAULT.points_for_playing,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 

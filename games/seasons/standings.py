@@ -26,8 +26,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from django.utils import timezone
-
 from games import timezones
 from games.models import Entry, GameSession, Player, Season, Tournament
 from games.seasons.points import Formula, points
@@ -204,7 +202,3 @@ def csv_rows(season: Season, rows: list[Standing]) -> list[list[object]]:
         ]
         for r in rows
     ]
-
-
-def today_in(season: Season) -> datetime.date:
-    return timezone.localdate(timezone.now(), timezones.zone(season.club.time_zone))
