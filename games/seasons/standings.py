@@ -30,7 +30,16 @@ from games import timezones
 from games.models import Entry, GameSession, Player, Season, Tournament
 from games.seasons.points import Formula, points
 
-__all__ = ["CSV_COLUMNS", "Standing", "Tie", "csv_rows", "formula_of", "standings"]
+__all__ = [
+    "CSV_COLUMNS",
+    "PublicStanding",
+    "Standing",
+    "Tie",
+    "csv_rows",
+    "formula_of",
+    "public_rows",
+    "standings",
+]
 
 
 class Tie(StrEnum):
@@ -59,6 +68,37 @@ class Standing:
     @property
     def events(self) -> int:
         return self.tournaments + self.sessions
+
+
+@dataclass(frozen=True)
+class PublicStanding:
+    """A row as anyone with the season's public link may see it: names and numbers of
+    the tournaments only. No player id, no home-session money or attendance; a tie that
+    home-session net decided says only ``tie_break``."""
+
+    rank: int
+    name: str
+    points: int
+    tournaments: int
+    best_place: int | None
+    tie: str
+    above: str
+
+
+def public_rows(rows: list[Standing]) -> list[PublicStanding]:
+    """What the public page (and a public API) shows of ``standings(season)``."""
+    return [
+        PublicStanding(
+            rank=r.rank,
+            name=r.name,
+            points=r.points,
+            tournaments=r.tournaments,
+            best_place=r.best_place,
+            tie="tie_break" if r.tie == Tie.NET else r.tie.value,
+            above=r.above,
+        )
+        for r in rows
+    ]
 
 
 def formula_of(season: Season) -> Formula:

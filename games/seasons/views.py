@@ -19,7 +19,7 @@ from games.http import AuthedHttpRequest
 from games.models import Role, Season
 from games.seasons import points, service
 from games.seasons.forms import SeasonForm
-from games.seasons.standings import CSV_COLUMNS, csv_rows, formula_of, standings
+from games.seasons.standings import CSV_COLUMNS, csv_rows, formula_of, public_rows, standings
 from ledger import exports
 
 
@@ -158,7 +158,7 @@ def season_public(request: HttpRequest, token: str) -> HttpResponse:
         {
             "club": season.club,
             "season": season,
-            "rows": standings(season),
+            "rows": public_rows(standings(season)),
             **_formula(season),
             "public": True,
         },

@@ -475,3 +475,41 @@ def test_the_api_pages_the_standings_with_a_cursor(season_world, carol, mallory)
     listing = api.get(reverse("api_season_list", args=[season.club_id])).json()
     assert [s["id"] for s in listing["results"]] == [season.pk]
     assert listing["results"][0]["formula"]["field_exponent"] == "0.50"
+
+
+def test_the_public_page_names_a_home_game_tie_break_without_its_money(
+    club, alice, bob_client, client, players
+):
+    season = _season(club, alice)
+    ann, ben, cal, _ = players
+    # No tournament: everyone level on points and best place; home net orders them.
+    _session(club, alice, [ann, ben, cal], ["ann", "ann", "ben"])
+    rows = st.standings(season)
+    assert [r.tie for r in rows[1:]] == [st.Tie.NET, st.Tie.NET]
+    members = bob_client.get(season.get_absolute_url()).content.decode()
+    assert "behind on home-game net won" in members
+    bob_client.post(reverse("season_share", args=[season.pk]), {"action": "public"})
+    season.refresh_from_db()
+    response = client.get(reverse("season_public", args=[season.public_token]))
+    shown = response.context["rows"]
+    assert all(isinstance(r, st.PublicStanding) for r in shown)
+    assert [r.tie for r in shown[1:]] == ["tie_break", "tie_break"]
+    body = response.content.decode()
+    assert "behind on the club's tie-break" in body
+    assert "net won" not in body and "$" not in body
+
+
+@pytest.mark.parametrize("code", ["en", "es", "fi", "sq", "ko", "su"])
+def test_the_season_pages_speak_the_readers_language(club, alice, bob_client, settings, code):
+    from django.utils import translation
+
+    season = _season(club, alice)
+    bob_client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+    with translation.override(code):
+        words = [translation.gettext(w) for w in ("How it counts", "Make a public link", "Seasons")]
+    if code != "en":
+        assert words[0] != "How it counts"
+    page = bob_client.get(season.get_absolute_url()).content.decode()
+    assert words[0] in page and words[1] in page
+    listing = bob_client.get(reverse("season_list", args=[club.pk])).content.decode()
+    assert words[2] in listing
