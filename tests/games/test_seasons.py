@@ -513,3 +513,21 @@ def test_the_season_pages_speak_the_readers_language(club, alice, bob_client, se
     assert words[0] in page and words[1] in page
     listing = bob_client.get(reverse("season_list", args=[club.pk])).content.decode()
     assert words[2] in listing
+
+
+def test_the_csv_writes_home_net_in_the_major_unit_of_a_club_in_cents(club, alice):
+    from games.money import CURRENCIES
+    from ledger import exports
+
+    club.currency = CURRENCIES["USD"]
+    club.save()
+    season = _season(club, alice)
+    row = st.Standing(player_id=1, name="=ann", net=-1250, tournaments=1, sessions=2)
+    (cells,) = st.csv_rows(season, [row])
+    out = dict(zip(st.CSV_COLUMNS, cells, strict=True))
+    assert out["net_won"] == Decimal("-12.50") and out["currency"] == "USD"
+    assert out["events"] == 3
+    # A name a spreadsheet would run as a formula is written as text (ledger.exports).
+    buffer = io.StringIO()
+    exports.writer(buffer).writerow(cells)
+    assert "'=ann" in buffer.getvalue()
