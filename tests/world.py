@@ -96,6 +96,7 @@ class World:
     endpoint_id: int
     membership_id: int  # carol's
     season: Season  # public by link
+    payment_id: int = 0  # a tab payment, reported (issue #34)
 
     def value(self, name: str, route: str) -> Any:
         """This world's value for a URL parameter of ``route``."""
@@ -129,6 +130,7 @@ class World:
             "token_id": self.api_token_id,
             "endpoint_id": self.endpoint_id,
             "season_id": self.season.pk,
+            "payment_id": self.payment_id,
             "uidb64": urlsafe_base64_encode(force_bytes(self.alice.pk)),
             "secret": self.seat.secret,
             "number": 1,
@@ -193,6 +195,9 @@ def build_world(club, players, alice, bob, carol, mallory) -> World:
     _, invite_token = Invite.issue(club, Role.MEMBER, alice)
     token, key = ApiToken.issue(alice, "world")
     endpoint = WebhookEndpoint.objects.create(club=club, url="https://hooks.example.com/bourre")
+    payment = postings.report_payment(
+        club_id=club.pk, payer_id=dee.pk, payee_id=ann.pk, amount=1, method="cash", user=bob
+    )
     table.refresh_from_db()
     return World(
         club=club,
@@ -220,6 +225,7 @@ def build_world(club, players, alice, bob, carol, mallory) -> World:
             ends_on=timezone.localdate() + timedelta(days=30),
             public_token=new_season_token(),
         ),
+        payment_id=payment.pk,
     )
 
 
