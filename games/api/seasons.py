@@ -4,8 +4,9 @@
 - ``GET clubs/{id}/seasons/`` — the club's seasons with their points formula, newest
   first (a cursor page over the rows).
 - ``GET seasons/{id}/standings/`` — the season's standings (games.seasons.standings), in
-  rank order, as a cursor page of the same shape as every list (``next``, ``previous``,
-  ``results``; ``?page_size=``), with the club's ``currency``. The standings are computed when read, so the cursor is a
+  rank order, as a cursor page of the same shape as every list (``next`` and
+  ``previous`` cursors, ``results``, the ``Link`` header; ``?page_size=``), with the
+  club's ``currency``. The standings are computed when read, so the cursor is a
   position in the ranking: a page read after a tournament finished or a session closed
   reads the new ranking from that position. ``net_won`` is in the currency's minor unit.
   The public page's standings (by link) are not here: the public API is
@@ -17,7 +18,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.pagination import Cursor
 from rest_framework.request import Request
@@ -39,13 +41,15 @@ from games.http import AuthedRequest
 from games.seasons.standings import Standing, Tie, standings
 
 
-class FormulaOutputSerializer(serializers.Serializer):
+class SeasonFormulaOutputSerializer(serializers.Serializer):
     """points = round_half_up(points_scale × field^field_exponent ÷
     place^place_exponent) + points_for_playing (the default: 10, 0.50, 0.50, 0)."""
 
     points_scale = serializers.IntegerField()
-    field_exponent = serializers.DecimalField(max_digits=3, decimal_places=2)
-    place_exponent = serializers.DecimalField(max_digits=3, decimal_places=2)
+    # Decimals written as text ("0.50"), as DRF writes a DecimalField, without its input
+    # refusals in the schema (this is output only).
+    field_exponent = serializers.CharField(help_text=gettext_lazy("0.00 to 2.00"))
+    place_exponent = serializers.CharField(help_text=gettext_lazy("0.00 to 2.00"))
     points_for_playing = serializers.IntegerField()
 
 
@@ -53,23 +57,37 @@ class SeasonOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     club = serializers.IntegerField(source="club_id")
     name = serializers.CharField()
-    starts_on = serializers.DateField(help_text=gettext_lazy("First day, in the club's zone."))
-    ends_on = serializers.DateField(help_text=gettext_lazy("Last day, in the club's zone."))
-    formula = FormulaOutputSerializer(source="*")
+    # ISO dates written by the methods below: an output-only DateField would put its
+    # input refusals (which no request can meet) among the API's texts to translate.
+    starts_on = serializers.SerializerMethodField(
+        help_text=gettext_lazy("First day, in the club's zone.")
+    )
+    ends_on = serializers.SerializerMethodField(
+        help_text=gettext_lazy("Last day, in the club's zone.")
+    )
+    formula = SeasonFormulaOutputSerializer(source="*")
     public = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.DATE)
+    def get_starts_on(self, season: Any) -> str:
+        return str(season.starts_on.isoformat())
+
+    @extend_schema_field(OpenApiTypes.DATE)
+    def get_ends_on(self, season: Any) -> str:
+        return str(season.ends_on.isoformat())
 
     def get_public(self, season: Any) -> bool:
         return bool(season.public_token)
 
 
-class PlayerRefSerializer(serializers.Serializer):
+class SeasonPlayerOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
 
 
-class StandingOutputSerializer(serializers.Serializer):
+class SeasonStandingOutputSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    player = PlayerRefSerializer(source="*")
+    player = SeasonPlayerOutputSerializer(source="*")
     points = serializers.IntegerField()
     tournaments = serializers.IntegerField()
     sessions = serializers.IntegerField()
@@ -88,7 +106,7 @@ class StandingOutputSerializer(serializers.Serializer):
     above = serializers.CharField(help_text=gettext_lazy("The player that tie is with."))
 
 
-class StandingsPageSerializer(page_of(StandingOutputSerializer)):  # type: ignore[misc]
+class SeasonStandingsPageSerializer(page_of(SeasonStandingOutputSerializer)):  # type: ignore[misc]
     currency = CurrencySerializer()
 
 
@@ -108,12 +126,15 @@ class SeasonListApi(ApiView):
 
 
 class _ListPage(CursorPage):
-    """A cursor page over an already ordered list: the cursor's position is the index of
-    the page's first row (DRF's own opaque encoding)."""
+    """A cursor page over an already ordered list, in the shape of every list
+    (``CursorPage.get_paginated_response``: the cursors in ``next``/``previous``, the
+    pages' URLs in the ``Link`` header): the cursor's position is the index of the
+    page's first row (DRF's own opaque encoding)."""
 
-    def rows_page(
-        self, request: Request, rows: Sequence[Standing]
-    ) -> tuple[list[Standing], dict[str, str | None]]:
+    _next: str | None = None
+    _previous: str | None = None
+
+    def rows_page(self, request: Request, rows: Sequence[Standing]) -> list[Standing]:
         self.base_url = request.build_absolute_uri()
         size = self.get_page_size(request)
         cursor = self.decode_cursor(request)
@@ -128,13 +149,17 @@ class _ListPage(CursorPage):
                 )
             start = int(position)
         end = start + size
-        links = {
-            "next": self.encode_cursor(Cursor(0, False, end)) if end < len(rows) else None,
-            "previous": self.encode_cursor(Cursor(0, False, max(0, start - size)))
-            if start > 0
-            else None,
-        }
-        return list(rows[start:end]), links
+        if end < len(rows):
+            self._next = self.encode_cursor(Cursor(0, False, end))
+        if start > 0:
+            self._previous = self.encode_cursor(Cursor(0, False, max(0, start - size)))
+        return list(rows[start:end])
+
+    def get_next_link(self) -> str | None:
+        return self._next
+
+    def get_previous_link(self) -> str | None:
+        return self._previous
 
 
 class SeasonStandingsApi(ApiView):
@@ -142,16 +167,15 @@ class SeasonStandingsApi(ApiView):
         operation_id="seasons_standings",
         summary="A season's standings: points, events, home-session net won",
         parameters=CURSOR_PARAMETERS,
-        responses={200: StandingsPageSerializer, **problems(*READ_PROBLEMS, 400)},
+        responses={200: SeasonStandingsPageSerializer, **problems(*READ_PROBLEMS, 400)},
         tags=["seasons"],
     )
     def get(self, request: AuthedRequest, season_id: int) -> Response:
         season, _ = season_for(request.user, season_id)
-        rows, links = _ListPage().rows_page(request, standings(season))
-        return Response(
-            {
-                **links,
-                "currency": CurrencySerializer(season.club.currency).data,
-                "results": StandingOutputSerializer(rows, many=True).data,
-            }
+        pager = _ListPage()
+        rows = pager.rows_page(request, standings(season))
+        response = pager.get_paginated_response(
+            SeasonStandingOutputSerializer(rows, many=True).data
         )
+        response.data["currency"] = CurrencySerializer(season.club.currency).data
+        return response
