@@ -329,8 +329,26 @@ def plan_balance(
     check_limits(min_size, max_size)
     seats = {t: list(ps) for t, ps in tables.items()}
     moves: list[Move] = []
-    broken: list[int] = []
     moved_in: set[int] = set()
+    broken = _break_short_tables(seats, moves, moved_in, min_size, max_size, rng, held, closed)
+    _even_out(seats, moves, moved_in, rng, held=held, avoid=avoid, keep=keep, closed=closed)
+    return BalancePlan(moves, broken, seats)
+
+
+def _break_short_tables(
+    seats: dict[int, list[int]],
+    moves: list[Move],
+    moved_in: set[int],
+    min_size: int,
+    max_size: int,
+    rng: random.Random,
+    held: Collection[int],
+    closed: Collection[int],
+) -> list[int]:
+    """``plan_balance``'s first step: break the smallest table below ``min_size`` while the
+    open tables have room for its players (each to the smallest open table). Changes
+    ``seats``, ``moves`` and ``moved_in``; returns the tables broken, in order."""
+    broken: list[int] = []
     while len(seats) > 1:
         small = [t for t, ps in seats.items() if len(ps) < min_size and t not in held]
         if not small:
@@ -348,6 +366,22 @@ def plan_balance(
             moves.append(Move(p, victim, target, "break"))
             moved_in.add(p)
         broken.append(victim)
+    return broken
+
+
+def _even_out(
+    seats: dict[int, list[int]],
+    moves: list[Move],
+    moved_in: set[int],
+    rng: random.Random,
+    *,
+    held: Collection[int],
+    avoid: Collection[int],
+    keep: Collection[int],
+    closed: Collection[int],
+) -> None:
+    """``plan_balance``'s second step: move one player at a time from the fullest table
+    that may give one to the smallest open table, until no table has two more."""
     while len(seats) > 1:
         open_ = [t for t in seats if t not in closed]
         if not open_:
@@ -372,7 +406,6 @@ def plan_balance(
         seats[target].append(p)
         moves.append(Move(p, source, target, "balance"))
         moved_in.add(p)
-    return BalancePlan(moves, broken, seats)
 
 
 # -- advancement, places ------------------------------------------------------------------

@@ -114,7 +114,8 @@ def _fail_until(ip, name, now, failures):
     return waits
 
 
-def test_delays_double_and_a_success_clears_the_pair(settings, monkeypatch):
+def test_delays_double_and_a_success_clears_the_pair(db, settings, monkeypatch):
+    # db: the counters live in the database without Redis (games.counters, issue #33).
     settings.LOGIN_RATE_LIMIT = 2
     settings.LOGIN_IP_RATE_LIMIT = 100
     now = [1000.0]
@@ -129,7 +130,7 @@ def test_delays_double_and_a_success_clears_the_pair(settings, monkeypatch):
     assert _fail_until(ip, name, now, 2) == []
 
 
-def test_the_delay_never_exceeds_the_window(settings, monkeypatch):
+def test_the_delay_never_exceeds_the_window(db, settings, monkeypatch):
     settings.LOGIN_RATE_LIMIT = 1
     settings.LOGIN_RATE_WINDOW = 60
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 100  # this test is about the pair's waits
