@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "corsheaders",
     "games",
     "ledger",
 ]
@@ -84,6 +85,9 @@ MIDDLEWARE = [
     "bourre_site.metrics.MetricsMiddleware",
     # /healthz answers before host checks and redirects (bourre_site/middleware.py).
     "bourre_site.middleware.HealthCheckMiddleware",
+    # CORS for the public read-only API only (CORS_URLS_REGEX below): before anything
+    # that answers on its own (a 503, a redirect), so a browser can read those too.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files answer here, before SecurityHeadersMiddleware: that one marks every
     # response to a signed-in phone "private, no-store", which made the phones fetch the
@@ -326,8 +330,28 @@ REST_FRAMEWORK = {
         "verify": os.environ.get("BOURRE_VERIFY_RATE", "120/min"),
         "token": os.environ.get("BOURRE_API_TOKEN_RATE", "600/min"),
         "anon": os.environ.get("BOURRE_API_ANON_RATE", "60/min"),
+        # The public read-only data (games.api.public), per client address: a league
+        # website's visitors each poll a clock or standings for themselves.
+        "public": os.environ.get("BOURRE_API_PUBLIC_RATE", "240/min"),
     },
 }
+
+# CORS (django-cors-headers) on the public read-only API only: any origin may GET it
+# (a league website's own pages), never with cookies or credentials. Every other path
+# sends no Access-Control-* header, so a browser on another origin cannot read it.
+CORS_URLS_REGEX = r"^/api/v1/public/"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_ALLOW_HEADERS = ["accept", "accept-language", "if-none-match"]
+CORS_EXPOSE_HEADERS = [
+    "ETag",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Retry-After",
+]
+CORS_PREFLIGHT_MAX_AGE = 86400
 
 # Webhook endpoints must be https:// unless this is on (local receivers in development).
 WEBHOOK_ALLOW_HTTP = env_bool("BOURRE_WEBHOOK_ALLOW_HTTP", DEBUG)
@@ -389,6 +413,7 @@ SPECTACULAR_SETTINGS = {
         "WebhookDeliveryStatusEnum": "games.models.api.WebhookDelivery.Status",
         "WebhookEventTypeEnum": "games.api.outbox.EVENT_TYPES",
         "TokenStatusEnum": "games.api.tokens.TOKEN_STATUSES",
+        "TokenScopeEnum": "games.models.tokens.ApiToken.Scope",
         "TournamentStatusEnum": "games.models.tournament.Tournament.Status",
         "EntryStatusEnum": "games.models.tournament.Entry.Status",
         "RoundStatusEnum": "games.models.tournament.Round.Status",
