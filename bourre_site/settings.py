@@ -366,10 +366,6 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Sessions, hands, ledger and settlement of Bourré games, and the public hand "
         "verifier.\n\n"
-        "**Start**: sign up on the web site (sign-up is web-only), then `POST "
-        "/api/v1/auth/tokens/` with your username and password for a token; send it as "
-        "`Authorization: Bearer brt_…`. A token stops working when revoked, when it "
-        "expires and when your password changes.\n\n"
         "**Idempotency**: every write accepts an `Idempotency-Key` header (1–80 printable "
         "ASCII characters). A 2xx response is kept with the key for at least 24 hours "
         "(per user and token); the same request again gets the same response with "
@@ -386,12 +382,9 @@ SPECTACULAR_SETTINGS = {
         "client address for anonymous calls, in fixed windows; every response carries "
         "`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds), and "
         "past the limit the answer is 429 `throttled` with `Retry-After`.\n\n"
-        "**Times** are UTC (`…Z`). **Money** is in integer minor units.\n\n"
-        "**Webhooks**: a club owner registers HTTPS endpoints (`/clubs/{id}/webhooks/`) on "
-        "public addresses and the default port, without user name or password; "
-        "each event is POSTed as JSON with `Bourre-Signature: t=<unix>,v1=<hex>`, the "
-        "HMAC-SHA256 of `<t>.<body>` with the endpoint's secret. Redirects are not "
-        "followed: answer the POST with a 2xx at the registered address."
+        "**Times** are UTC (`…Z`). **Money** is in integer minor units."
+        # games.api.guide.add_guide adds what a newcomer reads first (account, token)
+        # after the first paragraph, and public data, webhooks and tournaments at the end.
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -422,6 +415,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.add_components",
+        "games.api.guide.add_guide",
     ],
 }
 
