@@ -448,7 +448,8 @@ class EntryActionApi(ApiView):
 
 class TournamentActionApi(ApiView):
     # start, next-round, balance, end-round: one subclass each (action_view). A comment,
-    # not a docstring: the schema would show a docstring as the operations' description.
+    # not a docstring: drf-spectacular would show it as each operation's description.
+
     action = ""
 
     def post(self, request: AuthedRequest, tournament_id: int) -> Response:
