@@ -235,6 +235,10 @@ SERVICE_MESSAGES: dict[str, Sentence] = {
     "structure_preset": _("There is no level structure called %(preset)s."),
     "addon_price": _("The add-on price must be a whole amount of 0 or more."),
     "levels": _("A freeze-out needs rising antes: set minutes per level or hands per level."),
+    "levels_both": _(
+        "Levels go by minutes or by hands, not both: set one of minutes per level and hands "
+        "per level to 0."
+    ),
     "break_minutes": _("Say how long the breaks are."),
     "unknown_settings": _("These settings are not known: %(names)s."),
     # -- registration and the start --
@@ -253,6 +257,9 @@ SERVICE_MESSAGES: dict[str, Sentence] = {
         "check in when a place frees up."
     ),
     "not_registered": _("%(player)s is not registered."),
+    "cap_fixed": _("The field cap can change before the start or while late registration is open."),
+    "cap_number": _("The field cap is a whole number (0: no cap)."),
+    "cap_below": _("%(n)s places are taken: the cap cannot go below that."),
     "withdraw_closed": _(
         "After the start nobody withdraws: a player is out when their chips are gone."
     ),

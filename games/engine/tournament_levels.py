@@ -36,34 +36,35 @@ __all__ = [
     "clock_position",
     "elapsed_seconds",
     "level_schedule",
+    "next_break",
 ]
 
 
 @dataclass(frozen=True)
 class Preset:
+    """A structure that is what its label says: a clock of ``level_minutes`` per level
+    with its breaks (levels by hands are a custom structure)."""
+
     label: str
     antes: tuple[int, ...]
     level_minutes: int
-    hands_per_level: int
     break_every: int
     break_minutes: int
 
 
 PRESETS: dict[str, Preset] = {
-    "turbo": Preset("Turbo (10 min / 8 hands)", (1, 2, 3, 5, 8, 12, 20, 30, 50), 10, 8, 0, 0),
+    "turbo": Preset("Turbo (10-min levels)", (1, 2, 3, 5, 8, 12, 20, 30, 50), 10, 0, 0),
     "standard": Preset(
-        "Standard (15 min / 12 hands, a break every 4 levels)",
+        "Standard (15-min levels, a 10-min break every 4 levels)",
         (1, 2, 3, 4, 6, 8, 10, 15, 20, 30),
         15,
-        12,
         4,
         10,
     ),
     "deep": Preset(
-        "Deep (20 min / 15 hands, a break every 4 levels)",
+        "Deep (20-min levels, a 10-min break every 4 levels)",
         (1, 1, 2, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20),
         20,
-        15,
         4,
         10,
     ),
@@ -126,6 +127,28 @@ def clock_position(
     into = rest - block_levels * level_s
     length = break_minutes * 60
     return ClockPosition(base + block_levels, True, length - into, into, length)
+
+
+@dataclass(frozen=True)
+class NextBreak:
+    after_level: int  # 0-based: the break comes when this level ends
+    seconds: int  # until it starts
+    length: int  # seconds
+
+
+def next_break(
+    elapsed: int, level_minutes: int, break_every: int, break_minutes: int
+) -> NextBreak | None:
+    """The next break of a timed structure (None without breaks, or during one)."""
+    if level_minutes <= 0 or not (break_every and break_minutes):
+        return None
+    pos = clock_position(elapsed, level_minutes, break_every, break_minutes)
+    if pos.on_break:
+        return None
+    # Levels left before the break after this one ends (this one's rest included).
+    after = (pos.level // break_every + 1) * break_every - 1
+    seconds = pos.seconds_left + (after - pos.level) * level_minutes * 60
+    return NextBreak(after, seconds, break_minutes * 60)
 
 
 def elapsed_seconds(

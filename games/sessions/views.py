@@ -14,6 +14,10 @@ tab kept over a reload (``restorable``; static/js/record.js); a form re-shown wi
 posted values (409, 422) never does.
 Every message, notice and column heading is in the reader's language (issue 19);
 refusals go through ``games.messages.render``.
+A tournament table's record form announces a scheduled break
+(``games.tournaments.clock.table_break``); a hand posted during it without the form's
+"save it anyway" box is not saved and comes back with that box (one confirmation,
+checked here on the server, not only in the page).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from games.sessions import selectors, statements
 from games.sessions.forms import RENEGE_KINDS, CloseForm, HandForm, SessionForm
 from games.sessions.rule_fields import current_rules
 from games.templatetags.bourre import SUITS
+from games.tournaments.clock import BreakNotice, table_break
 from ledger import postings
 from ledger.models import Leg, Posting
 from ledger.postings import PostedLeg
@@ -283,6 +288,7 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         session,
         membership,
         form,
+        tournament_break=table_break(session.pk),
         digital_busy=table.digital_busy,
         next_number=table.next_number,
         last_played=_last_played(session),
@@ -322,6 +328,11 @@ def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
         return redirect_to_login(request.get_full_path())
     template = _record_template(request)
+    pause = table_break(session_id)
+    if pause is not None and request.POST.get("during_break") != "1":
+        refused = _refused_during_break(request, session_id, pause, template)
+        if refused is not None:
+            return refused
     hand: Hand | None = None
     legs: list[PostedLeg] | None = None
     try:
@@ -404,6 +415,26 @@ def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         )
     form.set_table(postings.session_state(session))
     return render(request, template, _record_context(session, membership, form), status=422)
+
+
+def _refused_during_break(
+    request: AuthedHttpRequest, session_id: int, pause: BreakNotice, template: str
+) -> HttpResponse | None:
+    """A hand sent while the table's tournament is on a break, without the form's "save it
+    anyway" box: nothing is saved, the form comes back with what was typed and the box
+    to tick (one confirmation). None: a closed table, answered as usual."""
+    session, membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+    if not session.is_open:
+        return None
+    form = _posted_form(request, session)
+    form.is_valid()
+    form.set_table(postings.session_state(session))
+    form.notice = _(
+        "The tournament is on a break: nothing was saved. If this hand was played before "
+        "the break began, tick the box and save it."
+    )
+    context = _record_context(session, membership, form, tournament_break=pause, break_confirm=True)
+    return render(request, template, context, status=422)
 
 
 def _charges(costly: postings.NeedsConfirmation, currency: Currency) -> dict:

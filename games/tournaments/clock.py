@@ -10,10 +10,15 @@ Which level a table plays: by the clock when levels are timed, else by the table
 hands (``hands_per_level``), else by round (table rounds). A table takes the level in
 force when its previous hand ended (``tables._update_ante``): a change applies from the
 next hand dealt there.
+
+During a scheduled break (``table_break``) every table's record form says so, and a hand
+recorded then asks for one confirmation (``games.sessions.views``). The wall screen shows
+the next break and the next three levels (``clock_state``: ``next_break``, ``upcoming``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -26,7 +31,14 @@ from games.engine.tournament import TournamentError
 from games.models import Tournament, TournamentTable
 from games.tournaments.locks import locked
 
-__all__ = ["clock_action", "clock_state", "elapsed", "tournament_level"]
+__all__ = [
+    "BreakNotice",
+    "clock_action",
+    "clock_state",
+    "elapsed",
+    "table_break",
+    "tournament_level",
+]
 
 ACTIONS = ("start", "pause", "resume", "adjust")
 
@@ -86,8 +98,9 @@ def tournament_level(t: Tournament) -> int:
 
 
 def clock_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
-    """What the clock shows: level (1-based), ante, next ante, break, seconds left, and
-    the server time it was computed at (the page ticks from it)."""
+    """What the clock shows: level (1-based), ante, next ante, break, seconds left, the
+    next break and the next three levels, and the server time it was computed at (the
+    page ticks from it)."""
     now = now or timezone.now()
     level = tournament_level(t)
     out: dict[str, Any] = {
@@ -105,15 +118,59 @@ def clock_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "by": "minutes" if t.level_minutes > 0 else "hands" if t.hands_per_level else "round",
         "hands_per_level": t.hands_per_level,
     }
+    # The next three levels (the wall screen's "coming up"): their antes and length.
+    out["upcoming"] = [
+        {
+            "level": n + 1,
+            "ante": levels.ante_for(t.antes, n),
+            "minutes": t.level_minutes,
+            "hands": 0 if t.level_minutes > 0 else t.hands_per_level,
+        }
+        for n in range(level + 1, level + 4)
+    ]
+    out["next_break"] = None
     if t.level_minutes > 0:
-        pos = levels.clock_position(
-            elapsed(t, now), t.level_minutes, t.break_every, t.break_minutes
-        )
+        seconds = elapsed(t, now)
+        pos = levels.clock_position(seconds, t.level_minutes, t.break_every, t.break_minutes)
         out["on_break"] = pos.on_break
         out["seconds_left"] = pos.seconds_left
         out["length"] = pos.length
         out["display"] = f"{pos.seconds_left // 60}:{pos.seconds_left % 60:02d}"
+        coming = levels.next_break(seconds, t.level_minutes, t.break_every, t.break_minutes)
+        if coming is not None:
+            out["next_break"] = {
+                "after_level": coming.after_level + 1,
+                "seconds": coming.seconds,
+                # Beyond this level's rest: the page adds it to the ticking clock.
+                "plus": coming.seconds - pos.seconds_left,
+                "display": f"{coming.seconds // 60}:{coming.seconds % 60:02d}",
+                "minutes": coming.length // 60,
+            }
     return out
+
+
+@dataclass(frozen=True)
+class BreakNotice:
+    """A scheduled break at a table's tournament, for its record form."""
+
+    tournament: str
+    next_level: int  # 1-based: the level play resumes at
+    display: str  # time left in the break, "7:30"
+
+
+def table_break(session_id: int) -> BreakNotice | None:
+    """The break the tournament of this table is on now (None when playing or not a
+    tournament table). A hand recorded during it asks for one confirmation (the record
+    form's checkbox, checked again on the server: games.sessions.views)."""
+    t = Tournament.objects.filter(
+        tables__session_id=session_id, status=Tournament.Status.RUNNING, level_minutes__gt=0
+    ).first()
+    if t is None:
+        return None
+    state = clock_state(t)
+    if not state["on_break"]:
+        return None
+    return BreakNotice(t.name, state["level"], state["display"])
 
 
 def clock_action(*, tournament_id: int, action: str, user: User, seconds: int = 0) -> Tournament:

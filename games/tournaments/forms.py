@@ -12,6 +12,7 @@ form writes them in the reader's language from their numbers (``structure_words`
 ``payout_words``), so a preset's description always says what it does.
 """
 
+import json
 from typing import Any
 
 from django import forms
@@ -57,17 +58,34 @@ def structure_words() -> list[tuple[str, str]]:
         facts = {
             "name": PRESET_NAMES.get(key, key),
             "minutes": p.level_minutes,
-            "hands": p.hands_per_level,
+            "pause": p.break_minutes,
             "every": p.break_every,
         }
         if p.break_every:
             text = gettext(
-                "%(name)s (%(minutes)s min / %(hands)s hands, a break every %(every)s levels)"
+                "%(name)s (%(minutes)s-min levels, a %(pause)s-min break every %(every)s levels)"
             )
         else:
-            text = gettext("%(name)s (%(minutes)s min / %(hands)s hands)")
+            text = gettext("%(name)s (%(minutes)s-min levels)")
         out.append((key, text % facts))
     return out
+
+
+def preset_fields() -> str:
+    """What each preset fills in the form (static/js/structure.js reads it): every field
+    it names, hands per level set to 0 as its levels go by the clock."""
+    return json.dumps(
+        {
+            key: {
+                "antes_text": ", ".join(map(str, p.antes)),
+                "level_minutes": p.level_minutes,
+                "hands_per_level": 0,
+                "break_every": p.break_every,
+                "break_minutes": p.break_minutes,
+            }
+            for key, p in levels.PRESETS.items()
+        }
+    )
 
 
 def payout_words() -> list[tuple[str, str]]:
@@ -116,8 +134,8 @@ class TournamentForm(forms.ModelForm):
         choices=[("", CUSTOM_STRUCTURE)] + [(k, p.label) for k, p in levels.PRESETS.items()],
         # (the words are set per request: structure_words)
         help_text=_(
-            "A preset fills the antes, the breaks and the level length: in minutes when "
-            "minutes per level is above 0, else in hands."
+            "A preset fills the antes, the minutes per level and the breaks below (its "
+            "levels go by the clock). Change any of them and the structure is your own."
         ),
     )
     payout_preset = forms.ChoiceField(
@@ -212,6 +230,7 @@ class TournamentForm(forms.ModelForm):
         structure = self.fields["structure_preset"]
         assert isinstance(structure, forms.ChoiceField)
         structure.choices = [("", CUSTOM_STRUCTURE), *structure_words()]
+        structure.widget.attrs["data-presets"] = preset_fields()
         payout = self.fields["payout_preset"]
         assert isinstance(payout, forms.ChoiceField)
         payout.choices = [("", CUSTOM_PAYOUTS), *payout_words()]
@@ -275,6 +294,7 @@ class TournamentForm(forms.ModelForm):
             "payouts": "payouts_text",
             "table_size": "max_table",
             "rules": "pot_limit",
+            "levels_both": "hands_per_level",
         }.get(exc.code, exc.code)
         self.add_error(field if field in self.fields else None, render(exc))
 
@@ -290,7 +310,10 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        entered = tournament.entries.exclude(status=Entry.Status.WITHDRAWN).values("player_id")
+        # A withdrawn player or a no-show may enter again (a waiting one is on the list).
+        entered = tournament.entries.exclude(
+            status__in=[Entry.Status.WITHDRAWN, Entry.Status.NO_SHOW]
+        ).values("player_id")
         players = self.fields["players"]
         assert isinstance(players, forms.ModelMultipleChoiceField)  # declared above
         players.queryset = tournament.club.players.filter(archived_at__isnull=True).exclude(

@@ -24,8 +24,9 @@ from ledger import books
 # One piece (radon D): the TV screen's fields from one fixed set of queries; its branches
 # are a running or a finished event's value of the same field (players left, prizes).
 def tv_context(t: Tournament) -> dict[str, Any]:
-    """Clock, level, ante, next level, players left, average stack, tables, the latest
-    eliminations and the payouts, in a fixed number of queries."""
+    """Clock, level, ante, next ante, next break and the next three levels, players left,
+    average stack, chips in play, tables, the latest eliminations, the payouts, and a
+    table-rounds event's bracket, in a fixed number of queries."""
     live = selectors.live_chips(t)
     entries = list(
         t.entries.filter(status__in=[Entry.Status.PLAYING, Entry.Status.OUT, Entry.Status.WINNER])
@@ -54,6 +55,7 @@ def tv_context(t: Tournament) -> dict[str, Any]:
         "players_left": len(left) if t.status != Tournament.Status.FINISHED else 0,
         "entrants": len(entries),
         "average": chips // len(left) if left and chips else 0,
+        "chips_in_play": chips,
         "tables": TournamentTable.objects.filter(
             tournament=t, status=TournamentTable.Status.PLAYING
         ).count(),
@@ -73,6 +75,23 @@ def tv_context(t: Tournament) -> dict[str, Any]:
         "pool": pool,
         "winner": standings[0] if t.status == Tournament.Status.FINISHED and standings else None,
         "deal": t.deal or None,
+        # A table-rounds event shows its bracket: the current round's tables, and what
+        # each earlier round left (how many went on).
+        "bracket": _tv_bracket(t) if t.is_rounds else None,
+    }
+
+
+def _tv_bracket(t: Tournament) -> dict[str, Any] | None:
+    rounds = selectors.bracket(t)["rounds"]
+    if not rounds:
+        return None
+    current = rounds[-1]
+    return {
+        "current": current,
+        "earlier": [
+            {"number": r["number"], "tables": len(r["tables"]), "advanced": r.get("advanced", 0)}
+            for r in rounds[:-1]
+        ],
     }
 
 

@@ -44,16 +44,20 @@ Decisions where the issue left room (each is tested):
   1, 2, ...), so the seat numbers players were told stay unique and nobody else moves; the
   deal goes round the seats in number order.
 - Withdrawals are possible until the first round starts (the buy-in is refunded); after
-  that a player is out only when their chips are gone. A withdrawal frees a place under
-  the field cap: the first on the waiting list (by registration time) moves up.
+  that only for an entry not yet seated (registered late, or waiting): a player is out
+  only when their chips are gone.
 - Field cap (``max_entries``): registrations beyond it go on the waiting list; a waiting
-  entry cannot check in until it moves up.
+  entry cannot check in until it moves up. How the list moves (a withdrawal, a bust-out
+  during late registration with re-entries off, a raised cap, the start) is
+  ``games.tournaments.waiting``; starting keeps waiting entries waiting.
 - The draw's seed is made at creation (``seed``, its SHA-256 in ``seed_commitment``) and
   can be replaced (by a fresh random one: nobody chooses it) only while nobody has
   registered; the first draw reveals it. Later rounds and balancing derive from it.
 - A freeze-out needs rising levels: by the clock or by hands (default: every 10 hands);
   past the listed antes the ante keeps rising (``games.engine.tournament_levels``).
-- Presets (``structure_preset``) fill antes, minutes and hands per level and breaks.
+- A structure preset (``structure_preset``) is a clock: it sets the antes, the minutes
+  per level (hands per level to 0) and the breaks; the validation refuses levels by
+  minutes and by hands at once, so the two never silently disagree.
 - Freeze-out places: a player who goes out finishes above everyone who went out before
   (by the ledger's posting order, which is global); players out on the same hand are
   ordered by their chips at the start of that hand; equal chips share the place.
@@ -89,6 +93,7 @@ from games.models import (
 from games.models.session import ROUND_TABLE_NAME, TABLE_NAME
 from games.money import CHIPS
 from games.tournaments import entries as late
+from games.tournaments import waiting
 from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
 from games.tournaments.validation import validate
@@ -158,8 +163,6 @@ OPTIONAL_NUMBERS = (
     "payout_unit",
 )
 FREEZEOUT_HANDS_PER_LEVEL = 10
-# Entries that count against the field cap.
-TAKING_PLACES = ("registered", "checked_in", "playing", "out", "winner")
 # Entries that took part in the event (checked in, then drawn).
 IN_EVENT = ("playing", "out", "winner")
 # The record keys a session supplies itself (ledger.postings); the rest is the table's.
@@ -197,19 +200,16 @@ def create_tournament(
 
 
 def _apply_preset(settings: dict[str, Any]) -> None:
-    """A structure preset sets the antes and breaks, and the level length in the unit
-    chosen: minutes when ``level_minutes`` is above 0, else hands."""
+    """A structure preset is what its name says: its antes, its minutes per level (so
+    levels go by the clock, hands per level 0) and its breaks."""
     preset = levels.PRESETS.get(settings.get("structure_preset") or "")
     if preset is None:
         return
     settings["antes"] = list(preset.antes)
+    settings["level_minutes"] = preset.level_minutes
+    settings["hands_per_level"] = 0
     settings["break_every"] = preset.break_every
     settings["break_minutes"] = preset.break_minutes
-    if settings.get("level_minutes"):
-        settings["level_minutes"] = preset.level_minutes
-    else:
-        settings["level_minutes"] = 0
-        settings["hands_per_level"] = preset.hands_per_level
 
 
 def create_tournament_once(
@@ -273,6 +273,7 @@ def update_settings(*, tournament_id: int, user: User, **settings: Any) -> Tourn
         for k, v in settings.items():
             setattr(t, k, v)
         validate(t)
+        waiting.promote(t)  # a raised cap seats the waiting list, in order
         t.bump()
         t.save()
     return t
@@ -307,15 +308,24 @@ def register(*, tournament_id: int, player: Player, user: User, is_bot: bool = F
                 message_id="enter_roster_only",
             )
         entry = Entry.objects.filter(tournament=t, player=player).first()
-        if entry is not None and entry.status != Entry.Status.WITHDRAWN:
+        if entry is not None and entry.status == Entry.Status.WAITING:
+            # Entering a waiting player again: they keep their place in the line, and
+            # move up if a place is free (e.g. late registration after the start).
+            waiting.promote(t)
+            entry.refresh_from_db()
+            t.bump()
+            t.save(update_fields=["version"])
+            return entry
+        if entry is not None and entry.status not in (
+            Entry.Status.WITHDRAWN,
+            Entry.Status.NO_SHOW,
+        ):
             raise TournamentError(
                 f"{player.name} is already entered.",
                 code="entered",
                 params={"player": player.name},
             )
-        full = bool(t.max_entries) and (
-            t.entries.filter(status__in=TAKING_PLACES).count() >= t.max_entries
-        )
+        full = not waiting.has_room(t) or bool(waiting.waiting_entries(t))
         status = Entry.Status.WAITING if full else Entry.Status.REGISTERED
         if entry is None:
             entry = Entry.objects.create(tournament=t, player=player, is_bot=is_bot, status=status)
@@ -391,18 +401,22 @@ def check_in(*, tournament_id: int, entry_id: int, user: User) -> Entry:
 
 
 def withdraw(*, tournament_id: int, entry_id: int, user: User) -> Entry:
-    """Withdraw before the start; a paid buy-in and fee are refunded in full."""
+    """Withdraw before the start (a paid buy-in and fee are refunded in full), or after
+    it an entry not seated yet (registered late, or waiting: nothing paid). The place
+    goes to the first on the waiting list (``waiting.promote``)."""
     with transaction.atomic():
         t = _locked(tournament_id)
-        _require_status(
-            t,
-            Tournament.Status.REGISTRATION,
-            "After the start nobody withdraws: a player is out when their chips are gone.",
-            message_id="withdraw_closed",
-        )
         entry = entry_of(t, entry_id)
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
+        unseated = entry.status in (Entry.Status.REGISTERED, Entry.Status.WAITING)
+        if not (t.status == Tournament.Status.RUNNING and unseated):
+            _require_status(
+                t,
+                Tournament.Status.REGISTRATION,
+                "After the start nobody withdraws: a player is out when their chips are gone.",
+                message_id="withdraw_closed",
+            )
         if entry.status == Entry.Status.CHECKED_IN:
             accounts = postings.prize_accounts(t, [entry.player_id])
             postings.post_prize(
@@ -417,16 +431,11 @@ def withdraw(*, tournament_id: int, entry_id: int, user: User) -> Entry:
                 player=entry.player_id,
                 memo=prize_memo(MemoKind.REFUND, entry.player.name),
             )
-        freed = entry.status != Entry.Status.WAITING
         entry.status = Entry.Status.WITHDRAWN
         entry.withdrawn_at = timezone.now()
         entry.checked_in_at = None
         entry.save(update_fields=["status", "withdrawn_at", "checked_in_at"])
-        waiting = t.entries.filter(status=Entry.Status.WAITING).order_by("registered_at", "pk")
-        first = waiting.first()
-        if freed and first is not None:
-            first.status = Entry.Status.REGISTERED
-            first.save(update_fields=["status"])
+        waiting.promote(t)
         t.bump()
         t.save(update_fields=["version"])
     return entry
@@ -455,9 +464,12 @@ def start(*, tournament_id: int, user: User) -> Round:
             logic.validate_payout_percentages(t.payout_percentages, len(playing))
         seed = t.seed
         ids = [e.player_id for e in playing]
-        Entry.objects.filter(
-            tournament=t, status__in=[Entry.Status.REGISTERED, Entry.Status.WAITING]
-        ).update(status=Entry.Status.NO_SHOW)
+        # Who registered but did not check in gives their place up; the waiting list
+        # keeps waiting (never a silent no-show) and moves up into free places while
+        # late registration is open (waiting.promote, below).
+        Entry.objects.filter(tournament=t, status=Entry.Status.REGISTERED).update(
+            status=Entry.Status.NO_SHOW
+        )
         Entry.objects.filter(tournament=t, status=Entry.Status.CHECKED_IN).update(
             status=Entry.Status.PLAYING
         )
@@ -480,6 +492,7 @@ def start(*, tournament_id: int, user: User) -> Round:
         t.save(update_fields=["status", "started_at", "seed_revealed_at", "version"])
         for number, players in enumerate(tables, start=1):
             _open_table(t, rnd, number, players, chips, user)
+        waiting.promote(t)
     return rnd
 
 
@@ -657,6 +670,8 @@ def sync(*, tournament_id: int, user: User | None = None) -> bool:
         if t.status != Tournament.Status.RUNNING:
             return False
         changed = sync_tables(t, user)
+        # A bust-out during late registration (re-entries off) frees a place.
+        changed |= bool(waiting.promote(t))
         if changed:
             t.bump()
             t.save(update_fields=["version"])
@@ -676,7 +691,8 @@ def after_hand(session_id: int) -> None:
         t = _locked(tournament_id)
         if t.status != Tournament.Status.RUNNING:
             return
-        if sync_tables(t, None, trigger=session_id):
+        changed = sync_tables(t, None, trigger=session_id)
+        if waiting.promote(t) or changed:  # a bust-out may free a place
             t.bump()
             t.save(update_fields=["version"])
 

@@ -7,6 +7,7 @@ from games.tournaments import views
 urlpatterns = [
     path("clubs/<id:club_id>/tournaments/", views.tournament_list, name="tournament_list"),
     path("clubs/<id:club_id>/tournaments/new/", views.tournament_create, name="tournament_create"),
+    path("tournaments/structure/", views.structure_preview, name="tournament_structure"),
     path("tournaments/<id:tournament_id>/", views.tournament_detail, name="tournament_detail"),
     path("tournaments/<id:tournament_id>/edit/", views.tournament_edit, name="tournament_edit"),
     path("tournaments/<id:tournament_id>/entries/", views.entry_add, name="tournament_entry_add"),
@@ -20,6 +21,7 @@ urlpatterns = [
         views.entry_action,
         name="tournament_entry_action",
     ),
+    path("tournaments/<id:tournament_id>/cap/", views.field_cap, name="tournament_cap"),
     path("tournaments/<id:tournament_id>/start/", views.tournament_start, name="tournament_start"),
     path(
         "tournaments/<id:tournament_id>/next-round/",

@@ -153,10 +153,18 @@ def _check_units(t: Tournament) -> None:
 
 
 def _check_levels(t: Tournament) -> None:
-    """A freeze-out's antes rise, and breaks have a length."""
+    """A freeze-out's antes rise, by minutes or by hands (never both), and breaks have a
+    length."""
     if not t.is_rounds and t.level_minutes <= 0 and t.hands_per_level <= 0:
         raise TournamentError(
             "A freeze-out needs rising antes: levels by minutes or by hands.", code="levels"
+        )
+    if t.level_minutes > 0 and t.hands_per_level > 0:
+        # The clock would win and the hands be ignored: say so instead.
+        raise TournamentError(
+            "Levels go by minutes or by hands, not both: set one of minutes per level and "
+            "hands per level to 0.",
+            code="levels_both",
         )
     if t.break_every and not t.break_minutes:
         raise TournamentError("Say how long the breaks are.", code="break_minutes")

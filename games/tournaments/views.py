@@ -36,7 +36,16 @@ from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.messages import render as say
 from games.models import Entry, GameSession, Membership, Role, Tournament, TournamentTable
 from games.polling import etag_matches, live, not_modified
-from games.tournaments import clock, deals, payouts, screens, selectors, tables
+from games.tournaments import (
+    clock,
+    deals,
+    payouts,
+    screens,
+    selectors,
+    structure,
+    tables,
+    waiting,
+)
 from games.tournaments import entries as late
 from games.tournaments import service as svc
 from games.tournaments.forms import DealForm, EntryForm, RosterForm, TournamentForm
@@ -76,8 +85,27 @@ def tournament_create(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
             return redirect(t)
     status = 422 if form.errors else 200  # refused input, as every form of the app
     return render(
-        request, "games/tournament_form.html", {"club": club, "form": form}, status=status
+        request,
+        "games/tournament_form.html",
+        {"club": club, "form": form, "structure_rows": _structure_rows(form)},
+        status=status,
     )
+
+
+def _structure_rows(form: TournamentForm) -> list[structure.LevelRow]:
+    """The structure the form describes: what was typed, else the saved or initial values."""
+    if form.is_bound:
+        return structure.rows(structure.from_data(form.data))
+    values = {name: form[name].value() for name in structure.FIELDS}
+    return structure.rows(structure.from_data(values))
+
+
+@login_required
+@require_safe
+def structure_preview(request: AuthedHttpRequest) -> HttpResponse:
+    """The structure table for the settings form's current fields (htmx, as they change)."""
+    rows = structure.rows(structure.from_data(request.GET))
+    return render(request, "games/tournament_structure.html", {"structure_rows": rows})
 
 
 @login_required
@@ -100,7 +128,12 @@ def tournament_edit(request: AuthedHttpRequest, tournament_id: int) -> HttpRespo
     return render(
         request,
         "games/tournament_form.html",
-        {"club": t.club, "form": form, "tournament": t},
+        {
+            "club": t.club,
+            "form": form,
+            "tournament": t,
+            "structure_rows": _structure_rows(form),
+        },
         status=status,
     )
 
@@ -146,6 +179,17 @@ def _detail_context(
         "remainder_rule": payouts.REMAINDER_RULE,
         "clock": clock.clock_state(t),
         "late_open": late.late_open(t),
+        # The waiting list, first in line first, with each one's place ("2nd").
+        "waiting_list": [
+            {"entry": e, "place": waiting.ordinal(i)}
+            for i, e in enumerate(waiting.waiting_entries(t), start=1)
+        ],
+        "cap_open": waiting.can_move(t) and t.status == Tournament.Status.RUNNING,
+        # Moved up after the start: a place is theirs, one tap checks them in and seats.
+        "offered": [e for e in entries if e.status == Entry.Status.REGISTERED]
+        if t.status == Tournament.Status.RUNNING
+        else [],
+        "places_taken": waiting.places_taken(t),
         "deal_form": deal_form,
         "deal_wait": deal_wait,
         "payout_rows": payouts.payout_rows(t, balances["pool"], n)
@@ -224,7 +268,8 @@ def entry_add(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, gettext("Pick the players to enter."))
         return redirect(t)
-    names = []
+    names: list[str] = []
+    waiting_now: list[Entry] = []
     try:
         for player in form.cleaned_data["players"]:
             entry = svc.register(
@@ -233,14 +278,42 @@ def entry_add(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
                 user=request.user,
                 is_bot=form.cleaned_data["bots"],
             )
+            if entry.status == Entry.Status.WAITING:
+                waiting_now.append(entry)  # not entered: the field is full
+                continue
             if form.cleaned_data["check_in"]:
                 svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
             names.append(player.name)
     except TournamentError as exc:
         messages.error(request, say(exc))
+    _say_entered(request, t, names, waiting_now)
+    return redirect(t)
+
+
+def _say_entered(
+    request: AuthedHttpRequest, t: Tournament, names: list[str], waiting_now: list[Entry]
+) -> None:
+    """ "Entered: Ann." and "Waiting list: Ben (2nd)." — who got a place and who waits."""
     if names:
         messages.success(request, gettext("Entered: %(names)s.") % {"names": ", ".join(names)})
-    return redirect(t)
+    if waiting_now:
+        messages.warning(
+            request,
+            gettext("Waiting list (the field is full): %(names)s.")
+            % {"names": waiting.in_line(t, waiting_now)},
+        )
+
+
+def _moved_up(t: Tournament, before: set[int]) -> str:
+    """What moved up from the waiting list since ``before`` (the waiting entries' ids)."""
+    now = {e.pk for e in waiting.waiting_entries(t)}
+    moved = t.entries.filter(pk__in=before - now, status=Entry.Status.REGISTERED)
+    names = ", ".join(e.player.name for e in moved.select_related("player"))
+    if not names:
+        return ""
+    return gettext(
+        "A place is free for %(names)s (from the waiting list): check them in to seat them."
+    ) % {"names": names}
 
 
 @login_required
@@ -259,6 +332,8 @@ def entry_action(
         raise Http404("No such action")
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament=t)
+    before = {e.pk for e in waiting.waiting_entries(t)}
+    paid = entry.status == Entry.Status.CHECKED_IN
     try:
         actions[action](tournament_id=t.pk, entry_id=entry.pk, user=request.user)
     except TournamentError as exc:
@@ -266,13 +341,43 @@ def entry_action(
     else:
         done = {
             "checkin": gettext("%(name)s checked in."),
-            "withdraw": gettext("%(name)s withdrew (refunded)."),
+            "withdraw": gettext("%(name)s withdrew (refunded).")
+            if paid
+            else gettext("%(name)s withdrew."),
             "reenter": gettext("%(name)s re-entered with a new stack."),
             "rebuy": gettext("%(name)s rebought a stack."),
             "addon": gettext("%(name)s took the add-on."),
         }[action]
         messages.success(request, done % {"name": entry.player.name})
+        moved = _moved_up(t, before)
+        if moved:
+            messages.info(request, moved)
     return redirect(t)
+
+
+@login_required
+@require_POST
+def field_cap(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
+    """Raise (or set) the field cap while late registration is open: the waiting list
+    moves up into the new places, in order."""
+    try:
+        cap = int(request.POST.get("max_entries", ""))
+    except ValueError:
+        cap = -1
+
+    def run(t: Tournament) -> str:
+        before = {e.pk for e in waiting.waiting_entries(t)}
+        waiting.set_cap(tournament_id=t.pk, max_entries=cap, user=request.user)
+        return _moved_up(t, before)
+
+    return _director_post(
+        request,
+        tournament_id,
+        run,
+        lambda moved: " ".join(
+            [gettext("Field cap: %(n)s.") % {"n": cap} if cap else gettext("No field cap."), moved]
+        ).strip(),
+    )
 
 
 @login_required
@@ -296,11 +401,50 @@ def tournament_start(request: AuthedHttpRequest, tournament_id: int) -> HttpResp
         request,
         tournament_id,
         lambda t: svc.start(tournament_id=t.pk, user=request.user),
-        lambda result: (
-            gettext("Round 1 is drawn. The seed is revealed (%(seed)s): anyone can check the draw.")
-            % {"seed": result.seed}
-        ),
+        lambda result: " ".join(
+            [
+                gettext(
+                    "Round 1 is drawn. The seed is revealed (%(seed)s): anyone can check the draw."
+                )
+                % {"seed": result.seed},
+                _start_waiting(result.tournament),
+            ]
+        ).strip(),
     )
+
+
+def _start_waiting(t: Tournament) -> str:
+    """What the start did to the waiting list: who still waits, in order, and whether
+    late registration can still seat them; who moved up into a no-show's place."""
+    parts = []
+    line = waiting.waiting_entries(t)
+    if line:
+        names = waiting.in_line(t, line)
+        if late.late_open(t):
+            parts.append(
+                gettext(
+                    "Still on the waiting list: %(names)s. They get a place in this order as "
+                    "places free up during late registration."
+                )
+                % {"names": names}
+            )
+        else:
+            parts.append(
+                gettext(
+                    "Still on the waiting list: %(names)s. Late registration is closed, so no "
+                    "place will free up for them."
+                )
+                % {"names": names}
+            )
+    moved = t.entries.filter(status=Entry.Status.REGISTERED).select_related("player")
+    if moved:
+        parts.append(
+            gettext(
+                "A place is free for %(names)s (from the waiting list): check them in to seat them."
+            )
+            % {"names": ", ".join(e.player.name for e in moved)}
+        )
+    return " ".join(parts)
 
 
 @login_required
@@ -369,12 +513,14 @@ def roster_paste(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse
             gettext("Listed more than once, entered once: %(names)s.")
             % {"names": ", ".join(repeats)},
         )
-    done, skipped, waiting = [], [], []
+    done: list[str] = []
+    skipped: list[str] = []
+    waiting_now: list[Entry] = []
     for player in late.roster_players(t, names):
         try:
             entry = svc.register(tournament_id=t.pk, player=player, user=request.user)
             if entry.status == Entry.Status.WAITING:
-                waiting.append(player.name)
+                waiting_now.append(entry)
                 continue
             if form.cleaned_data["check_in"]:
                 svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
@@ -386,11 +532,11 @@ def roster_paste(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse
             request,
             gettext("Entered %(n)s: %(names)s.") % {"n": len(done), "names": ", ".join(done)},
         )
-    if waiting:
+    if waiting_now:
         messages.warning(
             request,
-            gettext("On the waiting list (the field is full): %(names)s.")
-            % {"names": ", ".join(waiting)},
+            gettext("Waiting list (the field is full): %(names)s.")
+            % {"names": waiting.in_line(t, waiting_now)},
         )
     if skipped:
         messages.error(request, gettext("Not entered: %(names)s") % {"names": "; ".join(skipped)})

@@ -29,6 +29,11 @@
     function tick() {
       var rest = running ? (deadline - (Date.now() - offset)) / 1000 : left;
       el.textContent = fmt(rest);
+      // Times counted from the end of this level (the next break): the same tick.
+      document.querySelectorAll("[data-clock-plus]").forEach(function (other) {
+        var plus = parseInt(other.getAttribute("data-clock-plus"), 10);
+        if (!isNaN(plus)) other.textContent = fmt(rest + plus);
+      });
       if (running && rest <= 0 && !fired) {
         fired = true;
         document.body.dispatchEvent(new CustomEvent("clock-zero"));

@@ -133,7 +133,7 @@ def test_roster_paste_enters_everyone(club, alice, alice_client):
     )
     html = response.content.decode()
     assert "Entered 3: Ann, Ben, Cal." in html
-    assert "On the waiting list (the field is full): Dee." in html
+    assert "Waiting list (the field is full): Dee (1st)." in html
     # "Ben" and "ben": said, not skipped in silence.
     assert "Listed more than once, entered once: Ben." in html
     statuses = dict(t.entries.values_list("player__name", "status"))
