@@ -38,6 +38,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import quote
 
 import _database
 
@@ -186,7 +187,12 @@ def run() -> None:
             page = response.json()
             seen += len(page["results"])
             legs += sum(len(p["legs"]) for p in page["results"])
-            url = page["next"]
+            # `next` is the cursor to send back (issue 36); the Link header has the URL.
+            url = (
+                f"{export_url}&page_size={size}&cursor={quote(page['next'])}"
+                if page["next"]
+                else None
+            )
         assert seen == total, (seen, total)
         print(
             f"   page_size {size}: {len(times)} pages in {sum(times):.2f} s "
@@ -200,7 +206,7 @@ def run() -> None:
         ("hand list, page_size 500", f"{hands_url}?page_size=500"),
         ("session detail", f"/api/v1/sessions/{session.pk}/"),
         ("settlement (JSON)", f"/api/v1/sessions/{session.pk}/settlement/"),
-        ("settlement (CSV)", f"/api/v1/sessions/{session.pk}/settlement/?format=csv"),
+        ("settlement (CSV)", f"/api/v1/sessions/{session.pk}/settlement/csv/"),
         ("club statistics", f"/api/v1/clubs/{club.pk}/stats/"),
     ):
         api.get(url)

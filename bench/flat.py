@@ -10,7 +10,7 @@ a busy machine and their ratios hold. Prints the p50s, the large/small ratio, th
 statements of a POST at each size, and the time of the statements that used to read
 every hand or leg: the hand lookup, the "digital hand in progress" check and the
 result screen's legs of the hand; and the Python memory peak (tracemalloc) of streaming
-``ledger.csv`` and the API's ``postings/?format=csv`` at both sizes. Runs main's code too with ``BENCH_ROOT=/path``.
+``ledger.csv`` and the API's ``postings/csv/`` at both sizes. Runs main's code too with ``BENCH_ROOT=/path``.
 
     .venv/bin/python bench/flat.py
 """
@@ -186,7 +186,7 @@ def run() -> None:  # noqa: PLR0915 (one straight script)
     for label, path in (
         ("ledger.csv", lambda s: reverse("ledger_csv", args=[s.pk])),
         ("API postings CSV",
-         lambda s: f"/api/v1/clubs/{s.club_id}/postings/?session={s.pk}&format=csv"),
+         lambda s: f"/api/v1/clubs/{s.club_id}/postings/csv/?session={s.pk}"),
     ):  # fmt: skip
         figures = []
         for session in (small, big):

@@ -13,8 +13,8 @@ machine where the absolute times do not:
    against the bare view timed between its POSTs, and its statement count;
 2. the scoreboard's 304 poll: p50 and statements;
 3. the history page, cold (nothing cached), at ``BENCH_HANDS``;
-4. ``ledger.csv`` of that session, and the API's ``postings/?format=csv`` when the code
-   has it: legs/s and the peak of Python memory (tracemalloc) while streaming;
+4. ``ledger.csv`` of that session, and the API's ``postings/csv/`` when the code has
+   it: legs/s and the peak of Python memory (tracemalloc) while streaming;
 5. club statistics after ``BENCH_CLOSED`` (1,000) closed sessions.
 
 Run the same file against another checkout (e.g. main) with ``BENCH_ROOT=/path``:
@@ -32,7 +32,7 @@ import statistics
 import time
 import tracemalloc
 import uuid
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import _database
 import _targets
@@ -225,7 +225,7 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
     legs = Leg.objects.filter(posting__session=session).count()
     for label, url in (
         ("ledger.csv", reverse("ledger_csv", args=[session.pk])),
-        ("API postings CSV", f"/api/v1/clubs/{club.pk}/postings/?session={session.pk}&format=csv"),
+        ("API postings CSV", f"/api/v1/clubs/{club.pk}/postings/csv/?session={session.pk}"),
     ):
         t0, c0 = time.perf_counter(), time.process_time()
         response = client.get(url)
@@ -254,11 +254,15 @@ def run() -> None:  # noqa: C901, PLR0915 (one straight script)
 
     # The paginated JSON export, for comparison (pages of 500 postings).
     t0 = time.perf_counter()
-    url, exported = f"/api/v1/clubs/{club.pk}/postings/?session={session.pk}&page_size=500", 0
+    first = f"/api/v1/clubs/{club.pk}/postings/?session={session.pk}&page_size=500"
+    url, exported = first, 0
     while url:
         page = client.get(url).json()
         exported += sum(len(p["legs"]) for p in page["results"])
-        url = page["next"]
+        # `next` is the cursor to send back (issue 36); a checkout from before that
+        # (BENCH_ROOT) answers the next page's URL.
+        nxt = page["next"]
+        url = nxt if nxt is None or nxt.startswith("http") else f"{first}&cursor={quote(nxt)}"
     elapsed = time.perf_counter() - t0
     print(f"== API postings JSON pages: {exported} legs in {elapsed:.2f} s = "
           f"{exported / elapsed:,.0f} legs/s")  # fmt: skip

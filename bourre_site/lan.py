@@ -32,17 +32,14 @@ machine: DNS rebinding) gets Django's plain 400, as a host outside ALLOWED_HOSTS
 
 from __future__ import annotations
 
-import atexit
 import fcntl
 import functools
 import hashlib
 import ipaddress
 import os
 import secrets
-import shutil
 import socket
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -51,6 +48,8 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 from django.http.request import split_domain_port, validate_host
+
+from bourre_site.metrics_dir import metrics_folder
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 SECRET_FILE = BASE_DIR / ".secret_key"
@@ -207,21 +206,6 @@ def collect_static() -> None:
         stamp.write_text(fingerprint)
 
 
-def metrics_folder() -> str:
-    """A fresh folder for prometheus_client's multiprocess files, removed when the server
-    stops. The workers are forks that inherit the exit hook: only this process removes it
-    (a worker replaced after a crash must not take its siblings' counts along)."""
-    folder = tempfile.mkdtemp(prefix="bourre-metrics-")
-    owner = os.getpid()
-
-    def remove() -> None:
-        if os.getpid() == owner:
-            shutil.rmtree(folder, ignore_errors=True)
-
-    atexit.register(remove)
-    return folder
-
-
 # -- starting up ---------------------------------------------------------------------------
 
 
@@ -293,7 +277,7 @@ def main() -> None:
     os.environ["DJANGO_DEBUG"] = "0"
     os.environ["DJANGO_STATIC_MANIFEST"] = "1"
     # Before Django (and prometheus_client) load: the workers forked later inherit it.
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_folder()
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_folder()  # a fresh one: never a stale count
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bourre_site.settings")
 
     import django

@@ -54,6 +54,8 @@ LAN_LISTED_HOSTS = ALLOWED_HOSTS
 # The first Wi-Fi address `make run` printed: the links handed to phones use it when the
 # host's own browser is on 127.0.0.1 (games/qr.py).
 PHONE_BASE_URL = os.environ.get("BOURRE_PHONE_URL", "")
+# The address e-mails link to (the tab reminders, issue #34): "https://bourre.example.org".
+SITE_URL = os.environ.get("BOURRE_SITE_URL", "")
 if LAN_MODE:
     ALLOWED_HOSTS = ["*"]
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

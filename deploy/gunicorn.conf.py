@@ -17,6 +17,11 @@ and stops taking connections.
 """
 
 import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bourre_site.metrics_dir import ensure_metrics_folder  # noqa: E402
 
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("BOURRE_THREADS", "4"))
@@ -34,3 +39,11 @@ accesslog = os.environ.get("BOURRE_ACCESS_LOG") or None
 # (DJANGO_SECURE_PROXY_SSL_HEADER) and the client's address from X-Forwarded-For only
 # through DJANGO_TRUSTED_PROXIES (games/ratelimit.py).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+# No control socket (gunicorn 25's `gunicornc`): it would go to $HOME/.gunicorn, and the
+# bourre user's home (/srv/bourre, root's; read-only under the unit's ProtectSystem) has
+# no room for it, so every start logged "Control server error: Permission denied".
+# systemd and the platforms stop and reload gunicorn with signals.
+control_socket_disable = True
+# One /metrics for all the workers (seen in the Debian chroot run: each worker answered
+# with its own counts): a folder they share, made in this master before they fork.
+ensure_metrics_folder()

@@ -20,7 +20,11 @@
 #
 # Other options: --email ADDR (Let's Encrypt's contact), --keep N (nightly backups kept,
 # 14), --yes (never ask), --print caddyfile|env|UNIT (print a rendered file, the secret key
-# left out, and stop; tests/test_bar_i32_server.py reads them), --help.
+# left out, and stop; tests/test_bar_i32_server.py reads them), --no-systemd, --help.
+#
+# Without systemd (a chroot or a container; found by itself, or --no-systemd): PostgreSQL
+# and Redis start from Debian's init scripts, the units are written but not enabled, and
+# the script prints the commands that start the web app, the worker and Caddy by hand.
 set -euo pipefail
 # Bash 5.2 would put the matched text wherever a replacement below contains "&".
 shopt -u patsub_replacement 2>/dev/null || true
@@ -39,6 +43,8 @@ HOME_DIR="${BOURRE_HOME_DIR:-/srv/bourre}"
 APP_DIR="$HOME_DIR/app"
 VENV_DIR="$HOME_DIR/venv"
 BACKUP_DIR="${BOURRE_BACKUP_DIR:-/var/backups/bourre}"
+# The nightly check_books leaves its result here for /metrics (the code's folder is root's).
+STATE_DIR="${BOURRE_STATE_DIR:-/var/lib/bourre}"
 UNIT_DIR="${BOURRE_UNIT_DIR:-/etc/systemd/system}"
 CADDYFILE="${BOURRE_CADDYFILE:-/etc/caddy/Caddyfile}"
 CADDY_PKI="${BOURRE_CADDY_PKI:-/var/lib/caddy/.local/share/caddy/pki/authorities/local}"
@@ -48,7 +54,8 @@ DB_NAME="bourre"
 PACKAGES=(python3 python3-venv postgresql redis-server caddy rsync curl)
 UNITS=(bourre-web.socket bourre-web.service bourre-worker.service
   bourre-check-books.service bourre-check-books.timer
-  bourre-backup.service bourre-backup.timer)
+  bourre-backup.service bourre-backup.timer
+  bourre-tab-reminders.service bourre-tab-reminders.timer)
 
 DOMAIN="${BOURRE_DOMAIN:-}"
 LAN_NAME="${BOURRE_LAN_NAME:-}"
@@ -57,9 +64,10 @@ KEEP="${BOURRE_KEEP:-14}"
 DRY_RUN=0
 ASSUME_YES=0
 PRINT=""
+SYSTEMD=1
 
 usage() {
-  sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -75,6 +83,7 @@ while (($#)); do
     --keep) KEEP="${2:?--keep needs a number}"; shift 2 ;;
     --dry-run) DRY_RUN=1; shift ;;
     --yes | -y) ASSUME_YES=1; shift ;;
+    --no-systemd) SYSTEMD=0; shift ;;
     --print) PRINT="${2:?--print needs caddyfile or a unit name}"; shift 2 ;;
     --help | -h) usage; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
@@ -146,6 +155,7 @@ render() {
   text="${text//@VENV_DIR@/$VENV_DIR}"
   text="${text//@ENV_FILE@/$ENV_FILE}"
   text="${text//@BACKUP_DIR@/$BACKUP_DIR}"
+  text="${text//@STATE_DIR@/$STATE_DIR}"
   text="${text//@KEEP@/$KEEP}"
   text="${text//@PORT@/$PORT}"
   printf '%s\n' "$text"
@@ -204,7 +214,9 @@ managed_env() {
     "DJANGO_SECURE_SSL_REDIRECT=1" \
     "DJANGO_SECURE_PROXY_SSL_HEADER=1" \
     "DJANGO_STATIC_MANIFEST=1" \
-    "DJANGO_TRUSTED_PROXIES=127.0.0.1/32,::1/128"
+    "DJANGO_TRUSTED_PROXIES=127.0.0.1/32,::1/128" \
+    "BOURRE_BOOKS_CHECK_FILE=$STATE_DIR/check_books.json" \
+    "BOURRE_SITE_URL=https://$(site_names | head -n 1)"
 }
 
 if [[ -n "$PRINT" ]]; then
@@ -277,8 +289,51 @@ else
   echo "Installing the club server for ${NAMES[0]}."
 fi
 ((DRY_RUN)) && echo "Dry run: nothing is changed; each step prints what it would do."
+# sd_booted(3)'s test. A dry run shows the systemd steps unless told --no-systemd.
+if ((DRY_RUN == 0 && SYSTEMD)) && [[ ! -d /run/systemd/system ]]; then
+  SYSTEMD=0
+fi
+((SYSTEMD)) || echo "No systemd here (a chroot or a container): the services are started from init scripts or by hand."
+
+# Without systemd: the commands that start what the units would, as the units do (the
+# ExecStart lines of the rendered units, as their user with their settings). gunicorn
+# binds the port itself, as no bourre-web.socket hands it one.
+by_hand() {
+  local unit exec_start
+  echo
+  echo "No systemd: start these by hand (as root; each runs in the foreground, hence the &)"
+  if ((UPGRADE)); then
+    echo "after stopping the web app and worker started last time (the new code needs new processes):"
+  else
+    echo "to serve https://${NAMES[0]}/:"
+  fi
+  for unit in bourre-web.service bourre-worker.service; do
+    exec_start="$(render "$DEPLOY_DIR/systemd/$unit" | sed -n 's/^ExecStart=//p')"
+    [[ "$unit" != bourre-web.service ]] || exec_start+=" --bind 127.0.0.1:$PORT"
+    echo "  sh -c 'set -a; . $ENV_FILE; set +a; cd $APP_DIR; exec runuser -u $USER_NAME -- $exec_start' &"
+  done
+  if ((UPGRADE)); then
+    # A running Caddy takes the new Caddyfile through its admin endpoint, without a gap.
+    echo "  caddy reload --config $CADDYFILE   # or, if Caddy is not running:"
+  fi
+  # Debian's caddy.service: the caddy user, its home for the certificates, and the right
+  # to bind ports 80 and 443.
+  echo "  setpriv --reuid=caddy --regid=caddy --init-groups --inh-caps=+net_bind_service \\"
+  echo "    --ambient-caps=+net_bind_service env HOME=/var/lib/caddy caddy run --config $CADDYFILE &"
+  echo "Then: curl --cacert $CADDY_PKI/root.crt --resolve ${NAMES[0]}:443:127.0.0.1 https://${NAMES[0]}/healthz"
+}
 
 # -- the steps -----------------------------------------------------------------------------
+
+# A distribution's service (PostgreSQL, Redis): enabled and started by systemd, or
+# started from its Debian init script where no systemd runs.
+start_service() {
+  if ((SYSTEMD)); then
+    run systemctl enable --now "$1"
+  else
+    run service "$1" start
+  fi
+}
 
 db_exists() {
   command -v psql >/dev/null 2>&1 &&
@@ -287,6 +342,11 @@ db_exists() {
 
 if ((UPGRADE)); then
   step "Back up the database before anything changes"
+  # PostgreSQL may be stopped (a reboot without systemd, a stopped service): start it,
+  # or a stopped server would look like "no database" and the upgrade would go unsaved.
+  if ((DRY_RUN)) || command -v psql >/dev/null 2>&1; then
+    start_service postgresql
+  fi
   if ((DRY_RUN == 0)) && ! db_exists; then
     echo "(no database yet, after an install that stopped early: nothing to back up)"
   else
@@ -307,6 +367,7 @@ else
 fi
 run install -d -o root -g root -m 0755 "$HOME_DIR" "$APP_DIR"
 run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0700 "$BACKUP_DIR"
+run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0755 "$STATE_DIR"
 
 step "Copy this release to $APP_DIR (owned by root: the app only reads its code)"
 if [[ "$SRC_DIR" != "$APP_DIR" ]]; then
@@ -359,14 +420,14 @@ exec runuser -u $USER_NAME -- $VENV_DIR/bin/python manage.py "\$@"
 EOF
 
 step "PostgreSQL: the role $USER_NAME and the database $DB_NAME (peer authentication)"
-run systemctl enable --now postgresql
+start_service postgresql
 if ((DRY_RUN)) || ! runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_roles WHERE rolname='$USER_NAME'" | grep -q 1; then
   run runuser -u postgres -- createuser "$USER_NAME"
 fi
 if ((DRY_RUN)) || ! db_exists; then
   run runuser -u postgres -- createdb --owner "$USER_NAME" "$DB_NAME"
 fi
-run systemctl enable --now redis-server
+start_service redis-server
 
 step "Migrate the database"
 run "$MANAGE_BIN" migrate --noinput
@@ -379,15 +440,19 @@ run env -C "$APP_DIR" DJANGO_STATIC_MANIFEST=1 DJANGO_SECRET_KEY=collectstatic-o
 run "$VENV_DIR/bin/python" -m compileall -q "$APP_DIR"
 run "$MANAGE_BIN" check --deploy --fail-level WARNING
 
-step "The systemd units: web (socket and gunicorn), webhook worker, nightly backup and check_books"
+step "The systemd units: web (socket and gunicorn), webhook worker, nightly backup and check_books, tab reminders"
 for unit in "${UNITS[@]}"; do
   render "$DEPLOY_DIR/systemd/$unit" | write_file "$UNIT_DIR/$unit" 0644 root:root
 done
-run systemctl daemon-reload
-run systemctl enable --now bourre-web.socket bourre-web.service bourre-worker.service \
-  bourre-backup.timer bourre-check-books.timer
-if ((UPGRADE)); then
-  run systemctl restart bourre-web.service bourre-worker.service
+if ((SYSTEMD)); then
+  run systemctl daemon-reload
+  run systemctl enable --now bourre-web.socket bourre-web.service bourre-worker.service \
+    bourre-backup.timer bourre-check-books.timer bourre-tab-reminders.timer
+  if ((UPGRADE)); then
+    run systemctl restart bourre-web.service bourre-worker.service
+  fi
+else
+  echo "(no systemd: written, not enabled; the nightly backup, check_books and tab reminders do not run)"
 fi
 
 step "Caddy: https for ${NAMES[*]}"
@@ -396,6 +461,10 @@ if [[ -f "$CADDYFILE" ]] && ! grep -q "Bourré club server" "$CADDYFILE"; then
 fi
 render_caddyfile | write_file "$CADDYFILE" 0644 root:root
 run caddy validate --adapter caddyfile --config "$CADDYFILE"
+if ((SYSTEMD == 0)); then
+  by_hand
+  exit 0
+fi
 run systemctl enable caddy
 run systemctl reload-or-restart caddy
 

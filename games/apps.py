@@ -47,3 +47,4 @@ class GamesConfig(AppConfig):
         from games.api import outbox
 
         postings.on_change(outbox.on_ledger_change)
+        postings.on_tab_change(outbox.on_tab_change)

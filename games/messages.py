@@ -169,6 +169,14 @@ MESSAGES: dict[str, Sentence] = {
     "bad_hand": _("There is no such hand in this session."),
     "stale_state": _("The session changed meanwhile; reload it and submit again."),
     "session_closed": _("This session is closed."),
+    # -- the club's tab (issue #34) --
+    "tab_session_open": _("Close the session first: only a final settlement goes on the tab."),
+    "tab_no_transfer": _("That transfer is no longer part of the settlement."),
+    "tab_paid_tonight": _("%(payer)s → %(payee)s is ticked paid tonight: clear the tick first."),
+    "tab_on_tab": _("That transfer is on the club's tab: take it off the tab first."),
+    "tab_bad_method": _("Choose how it was paid."),
+    "tab_same_player": _("Choose two different players."),
+    "tab_payment_reversed": _("That payment was reversed; record it again if it was made."),
     "digital_hand_in_progress": _(
         "A digital hand is being played at this table; finish or cancel it first."
     ),

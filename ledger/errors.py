@@ -17,6 +17,7 @@ __all__ = [
     "SessionClosed",
     "SetupError",
     "StaleState",
+    "TabConflict",
     "VoidRefused",
 ]
 
@@ -100,6 +101,17 @@ class VoidRefused(BourreError):
         message_id: str | None = None,
     ) -> None:
         super().__init__(message, code=code, params=params, message_id=message_id)
+
+
+class TabConflict(BourreError):
+    """The club's tab cannot do that now (issue #34): the session is still open, the
+    transfer is no longer asked for, ticked paid tonight or already on the tab, the
+    payment was reversed."""
+
+    status = 409
+
+    def __init__(self, code: str, message: str, *, params: dict[str, object] | None = None) -> None:
+        super().__init__(message, code=code, params=params)
 
 
 class ChainBroken(HandRejected):

@@ -17,7 +17,16 @@ from ledger.books import (
     prize_balances,
 )
 from ledger.memos import Memo, MemoKind
-from ledger.models import Account, Leg, PlayerTotals, Posting, PrizePosting
+from ledger.models import (
+    Account,
+    Leg,
+    PlayerTotals,
+    Posting,
+    PrizePosting,
+    SettlementMark,
+    TabPayment,
+)
+from ledger.tab import TAB_KINDS, session_tab
 from ledger.totals import recount_player_totals
 
 
@@ -36,7 +45,9 @@ def check_invariants(session: GameSession) -> None:
       kind and parameters (``check_memos``);
     - at a tournament table, the tournament's prize ledger holds (``check_prize_ledger``);
     - the players' club totals are what the ledger and the hands recount
-      (``check_player_totals``).
+      (``check_player_totals``);
+    - the club's tab holds (``check_tab``), and none of this session's transfers is on
+      the tab for more than the session says.
     """
     session = GameSession.objects.get(pk=session.pk)
 
@@ -133,10 +144,102 @@ def check_invariants(session: GameSession) -> None:
         )
     )
     check_player_totals(session.club_id)
+    check_tab(session.club_id)
+    _check_session_tab(session, balances)
     # A tournament table's money is in its tournament's prize ledger: check that too.
     table = TournamentTable.objects.filter(session=session).select_related("tournament").first()
     if table is not None:
         check_prize_ledger(table.tournament)
+
+
+def _check_session_tab(session: GameSession, nets: dict[int, int]) -> None:
+    """What a session put on the tab: a live tab posting per transfer at most, never a
+    transfer also ticked paid, and for each player no more than their net, on its side."""
+    on_tab = session_tab(session.pk)
+    marked = set(SettlementMark.objects.filter(session=session).values_list("payer_id", "payee_id"))
+    both = marked & set(on_tab)
+    if both:
+        raise AssertionError(f"transfers both ticked paid and on the tab: {both}")
+    live = Posting.objects.filter(
+        session=session, kind=Posting.Kind.TAB, reversed_by__isnull=True
+    ).count()
+    if live != len(on_tab):
+        raise AssertionError(f"{live} live tab postings for {len(on_tab)} transfers")
+    moved: dict[int, int] = {}
+    for (payer, payee), (amount, _posting) in on_tab.items():
+        moved[payer] = moved.get(payer, 0) - amount
+        moved[payee] = moved.get(payee, 0) + amount
+    for pid, x in moved.items():
+        net = nets.get(pid, 0)
+        if not (x * net > 0 and abs(x) <= abs(net)):
+            raise AssertionError(f"player {pid} has {x} on the tab from a net of {net}")
+
+
+def check_tab(club_id: int) -> None:
+    """Raise AssertionError unless the club's tab holds (issue #34):
+
+    - tab accounts are the club's players' and move only by tab postings and their
+      reversals; every tab posting has exactly two legs, both on tab accounts, opposite;
+    - the tab balances sum to zero;
+    - a session's tab posting has its session; a payment's has none, and its
+      ``TabPayment`` says the same payer, payee and amount as its legs;
+    - every reversal of a tab posting mirrors it leg for leg;
+    - every tab memo is its kind's sentence (``check_memos``, with the club's postings).
+    """
+    tab_legs = Leg.objects.filter(account__club_id=club_id, account__kind=Account.Kind.TAB)
+    strays = list(
+        tab_legs.exclude(posting__kind__in=[*TAB_KINDS, Posting.Kind.REVERSAL]).values_list(
+            "pk", "posting__kind"
+        )
+    )
+    if strays:
+        raise AssertionError(f"tab accounts moved by other postings: {strays}")
+    foreign = Account.objects.filter(kind=Account.Kind.TAB, club_id=club_id).exclude(
+        player__club_id=club_id
+    )
+    if foreign.exists():
+        raise AssertionError(f"tab accounts of players of another club: {list(foreign)}")
+    total = tab_legs.aggregate(s=Coalesce(Sum("amount"), 0))["s"]
+    if total != 0:
+        raise AssertionError(f"the tab balances sum to {total}, not 0")
+    sides: dict[int, list[tuple[int, int, int | None]]] = {}
+    for posting_id, account_id, kind, amount in Leg.objects.filter(
+        posting__club_id=club_id, posting__kind__in=TAB_KINDS
+    ).values_list("posting_id", "account_id", "account__kind", "amount"):
+        if kind != Account.Kind.TAB:
+            raise AssertionError(f"tab posting {posting_id} has a leg on a {kind} account")
+        sides.setdefault(posting_id, []).append((account_id, amount, None))
+    for posting_id, legs in sides.items():
+        if len(legs) != 2 or legs[0][1] != -legs[1][1]:
+            raise AssertionError(f"tab posting {posting_id} is not two opposite legs: {legs}")
+    for pk, kind, session_id in Posting.objects.filter(
+        club_id=club_id, kind__in=TAB_KINDS
+    ).values_list("pk", "kind", "session_id"):
+        if (kind == Posting.Kind.TAB) != (session_id is not None):
+            raise AssertionError(f"tab posting {pk} ({kind}) has session {session_id}")
+    players_of = dict(
+        Account.objects.filter(kind=Account.Kind.TAB, club_id=club_id).values_list(
+            "pk", "player_id"
+        )
+    )
+    for payment in TabPayment.objects.filter(club_id=club_id).select_related("posting"):
+        got = {players_of.get(a): x for a, x, _ in sides.get(payment.posting_id, [])}
+        want = {payment.payer_id: payment.amount, payment.payee_id: -payment.amount}
+        if payment.posting.kind != Posting.Kind.TAB_PAYMENT or got != want:
+            raise AssertionError(f"payment {payment.pk} says {want}, its posting {got}")
+    for rev in (
+        Posting.objects.filter(
+            club_id=club_id, kind=Posting.Kind.REVERSAL, reverses__kind__in=TAB_KINDS
+        )
+        .select_related("reverses")
+        .prefetch_related("legs", "reverses__legs")
+    ):
+        orig = rev.reverses
+        assert orig is not None  # the filter follows it
+        mine = sorted((leg.account_id, leg.amount) for leg in rev.legs.all())
+        theirs = sorted((leg.account_id, -leg.amount) for leg in orig.legs.all())
+        if mine != theirs or rev.session_id != orig.session_id:
+            raise AssertionError(f"tab reversal {rev.pk} does not mirror posting {orig.pk}")
 
 
 def check_prize_ledger(t: Tournament) -> None:

@@ -69,6 +69,13 @@ class MemoKind(enum.StrEnum):
     REBUY = "rebuy"  # + "number", "buy_in", "fee"
     ADDON = "addon"  # + "price"
     DEAL = "deal"  # + "deal" (a DEAL_LABELS key), "agreed" (names joined), "amount"
+    # The club's tab (issue #34): params {"payer": name, "payee": name, …}; the legs carry
+    # the amount. A session's transfer put on the tab, or taken off it, + "session" (its
+    # name); a payment, or its reversal, + "method" (a ledger.models.TabPayment.Method).
+    TAB_SESSION = "tab_session"
+    TAB_TAKEN_OFF = "tab_taken_off"
+    TAB_PAYMENT = "tab_payment"
+    TAB_PAYMENT_REVERSED = "tab_payment_reversed"
 
 
 _FIXED = {
@@ -101,6 +108,16 @@ _PRIZE_SENTENCES = {
     ),
     MemoKind.REBUY: gettext_noop("%(name)s: rebuy %(number)s, buy-in %(buy_in)s + fee %(fee)s"),
     MemoKind.ADDON: gettext_noop("%(name)s: add-on, %(price)s"),
+}
+_TAB_SENTENCES = {
+    MemoKind.TAB_SESSION: gettext_noop("%(session)s: %(payer)s owes %(payee)s, put on the tab"),
+    MemoKind.TAB_TAKEN_OFF: gettext_noop(
+        "%(session)s: %(payer)s's debt to %(payee)s taken off the tab"
+    ),
+    MemoKind.TAB_PAYMENT: gettext_noop("%(payer)s paid %(payee)s (%(method)s)"),
+    MemoKind.TAB_PAYMENT_REVERSED: gettext_noop(
+        "%(payer)s's payment to %(payee)s (%(method)s) reversed"
+    ),
 }
 _MONEY_PARAMS = ("buy_in", "fee", "price", "amount")  # amounts in minor units
 
@@ -162,6 +179,35 @@ def deal_memo(deal: str, agreed: str, name: str, amount: int) -> Memo:
     return Memo(MemoKind.DEAL, {"deal": deal, "agreed": agreed, "name": name, "amount": amount})
 
 
+def tab_memo(
+    kind: MemoKind, payer: str, payee: str, *, session: str = "", method: str = ""
+) -> Memo:
+    """A tab posting's memo: a session's transfer (``session``: its name) or a payment
+    (``method``: a ``TabPayment.Method`` code) from ``payer`` to ``payee`` (names)."""
+    if kind not in _TAB_SENTENCES:
+        raise ValueError(f"not a tab memo: {kind}")
+    facts = {"payer": payer, "payee": payee}
+    if kind in (MemoKind.TAB_SESSION, MemoKind.TAB_TAKEN_OFF):
+        facts["session"] = session
+    else:
+        facts["method"] = method
+    return Memo(kind, facts)
+
+
+def _method_label(code: str) -> str:
+    """A payment method's label in the active language (the models import this module)."""
+    from ledger.models import TabPayment
+
+    return str(TabPayment.Method(code).label)
+
+
+def _tab_facts(params: Mapping[str, Any]) -> dict[str, Any]:
+    facts = dict(params)
+    if "method" in facts:
+        facts["method"] = _method_label(facts["method"])
+    return facts
+
+
 def _money(
     params: Mapping[str, Any], currency: Currency | str | None, language: str | None
 ) -> dict[str, Any]:
@@ -200,6 +246,9 @@ def english(kind: str, params: Mapping[str, Any], currency: Currency | str | Non
         with translation.override("en"):
             label = _posting_kind_label(params["reverses"])
         return f"Hand {params['hand']} {_REVERSAL_WHY[kind]}: reverses {label}"
+    if kind in _TAB_SENTENCES:
+        with translation.override("en"):
+            return _TAB_SENTENCES[kind] % _tab_facts(params)
     facts = _money(params, currency, PLAIN)
     if kind is MemoKind.DEAL:
         return (
@@ -229,6 +278,8 @@ def shown(kind: str, params: Mapping[str, Any], currency: Currency | str | None 
         if kind is MemoKind.HAND_VOIDED:
             return _("Hand %(number)s undone: reverses %(kind)s") % facts
         return _("Hand %(number)s corrected: reverses %(kind)s") % facts
+    if kind in _TAB_SENTENCES:
+        return _(_TAB_SENTENCES[kind]) % _tab_facts(params)
     facts = _money(params, currency, None)
     if kind is MemoKind.DEAL:
         return _("Deal (%(kind)s) agreed by %(names)s: %(name)s takes %(amount)s") % {

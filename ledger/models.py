@@ -18,6 +18,14 @@ say what it is, and ``memo`` keeps its English sentence (what the CSVs and the A
 which ``ledger.invariants`` holds to ``memos.english(memo_kind, memo_params)``. Pages show
 ``memos.shown``, in the reader's language.
 
+The club's tab (issue #34) is more of the same books: each player has a ``TAB`` account
+(what the club's players owe each other across sessions; positive: is owed). A settlement
+transfer put on the tab is a ``TAB`` posting (payer's tab −, payee's tab +, linked to its
+session); a payment between players is a ``TAB_PAYMENT`` posting (the other way round); a
+reversal undoes either. Tab legs never touch the table's accounts, so a session's nets,
+pot and statistics are what they were. ``TabPayment`` (who reported it, who confirmed it)
+and ``TabSettings``/``TabReminder`` (the reminders) are notes about money, not money.
+
 Only `ledger.postings` writes here. Rows are never updated or deleted: a correction is a
 reversing posting. On PostgreSQL triggers enforce both rules, for the session ledger
 (migration 0002) and the prize ledger (migration 0005).
@@ -38,6 +46,7 @@ class Account(models.Model):
         POT = "pot", pgettext_lazy("account kind", "Session pot")
         BANK = "bank", pgettext_lazy("account kind", "Bank")
         CARRY = "carry", pgettext_lazy("account kind", "Club carry-over")
+        TAB = "tab", pgettext_lazy("account kind", "Tab")
 
     club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="accounts")
     kind = models.CharField(max_length=8, choices=Kind.choices)
@@ -56,6 +65,9 @@ class Account(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["player"], condition=models.Q(kind="player"), name="one_account_per_player"
+            ),
+            models.UniqueConstraint(
+                fields=["player"], condition=models.Q(kind="tab"), name="one_tab_per_player"
             ),
             models.UniqueConstraint(
                 fields=["session"], condition=models.Q(kind="pot"), name="one_pot_per_session"
@@ -87,6 +99,8 @@ class Posting(models.Model):
         CARRY_OUT = "carry_out", pgettext_lazy("posting kind", "Pot carried to the club")
         LEFTOVER = "leftover", pgettext_lazy("posting kind", "Leftover pot shared")
         REVERSAL = "reversal", pgettext_lazy("posting kind", "Reversal")
+        TAB = "tab", pgettext_lazy("posting kind", "Put on the tab")
+        TAB_PAYMENT = "tab_payment", pgettext_lazy("posting kind", "Tab payment")
 
     club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="postings")
     # No index of its own: the (session, id) index below serves every lookup by session
@@ -188,6 +202,81 @@ class SettlementMark(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer_id} paid {self.payee_id} {self.amount}"
+
+
+class TabPayment(models.Model):
+    """A payment between two players of the club's tab ("ben paid ann $14"): its money is
+    ``posting`` (a ``TAB_PAYMENT``, written when the payment is reported); this row
+    remembers how it was paid, who reported it and whether the payee (or a scorekeeper)
+    confirmed it. A reversed payment keeps its row; its posting has ``reversed_by``."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", pgettext_lazy("payment method", "Cash")
+        VENMO = "venmo", "Venmo"
+        PAYPAL = "paypal", "PayPal"
+        CASH_APP = "cashapp", "Cash App"
+        REVOLUT = "revolut", "Revolut"
+        BANK = "bank", pgettext_lazy("payment method", "Bank transfer")
+        OTHER = "other", pgettext_lazy("payment method", "Other app")
+
+    club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="tab_payments")
+    posting = models.OneToOneField(Posting, on_delete=models.PROTECT, related_name="payment")
+    payer = models.ForeignKey("games.Player", on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey("games.Player", on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField()
+    method = models.CharField(max_length=12, choices=Method.choices, default=Method.CASH)
+    reported_at = models.DateTimeField(default=timezone.now)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="tab_payment_positive"),
+            models.CheckConstraint(
+                condition=~models.Q(payer=models.F("payee")), name="tab_payment_two_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer_id} paid {self.payee_id} {self.amount}"
+
+    @property
+    def confirmed(self) -> bool:
+        return self.confirmed_at is not None
+
+
+class TabSettings(models.Model):
+    """A club's tab reminders (opt-in): e-mail a member who has owed more than
+    ``threshold`` (minor units) for more than ``days`` days, at most once a week."""
+
+    club = models.OneToOneField("games.Club", on_delete=models.CASCADE, related_name="tab_settings")
+    reminders = models.BooleanField(default=False)
+    threshold = models.BigIntegerField(default=0)
+    days = models.PositiveSmallIntegerField(default=14)
+
+    def __str__(self) -> str:
+        return f"tab settings of club {self.club_id}"
+
+
+class TabReminder(models.Model):
+    """A reminder e-mail sent (``send_tab_reminders``): when, to whom, for how much."""
+
+    player = models.ForeignKey("games.Player", on_delete=models.CASCADE, related_name="+")
+    amount = models.BigIntegerField()
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["player", "-sent_at"]
+        indexes = [models.Index(fields=["player", "sent_at"])]
+
+    def __str__(self) -> str:
+        return f"reminder to player {self.player_id} at {self.sent_at}"
 
 
 class PrizeAccount(models.Model):

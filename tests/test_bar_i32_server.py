@@ -87,14 +87,56 @@ def test_platforms_find_the_python_and_the_dependencies() -> None:
     assert [line for line in lines if not line.startswith("#")] == ["."]
 
 
-def test_gunicorn_stops_within_systemds_patience() -> None:
-    config: dict[str, object] = {}
-    exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), config)
+def _gunicorn_config(monkeypatch: pytest.MonkeyPatch, folder: str = "") -> dict[str, object]:
+    """deploy/gunicorn.conf.py run as gunicorn runs it (a module with its ``__file__``),
+    with ``PROMETHEUS_MULTIPROC_DIR`` as given: what it sets stays inside the test."""
+    if folder:
+        monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", folder)
+    else:
+        monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    path = ROOT / "deploy" / "gunicorn.conf.py"
+    config: dict[str, object] = {"__file__": str(path), "__name__": "gunicorn_conf"}
+    exec(compile(path.read_text(), str(path), "exec"), config)
+    return config
+
+
+def test_gunicorn_stops_within_systemds_patience(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = _gunicorn_config(monkeypatch)
     assert config["worker_class"] == "gthread"
     assert "bind" not in config  # the Procfile binds $PORT; systemd hands over its socket
     service = _unit(_printed("bourre-web.service"))["Service"]
     timeout_stop = int(service["TimeoutStopSec"])
     assert isinstance(config["graceful_timeout"], int) and config["graceful_timeout"] < timeout_stop
+
+
+def test_gunicorn_opens_no_control_socket_in_a_home_it_cannot_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """gunicorn >= 25 puts a control socket in $HOME/.gunicorn; the bourre user's home is
+    root's (found by running deploy/install.sh in a Debian chroot): read by gunicorn's
+    own Config, so a misspelt setting would not pass."""
+    from gunicorn.config import Config
+
+    config = _gunicorn_config(monkeypatch)
+    cfg = Config()
+    assert "control_socket_disable" in cfg.settings
+    for name, value in config.items():
+        if name in cfg.settings:
+            cfg.set(name, value)
+    assert cfg.control_socket_disable is True
+
+
+def test_gunicorns_workers_share_one_metrics_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Seen in the Debian chroot run: each of the club server's workers answered /metrics
+    with its own counts. The config makes one folder for all of them before they fork
+    (bourre_site.metrics_dir), and keeps a folder the environment already names."""
+    _gunicorn_config(monkeypatch)
+    made = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    assert made and Path(made).is_dir() and not any(Path(made).iterdir())
+    _gunicorn_config(monkeypatch, folder=str(tmp_path))
+    assert os.environ["PROMETHEUS_MULTIPROC_DIR"] == str(tmp_path)
 
 
 # -- the install script ------------------------------------------------------------------------
@@ -171,6 +213,48 @@ def test_dry_run_of_an_upgrade_backs_up_first_keeps_the_key_and_restarts_last(
     )
     assert "(the secret key is kept" in out
     assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in etc.iterdir()} == before
+    # A stopped PostgreSQL would pass for "no database yet" and skip the backup.
+    assert first("systemctl enable --now postgresql") < first("bourre-manage backup")
+
+
+def test_without_systemd_services_start_from_init_scripts_and_the_rest_by_hand(
+    tmp_path: Path,
+) -> None:
+    """A chroot or a container (no systemd): no systemctl call would work, so none is made;
+    the commands printed for the web app and the worker are the units' own ExecStart."""
+    result = _install(
+        "--dry-run",
+        "--no-systemd",
+        "--lan",
+        "bourre.local",
+        env={"BOURRE_ETC_DIR": str(tmp_path / "etc")},
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "systemctl" not in out
+    assert "+ service postgresql start" in out and "+ service redis-server start" in out
+    assert _steps(out)[-1].startswith("Caddy")  # nothing to check until started by hand
+    assert "write /etc/systemd/system/bourre-web.service" in out  # ready for a later boot
+    for unit, extra in (
+        ("bourre-web.service", " --bind 127.0.0.1:8001"),
+        ("bourre-worker.service", ""),
+    ):
+        exec_start = _unit(_printed(unit))["Service"]["ExecStart"]
+        assert f"exec runuser -u bourre -- {exec_start}{extra}' &" in out
+    assert "caddy run --config /etc/caddy/Caddyfile &" in out
+    assert "caddy reload" not in out  # nothing runs yet the first time
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "env").write_text("DJANGO_SECRET_KEY=kept\n")
+    upgrade = _install(
+        "--dry-run",
+        "--no-systemd",
+        "--lan",
+        "bourre.local",
+        env={"BOURRE_ETC_DIR": str(tmp_path / "etc")},
+    )
+    assert upgrade.returncode == 0, upgrade.stderr
+    # The Caddy started last time is still listening: it reloads instead of a second start.
+    assert "caddy reload --config /etc/caddy/Caddyfile" in upgrade.stdout
 
 
 def test_install_refuses_without_a_name_or_with_a_bad_one(tmp_path: Path) -> None:
@@ -279,6 +363,8 @@ def test_systemd_accepts_the_units(tmp_path: Path) -> None:
         "bourre-backup.timer",
         "bourre-check-books.service",
         "bourre-check-books.timer",
+        "bourre-tab-reminders.service",
+        "bourre-tab-reminders.timer",
         "bourre-web.service",
         "bourre-web.socket",
         "bourre-worker.service",
@@ -321,7 +407,7 @@ def test_the_web_unit_restarts_cleanly_on_the_socket_systemd_holds() -> None:
 
 
 def test_nightly_timers_back_up_with_a_retention_and_check_the_books() -> None:
-    for timer in ("bourre-backup.timer", "bourre-check-books.timer"):
+    for timer in ("bourre-backup.timer", "bourre-check-books.timer", "bourre-tab-reminders.timer"):
         section = _unit(_printed(timer))["Timer"]
         assert section["OnCalendar"].startswith("*-*-* ")
         assert section["Persistent"] == "true"
@@ -330,10 +416,27 @@ def test_nightly_timers_back_up_with_a_retention_and_check_the_books() -> None:
     assert backup["ReadWritePaths"] == "/var/backups/bourre"
     books = _unit(_printed("bourre-check-books.service"))["Service"]
     assert books["ExecStart"].endswith("manage.py check_books --quiet")
+    reminders = _unit(_printed("bourre-tab-reminders.service"))["Service"]
+    assert reminders["ExecStart"].endswith("manage.py send_tab_reminders")
     # The nightly check reads the books after the nightly backup has copied them.
     backup_at = _unit(_printed("bourre-backup.timer"))["Timer"]["OnCalendar"]
     books_at = _unit(_printed("bourre-check-books.timer"))["Timer"]["OnCalendar"]
     assert backup_at < books_at
+
+
+def test_the_nightly_check_books_can_leave_its_result_for_metrics(tmp_path: Path) -> None:
+    """check_books writes BOURRE_BOOKS_CHECK_FILE as the bourre user; by default that is in
+    the code's folder, root's and read-only (found in a Debian chroot run: "The result was
+    not kept for /metrics: Permission denied"). The installed settings point it into a
+    folder the install makes the user's and the unit lets it write."""
+    check_file = Path(_installed_env("--lan", "bourre.local")["BOURRE_BOOKS_CHECK_FILE"])
+    books = _unit(_printed("bourre-check-books.service"))["Service"]
+    assert books["ProtectSystem"] == "strict"
+    assert check_file.parent == Path(books["ReadWritePaths"])
+    result = _install(
+        "--dry-run", "--lan", "bourre.local", env={"BOURRE_ETC_DIR": str(tmp_path / "etc")}
+    )
+    assert f"+ install -d -o bourre -g bourre -m 0755 {check_file.parent}\n" in result.stdout
 
 
 # -- the settings it writes ---------------------------------------------------------------------

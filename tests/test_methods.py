@@ -22,8 +22,14 @@ pytestmark = pytest.mark.django_db
 # The addresses that take a POST (a form, a button, a seat's move): everything else is
 # read only. set_language and logout take only a POST.
 FORMS = {
+    "settlement_tab",
+    "tab_pay",
+    "tab_settings",
+    "tab_payment_confirm",
+    "tab_payment_reverse",
     "session_new",
     "account_delete",
+    "account_handles",
     "hand_record",
     "session_seats",
     "session_rules",
@@ -46,6 +52,7 @@ FORMS = {
     "tournament_checkin_all",
     "tournament_entry_action",
     "tournament_start",
+    "tournament_cap",
     "tournament_next_round",
     "tournament_end_round",
     "tournament_table_end",
@@ -76,6 +83,10 @@ FORMS = {
 }
 # Addresses that take only a POST: a GET of one is refused too.
 POST_ONLY = {
+    "settlement_tab",
+    "tab_pay",
+    "tab_payment_confirm",
+    "tab_payment_reverse",
     "hand_void",
     "hand_edit",
     "settlement_mark",
@@ -89,6 +100,7 @@ POST_ONLY = {
     "tournament_checkin_all",
     "tournament_entry_action",
     "tournament_start",
+    "tournament_cap",
     "tournament_next_round",
     "tournament_end_round",
     "tournament_table_end",

@@ -91,6 +91,7 @@ class World:
     api_token_id: int
     endpoint_id: int
     membership_id: int  # carol's
+    payment_id: int = 0  # a tab payment, reported (issue #34)
 
     def value(self, name: str, route: str) -> Any:
         """This world's value for a URL parameter of ``route``."""
@@ -121,6 +122,7 @@ class World:
             "seat_id": self.seat.pk,
             "token_id": self.api_token_id,
             "endpoint_id": self.endpoint_id,
+            "payment_id": self.payment_id,
             "uidb64": urlsafe_base64_encode(force_bytes(self.alice.pk)),
             "secret": self.seat.secret,
             "number": 1,
@@ -185,6 +187,9 @@ def build_world(club, players, alice, bob, carol, mallory) -> World:
     _, invite_token = Invite.issue(club, Role.MEMBER, alice)
     token, key = ApiToken.issue(alice, "world")
     endpoint = WebhookEndpoint.objects.create(club=club, url="https://hooks.example.com/bourre")
+    payment = postings.report_payment(
+        club_id=club.pk, payer_id=dee.pk, payee_id=ann.pk, amount=1, method="cash", user=bob
+    )
     table.refresh_from_db()
     return World(
         club=club,
@@ -205,6 +210,7 @@ def build_world(club, players, alice, bob, carol, mallory) -> World:
         api_token_id=token.pk,
         endpoint_id=endpoint.pk,
         membership_id=Membership.objects.get(club=club, user=carol).pk,
+        payment_id=payment.pk,
     )
 
 

@@ -7,8 +7,10 @@
   use the same membership logic): another club's objects are 404; reading needs
   membership (`Role.MEMBER`), writing needs `role_for(request)` (scorekeeper).
 - Errors are problem+json (games.api.errors); document them with `problems(...)`.
-- Long lists use `CursorPage` through `paginate(...)`, documented with `page_of(...)` and
-  `CURSOR_PARAMETERS`.
+- Every list is a cursor page (`CursorPage` through `paginate(...)`, documented with
+  `page_of(...)` and `CURSOR_PARAMETERS`): `results`, and `next`/`previous` as the
+  cursors a client sends back as `cursor` (issue 36), plus an RFC 8288 `Link` header
+  with the pages' URLs; `page_size` 1–500.
 - `API_RENDERERS` / `API_PARSERS`: JSON that never fails on odd input (deep nesting, lone
   surrogates).
 - Every write accepts an `Idempotency-Key` (games.api.idempotency).
@@ -29,11 +31,12 @@ import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, Any, NoReturn, TypeVar, cast
+from urllib.parse import parse_qs, urlsplit
 
 from django.contrib.auth.models import User
 from django.db.models import Model, QuerySet
 from django.forms import BaseForm
-from django.http import Http404, HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -172,6 +175,15 @@ class ApiAutoSchema(AutoSchema):
             params += [IDEMPOTENCY_KEY_PARAMETER, _REPLAYED]
         return [*params, _RETRY_AFTER, *RATE_LIMIT_HEADERS]
 
+    def _map_serializer(
+        self, serializer: Any, direction: Direction, bypass_extensions: bool = False
+    ) -> dict[str, Any]:
+        # An input serializer that refuses unknown fields says so (issue 36).
+        schema = super()._map_serializer(serializer, direction, bypass_extensions)
+        if isinstance(serializer, s.StrictInputSerializer) and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+        return schema
+
     def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         extra = [429]  # every call is rate limited (ApiRateThrottle)
@@ -187,19 +199,26 @@ class ApiAutoSchema(AutoSchema):
 
 
 class ApiContentNegotiation(DefaultContentNegotiation):
-    """An unknown `?format=` is 406 naming the formats there are (DRF's default answers
-    404, which reads as "no such object")."""
+    """One content type per operation (issue 36): CSV, JSON and the export are separate
+    operations, so `?format=` is only ever the operation's own format. Any other value,
+    an empty one included, is a 400 `bad_format` naming the format there is (DRF's
+    default answers 404, which reads as "no such object", and ignores an empty one).
+    An `Accept` header that excludes the operation's type stays a 406."""
 
     def select_renderer(
         self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
-        try:
-            return super().select_renderer(request, renderers, format_suffix)
-        except Http404:
-            formats = ", ".join(sorted({r.format for r in renderers}))
-            raise exceptions.NotAcceptable(
-                _("Unknown format; this endpoint answers in: %(formats)s.") % {"formats": formats}
-            ) from None
+        renderers = list(renderers)
+        asked = request.query_params.get(self.settings.URL_FORMAT_OVERRIDE or "format")
+        formats = sorted({r.format for r in renderers})
+        if asked is not None and asked not in formats:
+            raise field_problem(
+                "format",
+                "bad_format",
+                _("Unknown format; this endpoint answers in: %(formats)s.")
+                % {"formats": ", ".join(formats)},
+            )
+        return super().select_renderer(request, renderers, format_suffix)
 
 
 def _utc(field: serializers.DateTimeField) -> datetime.tzinfo:
@@ -514,6 +533,24 @@ class CursorPage(CursorPagination):
             )
         return int(raw)
 
+    def get_paginated_response(self, data: Any) -> Response:
+        """`next` and `previous` are the cursors themselves (a client sends one back as
+        `cursor`); the links to those pages go in an RFC 8288 `Link` header."""
+        links = {"next": self.get_next_link(), "prev": self.get_previous_link()}
+        headers = {}
+        if any(links.values()):
+            headers["Link"] = ", ".join(
+                f'<{url}>; rel="{rel}"' for rel, url in links.items() if url
+            )
+        return Response(
+            {
+                "next": _cursor_of(links["next"]),
+                "previous": _cursor_of(links["prev"]),
+                "results": data,
+            },
+            headers=headers,
+        )
+
     def decode_cursor(self, request: Request) -> Cursor | None:
         try:
             return super().decode_cursor(request)
@@ -533,6 +570,12 @@ class CursorPage(CursorPagination):
             raise _bad_cursor() from None
 
 
+def _cursor_of(url: str | None) -> str | None:
+    if url is None:
+        return None
+    return parse_qs(urlsplit(url).query).get(CursorPage.cursor_query_param, [None])[0]
+
+
 def _bad_cursor() -> Problem:
     return field_problem(
         "cursor",
@@ -541,11 +584,18 @@ def _bad_cursor() -> Problem:
     )
 
 
+# An id in a query parameter (the schema's bounds are the server's: games.api.serializers).
+ID_SCHEMA = {"type": "integer", "format": "int64", "minimum": 1, "maximum": MAX_ID}
+
 CURSOR_PARAMETERS = [
-    OpenApiParameter("cursor", str, description="Opaque cursor from `next`/`previous`."),
+    OpenApiParameter(
+        "cursor",
+        {"type": "string", "minLength": 1, "maxLength": 1000},
+        description="Opaque cursor: the `next` or `previous` of a page.",
+    ),
     OpenApiParameter(
         "page_size",
-        int,
+        {"type": "integer", "minimum": 1, "maximum": CursorPage.max_page_size},
         description=f"Items per page, 1 to {CursorPage.max_page_size} (default "
         f"{CursorPage.page_size}); anything else is 400 `bad_page_size`.",
     ),
@@ -563,8 +613,13 @@ def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.S
             (serializers.Serializer,),
             {
                 "__doc__": f"A page of {name} items.",
-                "next": serializers.URLField(allow_null=True),
-                "previous": serializers.URLField(allow_null=True),
+                "next": serializers.CharField(
+                    allow_null=True, help_text="The next page's cursor; null on the last page."
+                ),
+                "previous": serializers.CharField(
+                    allow_null=True,
+                    help_text="The previous page's cursor; null on the first page.",
+                ),
                 "results": item_serializer(many=True),
             },
         )
@@ -577,10 +632,15 @@ def paginate(
     queryset: QuerySet[Any],
     serializer_class: type[serializers.Serializer],
     context: dict[str, Any] | None = None,
+    rows: Callable[[list[Any]], Iterable[Any]] | None = None,
 ) -> Response:
+    """A cursor page of `queryset` in the view's `cursor_ordering`; `rows` turns the
+    page's objects into what `serializer_class` reads, when they are not that already."""
     paginator = CursorPage()
     page = paginator.paginate_queryset(queryset, request, view=view)
-    data = serializer_class(page, many=True, context=context or {}).data
+    assert page is not None  # CursorPage always has a page size
+    items = rows(page) if rows is not None else page
+    data = serializer_class(items, many=True, context=context or {}).data
     return paginator.get_paginated_response(data)
 
 

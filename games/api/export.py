@@ -1,5 +1,13 @@
 """REST API v1, the club export: a club's whole history as JSON Lines, streamed.
 
+Served as `application/octet-stream` (issue 36): openapi-python-client reads that type
+as bytes (a `File`), where `application/jsonl` and `application/x-ndjson` are
+"Unsupported content_type" and the operation is dropped from the generated client. The
+body is JSON Lines all the same (the file name says `.jsonl`), and it stays streamed: the
+server sends it in chunks, and a client reads it line by line through the generated
+client's own httpx client (`client.get_httpx_client().stream(...)`). The operation has
+this one type whatever `Accept` says (`ExportNegotiation`).
+
 One JSON object per line, each with a `type`: `club`, then `player`s, `session`s (with
 seats), `hand`s (record and verdict, in session and playing order) and `posting`s (with
 legs, in the order they were written). Rows are read in keyset batches of `BATCH`, so
@@ -8,7 +16,7 @@ the server's memory stays flat however big the club is (bench/api.py measures it
 
 import datetime
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -16,17 +24,24 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 
 from games.access import club_for
 from games.api import serializers as s
-from games.api.base import API_RENDERERS, READ_PROBLEMS, ApiView, attachment_header, problems
+from games.api.base import (
+    READ_PROBLEMS,
+    ApiContentNegotiation,
+    ApiView,
+    attachment_header,
+    problems,
+)
 from games.api.ledger import posting_rows, posting_values
 from games.http import AuthedRequest
 from games.models import Club, GameSession, Hand, Seat
 from ledger.models import Posting
 
 BATCH = 500
-MEDIA_TYPE = "application/jsonl"
+MEDIA_TYPE = "application/octet-stream"
 
 
 def _line(kind: str, data: dict) -> bytes:
@@ -75,22 +90,53 @@ def export_lines(club: Club) -> Iterator[bytes]:
 
 
 class JsonLinesRenderer(BaseRenderer):
-    """Lets `Accept: application/jsonl` through content negotiation (the view streams)."""
+    """The export's one content type. The view streams the lines itself and errors render
+    as problems, so what reaches this renderer is DRF's own answer to `OPTIONS` (the
+    view's metadata): one JSON line, never a 500."""
 
     media_type = MEDIA_TYPE
     format = "jsonl"
 
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        if data is None:
+            return b""
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+class ExportNegotiation(ApiContentNegotiation):
+    """One representation: `Accept: application/jsonl` (as documented before issue 36) or
+    anything else gets the stream, rather than a 406."""
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderers = list(renderers)
+        super().select_renderer(request, [*renderers, _AnyRenderer()], format_suffix)
+        return renderers[0], renderers[0].media_type
+
+
+class _AnyRenderer(BaseRenderer):
+    media_type = "*/*"
+    format = "jsonl"
+
 
 class ClubExportApi(ApiView):
-    renderer_classes = [*API_RENDERERS, JsonLinesRenderer]
+    renderer_classes = [JsonLinesRenderer]
+    content_negotiation_class = ExportNegotiation
 
     @extend_schema(
         operation_id="clubs_export",
         summary="A club's whole history as JSON Lines (streamed)",
         description=(
-            "One JSON object per line, each with `type`: `club`, `player`, `session`, "
-            "`hand` (with record and verdict), `posting` (with legs). Streamed: start "
-            "reading at once; the size of the club does not matter."
+            "JSON Lines (sent as `application/octet-stream`, which generated clients read "
+            "as bytes): one JSON object per line, each with `type`: `club`, `player`, "
+            "`session`, `hand` (with record and verdict), `posting` (with legs). Streamed: "
+            "start reading at once; the size of the club does not matter."
         ),
         responses={
             (200, MEDIA_TYPE): OpenApiResponse(

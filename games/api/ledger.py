@@ -1,9 +1,11 @@
 """REST API v1, ledger part: postings with their legs, balances, settlement, statistics.
 
 Read-only: money is only ever written by ledger.postings. Conventions (auth, access,
-problems, cursor pages) come from games.api. The postings list also streams the whole
-filtered ledger as CSV (``?format=csv``), one row per leg from plain column values
-(``ledger.exports``), for exports of any size.
+problems, cursor pages) come from games.api. One content type per operation (issue 36):
+the postings list answers JSON pages, `postings/csv/` streams the whole filtered ledger
+as CSV, one row per leg from plain column values (``ledger.exports``), for exports of any
+size; the settlement has `settlement/` (JSON) and `settlement/csv/`. Statistics come in
+cursor pages like every other list.
 """
 
 import io
@@ -14,6 +16,7 @@ from functools import partial
 from typing import Any
 
 from django.db.models import F, QuerySet, Sum
+from django.db.models.functions import Coalesce
 from django.http import StreamingHttpResponse
 from django.utils import translation
 from django.utils.translation import gettext_lazy
@@ -25,14 +28,16 @@ from rest_framework.response import Response
 from games import timezones
 from games.access import club_for, session_for
 from games.api.base import (
-    API_RENDERERS,
     CURSOR_PARAMETERS,
+    ID_SCHEMA,
     READ_PROBLEMS,
     ApiView,
     CursorPage,
     attachment_header,
     page_of,
+    paginate,
     problems,
+    valid,
 )
 from games.api.serializers import MAX_ID, CurrencySerializer, PlayerRefSerializer
 from games.http import AuthedRequest
@@ -223,8 +228,8 @@ class SettlementCSVRenderer(BaseRenderer):
 
 
 class LedgerCSVRenderer(BaseRenderer):
-    """Accepts ``?format=csv`` / ``Accept: text/csv`` on the postings list; the view then
-    streams the rows itself (``ledger.exports``), so this never renders anything."""
+    """The postings CSV operation's one content type; the view streams the rows itself
+    (``ledger.exports``), so only errors reach this renderer (rendered as problems)."""
 
     media_type = "text/csv"
     format = "csv"
@@ -236,59 +241,48 @@ class LedgerCSVRenderer(BaseRenderer):
         accepted_media_type: str | None = None,
         renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
-        # Only errors reach a renderer here (the export is a StreamingHttpResponse).
         return json.dumps(data).encode()
+
+
+POSTING_FILTERS = [
+    OpenApiParameter("session", ID_SCHEMA, description="Only this session's postings."),
+    OpenApiParameter("player", ID_SCHEMA, description="Only postings with a leg of this player."),
+    OpenApiParameter("kind", str, enum=Posting.Kind.values),
+]
+
+
+def _filtered_postings(request: AuthedRequest, club: Club) -> QuerySet[Posting]:
+    filters = valid(PostingFilterSerializer, request.query_params.dict())
+    qs = Posting.objects.filter(club=club)
+    if "session" in filters:
+        # Another club's session is 404, like any other object of another club.
+        if not GameSession.objects.filter(pk=filters["session"], club=club).exists():
+            raise exceptions.NotFound()
+        qs = qs.filter(session_id=filters["session"])
+    if "player" in filters:
+        if not Player.objects.filter(pk=filters["player"], club=club).exists():
+            raise exceptions.NotFound()
+        legs = Leg.objects.filter(account__player_id=filters["player"])
+        qs = qs.filter(pk__in=legs.values("posting_id"))
+    if "kind" in filters:
+        qs = qs.filter(kind=filters["kind"])
+    return qs
 
 
 class PostingListApi(ApiView):
     cursor_ordering = "id"  # the order they were written: an export replays history
-    renderer_classes = [*API_RENDERERS, LedgerCSVRenderer]
 
     @extend_schema(
         operation_id="postings_list",
-        summary="The club's ledger: postings with their legs, oldest first (JSON or CSV)",
-        description=(
-            "JSON comes in cursor pages. `?format=csv` (or `Accept: text/csv`) streams the "
-            "whole filtered ledger in one response, one row per leg, oldest first: "
-            + ", ".join(CLUB_LEDGER_COLUMNS)
-            + "."
-        ),
-        parameters=[
-            OpenApiParameter("format", str, enum=["json", "csv"]),
-            OpenApiParameter("session", int, description="Only this session's postings."),
-            OpenApiParameter("player", int, description="Only postings with a leg of this player."),
-            OpenApiParameter("kind", str, enum=Posting.Kind.values),
-            *CURSOR_PARAMETERS,
-        ],
-        responses={
-            (200, "application/json"): page_of(PostingOutputSerializer),
-            (200, "text/csv"): OpenApiResponse(
-                response=str, description="One row per leg: " + ", ".join(CLUB_LEDGER_COLUMNS)
-            ),
-            **problems(400, *READ_PROBLEMS),
-        },
+        summary="The club's ledger: postings with their legs, oldest first",
+        description="In cursor pages; the whole filtered ledger as one CSV is `postings/csv/`.",
+        parameters=[*POSTING_FILTERS, *CURSOR_PARAMETERS],
+        responses={200: page_of(PostingOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["ledger"],
     )
-    def get(self, request: AuthedRequest, club_id: int) -> Response | StreamingHttpResponse:
+    def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id)
-        filters = PostingFilterSerializer(data=request.query_params.dict())
-        filters.is_valid(raise_exception=True)
-        filters = filters.validated_data
-        qs = Posting.objects.filter(club=club)
-        if "session" in filters:
-            # Another club's session is 404, like any other object of another club.
-            if not GameSession.objects.filter(pk=filters["session"], club=club).exists():
-                raise exceptions.NotFound()
-            qs = qs.filter(session_id=filters["session"])
-        if "player" in filters:
-            if not Player.objects.filter(pk=filters["player"], club=club).exists():
-                raise exceptions.NotFound()
-            legs = Leg.objects.filter(account__player_id=filters["player"])
-            qs = qs.filter(pk__in=legs.values("posting_id"))
-        if "kind" in filters:
-            qs = qs.filter(kind=filters["kind"])
-        if request.accepted_renderer.format == "csv":
-            return _ledger_export(club, qs)
+        qs = _filtered_postings(request, club)
         # Two queries per page whatever its size: the postings, then all their legs. Rows
         # come straight from .values(): an export page of 500 postings would otherwise
         # build ~9,000 model instances and run a nested serializer over each (3x slower).
@@ -298,6 +292,31 @@ class PostingListApi(ApiView):
         page = paginator.paginate_queryset(rows, request, view=self)
         assert page is not None  # CursorPage always has a page size
         return paginator.get_paginated_response(posting_rows(page))
+
+
+class PostingCsvApi(ApiView):
+    # CSV only (issue 36): a generated client reads it as text, where one operation with
+    # JSON and CSV would be decoded as JSON.
+    renderer_classes = [LedgerCSVRenderer]
+
+    @extend_schema(
+        operation_id="postings_csv",
+        summary="The club's ledger as one CSV file, streamed, oldest first",
+        description="The whole filtered ledger (same filters as the postings list), one "
+        "row per leg: " + ", ".join(CLUB_LEDGER_COLUMNS) + " (RFC 4180, UTF-8).",
+        parameters=[*POSTING_FILTERS, attachment_header("ledger-club-<id>.csv")],
+        responses={
+            # A string, not format "binary": generators read text/* bodies as text.
+            (200, "text/csv"): OpenApiResponse(
+                response={"type": "string"}, description="One row per leg."
+            ),
+            **problems(400, 401, 403, 404),
+        },
+        tags=["ledger"],
+    )
+    def get(self, request: AuthedRequest, club_id: int) -> StreamingHttpResponse:
+        club, _ = club_for(request.user, club_id)
+        return _ledger_export(club, _filtered_postings(request, club))
 
 
 def _ledger_export(club: Club, postings_qs: QuerySet[Posting]) -> StreamingHttpResponse:
@@ -399,33 +418,19 @@ class SessionBalancesApi(ApiView):
 
 
 class SessionSettlementApi(ApiView):
-    renderer_classes = [*API_RENDERERS, SettlementCSVRenderer]
-
     @extend_schema(
         operation_id="sessions_settlement",
-        summary="Who pays whom: the fewest transfers, each explained (JSON or CSV)",
+        summary="Who pays whom: the fewest transfers, each explained",
         description=(
             "Computed from the ledger at the time of the request (for an open session: as "
-            "if the game stopped now). Ask for CSV with `Accept: text/csv` or `?format=csv`."
+            "if the game stopped now). The same as a CSV file: `settlement/csv/`."
         ),
-        parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
-        responses={
-            (200, "application/json"): SettlementOutputSerializer,
-            (200, "text/csv"): OpenApiResponse(
-                response=str,
-                description="Columns: payer,payee,amount_minor,currency,paid,paid_at,explanation.",
-            ),
-            **problems(*READ_PROBLEMS),
-        },
+        responses={200: SettlementOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["ledger"],
     )
     def get(self, request: AuthedRequest, session_id: int) -> Response:
         session, _ = session_for(request.user, session_id)
-        headers = {}
-        csv = request.accepted_renderer.format == "csv"
-        if csv:
-            headers["Content-Disposition"] = _csv_disposition(session)
-        return Response(settlement_data(session, csv=csv), headers=headers)
+        return Response(settlement_data(session), headers={"ETag": f'"{session.version}"'})
 
 
 def settlement_data(session: GameSession, *, csv: bool = False) -> dict:
@@ -510,7 +515,9 @@ class ClubBalancesApi(ApiView):
         totals = {"pot": 0, "carry": 0, "bank": 0}
         by_player: dict[int, int] = {}
         rows = (
+            # The club's tab has its own endpoint (games.api.tab): its legs are not here.
             Leg.objects.filter(account__club=club)
+            .exclude(account__kind=Account.Kind.TAB)
             .values("account__kind", "account__player_id")
             .annotate(total=Sum("amount"))
             .order_by()
@@ -536,19 +543,28 @@ class ClubBalancesApi(ApiView):
 
 
 class ClubStatsApi(ApiView):
+    # Best net first (ties by id): the page is a page of the roster in that order, and
+    # its rows come from ledger.stats.
+    cursor_ordering = ("-stat_net", "id")
+
     @extend_schema(
         operation_id="clubs_stats",
-        summary="Per-player statistics of a club",
-        responses={200: PlayerStatsOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        summary="Per-player statistics of a club, best net first",
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(PlayerStatsOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["ledger"],
     )
     def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id)
-        rows = [
-            {**row, "player": {"id": row["player_id"], "name": row["name"]}}
-            for row in club_player_stats(club)
-        ]
-        return Response(PlayerStatsOutputSerializer(rows, many=True).data)
+        roster = club.players.annotate(stat_net=Coalesce("totals__net", 0))
+
+        def rows(page: list[Player]) -> list[dict[str, Any]]:
+            stats = {row["player_id"]: row for row in club_player_stats(club)}
+            return [
+                {**stats[p.pk], "player": {"id": p.pk, "name": stats[p.pk]["name"]}} for p in page
+            ]
+
+        return paginate(self, request, roster, PlayerStatsOutputSerializer, rows=rows)
 
 
 # --- helpers -----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ keeps an owner: `ClubError` `last_owner`, 409). An invitation's token is shown o
 the response that creates it; anyone signed in may accept it.
 """
 
+from django.db.models import F
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -12,7 +13,16 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 
 from games.access import club_for
-from games.api.base import READ_PROBLEMS, WRITE_PROBLEMS, ApiView, problems, valid
+from games.api.base import (
+    CURSOR_PARAMETERS,
+    READ_PROBLEMS,
+    WRITE_PROBLEMS,
+    ApiView,
+    page_of,
+    paginate,
+    problems,
+    valid,
+)
 from games.api.errors import NOT_FOUND_DETAIL, Problem
 from games.api.serializers import StrictInputSerializer
 from games.clubs import service
@@ -66,16 +76,19 @@ def _membership(request: AuthedRequest, club_id: int, membership_id: int) -> Mem
 
 
 class MemberListApi(ApiView):
+    cursor_ordering = ("username", "id")
+
     @extend_schema(
         operation_id="members_list",
-        summary="A club's members and their roles",
-        responses={200: MemberOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        summary="A club's members and their roles, by username",
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(MemberOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["members"],
     )
     def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id)
-        members = club.memberships.select_related("user").order_by("user__username", "id")
-        return Response(MemberOutputSerializer(members, many=True).data)
+        members = club.memberships.select_related("user").annotate(username=F("user__username"))
+        return paginate(self, request, members, MemberOutputSerializer)
 
 
 class MemberDetailApi(ApiView):
@@ -105,15 +118,18 @@ class MemberDetailApi(ApiView):
 
 
 class InviteListApi(ApiView):
+    cursor_ordering = "-id"
+
     @extend_schema(
         operation_id="invites_list",
-        summary="A club's invitations (owner)",
-        responses={200: InviteOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        summary="A club's invitations, newest first (owner)",
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(InviteOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["members"],
     )
     def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id, Role.OWNER)
-        return Response(InviteOutputSerializer(club.invites.order_by("-id"), many=True).data)
+        return paginate(self, request, club.invites.all(), InviteOutputSerializer)
 
     @extend_schema(
         operation_id="invites_create",

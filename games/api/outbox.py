@@ -5,8 +5,9 @@ delivery (signed POSTs with retries), run by `manage.py deliver_webhooks`.
 removed in issue #31: about 1 % of the request, within the machine's noise.)
 
 Events: `hand.recorded`, `hand.voided`, `session.closed`, `settlement.marked`,
-`tournament.finished`. The ledger tells `on_ledger_change` of each change inside its
-transaction (registered in games.apps); other code calls `emit(club, type, payload)`
+`tournament.finished`, `payment.reported` and `payment.confirmed` (the club's tab, issue
+#34). The ledger tells `on_ledger_change` of each change inside its transaction, and
+`on_tab_change` of each change of the tab (both registered in games.apps); other code calls `emit(club, type, payload)`
 inside its own transaction (the tournament service, when a tournament finishes).
 
 Delivery (`deliver_due`):
@@ -51,6 +52,8 @@ EVENT_TYPES = (
     "session.closed",
     "settlement.marked",
     "tournament.finished",
+    "payment.reported",
+    "payment.confirmed",
 )
 SIGNATURE_HEADER = "Bourre-Signature"
 TIMEOUT = 5.0  # seconds per attempt
@@ -122,6 +125,12 @@ def on_ledger_change(session: GameSession, kind: str, data: dict[str, Any]) -> N
         )
     elif kind == "settlement_marked":
         emit(session.club_id, "settlement.marked", {"session": session.pk, **data})
+
+
+def on_tab_change(club_id: int, kind: str, data: dict[str, Any]) -> None:
+    """ledger.postings.on_tab_change listener: a tab payment reported or confirmed."""
+    if kind in ("payment_reported", "payment_confirmed"):
+        emit(club_id, "payment." + kind.removeprefix("payment_"), data)
 
 
 # --- delivery ----------------------------------------------------------------------------

@@ -29,7 +29,36 @@ _NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 _CARD = {"type": "string", "minLength": 2, "maxLength": 8, "example": "QH"}
 _NAMES = {"type": "array", "items": _NAME}
 _AMOUNT = {"type": "integer", "minimum": 0, "maximum": MAX_AMOUNT}
-_AMOUNTS = {"type": "object", "additionalProperties": {"type": "integer"}}
+# Map-typed values, one named component each (issue 36: inline maps became a different
+# empty class per field in generated clients).
+MAPS: dict[str, dict[str, Any]] = {
+    "Tricks": {
+        "type": "object",
+        "description": "Player name → tricks taken (0–5).",
+        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 5},
+    },
+    "CardsByPlayer": {
+        "type": "object",
+        "description": "Player name → cards (at most five).",
+        "additionalProperties": {"type": "array", "items": _CARD, "maxItems": 5},
+    },
+    "AmountsByPlayer": {
+        "type": "object",
+        "description": "Player name → amount (minor units, or chips).",
+        "additionalProperties": {"type": "integer"},
+    },
+    "AmountsById": {
+        "type": "object",
+        "description": "Player id (as a string) → amount (minor units, or chips).",
+        "additionalProperties": {"type": "integer"},
+    },
+    "CorrectionFixes": {
+        "type": "object",
+        "description": "Later hand number (as a string) → its corrected table record.",
+        "additionalProperties": {"type": "object"},
+    },
+}
+_AMOUNTS = {"$ref": "#/components/schemas/AmountsByPlayer"}
 
 
 def ref(name: str) -> dict[str, str]:
@@ -54,17 +83,14 @@ _RECORD_TYPES: dict[str, dict[str, Any]] = {
     "up_card": {**_CARD, "nullable": True},
     "trump": {"type": "string", "enum": ["C", "D", "H", "S"], "nullable": True},
     "passed": _NAMES,
-    "discards": {"type": "object", "additionalProperties": {"type": "array", "items": _CARD}},
-    "hands": {"type": "object", "additionalProperties": {"type": "array", "items": _CARD}},
+    "discards": ref("CardsByPlayer"),
+    "hands": ref("CardsByPlayer"),
     "plays": {
         "type": "array",
         "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
         "description": 'Cards played in order: [["ann", "QH"], ["cal", "2H"], …].',
     },
-    "tricks": {
-        "type": "object",
-        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 5},
-    },
+    "tricks": ref("Tricks"),
     "reneges": {"type": "array", "items": ref("RenegeCall")},
 }
 
@@ -183,7 +209,7 @@ _VERDICT = {
                 "legal": {"type": "array", "items": {"type": "string"}, "nullable": True},
             },
         },
-        "tricks": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "tricks": ref("Tricks"),
         "reneges": {"type": "array", "items": ref("Renege")},
         "result": {"allOf": [ref("HandResult")], "nullable": True},
     },
@@ -201,6 +227,7 @@ def components() -> dict[str, dict[str, Any]]:
         "VerdictError": _ERROR,
         "HandResult": _RESULT,
         "Renege": _RENEGE_FOUND,
+        **MAPS,
     }
 
 
@@ -211,4 +238,10 @@ def add_components(
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for name, schema in components().items():
         schemas.setdefault(name, schema)
+    # Path ids: the `id` converter's bounds (games.converters: 1 to 18 digits).
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for param in operation.get("parameters", []):
+                if param.get("in") == "path" and param["name"].endswith("_id"):
+                    param["schema"] = {**param["schema"], "minimum": 1, "maximum": 10**18 - 1}
     return result

@@ -51,6 +51,31 @@ class RulesField(serializers.DictField):
     """House rules (the engine's `Rules` component); the engine validates them."""
 
 
+@extend_schema_field(ref("Tricks"))
+class TricksField(serializers.DictField):
+    """Player name → tricks taken."""
+
+
+@extend_schema_field(ref("CardsByPlayer"))
+class CardsByPlayerField(serializers.DictField):
+    """Player name → cards."""
+
+
+@extend_schema_field(ref("AmountsByPlayer"))
+class AmountsByPlayerField(serializers.DictField):
+    """Player name → amount."""
+
+
+@extend_schema_field(ref("AmountsById"))
+class AmountsByIdField(serializers.DictField):
+    """Player id → amount."""
+
+
+@extend_schema_field(ref("CorrectionFixes"))
+class CorrectionFixesField(serializers.DictField):
+    """Later hand number → its corrected table record."""
+
+
 @extend_schema_field(ref("HandRecord"))
 class HandRecordField(serializers.JSONField):
     pass
@@ -371,9 +396,20 @@ class HandDetailOutputSerializer(HandOutputSerializer):
     verdict = VerdictField(help_text=_("The engine's verdict (HAND_RECORD.md)."))
     voided_at = serializers.DateTimeField(allow_null=True)
     void_reason = serializers.CharField(allow_blank=True)
-    shortfalls = serializers.DictField(
+    shortfalls = AmountsByPlayerField(
         child=serializers.IntegerField(),
         help_text=_("Chip-limited tables: {player: what they could not pay}."),
+    )
+
+
+class HandWriteOutputSerializer(HandDetailOutputSerializer):
+    """A hand after a write (recorded, replayed, voided), with the session's version."""
+
+    version = serializers.IntegerField(
+        help_text=_(
+            "The session's version after this write (also the ETag): send it as "
+            "`session_version` or `If-Match` with the next write."
+        )
     )
 
 
@@ -397,8 +433,8 @@ class HandCreateInputSerializer(StrictInputSerializer):
     passed = serializers.ListField(
         child=serializers.CharField(max_length=NAME_MAX), required=False, max_length=8
     )
-    discards = serializers.DictField(child=_cards(max_length=5), required=False)
-    hands = serializers.DictField(child=_cards(max_length=5), required=False)
+    discards = CardsByPlayerField(child=_cards(max_length=5), required=False)
+    hands = CardsByPlayerField(child=_cards(max_length=5), required=False)
     plays = serializers.ListField(
         child=serializers.ListField(
             child=serializers.CharField(max_length=NAME_MAX), min_length=2, max_length=2
@@ -407,7 +443,7 @@ class HandCreateInputSerializer(StrictInputSerializer):
         max_length=40,
         help_text=_('Cards played in order: [["ann", "QH"], ["cal", "2H"], …].'),
     )
-    tricks = serializers.DictField(
+    tricks = TricksField(
         child=StrictIntegerField(code="bad_tricks", min_value=0, max_value=5), required=False
     )
     reneges = RenegeInputSerializer(many=True, required=False)
@@ -462,6 +498,6 @@ class VerdictSerializer(serializers.Serializer):
     errors = ProblemErrorSerializer(many=True)  # type: ignore[assignment]
     complete = serializers.BooleanField(required=False)
     next = NextActionField(required=False, allow_null=True)
-    tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
+    tricks = TricksField(child=serializers.IntegerField(), required=False)
     reneges = RenegeFoundField(many=True, required=False)
     result = HandResultField(required=False, allow_null=True)

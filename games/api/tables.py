@@ -3,12 +3,14 @@ and cash-outs, voiding a hand, closing, and settlement marks (ticking a transfer
 clearing a mark the books no longer count, as the settlement page does).
 
 Each view checks access (scorekeeper) and calls the same `ledger.postings` function as
-the web page; refusals (`SetupError`, `SessionClosed`, `StaleState`, `VoidRefused`,
+the web page, and answers the session's new `version` with its `ETag` (issue 36: a
+client chains `If-Match` from any write's answer); refusals (`SetupError`, `SessionClosed`, `StaleState`, `VoidRefused`,
 `RuleError`) become problems in games.api.errors. A seat is looked up through its
 session: a player without a seat there is a 404. No money is computed here.
 """
 
 from collections.abc import Callable
+from typing import Any
 
 from django.http import Http404
 from django.utils.translation import gettext, gettext_lazy
@@ -37,6 +39,29 @@ def _id(help_text: str = "") -> serializers.IntegerField:
 
 _CONFLICTS = (*WRITE_PROBLEMS, 409)
 
+_VERSION_HELP = gettext_lazy(
+    "The session's version after this write (also the ETag): send it as "
+    "`session_version` or `If-Match` with the next write."
+)
+
+
+def _version_field() -> serializers.IntegerField:
+    return serializers.IntegerField(help_text=_VERSION_HELP)
+
+
+def session_version(session_id: int) -> int:
+    """The session's version now, read after the write committed."""
+    return GameSession.objects.values_list("version", flat=True).get(pk=session_id)
+
+
+def versioned(data: Any, session_id: int, status: int = 200, **headers: str) -> Response:
+    """A write's answer: `data` (a dict) with the session's new `version`, and its ETag
+    (issue 36: a client chains `If-Match` from any write's answer)."""
+    version = session_version(session_id)
+    return Response(
+        {**data, "version": version}, status=status, headers={**headers, "ETag": f'"{version}"'}
+    )
+
 
 class RulesInputSerializer(StrictInputSerializer):
     rules = s.RulesField(
@@ -64,6 +89,7 @@ class SeatStateOutputSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     position = serializers.IntegerField()
     active = serializers.BooleanField()
+    version = _version_field()
 
 
 class BankMoveInputSerializer(StrictInputSerializer):
@@ -81,6 +107,7 @@ class PostingRefSerializer(serializers.Serializer):
     kind = serializers.CharField()
     amount = serializers.IntegerField()
     session = serializers.IntegerField(source="session_id")
+    version = _version_field()
 
 
 class CloseInputSerializer(StrictInputSerializer):
@@ -105,6 +132,16 @@ class MarkInputSerializer(StrictInputSerializer):
 def _scorekeeper_session(request: AuthedRequest, session_id: int) -> GameSession:
     session, _ = session_for(request.user, session_id, Role.SCOREKEEPER)
     return session
+
+
+def _seat_state(seat: Any) -> dict[str, Any]:
+    return {"player": seat.player_id, "position": seat.position, "active": seat.active}
+
+
+def detail_answer(session: GameSession) -> Response:
+    """A session detail after a write, with its ETag (its `version`)."""
+    data = session_detail(session)
+    return Response(data, headers={"ETag": f'"{data["version"]}"'})
 
 
 def _club_player(session: GameSession, player_id: int) -> Player:
@@ -132,6 +169,7 @@ class SessionRulesApi(ApiView):
         summary="Change the house rules from the next hand on (scorekeeper)",
         request=RulesInputSerializer,
         responses={200: s.SessionDetailOutputSerializer, **problems(*_CONFLICTS)},
+        parameters=[s.etag_header(200)],
         examples=[
             OpenApiExample(
                 "Ante 2, pot limit 10",
@@ -147,7 +185,7 @@ class SessionRulesApi(ApiView):
         session = postings.change_rules(
             session_id=session.pk, rules=data["rules"], user=request.user
         )
-        return Response(session_detail(session))
+        return detail_answer(session)
 
 
 class SeatListApi(ApiView):
@@ -156,6 +194,7 @@ class SeatListApi(ApiView):
         summary="Seat a player between hands (scorekeeper)",
         request=SeatAddInputSerializer,
         responses={201: SeatStateOutputSerializer, **problems(*_CONFLICTS)},
+        parameters=[s.etag_header(201)],
         examples=[OpenApiExample("Seat a player", value={"player": 12}, request_only=True)],
         tags=["sessions"],
     )
@@ -168,7 +207,7 @@ class SeatListApi(ApiView):
             user=request.user,
             position=data.get("position"),
         )
-        return Response(SeatStateOutputSerializer(seat).data, status=201)
+        return versioned(_seat_state(seat), session.pk, status=201)
 
 
 class SeatDetailApi(ApiView):
@@ -177,6 +216,7 @@ class SeatDetailApi(ApiView):
         summary="A player leaves the table or comes back (scorekeeper)",
         request=SeatUpdateInputSerializer,
         responses={200: SeatStateOutputSerializer, **problems(*_CONFLICTS)},
+        parameters=[s.etag_header(200)],
         examples=[OpenApiExample("Leave the table", value={"active": False}, request_only=True)],
         tags=["sessions"],
     )
@@ -190,7 +230,7 @@ class SeatDetailApi(ApiView):
         seat = postings.set_seat_active(
             session_id=session.pk, player_id=player_id, active=data["active"], user=request.user
         )
-        return Response(SeatStateOutputSerializer(seat).data)
+        return versioned(_seat_state(seat), session.pk)
 
 
 def _bank_view(
@@ -202,6 +242,7 @@ def _bank_view(
             summary=summary,
             request=BankMoveInputSerializer,
             responses={201: PostingRefSerializer, **problems(*_CONFLICTS)},
+            parameters=[s.etag_header(201)],
             examples=[
                 OpenApiExample("20 to ann", value={"player": 12, "amount": 2000}, request_only=True)
             ],
@@ -214,8 +255,13 @@ def _bank_view(
             posting = move(
                 session_id=session.pk, player_id=player.pk, amount=data["amount"], user=request.user
             )
-            posting.amount = data["amount"]  # type: ignore[attr-defined]  # for PostingRefSerializer
-            return Response(PostingRefSerializer(posting).data, status=201)
+            ref = {
+                "id": posting.pk,
+                "kind": posting.kind,
+                "amount": data["amount"],
+                "session": posting.session_id,
+            }
+            return versioned(ref, session.pk, status=201)
 
     BankMoveApi.__name__ = BankMoveApi.__qualname__ = f"{kind}Api"
     return BankMoveApi
@@ -236,6 +282,7 @@ class SessionCloseApi(ApiView):
         description="Closing a closed session returns it unchanged.",
         request=CloseInputSerializer,
         responses={200: s.SessionDetailOutputSerializer, **problems(*_CONFLICTS)},
+        parameters=[s.etag_header(200)],
         examples=[
             OpenApiExample(
                 "Share the leftover", value={"leftover_policy": "share_equally"}, request_only=True
@@ -249,7 +296,7 @@ class SessionCloseApi(ApiView):
         session = postings.close_session(
             session_id=session.pk, user=request.user, leftover_policy=data.get("leftover_policy")
         )
-        return Response(session_detail(session))
+        return detail_answer(session)
 
 
 class HandVoidApi(ApiView):
@@ -261,7 +308,8 @@ class HandVoidApi(ApiView):
             "`not_latest` otherwise); voiding a voided hand returns it unchanged."
         ),
         request=VoidInputSerializer,
-        responses={200: s.HandDetailOutputSerializer, **problems(*_CONFLICTS)},
+        responses={200: s.HandWriteOutputSerializer, **problems(*_CONFLICTS)},
+        parameters=[s.etag_header(200)],
         examples=[
             OpenApiExample("Wrong winner", value={"reason": "wrong winner"}, request_only=True)
         ],
@@ -277,13 +325,13 @@ class HandVoidApi(ApiView):
             reason=data.get("reason", ""),
             expected_version=data.get("session_version"),
         )
-        return Response(s.HandDetailOutputSerializer(hand).data)
+        return versioned(s.HandDetailOutputSerializer(hand).data, hand.session_id)
 
 
 class CorrectInputSerializer(s.HandCreateInputSerializer):
     """The hand's corrected table record, plus fixes for later hands it would break."""
 
-    fixes = serializers.DictField(
+    fixes = s.CorrectionFixesField(
         child=serializers.DictField(),
         required=False,
         help_text=gettext_lazy(
@@ -311,14 +359,15 @@ class CorrectionOutputSerializer(serializers.Serializer):
     applied = serializers.BooleanField(help_text=gettext_lazy("false for a dry run."))
     version = serializers.IntegerField(
         help_text=gettext_lazy(
-            "The session version the correction was checked against: send it as "
-            "`session_version` to apply a dry run only if nothing changed since."
+            "The session's version after this call (also the ETag). For a dry run, the "
+            "version it was checked against: send it as `session_version` to apply the "
+            "correction only if nothing changed since."
         )
     )
-    changes = serializers.DictField(
+    changes = s.AmountsByPlayerField(
         child=serializers.IntegerField(), help_text=gettext_lazy("Player → change of net.")
     )
-    nets_after = serializers.DictField(child=serializers.IntegerField())
+    nets_after = s.AmountsByPlayerField(child=serializers.IntegerField())
     hands = HandChangeSerializer(many=True)
 
 
@@ -336,6 +385,7 @@ class HandCorrectApi(ApiView):
         ),
         request=CorrectInputSerializer,
         responses={200: CorrectionOutputSerializer, **problems(*_CONFLICTS)},
+        parameters=[s.etag_header(200)],
         examples=[
             OpenApiExample(
                 "ann, not cal, took the third trick",
@@ -368,7 +418,15 @@ class HandCorrectApi(ApiView):
             apply=not entry.get("dry_run"),
             reason=entry.get("reason", ""),
         )
-        return Response(CorrectionOutputSerializer(correction).data)
+        # The version after the write: the locked session the correction bumped (issue
+        # 36: `Correction.version` is the version it was checked against).
+        done = correction.session
+        if correction.applied and done is not None:
+            correction.version = done.version
+        return Response(
+            CorrectionOutputSerializer(correction).data,
+            headers={"ETag": f'"{correction.version}"'},
+        )
 
 
 class SettlementMarkApi(ApiView):
@@ -384,6 +442,7 @@ class SettlementMarkApi(ApiView):
         ),
         request=MarkInputSerializer,
         responses={200: SettlementOutputSerializer, **problems(*_CONFLICTS)},
+        parameters=[s.etag_header(200)],
         examples=[
             OpenApiExample(
                 "ben paid ann", value={"payer": 13, "payee": 12, "paid": True}, request_only=True
@@ -411,7 +470,10 @@ class SettlementMarkApi(ApiView):
             paid=data["paid"],
             user=request.user,
         )
-        return Response(settlement_data(session))
+        # A mark is a note, not money: it leaves the session's version as it was. The
+        # answer still carries that version and its ETag, so a client chains If-Match.
+        fresh = GameSession.objects.get(pk=session.pk)
+        return Response(settlement_data(fresh), headers={"ETag": f'"{fresh.version}"'})
 
 
 __all__ = [

@@ -24,7 +24,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import ratelimit
-from games.api.base import READ_PROBLEMS, ApiView, absolute, problems, valid
+from games.api.base import (
+    CURSOR_PARAMETERS,
+    READ_PROBLEMS,
+    ApiView,
+    absolute,
+    page_of,
+    paginate,
+    problems,
+    valid,
+)
 from games.api.errors import Problem
 from games.api.serializers import StrictInputSerializer
 from games.http import AuthedRequest
@@ -92,6 +101,8 @@ def _out(token: ApiToken) -> ApiToken:
 
 
 class TokenListApi(ApiView):
+    cursor_ordering = "id"
+
     def get_authenticators(self) -> list[BaseAuthentication]:
         # Creating a token is the way in: it authenticates by the body's password, and
         # a browser's session cookie must not make it a CSRF target.
@@ -107,12 +118,15 @@ class TokenListApi(ApiView):
     @extend_schema(
         operation_id="tokens_list",
         summary="Your API tokens (never their keys)",
-        responses={200: TokenOutputSerializer(many=True), **problems(401, 406)},
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(TokenOutputSerializer), **problems(400, 401, 406)},
         tags=["auth"],
     )
     def get(self, request: AuthedRequest) -> Response:
         tokens = ApiToken.objects.filter(user=request.user).select_related("user")
-        return Response(TokenOutputSerializer([_out(t) for t in tokens], many=True).data)
+        return paginate(
+            self, request, tokens, TokenOutputSerializer, rows=lambda page: map(_out, page)
+        )
 
     @extend_schema(
         operation_id="tokens_create",

@@ -29,6 +29,7 @@ Every answer that changes the tournament carries its ETag (``selectors.etag``).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -43,10 +44,24 @@ from rest_framework.response import Response
 
 from games.access import club_for, tournament_for
 from games.api import views as session_api
-from games.api.base import READ_PROBLEMS, WRITE_PROBLEMS, ApiView, problems, role_for, valid
+from games.api.base import (
+    CURSOR_PARAMETERS,
+    READ_PROBLEMS,
+    WRITE_PROBLEMS,
+    ApiView,
+    page_of,
+    paginate,
+    problems,
+    role_for,
+    valid,
+)
 from games.api.errors import INVALID_DETAIL, INVALID_TITLE, TYPE_VALIDATION, Problem
-from games.api.serializers import MAX_ID, StrictInputSerializer
-from games.api.tournaments import TournamentListApi, TournamentOutputSerializer
+from games.api.serializers import MAX_ID, AmountsByIdField, RulesField, StrictInputSerializer
+from games.api.tournaments import (
+    PlayerRefOutputSerializer,
+    TournamentListApi,
+    TournamentOutputSerializer,
+)
 from games.engine import tournament_levels as levels
 from games.engine import tournament_payouts as pay
 from games.http import AuthedRequest
@@ -109,9 +124,11 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
     max_rebuys = serializers.IntegerField(min_value=0, max_value=100, required=False)
     addon_chips = serializers.IntegerField(min_value=0, required=False)
     addon_price = serializers.IntegerField(min_value=0, required=False)
-    rules = serializers.DictField(
-        required=False, help_text=gettext_lazy("House rules of every table.")
-    )
+    rules = RulesField(required=False, help_text=gettext_lazy("House rules of every table."))
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        _refuse_zero_levels(attrs)
+        return attrs
 
 
 class TournamentCreatedOutputSerializer(TournamentOutputSerializer):
@@ -158,13 +175,37 @@ class EntryCreateInputSerializer(StrictInputSerializer):
 
 class EntryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    player = serializers.DictField()
+    player = PlayerRefOutputSerializer()
     status = serializers.CharField()
     reentries = serializers.IntegerField()
     rebuys = serializers.IntegerField()
     addons = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField()
+
+
+def _refuse_zero_levels(attrs: dict[str, Any]) -> None:
+    """A freezeout's `hands_per_level: 0` is refused, never replaced by the default
+    (issue 36): without `level_minutes` or a structure preset it has no levels at all."""
+    if (
+        attrs.get("format") == Tournament.Format.FREEZEOUT
+        and attrs.get("hands_per_level") == 0
+        and not attrs.get("level_minutes")
+        and not attrs.get("structure_preset")
+    ):
+        raise serializers.ValidationError(
+            {
+                "hands_per_level": [
+                    serializers.ErrorDetail(
+                        gettext(
+                            "A freezeout raises the ante every so many hands: send 1 or "
+                            "more, or level_minutes instead."
+                        ),
+                        "zero_hands_per_level",
+                    )
+                ]
+            }
+        )
 
 
 class EndRoundInputSerializer(StrictInputSerializer):
@@ -194,7 +235,7 @@ class DealInputSerializer(StrictInputSerializer):
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         help_text=gettext_lazy("Player ids: every player still in."),
     )
-    amounts = serializers.DictField(
+    amounts = AmountsByIdField(
         child=serializers.IntegerField(min_value=0),
         required=False,
         help_text=gettext_lazy("custom: player id → amount (minor units)."),
@@ -204,11 +245,27 @@ class DealInputSerializer(StrictInputSerializer):
 class PayoutRowSerializer(serializers.Serializer):
     place = serializers.IntegerField()
     share = serializers.CharField(help_text=gettext_lazy("Percent of the pool, two decimals."))
-    amount = serializers.IntegerField()
+    amount = serializers.IntegerField(
+        help_text=gettext_lazy(
+            "What the table gives this place from the whole pool (paid out or not); minor units."
+        )
+    )
+    paid = serializers.IntegerField(
+        help_text=gettext_lazy("Paid to the entrants who finished in this place; minor units.")
+    )
+    due = serializers.IntegerField(
+        help_text=gettext_lazy(
+            "Still to pay at this place: `amount` while the tournament runs, 0 once paid."
+        )
+    )
 
 
 class PayoutsOutputSerializer(serializers.Serializer):
-    pool = serializers.IntegerField()
+    pool = serializers.IntegerField(
+        help_text=gettext_lazy(
+            "The prize pool: as it stands while running; after the end, what was paid out."
+        )
+    )
     entrants = serializers.IntegerField()
     preset = serializers.CharField()
     unit = serializers.IntegerField()
@@ -322,16 +379,21 @@ class TournamentListCreateApi(TournamentListApi):
 
 
 class EntryListApi(ApiView):
+    cursor_ordering = "id"
+
     @extend_schema(
         operation_id="tournaments_entries_list",
-        summary="A tournament's entries",
-        responses={200: EntryOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        summary="A tournament's entries, in the order they were made",
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(EntryOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["tournaments"],
     )
     def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t, _ = tournament_for(request.user, tournament_id)
-        entries = t.entries.select_related("player").order_by("id")
-        return Response(EntryOutputSerializer(_entry_rows(t, entries), many=True).data)
+        entries = t.entries.select_related("player")
+        return paginate(
+            self, request, entries, EntryOutputSerializer, rows=lambda page: _entry_rows(t, page)
+        )
 
     @extend_schema(
         operation_id="tournaments_entries_create",
@@ -461,7 +523,8 @@ class TournamentActionApi(ApiView):
         elif self.action == "balance":
             svc.sync(tournament_id=t.pk, user=request.user)
         else:
-            data = _valid(EndRoundInputSerializer, request.data or {})
+            # No body is {}; a body that is not a JSON object ([] too) is a 400.
+            data = _valid(EndRoundInputSerializer, request.data)
             svc.end_round(tournament_id=t.pk, user=request.user, now=data["now"])
         return _answer(request, t)
 
@@ -587,13 +650,9 @@ class DealTermsOutputSerializer(serializers.Serializer):
         help_text=gettext_lazy("What the remaining places pay together.")
     )
     floor = serializers.IntegerField(help_text=gettext_lazy("The smallest of those prizes."))
-    chips = serializers.DictField(
-        child=serializers.IntegerField(), help_text=gettext_lazy("id → chips")
-    )
-    even = serializers.DictField(
-        child=serializers.IntegerField(), help_text=gettext_lazy("id → share")
-    )
-    chips_chop = serializers.DictField(
+    chips = AmountsByIdField(child=serializers.IntegerField(), help_text=gettext_lazy("id → chips"))
+    even = AmountsByIdField(child=serializers.IntegerField(), help_text=gettext_lazy("id → share"))
+    chips_chop = AmountsByIdField(
         child=serializers.IntegerField(), help_text=gettext_lazy("id → share")
     )
     rounding = serializers.ChoiceField(
@@ -668,14 +727,34 @@ class DealApi(ApiView):
 class PayoutsApi(ApiView):
     @extend_schema(
         operation_id="tournaments_payouts",
-        summary="The payout table: places, shares and amounts from the pool as it stands",
+        summary="The payout table: places, shares, amounts, what was paid and what is due",
+        description="While the tournament runs, `amount` is from the pool as it stands and "
+        "all of it is `due`; after the end, `pool` is the pool that was paid out and `paid` "
+        "what each place received (a deal or shared places can pay other amounts than "
+        "the table's).",
         responses={200: PayoutsOutputSerializer, **problems(*READ_PROBLEMS)},
         tags=["tournaments"],
     )
     def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t, _ = tournament_for(request.user, tournament_id)
-        pool = books.prize_balances(t)["pool"]
+        # After the end the pool account is empty (paid out): the table is computed from
+        # the pool as it was, what is left plus what was paid (issue 36).
+        paid_by_place: dict[int, int] = defaultdict(int)
+        for place, prize in t.entries.filter(place__isnull=False).values_list("place", "prize"):
+            if place is not None:  # filtered out already; for the type checker
+                paid_by_place[place] += prize
+        pool = books.prize_balances(t)["pool"] + sum(paid_by_place.values())
         entrants = payouts.entrants_count(t)
+        places = [
+            {
+                **row,
+                "paid": paid_by_place.get(row["place"], 0),
+                "due": max(0, row["amount"] - paid_by_place.get(row["place"], 0))
+                if t.status != Tournament.Status.FINISHED
+                else 0,
+            }
+            for row in payouts.payout_rows(t, pool, entrants)
+        ]
         return Response(
             PayoutsOutputSerializer(
                 {
@@ -684,7 +763,7 @@ class PayoutsApi(ApiView):
                     "preset": t.payout_preset,
                     "unit": t.payout_unit,
                     "remainder_rule": payouts.REMAINDER_RULE,
-                    "places": payouts.payout_rows(t, pool, entrants),
+                    "places": places,
                     "deal": t.deal or None,
                 }
             ).data

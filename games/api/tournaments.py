@@ -7,11 +7,12 @@ problem+json errors, cursor pagination for the list, explicit output serializers
 - ``GET tournaments/{id}/standings/`` — finishing places (provisional while running);
   while it runs, ``prize_due`` is what a knocked-out player's place pays at the end
   (``selectors.standings``), as the standings page shows it
-- ``GET tournaments/{id}/prizes/`` — the prize ledger: postings with legs and balances,
-  as JSON or CSV (``Accept: text/csv`` or ``?format=csv``); one response, not paged: it
-  has about two postings per entrant. Postings are numbered per tournament (``number``).
-- ``GET tournaments/{id}/standings/`` also answers CSV (``?format=csv``), with
-  ``prize_minor`` and ``prize_due_minor`` last.
+- ``GET tournaments/{id}/prizes/`` — the prize ledger: postings with legs and balances;
+  one response, not paged: it has about two postings per entrant. Postings are numbered
+  per tournament (``number``). ``prizes/csv/`` is the same as a CSV file.
+- ``GET tournaments/{id}/standings/csv/`` — the standings as a CSV file, with
+  ``prize_minor`` and ``prize_due_minor`` last. One content type per operation (issue
+  36): a generated client decodes each answer by its one documented type.
 - Writes (create, entries, start, tables, clock, deal, payouts): ``tournament_actions``.
 """
 
@@ -28,10 +29,10 @@ from rest_framework.response import Response
 
 from games.access import membership_for, tournament_for
 from games.api.base import (
-    API_RENDERERS,
     CURSOR_PARAMETERS,
     READ_PROBLEMS,
     ApiView,
+    attachment_header,
     for_member,
     page_of,
     paginate,
@@ -312,6 +313,18 @@ class _CSVRenderer(BaseRenderer):
         return out.getvalue().encode("utf-8", errors="backslashreplace")
 
 
+def _csv_description(columns: Iterable[str], notes: str) -> str:
+    return f"Columns: {','.join(columns)} ({notes}; RFC 4180, UTF-8)."
+
+
+def _csv_responses() -> dict:
+    # A string, not format "binary": generators read text/* bodies as text.
+    return {
+        (200, "text/csv"): OpenApiResponse(response={"type": "string"}, description="The file."),
+        **problems(401, 403, 404),
+    }
+
+
 class StandingsCSVRenderer(_CSVRenderer):
     columns = selectors.API_STANDINGS_CSV_COLUMNS
     key = "standings"
@@ -320,41 +333,53 @@ class StandingsCSVRenderer(_CSVRenderer):
         return selectors.standings_csv_rows(data["standings"])
 
 
-class TournamentStandingsApi(ApiView):
-    renderer_classes = [*API_RENDERERS, StandingsCSVRenderer]
+def _standings_data(t: Tournament) -> dict[str, Any]:
+    data = {
+        "tournament": t.pk,
+        "status": t.status,
+        "currency": t.currency,
+        "final": t.status == Tournament.Status.FINISHED,
+        "standings": selectors.standings(t),
+    }
+    return StandingsOutputSerializer(data).data
 
+
+class TournamentStandingsApi(ApiView):
     @extend_schema(
         operation_id="tournaments_standings",
-        summary="Finishing places (provisional while the tournament runs), JSON or CSV",
-        parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
-        responses={
-            (200, "application/json"): StandingsOutputSerializer,
-            (200, "text/csv"): OpenApiResponse(
-                response=str,
-                description=",".join(selectors.API_STANDINGS_CSV_COLUMNS)
-                + " (prize and prize due in minor units; prize_due_minor is what a knocked-out"
-                " player's place pays at the end while the tournament runs; out_at ISO 8601"
-                " with the club's offset)",
-            ),
-            **problems(*READ_PROBLEMS),
-        },
+        summary="Finishing places (provisional while the tournament runs)",
+        description="The same as a CSV file: `standings/csv/`.",
+        responses={200: StandingsOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["tournaments"],
+    )
+    def get(self, request: AuthedRequest, tournament_id: int) -> Response:
+        return Response(_standings_data(_tournament(request, tournament_id)))
+
+
+class TournamentStandingsCsvApi(ApiView):
+    renderer_classes = [StandingsCSVRenderer]
+
+    @extend_schema(
+        operation_id="tournaments_standings_csv",
+        summary="The standings as a CSV file",
+        description=_csv_description(
+            selectors.API_STANDINGS_CSV_COLUMNS,
+            "prize and prize due in minor units; prize_due_minor is what a knocked-out "
+            "player's place pays at the end while the tournament runs; out_at ISO 8601 "
+            "with the club's offset",
+        ),
+        parameters=[attachment_header("tournament-<id>-standings.csv")],
+        responses=_csv_responses(),
         tags=["tournaments"],
     )
     def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t = _tournament(request, tournament_id)
-        data = {
-            "tournament": t.pk,
-            "status": t.status,
-            "currency": t.currency,
-            "final": t.status == Tournament.Status.FINISHED,
-            "standings": selectors.standings(t),
-        }
-        headers = {}
-        if request.accepted_renderer.format == "csv":
-            headers["Content-Disposition"] = (
-                f'attachment; filename="tournament-{t.pk}-standings.csv"'
-            )
-        return Response(StandingsOutputSerializer(data).data, headers=headers)
+        return Response(
+            _standings_data(t),
+            headers={
+                "Content-Disposition": f'attachment; filename="tournament-{t.pk}-standings.csv"'
+            },
+        )
 
 
 class PrizeCSVRenderer(_CSVRenderer):
@@ -378,66 +403,77 @@ class PrizeCSVRenderer(_CSVRenderer):
 
 
 class TournamentPrizesApi(ApiView):
-    renderer_classes = [*API_RENDERERS, PrizeCSVRenderer]
-
     @extend_schema(
         operation_id="tournaments_prizes",
-        summary="The prize ledger: buy-ins in, fees out, prizes out (JSON or CSV)",
-        parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
-        responses={
-            (200, "application/json"): PrizeLedgerOutputSerializer,
-            (200, "text/csv"): OpenApiResponse(
-                response=str,
-                description=",".join(selectors.API_PRIZE_CSV_COLUMNS)
-                + " (one row per leg; minor units; dates with the club's offset)",
-            ),
-            **problems(*READ_PROBLEMS),
-        },
+        summary="The prize ledger: buy-ins in, fees out, prizes out",
+        description="The same as a CSV file, one row per leg: `prizes/csv/`.",
+        responses={200: PrizeLedgerOutputSerializer, **problems(*READ_PROBLEMS)},
+        tags=["tournaments"],
+    )
+    def get(self, request: AuthedRequest, tournament_id: int) -> Response:
+        return Response(_prize_data(_tournament(request, tournament_id)))
+
+
+class TournamentPrizesCsvApi(ApiView):
+    renderer_classes = [PrizeCSVRenderer]
+
+    @extend_schema(
+        operation_id="tournaments_prizes_csv",
+        summary="The prize ledger as a CSV file",
+        description=_csv_description(
+            selectors.API_PRIZE_CSV_COLUMNS,
+            "one row per leg; minor units; dates with the club's offset",
+        ),
+        parameters=[attachment_header("tournament-<id>-prizes.csv")],
+        responses=_csv_responses(),
         tags=["tournaments"],
     )
     def get(self, request: AuthedRequest, tournament_id: int) -> Response:
         t = _tournament(request, tournament_id)
-        names = dict(t.entries.values_list("player_id", "player__name"))
+        return Response(
+            _prize_data(t),
+            headers={"Content-Disposition": f'attachment; filename="tournament-{t.pk}-prizes.csv"'},
+        )
 
-        def ref(player_id: int | None) -> dict[str, Any] | None:
-            if player_id is None:
-                return None
-            return {"id": player_id, "name": names.get(player_id, "?")}
 
-        balances = books.prize_balances(t)
-        data = {
-            "tournament": t.pk,
-            "currency": t.currency,
-            "remainder_rule": REMAINDER_RULE,
-            "balances": {
-                "pool": balances["pool"],
-                "house": balances["house"],
-                "entrants": [
-                    {"player": ref(p), "balance": b}
-                    for p, b in sorted(balances["entrants"].items())
-                ],
-            },
-            "postings": [
-                {
-                    "id": p.pk,
-                    "number": p.number,
-                    "kind": p.kind,
-                    "player": ref(p.player_id),
-                    "memo": p.memo,
-                    "created_at": p.created_at,
-                    "legs": [
-                        {
-                            "account": leg.account.kind,
-                            "player": ref(leg.account.player_id),
-                            "amount": leg.amount,
-                        }
-                        for leg in p.legs.all()
-                    ],
-                }
-                for p in books.prize_postings(t)
+def _prize_data(t: Tournament) -> dict[str, Any]:
+    names = dict(t.entries.values_list("player_id", "player__name"))
+
+    def ref(player_id: int | None) -> dict[str, Any] | None:
+        if player_id is None:
+            return None
+        return {"id": player_id, "name": names.get(player_id, "?")}
+
+    balances = books.prize_balances(t)
+    data = {
+        "tournament": t.pk,
+        "currency": t.currency,
+        "remainder_rule": REMAINDER_RULE,
+        "balances": {
+            "pool": balances["pool"],
+            "house": balances["house"],
+            "entrants": [
+                {"player": ref(p), "balance": b} for p, b in sorted(balances["entrants"].items())
             ],
-        }
-        headers = {}
-        if request.accepted_renderer.format == "csv":
-            headers["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-prizes.csv"'
-        return Response(PrizeLedgerOutputSerializer(data).data, headers=headers)
+        },
+        "postings": [
+            {
+                "id": p.pk,
+                "number": p.number,
+                "kind": p.kind,
+                "player": ref(p.player_id),
+                "memo": p.memo,
+                "created_at": p.created_at,
+                "legs": [
+                    {
+                        "account": leg.account.kind,
+                        "player": ref(leg.account.player_id),
+                        "amount": leg.amount,
+                    }
+                    for leg in p.legs.all()
+                ],
+            }
+            for p in books.prize_postings(t)
+        ],
+    }
+    return PrizeLedgerOutputSerializer(data).data

@@ -1,6 +1,6 @@
 """REST API v1, mounted at /api/v1/: onboarding (tokens), the caller's account (its
 export), clubs, members and invites, players, sessions and their writes, hands, the
-ledger, webhooks, the club export, and tournaments (games.api.tournament_actions for the
+ledger, the club's tab (issue #34), webhooks, the club export, and tournaments (games.api.tournament_actions for the
 director's writes)."""
 
 from django.urls import path
@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.request import Request
 
 from games.api import ledger as ledger_api
-from games.api import members, public, tables, tournaments, webhooks
+from games.api import members, public, tab, tables, tournaments, webhooks
 from games.api import tournament_actions as tactions
 from games.api import views as api
 from games.api.base import undocumented
@@ -99,6 +99,11 @@ urlpatterns = [
         name="api_posting_list",
     ),
     path(
+        "clubs/<id:club_id>/postings/csv/",
+        ledger_api.PostingCsvApi.as_view(),
+        name="api_posting_csv",
+    ),
+    path(
         "clubs/<id:club_id>/balances/",
         ledger_api.ClubBalancesApi.as_view(),
         name="api_club_balances",
@@ -118,6 +123,32 @@ urlpatterns = [
         "sessions/<id:session_id>/settlement/csv/",
         ledger_api.SessionSettlementCsvApi.as_view(),
         name="api_session_settlement_csv",
+    ),
+    path("clubs/<id:club_id>/tab/", tab.TabApi.as_view(), name="api_club_tab"),
+    path(
+        "clubs/<id:club_id>/tab/history/",
+        tab.TabHistoryApi.as_view(),
+        name="api_club_tab_history",
+    ),
+    path(
+        "clubs/<id:club_id>/tab/history/csv/",
+        tab.TabHistoryCsvApi.as_view(),
+        name="api_club_tab_history_csv",
+    ),
+    path(
+        "clubs/<id:club_id>/tab/payments/",
+        tab.PaymentListApi.as_view(),
+        name="api_tab_payment_list",
+    ),
+    path(
+        "tab/payments/<id:payment_id>/confirm/",
+        tab.PaymentConfirmApi.as_view(),
+        name="api_tab_payment_confirm",
+    ),
+    path(
+        "tab/payments/<id:payment_id>/reverse/",
+        tab.PaymentReverseApi.as_view(),
+        name="api_tab_payment_reverse",
     ),
     path("tournaments/", tactions.TournamentListCreateApi.as_view(), name="api_tournament_list"),
     path(
@@ -172,6 +203,16 @@ urlpatterns = [
         "tournaments/<id:tournament_id>/prizes/",
         tournaments.TournamentPrizesApi.as_view(),
         name="api_tournament_prizes",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/standings/csv/",
+        tournaments.TournamentStandingsCsvApi.as_view(),
+        name="api_tournament_standings_csv",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/prizes/csv/",
+        tournaments.TournamentPrizesCsvApi.as_view(),
+        name="api_tournament_prizes_csv",
     ),
     # Public, read-only, no login, CORS for GET (settings.CORS_URLS_REGEX): games.api.public.
     path(

@@ -9,6 +9,7 @@ import re
 from typing import TypeVar
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
@@ -70,18 +71,28 @@ def _ids(value: object) -> list[int]:
 
 
 class ClubListApi(ApiView):
+    cursor_ordering = ("club_name", "club_id")
+
     @extend_schema(
         operation_id="clubs_list",
-        summary="Your clubs",
-        responses={200: s.ClubOutputSerializer(many=True), **problems(401, 406)},
+        summary="Your clubs, by name",
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(s.ClubOutputSerializer), **problems(400, 401, 406)},
         tags=["clubs"],
     )
     def get(self, request: AuthedRequest) -> Response:
-        memberships = Membership.objects.filter(user=request.user).select_related("club")
-        clubs = []
-        for m in memberships.order_by("club__name", "club_id"):
-            clubs.append(_with(m.club, role=m.role))
-        return Response(s.ClubOutputSerializer(clubs, many=True).data)
+        memberships = (
+            Membership.objects.filter(user=request.user)
+            .select_related("club")
+            .annotate(club_name=F("club__name"))
+        )
+        return paginate(
+            self,
+            request,
+            memberships,
+            s.ClubOutputSerializer,
+            rows=lambda page: [_with(m.club, role=m.role) for m in page],
+        )
 
     @extend_schema(
         operation_id="clubs_create",
@@ -148,16 +159,20 @@ class ClubDetailApi(ApiView):
 
 
 class PlayerListApi(ApiView):
+    cursor_ordering = ("name", "id")
+
     @extend_schema(
         operation_id="players_list",
-        summary="A club's roster",
-        responses={200: s.PlayerOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        summary="A club's roster, by name",
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(s.PlayerOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["players"],
     )
     def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id)
-        players = club.players.select_related("user").order_by("name", "id")
-        return Response(s.PlayerOutputSerializer(players, many=True).data)
+        return paginate(
+            self, request, club.players.select_related("user"), s.PlayerOutputSerializer
+        )
 
     @extend_schema(
         operation_id="players_create",
@@ -466,11 +481,11 @@ class HandListApi(ApiView):
             "in this session by the web's offline queue (nothing written); 400 `hand-rejected`: the engine's errors; "
             "409: `session_version`/`If-Match` is stale or the session is closed."
         ),
-        parameters=[IF_MATCH_PARAMETER, s.LOCATION_HEADER],
+        parameters=[IF_MATCH_PARAMETER, s.LOCATION_HEADER, s.etag_header(200, 201)],
         request=s.HandCreateInputSerializer,
         responses={
-            201: s.HandDetailOutputSerializer,
-            200: s.HandDetailOutputSerializer,
+            201: s.HandWriteOutputSerializer,
+            200: s.HandWriteOutputSerializer,
             **problems(*WRITE_PROBLEMS, 409),
             (400, PROBLEM_MEDIA_TYPE): s.BadRequestProblemSerializer,
         },
@@ -502,10 +517,15 @@ class HandListApi(ApiView):
             expected_version=expected,
             user=request.user,
         )
+        # The session's version now (issue 36): the next write's If-Match.
+        version = GameSession.objects.values_list("version", flat=True).get(pk=session.pk)
         return Response(
-            s.HandDetailOutputSerializer(hand).data,
+            {**s.HandDetailOutputSerializer(hand).data, "version": version},
             status=201 if created else 200,
-            headers={"Location": absolute(request, "api_hand_detail", hand.pk)},
+            headers={
+                "Location": absolute(request, "api_hand_detail", hand.pk),
+                "ETag": f'"{version}"',
+            },
         )
 
 

@@ -118,16 +118,19 @@ def _endpoint(request: AuthedRequest, endpoint_id: int) -> WebhookEndpoint:
 
 
 class EndpointListApi(ApiView):
+    cursor_ordering = "id"
+
     @extend_schema(
         operation_id="webhooks_list",
         summary="A club's webhook endpoints (owner)",
-        responses={200: EndpointOutputSerializer(many=True), **problems(*READ_PROBLEMS)},
+        parameters=CURSOR_PARAMETERS,
+        responses={200: page_of(EndpointOutputSerializer), **problems(400, *READ_PROBLEMS)},
         tags=["webhooks"],
     )
     def get(self, request: AuthedRequest, club_id: int) -> Response:
         club, _ = club_for(request.user, club_id, Role.OWNER)
         endpoints = WebhookEndpoint.objects.filter(club=club)
-        return Response(EndpointOutputSerializer(endpoints, many=True).data)
+        return paginate(self, request, endpoints, EndpointOutputSerializer)
 
     @extend_schema(
         operation_id="webhooks_create",

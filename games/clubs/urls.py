@@ -1,10 +1,10 @@
 """Clubs and people: home, accounts (sign-up, login, password), clubs, players, members,
-invites, personal API tokens, and the account page (download my data, delete my account)."""
+invites, personal API tokens, the club's tab (issue #34), and the account page (download my data, delete my account)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.clubs import account_views, accounts, tokens, views, webhooks
+from games.clubs import account_views, accounts, tab_views, tokens, views, webhooks
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -48,6 +48,23 @@ urlpatterns = [
         name="member_remove",
     ),
     path("clubs/<id:club_id>/webhooks/", webhooks.webhook_log, name="club_webhooks"),
+    path("clubs/<id:club_id>/tab/", tab_views.club_tab, name="club_tab"),
+    path("clubs/<id:club_id>/tab/pay/", tab_views.tab_pay, name="tab_pay"),
+    path("clubs/<id:club_id>/tab/settings/", tab_views.tab_settings, name="tab_settings"),
+    path(
+        "clubs/<id:club_id>/tab/players/<id:player_id>/",
+        tab_views.tab_player,
+        name="tab_player",
+    ),
+    *[
+        path(
+            f"clubs/<id:club_id>/tab/payments/<id:payment_id>/{action}/",
+            tab_views.tab_payment_action,
+            {"action": action},
+            name=f"tab_payment_{action}",
+        )
+        for action in ("confirm", "reverse")
+    ],
     path("invite/<str:token>/", views.invite_accept, name="invite_accept"),
     path("settings/tokens/", tokens.token_list, name="token_list"),
     path("settings/tokens/<id:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),

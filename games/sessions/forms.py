@@ -201,6 +201,18 @@ class CloseForm(forms.Form):
         widget=forms.RadioSelect,
         label=gettext_lazy("The pot left on the table"),
     )
+    # Issue #34: settled tonight (each transfer ticked paid, as before) or the whole
+    # settlement on the club's tab at once; one transfer at a time on the settlement page.
+    settle = forms.ChoiceField(
+        choices=[
+            ("tonight", gettext_lazy("Tonight: tick each transfer when it is paid")),
+            ("tab", gettext_lazy("Put it all on the club's tab")),
+        ],
+        widget=forms.RadioSelect,
+        initial="tonight",
+        required=False,
+        label=gettext_lazy("Who owes what is paid"),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

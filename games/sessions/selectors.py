@@ -30,6 +30,7 @@ from ledger import postings
 from ledger.models import Account, Leg, SettlementMark
 from ledger.postings.hands import paid_money
 from ledger.settlement import PHRASES, settle_balances
+from ledger.tab import KITTY, session_tab, settlement_balances
 
 T = TypeVar("T")
 
@@ -42,9 +43,6 @@ class BoardReader(Protocol):
     def role(self) -> str: ...
 
     def has_role(self, role: str) -> bool: ...
-
-
-KITTY = "kitty"  # the settlement party for money held by the pot or the club's kitty
 
 
 def _kitty_name(session: GameSession) -> str:
@@ -88,15 +86,14 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
     kept by the club, a carried pot won by a player), so that money is one more party:
     "ben pays the club kitty $3", "the club kitty pays ann $10".
     """
-    # Player ids, and KITTY for the pot and the club's kitty.
-    balances: dict[int | str, int] = {pid: x for pid, x in session.net_by_player().items() if x}
+    # Player ids, and KITTY for the pot and the club's kitty (ledger.tab: the transfers
+    # put on the club's tab are computed from the same balances).
+    balances = settlement_balances(session)
     names: dict[Any, str] = dict(session.seats.values_list("player_id", "player__name"))
-    missing = [pid for pid in balances if pid not in names]
+    missing = [pid for pid in balances if pid not in names and pid != KITTY]
     if missing:  # money but no seat (should not happen); still name them
         names.update(dict(session.club.players.filter(pk__in=missing).values_list("pk", "name")))
-    held = -sum(balances.values())
-    if held:
-        balances[KITTY] = held
+    if KITTY in balances:
         names[KITTY] = _kitty_name(session)
     transfers = settle_balances(
         balances,
@@ -108,9 +105,11 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
     marks: dict[tuple[int | str, int | str], SettlementMark] = {
         (m.payer_id, m.payee_id): m for m in SettlementMark.objects.filter(session=session)
     }
+    on_tab = session_tab(session.pk)
     rows = []
     for t in transfers:
         mark = marks.get((t.payer, t.payee))
+        player_to_player = KITTY not in (t.payer, t.payee)
         rows.append(
             {
                 "transfer": t,
@@ -118,7 +117,13 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
                 "payee": names.get(t.payee, str(t.payee)),
                 "amount": t.amount,
                 "explanation": t.explanation,
-                "markable": KITTY not in (t.payer, t.payee),
+                "markable": player_to_player,
+                # On the club's tab (issue #34): not paid tonight, owed across sessions.
+                "on_tab": (t.payer, t.payee) in on_tab,
+                "tabbable": player_to_player
+                and not session.is_open
+                and mark is None
+                and (t.payer, t.payee) not in on_tab,
                 # The pot or the club kitty as a party has sentences of its own ("ben has
                 # $4 in the pot"): "pays the pot" reads badly in several languages.
                 "kitty": "payee" if t.payee == KITTY else "payer" if t.payer == KITTY else "",

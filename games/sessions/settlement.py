@@ -7,6 +7,10 @@ the tick) is listed apart, "marked paid before the books changed", until it is c
 the transfers do not count it, so nobody pays twice without being told. A mark on a
 transfer that is still there for another amount says what it leaves to pay (or what was
 paid too much) and can be cleared on its row.
+A transfer between two players of a closed session can instead go on the club's tab
+(issue #34: ``settlement_tab``, one transfer or every unpaid one; ``ledger.postings.tab``
+says what that writes); it is then neither paid nor open here, and the Tab page
+(``games.clubs.tab_views``) follows it.
 The page, its messages and the "Copy as text" sentence are in the reader's language; the
 CSV headers and values stay English (column names are data, read by spreadsheets).
 
@@ -30,11 +34,14 @@ from django.utils import timezone, translation
 from django.utils.html import strip_tags
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import timezones
 from games.access import session_for
+from games.engine.errors import BourreError
 from games.error_pages import require_POST, require_safe
 from games.http import AuthedHttpRequest
+from games.messages import render as say
 from games.models import GameSession, Role
 from games.money import PLAIN, format_money
 from games.sessions.selectors import earlier_marks, mark_target, pay_context, settlement_rows
@@ -77,8 +84,72 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         },
         "can_mark": membership.has_role(Role.SCOREKEEPER),
         "share_url": request.build_absolute_uri(),
+        **_tab_flags(rows),
     } | pay_context(session, rows)
     return render(request, template, context)
+
+
+def _tab_flags(rows: list[dict[str, Any]]) -> dict[str, bool]:
+    """Whether any transfer can still go on the tab, and whether any is on it."""
+    return {
+        "tabbable": any(r["tabbable"] for r in rows),
+        "on_tab": any(r["on_tab"] for r in rows),
+    }
+
+
+def _player_id(value: str) -> int | None:
+    return int(value) if value.isdigit() else None
+
+
+@login_required
+@require_POST
+def settlement_tab(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
+    """Put one transfer (``action=put``, with payer, payee and the amount shown) or every
+    unpaid one (``action=all``) on the club's tab, or take one off (``action=off``).
+    Scorekeepers; a refusal is shown on the settlement page in the reader's words."""
+    session, _membership = session_for(request.user, session_id, Role.SCOREKEEPER)
+    action = request.POST.get("action", "")
+    payer = _player_id(request.POST.get("payer", ""))
+    payee = _player_id(request.POST.get("payee", ""))
+    amount = _player_id(request.POST.get("amount", ""))
+    try:
+        if action == "all":
+            written = postings.put_on_tab(session_id=session.pk, user=request.user)
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)s transfer is on the club's tab.",
+                    "%(count)s transfers are on the club's tab.",
+                    len(written),
+                )
+                % {"count": len(written)},
+            )
+        elif action in ("put", "off") and payer and payee and amount:
+            if action == "put":
+                postings.put_on_tab(
+                    session_id=session.pk, user=request.user, transfers=[(payer, payee, amount)]
+                )
+                said = _("%(payer)s → %(payee)s %(amount)s: on the club's tab.")
+            else:
+                postings.take_off_tab(
+                    session_id=session.pk, payer_id=payer, payee_id=payee, user=request.user
+                )
+                said = _("%(payer)s → %(payee)s %(amount)s: taken off the tab.")
+            names = dict(session.seats.values_list("player_id", "player__name"))
+            messages.success(
+                request,
+                said
+                % {
+                    "payer": names.get(payer, ""),
+                    "payee": names.get(payee, ""),
+                    "amount": format_money(amount, session.currency),
+                },
+            )
+        else:
+            messages.error(request, _("That transfer is no longer part of the settlement."))
+    except BourreError as error:
+        messages.error(request, say(error))
+    return redirect("session_settlement", session.pk)
 
 
 @login_required
@@ -92,16 +163,21 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
     if target is None:
         messages.error(request, _("That transfer is no longer part of the settlement."))
     else:
+        refused = None
         if target.markable:
-            postings.mark_transfer_paid(
-                session_id=session.pk,
-                payer_id=target.payer_id,
-                payee_id=target.payee_id,
-                amount=target.amount,
-                paid=paid,
-                user=request.user,
-            )
-        if not request.htmx:
+            try:
+                postings.mark_transfer_paid(
+                    session_id=session.pk,
+                    payer_id=target.payer_id,
+                    payee_id=target.payee_id,
+                    amount=target.amount,
+                    paid=paid,
+                    user=request.user,
+                )
+            except BourreError as error:  # on the tab meanwhile
+                refused = say(error)
+                messages.error(request, refused)
+        if not request.htmx and refused is None:
             if paid:
                 said = _("%(payer)s → %(payee)s %(amount)s: marked paid.")
             elif target.clears:
@@ -124,6 +200,7 @@ def settlement_mark(request: AuthedHttpRequest, session_id: int) -> HttpResponse
                 "rows": rows,
                 "earlier": earlier_marks(session, rows, names),
                 "can_mark": True,
+                **_tab_flags(rows),
             }
             | pay_context(session, rows),
         )

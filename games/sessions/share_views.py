@@ -1,5 +1,6 @@
 """Following a session without an account: the host's share link (create, show, revoke),
-the read-only scoreboard and history it opens, and each player's own statement ("Me"),
+the read-only scoreboard and history it opens, and each player's own statement ("Me",
+with the player's balance on the club's tab),
 reached from the share link or from the member's scoreboard. Once the session is closed,
 the statement also lists what the player still owes, each transfer with the payment
 hand-off ("Pay $14 with Venmo", games/templatetags/pay.py).
@@ -24,6 +25,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.access import session_for
+from games.clubs.tab import player_balance
 from games.error_pages import require_GET
 from games.http import AuthedHttpRequest, HtmxHttpRequest
 from games.models import GameSession, Hand, Role, Seat, ShareLink
@@ -187,6 +189,8 @@ def _statement_context(request: HttpRequest, session: GameSession) -> dict:
         "name": wanted,
         "lines": lines,
         "net": lines[-1].net if lines else 0,
+        # What the player owes or is owed across sessions (issue #34).
+        "tab": player_balance(session.club_id, player_id),
     }
     if not session.is_open:
         # What this player still owes tonight, each with the payment hand-off (#34).

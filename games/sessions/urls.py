@@ -32,6 +32,11 @@ urlpatterns = [
         name="settlement_mark",
     ),
     path(
+        "sessions/<id:session_id>/settlement/tab/",
+        settlement.settlement_tab,
+        name="settlement_tab",
+    ),
+    path(
         "sessions/<id:session_id>/settlement.csv",
         settlement.settlement_csv,
         name="settlement_csv",

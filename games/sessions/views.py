@@ -44,6 +44,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import sql as game_sql
 from games.access import club_for, hand_for, session_for
+from games.clubs.tab import member_tab
 from games.converters import parse_id
 from games.engine.hand_meaning import same_result, who_antes_next
 from games.engine.record import TABLE_KEYS
@@ -177,6 +178,8 @@ def _session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse
     if request.htmx and etag_matches(request, etag):
         return not_modified(etag)
     context = selectors.board_context(session, membership)
+    if not request.htmx:  # the member's own tab, below the board (issue #34)
+        context["my_tab"] = member_tab(session.club_id, request.user.pk)
     template = "games/session_detail.html#board" if request.htmx else "games/session_detail.html"
     return live(render(request, template, context), etag)
 
@@ -649,21 +652,26 @@ def session_close(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         return redirect("session_settlement", session.pk)
     form = CloseForm(request.POST or None, initial={"leftover_policy": session.leftover_policy})
     if request.method == "POST" and form.is_valid():
+        to_tab = form.cleaned_data.get("settle") == "tab"
         try:
-            postings.close_session(
-                session_id=session.pk,
-                user=request.user,
-                leftover_policy=form.cleaned_data["leftover_policy"],
-            )
+            with transaction.atomic():  # closed and on the tab, or neither
+                postings.close_session(
+                    session_id=session.pk,
+                    user=request.user,
+                    leftover_policy=form.cleaned_data["leftover_policy"],
+                )
+                if to_tab:
+                    postings.put_on_tab(session_id=session.pk, user=request.user)
         except postings.SessionClosed:
             messages.info(request, _("%(session)s was already closed.") % {"session": session.name})
         except BourreError as error:
             form.add_error(None, say(error))
         else:
-            messages.success(
-                request,
-                _("%(session)s is closed. Here is who pays whom.") % {"session": session.name},
-            )
+            if to_tab:
+                said = _("%(session)s is closed and its transfers are on the club's tab.")
+            else:
+                said = _("%(session)s is closed. Here is who pays whom.")
+            messages.success(request, said % {"session": session.name})
         if not form.errors:
             url = reverse("session_settlement", args=[session.pk])
             if request.htmx:

@@ -92,6 +92,12 @@ def grouped(number: int | str | None) -> str:
 
 
 @register.filter
+def absolute(amount: int | None) -> int | None:
+    """An amount without its sign ("you owe $14", not "you owe -$14")."""
+    return None if amount is None else abs(int(amount))
+
+
+@register.filter
 def signed_money(amount: int | str | None, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     return format_money(amount, currency, signed=True)
 

@@ -9,6 +9,8 @@ The package is split by concern, and this module is its public face (import
 - ``sessions``: start a session, seats, rules, award a pot, close, settlement marks;
 - ``bank``: buy-ins and cash-outs;
 - ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes);
+- ``tab``: the club's tab (issue #34): a closed session's transfers put on it (or taken
+  off), payments between players reported, confirmed and reversed;
 - ``_common``: the session lock, posting legs, the running totals (the session's
   ``nets``/``stacks`` and the players' club totals, ``PlayerTotals``: one writer,
   ``_post``, so reversals subtract through it too), the seats and state the engine sees,
@@ -102,7 +104,12 @@ from ledger.errors import (
     StaleState,
     VoidRefused,
 )
-from ledger.invariants import check_invariants, check_player_totals, check_prize_ledger
+from ledger.invariants import (
+    check_invariants,
+    check_player_totals,
+    check_prize_ledger,
+    check_tab,
+)
 from ledger.postings._common import (
     Actor,
     actor,
@@ -135,6 +142,14 @@ from ledger.postings.sessions import (
     set_seat_active,
     start_session,
 )
+from ledger.postings.tab import (
+    confirm_payment,
+    on_tab_change,
+    put_on_tab,
+    report_payment,
+    reverse_payment,
+    take_off_tab,
+)
 
 __all__ = [
     "TABLE_KINDS",
@@ -160,6 +175,13 @@ __all__ = [
     "check_invariants",
     "check_player_totals",
     "check_prize_ledger",
+    "check_tab",
+    "confirm_payment",
+    "on_tab_change",
+    "put_on_tab",
+    "report_payment",
+    "reverse_payment",
+    "take_off_tab",
     "close_session",
     "complete_hand",
     "correct_hand",

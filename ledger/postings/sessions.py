@@ -9,7 +9,7 @@ from django.utils import timezone
 from games.engine import Rules
 from games.models import Club, GameSession, Hand, Player, Seat
 from games.models.currency import Currency, as_currency
-from ledger.errors import SetupError
+from ledger.errors import SetupError, TabConflict
 from ledger.memos import Memo, MemoKind
 from ledger.models import Account, Leg, Posting, SettlementMark
 from ledger.postings._common import (
@@ -35,6 +35,7 @@ from ledger.postings._common import (
     lock_session,
     seat_back,
 )
+from ledger.tab import session_tab
 
 # -- starting a session -----------------------------------------------------------------------
 
@@ -533,7 +534,8 @@ def close_session(
 def mark_transfer_paid(
     *, session_id: int, payer_id: int, payee_id: int, amount: int, paid: bool, user: Actor
 ) -> SettlementMark | None:
-    """Tick (or untick) a settlement transfer as paid. Not money: only a note."""
+    """Tick (or untick) a settlement transfer as paid. Not money: only a note. A transfer
+    on the club's tab cannot be ticked (``tab_on_tab``): take it off the tab first."""
     with transaction.atomic():
         session = lock_session(session_id)
         marks = SettlementMark.objects.filter(session=session, payer_id=payer_id, payee_id=payee_id)
@@ -546,6 +548,11 @@ def mark_transfer_paid(
             )
             return None
         _check_amount(amount)
+        # A transfer is settled tonight or put on the club's tab, not both (issue #34).
+        if (payer_id, payee_id) in session_tab(session.pk):
+            raise TabConflict(
+                "tab_on_tab", "That transfer is on the club's tab: take it off the tab first."
+            )
         mark, _ = SettlementMark.objects.update_or_create(
             session=session,
             payer_id=payer_id,

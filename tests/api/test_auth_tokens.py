@@ -31,7 +31,7 @@ def test_a_token_by_password_opens_the_api(api_anon, bob, club, password):
     assert response["Cache-Control"] == "no-store"
     assert response["Location"] == f"http://testserver/api/v1/auth/tokens/{body['id']}/"
     assert _bearer(body["token"]).get("/api/v1/clubs/").status_code == 200
-    listed = _bearer(body["token"]).get(URL).json()
+    listed = _bearer(body["token"]).get(URL).json()["results"]
     assert [t["name"] for t in listed] == ["laptop"]
     assert "token" not in listed[0]  # the key is shown once
 
@@ -133,7 +133,7 @@ def test_any_set_password_revokes_every_token_eg_a_reset_link(bob, club):
     assert other.get("/api/v1/clubs/").status_code == 401
     fresh = _create(Client(), "bob", "reset-by-email-123").json()
     assert _bearer(fresh["token"]).get("/api/v1/clubs/").status_code == 200
-    statuses = {t["name"]: t["status"] for t in _bearer(fresh["token"]).get(URL).json()}
+    statuses = {t["name"]: t["status"] for t in _bearer(fresh["token"]).get(URL).json()["results"]}
     assert statuses == {"tests": "password_changed", "laptop": "active"}
 
 

@@ -10,7 +10,7 @@ from .conftest import FIRST_HAND, record
 
 
 def test_club_list_shows_my_clubs_with_my_role(api_carol, club):
-    (body,) = api_carol.get("/api/v1/clubs/").json()
+    (body,) = api_carol.get("/api/v1/clubs/").json()["results"]
     assert body.pop("created_at")
     assert body == {
         "id": club.pk,
@@ -28,7 +28,7 @@ def test_club_detail(api_bob, club):
 def test_roster_lists_players_by_name(api_carol, club, players, bob):
     players[0].user = bob
     players[0].save()
-    body = api_carol.get(f"/api/v1/clubs/{club.pk}/players/").json()
+    body = api_carol.get(f"/api/v1/clubs/{club.pk}/players/").json()["results"]
     assert [p["name"] for p in body] == ["ann", "ben", "cal", "dee"]
     assert body[0]["member"] == "bob" and body[1]["member"] is None
 

@@ -6,9 +6,11 @@ absolute Location headers, the schema's file name, numeric names)."""
 import csv
 import io
 import json
+import re
 import zoneinfo
 
 import pytest
+from drf_spectacular.generators import SchemaGenerator
 
 from games.api.base import MAX_BODY_BYTES
 from games.models import Player
@@ -76,10 +78,18 @@ def test_a_bad_page_size_is_400(api_carol, played, size):
     }
 
 
-def test_a_good_page_size_is_used_and_links_are_absolute(api_carol, played):
-    body = api_carol.get(f"/api/v1/sessions/{played.pk}/hands/?page_size=1").json()
+def test_a_good_page_size_is_used_and_the_link_header_is_absolute(api_carol, played):
+    """Issue 36: `next` is the cursor a client sends back; the Link header (RFC 8288)
+    carries the absolute URLs."""
+    response = api_carol.get(f"/api/v1/sessions/{played.pk}/hands/?page_size=1")
+    body = response.json()
     assert len(body["results"]) == 1
-    assert body["next"].startswith("http://testserver/api/v1/")
+    assert "/" not in body["next"] and body["previous"] is None
+    assert response["Link"].startswith("<http://testserver/api/v1/sessions/")
+    assert response["Link"].endswith('>; rel="next"')
+    second = api_carol.get(f"/api/v1/sessions/{played.pk}/hands/?page_size=1&cursor={body['next']}")
+    assert second.json()["results"][0]["id"] != body["results"][0]["id"]
+    assert 'rel="prev"' in second["Link"]
 
 
 def test_timestamps_are_utc_whatever_the_site_time_zone(api_carol, played, settings):
@@ -111,10 +121,7 @@ def test_the_settlement_csv_writes_paid_at_with_the_clubs_offset(api_bob, played
     local = mark.paid_at.astimezone(zoneinfo.ZoneInfo("Asia/Kolkata"))
     expected = local.isoformat(timespec="seconds")
     assert expected.endswith("+05:30")
-    for url in (
-        f"/api/v1/sessions/{played.pk}/settlement/?format=csv",
-        f"/api/v1/sessions/{played.pk}/settlement/csv/",
-    ):
+    for url in (f"/api/v1/sessions/{played.pk}/settlement/csv/",):
         rows = list(csv.DictReader(io.StringIO(api_bob.get(url).content.decode())))
         [paid] = [r for r in rows if r["paid"] == "yes"]
         assert paid["paid_at"] == expected, url
@@ -238,14 +245,39 @@ def test_the_verifier_says_how_much_of_its_rate_is_left(api_anon, settings):
     assert 0 <= int(seen[0]["RateLimit-Reset"]) <= 60
 
 
-def test_an_unknown_format_is_406_naming_the_formats_there_are(api_carol, played):
-    response = api_carol.get(f"/api/v1/sessions/{played.pk}/balances/?format=csv")
-    assert response.status_code == 406
-    assert response.json()["detail"] == "Unknown format; this endpoint answers in: json."
-    # The ledger streams CSV too (issue #20): an unknown format there names both.
-    postings = api_carol.get(f"/api/v1/clubs/{played.club_id}/postings/?format=xml")
-    assert postings.status_code == 406
-    assert "csv, json" in postings.json()["detail"]
-    settlement = api_carol.get(f"/api/v1/sessions/{played.pk}/settlement/?format=xml")
-    assert settlement.status_code == 406
-    assert "csv, json" in settlement.json()["detail"]
+@pytest.mark.parametrize("value", ["csv", "xml", ""])
+def test_a_format_other_than_the_operations_own_is_400_naming_it(api_carol, played, value):
+    """Issue 36: one content type per operation, so `?format=` is validated against that
+    one (an empty value too); the CSV is an operation of its own."""
+    for path, own in (
+        (f"/api/v1/sessions/{played.pk}/balances/", "json"),
+        (f"/api/v1/clubs/{played.club_id}/postings/", "json"),
+        (f"/api/v1/sessions/{played.pk}/settlement/", "json"),
+    ):
+        response = api_carol.get(f"{path}?format={value}")
+        assert response.status_code == 400, path
+        assert response["Content-Type"] == "application/problem+json"
+        [error] = response.json()["errors"]
+        assert error["field"] == "format" and error["code"] == "bad_format"
+        assert error["message"] == f"Unknown format; this endpoint answers in: {own}."
+        assert api_carol.get(f"{path}?format={own}").status_code == 200
+    csv_only = api_carol.get(f"/api/v1/sessions/{played.pk}/settlement/csv/?format=json")
+    assert csv_only.status_code == 400
+    assert csv_only.json()["errors"][0]["message"].endswith("answers in: csv.")
+
+
+def test_options_on_every_operation_is_never_a_server_error(api_bob, played, club, players):
+    """DRF answers `OPTIONS` with the view's metadata, rendered by the operation's one
+    renderer (issue 36): the streamed export's and the CSVs' renderers must render it
+    (schemathesis found the export's 500)."""
+    ids = {"club_id": club.pk, "session_id": played.pk, "player_id": players[0].pk}
+    ids["hand_id"] = played.hands.first().pk
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    answered = {}
+    for template in document["paths"]:
+        path = re.sub(r"\{(\w+)\}", lambda m: str(ids.get(m[1], 1)), template)
+        answered[template] = api_bob.options(path).status_code
+    assert len(answered) >= 50  # the walk reached every path
+    assert {p: code for p, code in answered.items() if code >= 500} == {}
+    export = api_bob.options(f"/api/v1/clubs/{club.pk}/export/")
+    assert export.status_code == 200 and json.loads(export.content)["name"]

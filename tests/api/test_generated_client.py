@@ -2,23 +2,26 @@
 
 openapi-python-client (a test dependency) generates a Python package from
 `/api/v1/schema/`; the test then plays a whole evening against a live server through
-that package alone: a token by password, a club, players, a session, ten hands, a void,
-closing, the settlement as JSON and as CSV, and a walk through the ledger's pages.
-Nothing here calls Django or the ledger directly, except to create the user (sign-up is
-web-only) and to check the books afterwards.
+that package alone: a token by password, a club, players, a session, ten hands, a
+correction, a void, bank moves, closing, the settlement as JSON and as CSV, a walk through
+the ledger's pages, the ledger's CSV and the streamed export; and a freeze-out from
+registration to a winner (hands at its table, payouts, standings and prizes as JSON and
+as CSV). Nothing here calls Django or the ledger directly, except to create the user
+(sign-up is web-only) and to check the books afterwards.
 """
 
+import csv
 import importlib
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from django.test import Client
 
-from games.models import GameSession
+from games.models import GameSession, Tournament
 from ledger import postings
 
 pytest.importorskip(
@@ -30,8 +33,6 @@ CONFIG = """\
 post_hooks: []
 project_name_override: bourre-client
 package_name_override: bourre_client
-content_type_overrides:
-  application/jsonl: application/octet-stream
 """
 
 # Ten hands for ann, ben, cal, dee (dealing from dee); each is checked by the server.
@@ -90,24 +91,33 @@ def _hand_entries(n: int):
         yield SUMMARIES[i % len(SUMMARIES)]
 
 
+def api(name: str):
+    return _mod(f"api.{name}")
+
+
+def _signed_in(generated, live_server, password, username: str):
+    """A token by password (the user made directly: sign-up is web-only), and a client
+    that sends it."""
+    from tests.factories import UserFactory
+
+    UserFactory(username=username)
+    models = _mod("models")
+    anonymous = generated.Client(base_url=live_server.url, raise_on_unexpected_status=True)
+    token = api("auth.tokens_create").sync(
+        client=anonymous,
+        body=models.TokenCreateInput(username=username, password=password, name="evening"),
+    )
+    assert isinstance(token, models.TokenCreatedOutput), token
+    return generated.AuthenticatedClient(
+        base_url=live_server.url, token=token.token, raise_on_unexpected_status=True
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_an_evening_through_the_generated_client(generated, live_server, password):
-    from tests.factories import UserFactory
-
-    UserFactory(username="host")  # sign-up is web-only
-    api = lambda name: _mod(f"api.{name}")  # noqa: E731
     models = _mod("models")
-    anonymous = generated.Client(base_url=live_server.url, raise_on_unexpected_status=True)
-
-    token = api("auth.tokens_create").sync(
-        client=anonymous,
-        body=models.TokenCreateInput(username="host", password=password, name="evening"),
-    )
-    assert isinstance(token, models.TokenCreatedOutput), token
-    client = generated.AuthenticatedClient(
-        base_url=live_server.url, token=token.token, raise_on_unexpected_status=True
-    )
+    client = _signed_in(generated, live_server, password, "host")
 
     club = api("clubs.clubs_create").sync(
         client=client, body=models.ClubInput(name="Thursday", currency=models.CurrencyEnum.USD)
@@ -153,10 +163,41 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
     assert [h.number for h in hands] == list(range(1, 11))
     assert hands[0].verdict.valid is True
 
+    # A correction answers the session's new version: the next write chains on it.
+    latest = json.loads(
+        api("sessions.sessions_retrieve").sync_detailed(session.id, client=client).content
+    )["version"]
+    corrected = api("hands.hands_correct").sync_detailed(
+        hands[0].id,
+        client=client,
+        body=models.CorrectInput.from_dict({**SUMMARIES[1], "session_version": latest}),
+    )
+    assert corrected.status_code == 200, corrected.content
+    assert corrected.parsed.version == latest + 1
+    assert corrected.headers["ETag"].removeprefix("W/") == f'"{latest + 1}"'
+
     voided = api("hands.hands_void").sync(
         hands[-1].id, client=client, body=models.VoidInput(reason="misdeal")
     )
     assert voided.status == models.HandStatusEnum.VOIDED
+
+    # Bank moves answer the session's new version (issue 36): the next write chains on it.
+    bank_before = api("ledger.clubs_balances").sync(club.id, client=client).bank
+    bought = api("ledger.sessions_buy_in").sync(
+        session.id, client=client, body=models.BankMoveInput(player=players[0].id, amount=500)
+    )
+    assert isinstance(bought, models.PostingRef), bought
+    assert (bought.kind, bought.amount) == ("buy_in", 500)
+    cashed = api("ledger.sessions_cash_out").sync_detailed(
+        session.id, client=client, body=models.BankMoveInput(player=players[0].id, amount=200)
+    )
+    assert cashed.status_code == 201, cashed.content
+    assert cashed.parsed.version > bought.version
+    assert cashed.headers["ETag"].removeprefix("W/") == f'"{cashed.parsed.version}"'
+    now = api("sessions.sessions_retrieve").sync(session.id, client=client)
+    assert now.version == cashed.parsed.version
+    # The bank gave 500 in chips and took 200 back.
+    assert bank_before - api("ledger.clubs_balances").sync(club.id, client=client).bank == 300
 
     closed = api("sessions.sessions_close").sync(
         session.id,
@@ -185,8 +226,120 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
             assert sum(leg.amount for leg in posting.legs) == 0
         if not page.next_:
             break
-        cursor = parse_qs(urlparse(page.next_).query)["cursor"][0]
+        cursor = page.next_  # the cursor itself (issue 36)
     assert seen == sorted(seen) and len(seen) == len(set(seen))
     assert len(seen) > 10
 
+    # Every CSV is its own operation, read as text; the export as bytes (issue 36).
+    ledger_csv = api("ledger.postings_csv").sync(club.id, client=client)
+    assert ledger_csv.splitlines()[0].startswith("posting,")
+    assert len({line.split(",")[0] for line in ledger_csv.splitlines()[1:]}) == len(seen)
+    export = api("clubs.clubs_export").sync(club.id, client=client)
+    lines = [json.loads(line) for line in export.payload.read().splitlines()]
+    assert lines[0]["type"] == "club" and lines[0]["id"] == club.id
+    assert len([x for x in lines if x["type"] == "hand"]) == 10
+
     postings.check_invariants(GameSession.objects.get(pk=session.id))
+
+
+def _won_by(players: list[str], winner: str) -> dict:
+    """A summary hand: `winner` plays and takes every trick, everybody else passes."""
+    return {"trump": "H", "passed": [p for p in players if p != winner], "tricks": {winner: 5}}
+
+
+# Who wins each hand: tia 5 uma 2 val 2; tia 4 uma 4 val 1; tia 6 uma 3 and val is out
+# (place 3); then tia takes uma's last three chips (uma: place 2). No two go out together.
+WINNERS = ["tia", "uma", "tia", "tia", "tia", "tia"]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_tournament_to_a_winner_through_the_generated_client(generated, live_server, password):
+    """A three-player freeze-out (3 chips, ante 1): registered and checked in by name,
+    started, hands recorded at its table until one player holds every chip; then the
+    payouts (paid, nothing due), the standings and the prize ledger as JSON and CSV."""
+    models = _mod("models")
+    client = _signed_in(generated, live_server, password, "director")
+    club = api("clubs.clubs_create").sync(client=client, body=models.ClubInput(name="Cup club"))
+    created = api("tournaments.tournaments_create").sync(
+        client=client,
+        body=models.TournamentCreateInput.from_dict(
+            {
+                "club": club.id,
+                "name": "Friday freeze-out",
+                "format": "freezeout",
+                "buy_in": 1000,
+                "fee": 100,
+                "starting_chips": 3,
+                "antes": [1],
+                "hands_per_level": 5,
+                "min_table": 2,
+                "max_table": 5,
+                "payout_percentages": [70, 30],
+            }
+        ),
+        idempotency_key="cup",
+    )
+    assert isinstance(created, models.TournamentCreatedOutput), created
+    tid = created.id
+    entries = api("tournaments.tournaments_entries_create").sync(
+        tid,
+        client=client,
+        body=models.EntryCreateInput.from_dict({"names": ["tia", "uma", "val"], "check_in": True}),
+    )
+    assert [e.status for e in entries] == ["checked_in"] * 3
+    listed = api("tournaments.tournaments_entries_list").sync(tid, client=client)
+    assert len(listed.results) == 3 and listed.next_ is None
+    started = api("tournaments.tournaments_start").sync(tid, client=client)
+    assert started.status == models.TournamentStatusEnum.RUNNING
+
+    detail = api("tournaments.tournaments_retrieve").sync(tid, client=client)
+    for i in range(len(WINNERS)):
+        [table] = [x for x in detail.rounds[-1].tables if x.status == "playing"]
+        state = api("sessions.sessions_retrieve").sync(table.session, client=client)
+        hand = state.next_hand
+        recorded = api("tournaments.tournaments_table_hand").sync_detailed(
+            tid,
+            table.number,
+            client=client,
+            body=models.HandCreateInput.from_dict(_won_by(hand.players, WINNERS[i])),
+            idempotency_key=f"cup-hand-{i}",
+            if_match=f'"{hand.version}"',
+        )
+        assert recorded.status_code == 201, recorded.content
+        detail = api("tournaments.tournaments_retrieve").sync(tid, client=client)
+    assert detail.status == models.TournamentStatusEnum.FINISHED
+
+    standings = api("tournaments.tournaments_standings").sync(tid, client=client)
+    assert standings.final is True
+    places = {row.player.name: row.place for row in standings.standings}
+    assert places == {"tia": 1, "uma": 2, "val": 3}
+    prizes = {row.player.name: row.prize for row in standings.standings}
+    pool = 3 * 1000
+    assert prizes == {"tia": pool * 70 // 100, "uma": pool * 30 // 100, "val": 0}
+
+    payouts = api("tournaments.tournaments_payouts").sync(tid, client=client)
+    assert payouts.pool == pool
+    assert [(p.place, p.paid, p.due) for p in payouts.places] == [
+        (1, pool * 70 // 100, 0),
+        (2, pool * 30 // 100, 0),
+    ]
+
+    standings_csv = api("tournaments.tournaments_standings_csv").sync(tid, client=client)
+    rows = list(csv.DictReader(io.StringIO(standings_csv)))
+    assert {r["player"]: int(r["place"]) for r in rows} == places
+    assert {r["player"]: int(r["prize_minor"]) for r in rows} == prizes
+
+    ledger = api("tournaments.tournaments_prizes").sync(tid, client=client)
+    assert ledger.balances.pool == 0 and ledger.balances.house == 3 * 100
+    prizes_csv = api("tournaments.tournaments_prizes_csv").sync(tid, client=client)
+    legs = list(csv.DictReader(io.StringIO(prizes_csv)))
+    by_posting: dict[str, int] = {}
+    for leg in legs:
+        by_posting[leg["posting"]] = by_posting.get(leg["posting"], 0) + int(leg["amount_minor"])
+    assert len(by_posting) == len(ledger.postings) and set(by_posting.values()) == {0}
+
+    t = Tournament.objects.get(pk=tid)
+    for x in t.tables.select_related("session"):
+        postings.check_invariants(x.session)
+    postings.check_prize_ledger(t)

@@ -232,7 +232,10 @@ def test_hand_list_is_in_playing_order_and_paginates(api_carol, played):
     page = response.json()
     assert [h["number"] for h in page["results"]] == [1]
     assert page["previous"] is None
-    second = api_carol.get(page["next"]).json()
+    assert "cursor=" in response["Link"]
+    second = api_carol.get(
+        f"/api/v1/sessions/{played.pk}/hands/?page_size=1&cursor={page['next']}"
+    ).json()
     assert [h["number"] for h in second["results"]] == [2]
     assert second["results"][0]["winner"] == "dee"
     assert second["next"] is None

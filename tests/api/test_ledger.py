@@ -17,6 +17,10 @@ def postings_url(club, **params):
     return f"/api/v1/clubs/{club.pk}/postings/" + (f"?{query}" if query else "")
 
 
+def postings_csv_url(club, **params):
+    return postings_url(club, **params).replace("/postings/", "/postings/csv/")
+
+
 def test_postings_come_with_legs_that_sum_to_zero(api_carol, club, played):
     page = api_carol.get(postings_url(club, session=played.pk)).json()
     kinds = [p["kind"] for p in page["results"]]
@@ -60,7 +64,7 @@ def test_postings_cursor_pages_walk_the_whole_ledger(api_carol, club, played):
     while url:
         page = api_carol.get(url).json()
         seen += [p["id"] for p in page["results"]]
-        url = page["next"]
+        url = page["next"] and postings_url(club, page_size=2, cursor=page["next"])
     assert seen == list(
         Posting.objects.filter(club=club).order_by("id").values_list("id", flat=True)
     )
@@ -133,13 +137,8 @@ def test_settlement_shows_paid_marks(api_carol, played, bob):
     assert [x["paid"] for x in again["transfers"]] == [True, False]
 
 
-@pytest.mark.parametrize("how", ["accept", "query"])
-def test_settlement_as_csv(api_carol, played, how):
-    url = f"/api/v1/sessions/{played.pk}/settlement/"
-    if how == "accept":
-        response = api_carol.get(url, headers={"Accept": "text/csv"})
-    else:
-        response = api_carol.get(url + "?format=csv")
+def test_settlement_as_csv(api_carol, played):
+    response = api_carol.get(f"/api/v1/sessions/{played.pk}/settlement/csv/")
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert "attachment" in response["Content-Disposition"]
@@ -157,23 +156,29 @@ def test_csv_cells_cannot_become_formulas(api_carol, club, players, alice, bob):
         user=alice,
     )  # fmt: skip
     record(session, {"trump": "H", "tricks": {"=cmd()": 3, "ben": 2}}, bob)
-    body = api_carol.get(f"/api/v1/sessions/{session.pk}/settlement/?format=csv").content
+    body = api_carol.get(f"/api/v1/sessions/{session.pk}/settlement/csv/").content
     assert b"'=cmd()" in body
 
 
 def test_errors_are_json_even_when_csv_was_asked_for(api_mallory, played):
-    response = api_mallory.get(
-        f"/api/v1/sessions/{played.pk}/settlement/", headers={"Accept": "text/csv"}
-    )
+    response = api_mallory.get(f"/api/v1/sessions/{played.pk}/settlement/csv/")
     assert response.status_code == 404
     assert response["Content-Type"] == "application/problem+json"
 
 
-def test_an_unknown_format_is_406_problem(api_carol, played):
-    # Not 404: that would read as "no such session" (issue 16).
+def test_an_unknown_format_is_400_problem(api_carol, played):
+    # Not 404: that would read as "no such session" (issue 16); 400 (issue 36).
     response = api_carol.get(f"/api/v1/sessions/{played.pk}/settlement/?format=xlsx")
-    assert response.status_code == 406
+    assert response.status_code == 400
     assert response["Content-Type"] == "application/problem+json"
+
+
+def test_json_operations_do_not_answer_csv(api_carol, played):
+    # One content type per operation (issue 36): CSV is asked of the CSV operation.
+    response = api_carol.get(
+        f"/api/v1/sessions/{played.pk}/settlement/", headers={"Accept": "text/csv"}
+    )
+    assert response.status_code == 406
 
 
 def test_an_unacceptable_accept_header_is_406(api_carol, played):
@@ -186,7 +191,9 @@ def test_an_unacceptable_accept_header_is_406(api_carol, played):
 
 def test_club_player_statistics(api_carol, club, played):
     body = api_carol.get(f"/api/v1/clubs/{club.pk}/stats/").json()
-    by_name = {row["player"]["name"]: row for row in body}
+    by_name = {row["player"]["name"]: row for row in body["results"]}
+    nets = [row["net"] for row in body["results"]]
+    assert nets == sorted(nets, reverse=True)  # best net first
     assert by_name["dee"]["bourres"] == 1
     assert by_name["dee"]["pots_won"] == 1
     assert by_name["ben"]["hands_passed"] == 1
@@ -229,7 +236,7 @@ def _csv_rows(response) -> list[dict]:
 
 
 def test_postings_csv_is_the_json_ledger_leg_for_leg(api_carol, club, played, bob):
-    """?format=csv streams the whole filtered ledger: the same postings and legs as the
+    """postings/csv/ streams the whole filtered ledger: the same postings and legs as the
     JSON pages, one row per leg, whatever the page size."""
     hand = played.hands.order_by("-number").first()
     postings.void_hand(session_id=played.pk, hand_id=hand.pk, user=bob)
@@ -245,8 +252,10 @@ def test_postings_csv_is_the_json_ledger_leg_for_leg(api_carol, club, played, bo
                     [p["id"], p["kind"], p["session"], p["hand_number"], p["memo"],
                      p["reverses"], leg["kind"], name, leg["amount"]]
                 )  # fmt: skip
-        url = page["next"]
-    rows = _csv_rows(api_carol.get(postings_url(club, session=played.pk, format="csv")))
+        url = page["next"] and postings_url(
+            club, session=played.pk, page_size=2, cursor=page["next"]
+        )
+    rows = _csv_rows(api_carol.get(postings_csv_url(club, session=played.pk)))
     got = [
         [int(r["posting"]), r["kind"], int(r["session"]), int(r["hand"]) if r["hand"] else None,
          r["memo"], int(r["reverses"]) if r["reverses"] else None, r["account"], r["player"],
@@ -262,9 +271,9 @@ def test_postings_csv_is_the_json_ledger_leg_for_leg(api_carol, club, played, bo
 
 def test_postings_csv_keeps_the_filters_and_access(api_carol, api_mallory, club, players, played):
     dee = players[3]
-    rows = _csv_rows(api_carol.get(postings_url(club, player=dee.pk, format="csv")))
+    rows = _csv_rows(api_carol.get(postings_csv_url(club, player=dee.pk)))
     json_ids = [p["id"] for p in api_carol.get(postings_url(club, player=dee.pk)).json()["results"]]
     assert sorted({int(r["posting"]) for r in rows}) == json_ids
-    assert api_mallory.get(postings_url(club, format="csv")).status_code == 404
-    bad = api_carol.get(postings_url(club, kind="bribe", format="csv"))
+    assert api_mallory.get(postings_csv_url(club)).status_code == 404
+    bad = api_carol.get(postings_csv_url(club, kind="bribe"))
     assert bad.status_code == 400 and bad["Content-Type"].startswith("application/problem+json")

@@ -103,3 +103,54 @@ def test_writes_document_idempotency_and_problems(schema):
 def test_the_csv_has_an_operation_of_its_own(schema):
     op = schema["paths"]["/api/v1/sessions/{session_id}/settlement/csv/"]["get"]
     assert list(op["responses"]["200"]["content"]) == ["text/csv"]
+
+
+# --- issue 36: the shape a generated client needs ------------------------------------------
+
+READABLE = {"application/json", "application/problem+json", "text/csv", "application/octet-stream"}
+
+
+def _named_operations(schema):
+    for path, operations in schema["paths"].items():
+        for method, op in operations.items():
+            yield f"{method.upper()} {path}", op
+
+
+def test_no_response_offers_two_content_types_and_each_is_readable(schema):
+    for name, op in _named_operations(schema):
+        assert "format" not in {p["name"] for p in op.get("parameters", [])}, name
+        for code, response in op["responses"].items():
+            types = list(response.get("content", {}))
+            assert len(types) <= 1, (name, code, types)
+            assert set(types) <= READABLE, (name, code, types)
+    export = schema["paths"]["/api/v1/clubs/{club_id}/export/"]["get"]["responses"]["200"]
+    assert list(export["content"]) == ["application/octet-stream"]
+    for csv_path in (
+        "/api/v1/clubs/{club_id}/postings/csv/",
+        "/api/v1/tournaments/{tournament_id}/standings/csv/",
+        "/api/v1/tournaments/{tournament_id}/prizes/csv/",
+    ):
+        assert list(schema["paths"][csv_path]["get"]["responses"]["200"]["content"]) == ["text/csv"]
+
+
+def test_every_list_is_a_cursor_page(schema):
+    for name, op in _named_operations(schema):
+        if not name.startswith("GET"):
+            continue
+        body = op["responses"]["200"].get("content", {}).get("application/json", {})
+        assert body.get("schema", {}).get("type") != "array", name
+        ref = body.get("schema", {}).get("$ref", "")
+        if ref.endswith("Page"):
+            page = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+            assert page["properties"]["next"]["type"] == "string", name
+            params = {p["name"]: p["schema"] for p in op["parameters"]}
+            assert params["page_size"]["minimum"] == 1 and params["page_size"]["maximum"] == 500
+
+
+def test_input_schemas_refuse_unknown_fields_and_maps_are_named(schema):
+    components = schema["components"]["schemas"]
+    inputs = [n for n in components if n.endswith("Input")]
+    assert inputs and all(components[n]["additionalProperties"] is False for n in inputs)
+    for owner in ("HandCreateInput", "CorrectInput", "TableRecord", "Verdict"):
+        assert components[owner]["properties"]["tricks"] == {"$ref": "#/components/schemas/Tricks"}
+    assert "action_view" not in str(schema["paths"])  # no internal docstring leaks

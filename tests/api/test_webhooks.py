@@ -201,7 +201,7 @@ def test_the_owner_registers_an_https_endpoint(api_alice, api_bob, club, setting
     plain = api_alice.post(url, {"url": "http://example.com/"}, content_type="application/json")
     assert plain.status_code == 400
     assert plain.json()["errors"][0]["code"] == "https_required"
-    listed = api_alice.get(url).json()
+    listed = api_alice.get(url).json()["results"]
     assert [e["url"] for e in listed] == ["https://example.com/hook"]
     assert "secret" not in listed[0]
 

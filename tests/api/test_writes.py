@@ -67,7 +67,7 @@ def test_only_the_owner_updates_the_club(api_alice, api_bob, api_mallory, club):
 
 
 def test_members_roles_and_the_last_owner(api_alice, api_carol, club, carol, alice):
-    members = api_carol.get(f"/api/v1/clubs/{club.pk}/members/").json()
+    members = api_carol.get(f"/api/v1/clubs/{club.pk}/members/").json()["results"]
     ids = {m["username"]: m["id"] for m in members}
     url = f"/api/v1/clubs/{club.pk}/members/{ids['carol']}/"
     assert _send(api_carol, "patch", url, {"role": "owner"}).status_code == 403
@@ -282,7 +282,7 @@ def test_a_player_is_archived_and_restored_by_api(api_bob, api_carol, game, play
     assert (archived.json()["archived"], archived.json()["name"]) == (True, "Annie")
     listed = {
         p["name"]: p["archived"]
-        for p in api_bob.get(f"/api/v1/clubs/{game.club_id}/players/").json()
+        for p in api_bob.get(f"/api/v1/clubs/{game.club_id}/players/").json()["results"]
     }
     assert listed["Annie"] is True and listed[dee.name] is False
     restored = _send(api_bob, "patch", url, {"archived": False})

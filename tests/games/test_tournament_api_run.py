@@ -140,7 +140,7 @@ def test_create_and_run_a_freeze_out_through_the_api(club, alice, carol):
     prizes = client.get(reverse("api_tournament_prizes", args=[tid])).json()
     assert prizes["balances"]["pool"] == 0 and prizes["balances"]["house"] == 5 * 50
     assert [p["number"] for p in prizes["postings"]] == list(range(1, len(prizes["postings"]) + 1))
-    standings = client.get(reverse("api_tournament_standings", args=[tid]), {"format": "csv"})
+    standings = client.get(reverse("api_tournament_standings_csv", args=[tid]))
     assert standings.status_code == 200 and standings["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(standings.content.decode())))
     assert rows[0][:3] == ["place", "player", "status"] and len(rows) == 6

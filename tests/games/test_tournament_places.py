@@ -184,7 +184,7 @@ def test_the_standings_csvs_end_with_the_prize_due(club, alice, alice_client):
     due = {r[1]: r[-1] for r in rows[1:]}
     assert due == {a: "0.00", b: "0.00", c: "6.00", d: "6.00"}
     api = token_client(alice)
-    body = api.get(reverse("api_tournament_standings", args=[t.pk]), {"format": "csv"})
+    body = api.get(reverse("api_tournament_standings_csv", args=[t.pk]))
     rows = list(csv.reader(io.StringIO(body.content.decode())))
     assert rows[0][-2:] == ["prize_minor", "prize_due_minor"]
     assert {r[1]: r[-1] for r in rows[1:]} == {a: "0", b: "0", c: "600", d: "600"}

@@ -41,6 +41,7 @@ POSITIONAL_CODE = {
     "SetupError": 0,
     "VoidRefused": 0,
     "CorrectionRefused": 0,
+    "TabConflict": 0,
     "RuleError": 0,
     "DigitalError": 1,
 }

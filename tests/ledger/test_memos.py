@@ -24,6 +24,7 @@ from ledger.memos import (
     prize_memo,
     reversal_memo,
     shown,
+    tab_memo,
     text_memo,
 )
 from ledger.models import Posting, PrizePosting
@@ -73,6 +74,16 @@ CASES = [
     # An English page names a custom deal with the deal form's words, as it always did.
     (deal_memo("custom", "ann, bo", "bo", 700), "Deal (custom deal) agreed by ann, bo: bo takes $7",
      "Deal (custom amounts) agreed by ann, bo: bo takes $7", None),
+    # The club's tab (issue #34): names and the session or the method; the legs hold the amount.
+    (tab_memo(MemoKind.TAB_SESSION, "ben", "ann", session="Friday"),
+     "Friday: ben owes ann, put on the tab", None,
+     "Friday: ben on velkaa pelaajalle ann, piikkiin"),
+    (tab_memo(MemoKind.TAB_TAKEN_OFF, "ben", "ann", session="Friday"),
+     "Friday: ben's debt to ann taken off the tab", None, None),
+    (tab_memo(MemoKind.TAB_PAYMENT, "ben", "ann", method="cash"), "ben paid ann (Cash)", None,
+     "ben maksoi pelaajalle ann (Käteinen)"),
+    (tab_memo(MemoKind.TAB_PAYMENT_REVERSED, "ben", "ann", method="venmo"),
+     "ben's payment to ann (Venmo) reversed", None, None),
 ]  # fmt: skip
 
 
