@@ -177,6 +177,8 @@ TAGS = {
     "sessions": "Cash sessions: seats, rules, buy-ins, cash-outs, closing.",
     "hands": "Recording, correcting and voiding hands; the public verifier.",
     "ledger": "Postings, balances, statistics and settlement.",
+    "tab": "The club's tab: balances, the transfers that clear them, payments (record, "
+    "confirm, reverse) and its history.",
     "webhooks": "Signed event deliveries to a club's own endpoints, with retries.",
     "tournaments": "Tournaments from registration to payouts (see the state machine above).",
     "public": "Read-only data by the public pages' tokens: no login, CORS for any origin.",

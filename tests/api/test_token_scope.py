@@ -132,7 +132,9 @@ def test_every_write_of_the_api_refuses_a_read_token(alice, everything, played, 
         for method, op in operations.items():
             if method not in ("post", "put", "patch", "delete") or "security" not in op:
                 continue  # reads, and the two calls that need no token at all
-            url = re.sub(r"\{(\w+)\}", lambda m: str(everything[m.group(1)]), path)
+            # A path id this fixture does not make (a write added later) is 1: the scope
+            # is refused before any object is looked up.
+            url = re.sub(r"\{(\w+)\}", lambda m: str(everything.get(m.group(1), 1)), path)
             response = getattr(reader, method)(url, {}, content_type="application/json")
             assert response.status_code == 403, (method, url, response.content)
             assert response.json()["errors"][0]["code"] == "read_only_token", (method, url)
