@@ -18,11 +18,25 @@
    prints the distribution of hands to a winner (all tables' hands, and the hands the
    busiest table played: a proxy for the time it takes).
 
+5. Real freeze-outs in the database (issue #35, RULES.md T1–T3): events of 20–40 entrants
+   created, entered, checked in and started through ``games.tournaments.service``; bots
+   deal and play every hand, recorded by ``ledger.postings.record_hand`` at a table
+   picked at random (the after-hand hook balances and breaks tables, pots moving with
+   their players). A table refused a hand (below the minimum, ``record_hand``'s check)
+   gets the director's "Check the tables" (``service.sync``) and deals only if that made
+   it whole. Prints the hands to a winner, the longest a table stayed below the minimum
+   while dealing (hands; must be 0: only the final table may deal short), the longest a
+   refused short table waited (hands dealt elsewhere meanwhile), and that every table's
+   books, the chip report and the prize ledger hold.
+
 Target (issue #6): draw under 1 s; bracket query count independent of entrants.
 Target (issue #18): every freeze-out finishes.
+Target (issue #35): every database freeze-out ends with one winner; no table deals
+below the minimum (0).
 
     .venv/bin/python bench/tournament.py                 # a throwaway SQLite file
     .venv/bin/python bench/tournament.py --freezeouts N  # only part 4, N tournaments
+    .venv/bin/python bench/tournament.py --db-freezeouts N  # only part 5, N events
     .venv/bin/python bench/tournament.py --postgres      # database bench_tournament on
                                                          # 127.0.0.1:5432 (BENCH_PG=...),
                                                          # created and dropped
@@ -387,8 +401,149 @@ def bench_freezeouts(runs: int) -> None:
             )
 
 
+# -- 5: real freeze-outs in the database ------------------------------------------------------
+
+
+def _bot_hand(session, rng: random.Random, user) -> None:
+    """One hand dealt and played by bots at this table, recorded like a digital hand."""
+    from games.engine import HandState, HeuristicBot
+    from games.engine.record import SESSION_KEYS
+    from games.models import Hand
+    from ledger import postings
+
+    state = postings.session_state(session)
+    hand = HandState.new(
+        state["players"],
+        state["dealer"],
+        state["rules"],
+        rng,
+        carry=state["carry"],
+        excused=state["excused"],
+    )
+    bot = HeuristicBot(rng)
+    while hand.outcome() is None:
+        hand.apply(bot.act(hand.view_for(hand.to_act or hand.awaiting[0])))
+    entry = {k: v for k, v in hand.to_record().items() if k not in SESSION_KEYS}
+    postings.record_hand(
+        session_id=session.pk,
+        entry=entry,
+        idempotency_key="",
+        expected_version=state["version"],
+        user=user,
+        kind=Hand.Kind.DIGITAL,
+    )
+
+
+# radon D: one event from registration to its winner, with the checks the issue asks for.
+def db_freezeout(entrants: int, seed: str) -> dict[str, int]:
+    """One freeze-out in the database to its winner (see part 5 above)."""
+    from games.models import GameSession, Tournament, TournamentTable
+    from games.tournaments import selectors
+    from games.tournaments import service as svc
+    from games.tournaments import tables as tables_mod
+    from ledger import postings
+
+    user, t = entered(
+        entrants,
+        f"db{seed}",
+        format="freezeout",
+        starting_chips=20,
+        hands_per_level=6,
+        min_table=4,
+        max_table=7,
+    )
+    svc.start(tournament_id=t.pk, user=user)
+    rng = random.Random(seed)
+    hands = short_dealt = longest_short = refused = longest_wait = 0
+    short_run: dict[int, int] = {}
+    waiting_since: dict[int, int] = {}
+    while True:
+        t.refresh_from_db()
+        if t.status == Tournament.Status.FINISHED:
+            break
+        if hands > HAND_CAP:
+            raise RuntimeError(f"stalled: {entrants} entrants, seed {seed}")
+        playing = list(t.tables.filter(status=TournamentTable.Status.PLAYING))
+        table = rng.choice(playing)
+        session = GameSession.objects.get(pk=table.session_id)
+        alive = tables_mod.table_infos([table])[table.pk].alive
+        if len(alive) < 2:
+            svc.sync(tournament_id=t.pk, user=user)
+            continue
+        if postings.table_deal_refusal(session) is not None:
+            refused += 1
+            waiting_since.setdefault(table.pk, hands)
+            svc.sync(tournament_id=t.pk, user=user)  # the director's "Check the tables"
+            session.refresh_from_db()
+            if not session.is_open or postings.table_deal_refusal(session) is not None:
+                continue
+            alive = tables_mod.table_infos([table])[table.pk].alive
+        if table.pk in waiting_since:
+            longest_wait = max(longest_wait, hands - waiting_since.pop(table.pk))
+        final = len(playing) == 1
+        below = len(alive) < t.min_table and not final
+        short_run[table.pk] = short_run.get(table.pk, 0) + 1 if below else 0
+        short_dealt += below
+        longest_short = max(longest_short, short_run[table.pk])
+        _bot_hand(session, rng, user)  # the after-hand hook balances (apps.ready)
+        hands += 1
+    for x in t.tables.select_related("session"):
+        postings.check_invariants(x.session)
+    postings.check_prize_ledger(t)
+    (report,) = selectors.chip_report(t)
+    assert report["now"] == report["start"], report
+    winners = t.entries.filter(status="winner").count()
+    broken = t.tables.filter(status=TournamentTable.Status.BROKEN)
+    moved = sum(sum((x.result.get("pot_moved") or {}).values()) for x in broken)
+    return {
+        "entrants": entrants,
+        "hands": hands,
+        "winners": winners,
+        "longest_short": longest_short,
+        "short_dealt": short_dealt,
+        "refused": refused,
+        "longest_wait": longest_wait,
+        "broken": broken.count(),
+        "pot_moved": moved,
+    }
+
+
+def bench_db_freezeouts(runs: int) -> None:
+    rng = random.Random(35)
+    start = time.perf_counter()
+    rows = [db_freezeout(rng.randint(20, 40), f"i35-{i}") for i in range(runs)]
+    elapsed = time.perf_counter() - start
+    print(
+        f"{runs} freeze-outs of 20–40 entrants in the database ({elapsed:.0f} s), "
+        "each to its winner through the service and the ledger:"
+    )
+    for r in rows:
+        print(
+            f"  {r['entrants']} entrants: {r['hands']} hands to a winner ({r['winners']} winner), "
+            f"{r['broken']} tables broken, {r['pot_moved']} pot chips moved with their players, "
+            f"{r['refused']} hands refused at a short table (longest wait {r['longest_wait']} "
+            f"hands elsewhere), longest a table dealt below the minimum: {r['longest_short']}"
+        )
+    print(
+        f"  longest a table stayed below the minimum (hands dealt short, all events): "
+        f"{max(r['longest_short'] for r in rows)}; every event ended with one winner: "
+        f"{all(r['winners'] == 1 for r in rows)}"
+    )
+
+
 def main() -> None:
     print(f"database: {'PostgreSQL ' + DB_NAME if POSTGRES else 'SQLite ' + str(SQLITE_FILE)}")
+    if "--db-freezeouts" in sys.argv:
+        runs = int(sys.argv[sys.argv.index("--db-freezeouts") + 1])
+        with _database.scratch(DB_NAME, postgres=POSTGRES):
+            import django
+
+            django.setup()
+            from django.core.management import call_command
+
+            call_command("migrate", verbosity=0)
+            bench_db_freezeouts(runs)
+        return
     if "--freezeouts" in sys.argv:
         runs = int(sys.argv[sys.argv.index("--freezeouts") + 1])
         import django
@@ -405,6 +560,7 @@ def main() -> None:
 
         call_command("migrate", verbosity=0)
         bench_freezeouts(200)
+        bench_db_freezeouts(6)
         bench_balancing_step()
         counts = [bench_bracket(size)[2] for size in (50, 200)]
         print(f"bracket query count for 50 and 200 entrants: {counts[0]} and {counts[1]}")

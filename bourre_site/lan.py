@@ -20,7 +20,9 @@ What it does, in order:
 5. gunicorn on all interfaces, with static files from WhiteNoise. Gunicorn because it is
    the production server already (README "Production"): several worker processes with
    threads, no debug machinery, a crashed worker replaced; runserver says itself that it
-   is not for this. Once it listens it prints one ``Phones on this Wi-Fi: http://…/`` line
+   is not for this. The workers share the login, sign-up and reset counters (they live in
+   the database, games/counters.py): a second worker is no second allowance of failed
+   logins. The API's per-window counts are each worker's own. Once it listens it prints one ``Phones on this Wi-Fi: http://…/`` line
    per LAN address and a QR code of the first, for the phones' cameras. Its access log
    (``BOURRE_ACCESS_LOG=-``) ends each line with the response's ``X-Request-ID``.
 

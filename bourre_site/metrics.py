@@ -5,8 +5,8 @@ What a scrape reads:
 - ``bourre_http_requests_total{method,route,status}`` and
   ``bourre_http_request_duration_seconds{method,route}`` (a histogram): every answer,
   counted by ``MetricsMiddleware`` (second in MIDDLEWARE, so ``/healthz``, static files and
-  refused hosts count too). ``route`` is the URL pattern (``sessions/<int:pk>/``), or
-  ``healthz``, ``static`` or ``unmatched``: never the raw path, so strangers' URLs cannot
+  refused hosts count too). ``route`` is the URL pattern (``sessions/<int:pk>/``; ``/``
+  for the home page), or ``healthz``, ``static`` or ``unmatched``: never the raw path, so strangers' URLs cannot
   grow the series without end; an unknown method counts as ``other``. A streamed export's
   time is the time to its first byte. Errors are the 5xx statuses, and
   ``bourre_http_exceptions_total{exception}`` counts views that raised (a database outage
@@ -82,8 +82,9 @@ EXCEPTIONS = Counter("bourre_http_exceptions", "Views that raised an exception."
 
 def route_of(request: HttpRequest) -> str:
     match = request.resolver_match
-    if match is not None and match.route:
-        return match.route
+    if match is not None:
+        # The home page's pattern is the empty string: "/" is its name.
+        return match.route or "/"
     if request.path_info.rstrip("/") == "/healthz":
         return "healthz"
     if request.path_info.startswith("/static/"):

@@ -181,7 +181,15 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-        }
+        },
+        # The login, sign-up and reset counters (games/ratelimit.py). Give Redis
+        # `maxmemory-policy noeviction` (or room enough): an evicted counter is a fresh
+        # allowance.
+        "ratelimit": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "rl",
+        },
     }
     # Sessions read from the shared cache and written through to the database (Django's
     # cached_db): a request of a signed-in phone costs one query less. Only with a shared
@@ -189,13 +197,16 @@ if REDIS_URL:
     # processes.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
-    # Room for the rate-limit counters of many clients: the default 300 entries would let
-    # a spray of usernames cull an account's login counters (games/ratelimit.py).
+    # The login, sign-up and reset counters live in the database (games/counters.py):
+    # seen by every app process, never culled, so neither a second worker nor a spray of
+    # usernames hands out a fresh allowance. The API's per-window counts stay in the
+    # process's memory cache (one per worker; `make run` starts one worker without Redis).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "OPTIONS": {"MAX_ENTRIES": 20000},
-        }
+        },
+        "ratelimit": {"BACKEND": "games.counters.CounterCache", "TIMEOUT": None},
     }
     # Django's database sessions. (Issue #31 removed the own engine that read the row by
     # a plain statement: 5 % of a record POST, bench/devices.py.)
@@ -381,7 +392,8 @@ SPECTACULAR_SETTINGS = {
         "Request bodies are limited to 1 MiB (413 `body_too_large`). Another club's "
         "object is the same 404 as a missing one. Bad `cursor`/`page_size` are 400.\n\n"
         "**Rate limits**: requests are counted per token (or signed-in browser) and per "
-        "client address for anonymous calls, in fixed windows; every response carries "
+        "client address for anonymous calls, in fixed windows; every response (the "
+        "schema itself and the 404 of a path no operation has included) carries "
         "`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds), and "
         "past the limit the answer is 429 `throttled` with `Retry-After`.\n\n"
         "**Times** are UTC (`…Z`). **Money** is in integer minor units."

@@ -43,6 +43,8 @@ class GamesConfig(AppConfig):
         from ledger import postings
 
         postings.on_table_hand(service.after_hand)
+        # A short freeze-out table breaks (or takes a player) before it deals (T1–T2).
+        postings.on_table_deal(service.deal_check)
         # Webhook events go into the outbox in the transaction of the change they tell of.
         from games.api import outbox
 

@@ -169,6 +169,16 @@ MESSAGES: dict[str, Sentence] = {
     "bad_hand": _("There is no such hand in this session."),
     "stale_state": _("The session changed meanwhile; reload it and submit again."),
     "session_closed": _("This session is closed."),
+    "table_must_break": _(
+        "Table %(table)s has %(players)s players, fewer than the minimum of %(min)s: it "
+        "breaks up before it deals again. The tournament dashboard says where each player "
+        "goes; the director's “Check the tables” does it now."
+    ),
+    "table_must_wait": _(
+        "Table %(table)s has %(players)s players, fewer than the minimum of %(min)s: a "
+        "player joins it before it deals again. The tournament dashboard says from which "
+        "table and when; between hands there, the director's “Check the tables” does it now."
+    ),
     # -- the club's tab (issue #34) --
     "tab_session_open": _("Close the session first: only a final settlement goes on the tab."),
     "tab_no_transfer": _("That transfer is no longer part of the settlement."),
@@ -202,6 +212,9 @@ MESSAGES: dict[str, Sentence] = {
     "duplicate": _("A player can only be drawn once."),
     "sizes": _("Table sizes do not add up to the players."),
     "tiebreak": _("Unknown tie-break %(tiebreak)s."),
+    "break_pot": _(
+        "A short table's pot either moves with its players or is played out: not %(choice)s."
+    ),
     "antes": _("The ante schedule is empty."),
     "level_minutes": _("A timed structure needs minutes per level."),
     "pay_one_place": _("Pay at least one place."),
@@ -296,7 +309,7 @@ SERVICE_MESSAGES: dict[str, Sentence] = {
         "There are still chips in the pot (%(pot)s): play the hand that wins it, then make "
         "the deal."
     ),
-    "unknown_deal": _("That is not a kind of deal: split evenly, by chips, or as agreed."),
+    "unknown_deal": _("That is not a kind of deal: split evenly, by chips, by ICM, or as agreed."),
     "deal_agreed": (
         _("Every player still in must agree to the deal (not yet: %(names)s)."),
         _("Every player still in must agree to the deal."),

@@ -14,9 +14,20 @@ into an integer.
   the grouping are the language's Django number formats (``bourre_site/formats`` adds
   Sundanese and Albanian's grouping); the symbol goes after the number, behind a no-break
   space, in ``SYMBOL_AFTER`` languages. English and Korean: "$1,250.50", "$0.25"; Spanish,
-  Finnish, Albanian: "1 250,50 €", "0,25 $"; Sundanese: "€1.250,50". The chips word is
+  Finnish, Albanian: "1 250,50 €", "0,25 €"; Sundanese: "€1.250,50". The chips word is
   translated with its plural ("1 chip", "14 chips", "14 fichas"); another word currency
   ("points", a club's own) is written as the club typed it.
+- A language writes some currencies the way the people who read it at such a table do,
+  not its own default way (``CURRENCY_STYLE``), decided per currency. Spanish at a US
+  dollar table: "$4.25", "$1,250.50" (US Spanish, CLDR's es-US and es-MX: the symbol first,
+  a decimal point, comma groups), not Spain's "4,25 $". Bourré is a Louisiana game: a
+  Spanish reader of a dollar table is a US (or Mexican, Puerto Rican) Spanish speaker,
+  who sees dollar prices written that way on every receipt and would misread "4,25 $";
+  Spain never counts in dollars. Euros and every other currency keep Spain's order
+  ("4,25 €"), which is how euros are written in Spanish. Finnish and Albanian keep their
+  own order for dollars too: their readers' dollars are foreign money written their
+  language's way. The input of such an amount shows and reads the same decimal point
+  ("4.25"), so a form reads back what the page wrote.
 - ``PLAIN`` (English) is the locale-free form: CSV files, the API and the memos the ledger
   keeps pass ``language=PLAIN`` (or are numbers: ``ledger.exports.major``), so what a
   program or a later reader gets does not depend on who asked.
@@ -73,6 +84,7 @@ __all__ = [
     "MINUS",
     "MONEY_RULES",
     "PLAIN",
+    "CURRENCY_STYLE",
     "SYMBOL_AFTER",
     "Currency",
     "MoneyError",
@@ -93,6 +105,10 @@ PLAIN = "en"
 # Languages that write the symbol after the amount, behind a no-break space (CLDR's
 # currency patterns: "1 250,50 €"); the others write it before ("$1.25", "€1.250,50").
 SYMBOL_AFTER = frozenset({"es", "fi", "sq"})
+# (language, currency code) → the language whose way of writing numbers such amounts
+# take instead of their language's own (see the module docstring: Spanish dollars are
+# written as US Spanish writes them, "$4.25").
+CURRENCY_STYLE: Mapping[tuple[str, str], str] = {("es", "USD"): "en"}
 # Spaces a person or a format may put between digit groups.
 _SPACES = re.compile(r"[\s\u00a0\u202f\u2009]+")
 
@@ -139,6 +155,12 @@ def _numbers(language: str) -> _Numbers:
     return _Numbers(decimal, group, size, base in SYMBOL_AFTER)
 
 
+def _numbers_for(language: str, cur: Currency) -> _Numbers:
+    """How ``language`` writes amounts of ``cur`` (``CURRENCY_STYLE`` first)."""
+    style = CURRENCY_STYLE.get((language.split("-")[0].lower(), cur.code))
+    return _numbers(style or language)
+
+
 def _digits(amount: int, cur: Currency, numbers: _Numbers, grouped: bool = True) -> str:
     """``abs(amount)`` in the major unit, written with ``numbers``' signs."""
     whole, part = divmod(abs(amount), cur.minor)
@@ -163,7 +185,8 @@ def format_plain(
     amount: int, currency: Currency | str, *, language: str | None = None, grouped: bool = True
 ) -> str:
     """The number alone, no symbol, no sign: "0.25", "14", "1,250.50" ("1 250,50" in fi)."""
-    return _digits(int(amount), as_currency(currency), _numbers(_language(language)), grouped)
+    cur = as_currency(currency)
+    return _digits(int(amount), cur, _numbers_for(_language(language), cur), grouped)
 
 
 def format_count(number: int) -> str:
@@ -203,7 +226,7 @@ def format_money(
         return ""
     amount = int(amount)
     cur = as_currency(currency)
-    numbers = _numbers(_language(language))
+    numbers = _numbers_for(_language(language), cur)
     digits = _digits(amount, cur, numbers)
     sign = MINUS if amount < 0 else "+" if signed and amount > 0 else ""
     if _is_chips(cur):
@@ -222,7 +245,8 @@ def input_value(
     amount: int | None, currency: Currency | str, *, language: str | None = None
 ) -> str:
     """How a stored amount is shown back in a form's input: the language's decimal sign
-    and no grouping ("0.25", "1", "1250.50"; "0,25" and "1250,50" in es, fi, sq, su)."""
+    and no grouping ("0.25", "1", "1250.50"; "0,25" and "1250,50" in es, fi, sq, su; a
+    dollar amount in es keeps its point, "0.25": ``CURRENCY_STYLE``)."""
     if amount is None or amount == "":
         return ""
     return format_plain(int(amount), currency, language=language, grouped=False)
@@ -299,7 +323,7 @@ def parse_amount(
             body = body[len(mark) :]
         if body.lower().endswith(mark.lower()):
             body = body[: -len(mark)]
-    split = _split_number(body, _numbers(_language(None)).decimal)
+    split = _split_number(body, _numbers_for(_language(None), cur).decimal)
     if split is None or not (split[0] or split[1]):
         raise MoneyError(
             _("“%(text)s” is not an amount: type a number such as %(example)s.")

@@ -1,5 +1,11 @@
-"""Rate limits in the cache (Redis when REDIS_URL is set, so limits hold across app
-servers), the client address they count, the login throttle and the API's windows.
+"""Rate limits, the client address they count, the login throttle and the API's windows.
+
+**Where the counts live.** The login, sign-up and reset counters live in the
+``ratelimit`` cache alias: Redis when ``REDIS_URL`` is set, else the database
+(games/counters.py). Either way every app process and server sees the same counts and
+none is ever culled to make room for others: a spray of made-up usernames cannot push an
+account's failure count out, and a second worker is no second allowance. The API's
+per-window counts live in the default cache (per process without Redis).
 
 **The client address** (``client_ip``) is ``REMOTE_ADDR`` unless that peer is one of the
 proxies listed in ``settings.TRUSTED_PROXIES`` (``DJANGO_TRUSTED_PROXIES``: networks such
@@ -11,13 +17,13 @@ read; without trusted proxies the header is ignored altogether. Limits count an 
 subscriber's line, which hands its devices as many addresses inside it as they like).
 
 **Counters are atomic.** Every decision is made from the value the cache's ``add`` or
-``incr`` returned, never from a value read, changed and written back: Redis's INCR, and
-the per-process memory cache's incr under its lock (without ``REDIS_URL`` each app process
-counts on its own). A reservation is taken *before* a password is checked, so 40
-simultaneous wrong passwords from one address evaluate exactly the allowance.
+``incr`` returned, never from a value read, changed and written back: Redis's INCR, the
+database's ``UPDATE ... RETURNING``, the memory cache's incr under its lock. A reservation
+is taken *before* a password is checked, so 40 simultaneous wrong passwords from one
+address evaluate exactly the allowance.
 
 **The login throttle** (OWASP ASVS 2.2.1) counts failures in three scopes at once: per
-(address, username), per address, and per username across all addresses (the account,
+address, per (address, username), and per username across all addresses (the account,
 ``LOGIN_ACCOUNT_RATE_LIMIT`` free failures remembered for ``LOGIN_ACCOUNT_RATE_WINDOW``).
 Each scope lets its free allowance be tried at once; then one attempt at a time, after a
 wait that doubles with each failure (1 s, 2 s, 4 s ... up to ``LOGIN_RATE_WINDOW``, or
@@ -27,6 +33,9 @@ after that wait, so only one request gets it. Failures are remembered until a sc
 been quiet for its window; a success clears its pair, while the address's and the
 account's counts stay (one good login must not launder a spray of guesses). Unknown
 usernames are counted exactly like real ones: no answer tells which accounts exist.
+An attempt is first checked against every scope by reading only (the address's scope
+first): one that must wait writes nothing, so an address past its allowance cannot make
+new keys, whatever usernames it sprays.
 
 **The owner is not locked out** by an attack on their username from elsewhere: a browser
 that has signed in to the account before carries a signed device cookie (OWASP's "device
@@ -52,7 +61,7 @@ from typing import Literal
 
 from django.conf import settings
 from django.core import signing
-from django.core.cache import cache
+from django.core.cache import BaseCache, cache, caches
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.translation import ngettext
 
@@ -82,43 +91,50 @@ def _key(scope: str, ident: str, window: int) -> str:
     return f"rl:{scope}:{window}:{digest}"
 
 
-def count(scope: str, ident: str, window: int) -> int:
+def _store() -> BaseCache:
+    """The throttles' counters: the ``ratelimit`` alias (settings), else the default."""
+    return caches["ratelimit"] if "ratelimit" in settings.CACHES else cache
+
+
+def count(scope: str, ident: str, window: int, store: BaseCache | None = None) -> int:
     """The current count (for display only: decisions use what ``hit`` returns)."""
-    value = cache.get(_key(scope, ident, window), 0)
+    value = (store or _store()).get(_key(scope, ident, window), 0)
     return value if isinstance(value, int) else 0
 
 
-def _incr(key: str, timeout: int) -> int:
+def _incr(key: str, timeout: int, store: BaseCache | None = None) -> int:
+    c = store or _store()
     for _ in range(3):
-        if cache.add(key, 1, timeout=timeout):
+        if c.add(key, 1, timeout=timeout):
             return 1
         try:
-            value: int = cache.incr(key)
+            value: int = c.incr(key)
         except ValueError:  # expired between add and incr: add it again
             continue
         if value == 1:
             # Django's Redis incr checks EXISTS, then INCRs: a key that expired in between
             # comes back from 0 without an expiry. Give it one.
-            cache.touch(key, timeout)
+            c.touch(key, timeout)
         return value
     # Three expiries in a row cannot happen with a timeout of seconds; count it anyway.
-    cache.set(key, 1, timeout=timeout)
+    c.set(key, 1, timeout=timeout)
     return 1
 
 
 def _decr(key: str) -> None:
     """Give back one count taken by ``_incr`` (a refused or unfinished attempt)."""
+    c = _store()
     try:
-        value: int = cache.decr(key)
+        value: int = c.decr(key)
     except ValueError:  # expired: nothing to give back
         return
     if value < 0:  # recreated from nothing by a racing expiry (see _incr)
-        cache.delete(key)
+        c.delete(key)
 
 
-def hit(scope: str, ident: str, window: int) -> int:
+def hit(scope: str, ident: str, window: int, store: BaseCache | None = None) -> int:
     """Count one event; returns the count including it (decide from this value)."""
-    return _incr(_key(scope, ident, window), window)
+    return _incr(_key(scope, ident, window), window, store)
 
 
 # -- the client's address ------------------------------------------------------------------
@@ -224,23 +240,38 @@ class _Slot:
     step: int
 
 
+def _must_wait(scope: _Scope, now: float) -> int:
+    """How long an attempt must wait in this scope as far as reading tells (0: it may try
+    to take a place), without writing anything."""
+    c = _store()
+    n = c.get(scope.key("n"), 0)
+    if not isinstance(n, int) or n < scope.free:
+        return 0
+    gate = c.get(scope.key("gate"))
+    if gate is None:
+        return 1  # the free attempts are still being checked
+    until = float(gate[0])
+    return max(1, math.ceil(until - now)) if until > now else 0
+
+
 def _take(scope: _Scope, now: float) -> tuple[_Slot | None, int]:
     """Reserve a place for one attempt, or say how many seconds to wait."""
     counter = scope.key("n")
     n = _incr(counter, scope.window)
     if n <= scope.free:
         return _Slot(scope, n, 0), 0
-    gate: Gate | None = cache.get(scope.key("gate"))
+    c = _store()
+    gate: Gate | None = c.get(scope.key("gate"))
     if gate is None:
         # The free attempts are still being checked: the next waits for their outcome.
         _decr(counter)
         return None, 1
-    until, step = gate
+    until, step = float(gate[0]), int(gate[1])
     if until > now:
         _decr(counter)
         return None, max(1, math.ceil(until - now))
     # The wait is over: one attempt may go, the one whose add makes the claim.
-    if cache.add(scope.key(f"claim:{until!r}"), 1, timeout=scope.window):
+    if c.add(scope.key(f"claim:{until!r}"), 1, timeout=scope.window):
         return _Slot(scope, n, step), 0
     _decr(counter)
     return None, 1
@@ -248,14 +279,15 @@ def _take(scope: _Scope, now: float) -> tuple[_Slot | None, int]:
 
 def _failed(slot: _Slot, now: float) -> None:
     scope = slot.scope
+    c = _store()
     if slot.step == 0 and slot.n < scope.free:
-        cache.touch(scope.key("n"), scope.window)
+        c.touch(scope.key("n"), scope.window)
         return
     step = min(slot.step + 1, 32)
     wait = min(2 ** (step - 1), scope.max_wait)
     # Remembered until the scope has been quiet for its window after the wait.
-    cache.touch(scope.key("n"), scope.window + wait)
-    cache.set(scope.key("gate"), (now + wait, step), timeout=scope.window + wait)
+    c.touch(scope.key("n"), scope.window + wait)
+    c.set(scope.key("gate"), (now + wait, step), timeout=scope.window + wait)
 
 
 def _released(slot: _Slot, now: float) -> None:
@@ -263,11 +295,11 @@ def _released(slot: _Slot, now: float) -> None:
     and, if it had claimed the way past a wait, open that way again for the next one."""
     _decr(slot.scope.key("n"))
     if slot.step:
-        cache.set(slot.scope.key("gate"), (now, slot.step), timeout=slot.scope.window)
+        _store().set(slot.scope.key("gate"), (now, slot.step), timeout=slot.scope.window)
 
 
 def _cleared(slot: _Slot) -> None:
-    cache.delete_many([slot.scope.key("n"), slot.scope.key("gate")])
+    _store().delete_many([slot.scope.key("n"), slot.scope.key("gate")])
 
 
 def normalised(username: str) -> str:
@@ -286,9 +318,11 @@ def _scopes(ip: str, username: str, device: str | None) -> list[_Scope]:
         # A browser the account has signed in from: its own allowance, nothing else.
         return [_Scope("login-device", f"{device}\n{name}", pair, short, short)]
     net = network_of(ip)
+    # The address first: an address past its allowance is refused before its attempt
+    # names any key of a username (a spray of usernames makes no keys).
     return [
-        _Scope("login-pair", f"{net}\n{name}", pair, short, short),
         _Scope("login-ip", net, max(1, settings.LOGIN_IP_RATE_LIMIT), short, short),
+        _Scope("login-pair", f"{net}\n{name}", pair, short, short),
         _Scope(
             "login-account",
             name,
@@ -359,8 +393,14 @@ def login_begin(ip: str, username: str, device: str | None = None) -> LoginAttem
     ``device`` is the nonce of this browser's device cookie for ``username``
     (``device_for``), or None."""
     now = time.time()
+    scopes = _scopes(ip, username, device)
+    # Read first: an attempt any scope refuses is answered without writing a key.
+    for scope in scopes:
+        wait = _must_wait(scope, now)
+        if wait:
+            return LoginAttempt([], wait, "account" if scope.name == "login-account" else "here")
     taken: list[_Slot] = []
-    for scope in _scopes(ip, username, device):
+    for scope in scopes:
         slot, wait = _take(scope, now)
         if slot is None:
             for held in taken:
@@ -452,10 +492,10 @@ def _window(ident: str, period: int) -> tuple[str, int]:
 def window_hit(scope: str, ident: str, limit: int, period: int) -> Window:
     """Count one request in the client's current fixed window of ``period`` seconds."""
     key, reset = _window(ident, period)
-    return Window(limit, hit(scope, key, period), reset)
+    return Window(limit, hit(scope, key, period, cache), reset)
 
 
 def window_peek(scope: str, ident: str, limit: int, period: int) -> Window:
     """The client's window without counting (a response that never reached the count)."""
     key, reset = _window(ident, period)
-    return Window(limit, count(scope, key, period), reset)
+    return Window(limit, count(scope, key, period, cache), reset)

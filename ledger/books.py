@@ -81,12 +81,17 @@ def kitty_balance(session: GameSession) -> int:
     minus the carried pot pulled in. With it the session's books balance:
     Σ session_balances + pot_balance + kitty_balance == 0, so a settlement that must sum
     to zero can show the club's kitty as one more party."""
-    # A tournament table's dead pot goes to the bank instead (close_session): count it too.
+    # A tournament table's dead pot goes to the bank instead (close_session), and a broken
+    # table's pot moves through the bank to the tables its players join (move_pot):
+    # count both.
     return (
         Leg.objects.filter(posting__session=session)
         .filter(
             Q(account__kind=Account.Kind.CARRY)
-            | Q(account__kind=Account.Kind.BANK, posting__kind=Posting.Kind.CARRY_OUT)
+            | Q(
+                account__kind=Account.Kind.BANK,
+                posting__kind__in=[Posting.Kind.CARRY_OUT, Posting.Kind.CARRY_IN],
+            )
         )
         .aggregate(s=Coalesce(Sum("amount"), 0))["s"]
     )

@@ -57,6 +57,8 @@ class MemoKind(enum.StrEnum):
     LEFTOVER_SHARED = "leftover_shared"
     LEFTOVER_REMAINDER = "leftover_remainder"
     DEAD_POT = "dead_pot"
+    POT_TO_TABLES = "pot_to_tables"
+    POT_FROM_BROKEN = "pot_from_broken"
     TOURNAMENT_CHIPS = "tournament_chips"
     BUY_IN = "buy_in"
     CASH_OUT = "cash_out"
@@ -87,6 +89,8 @@ _FIXED = {
     MemoKind.LEFTOVER_SHARED: gettext_noop("Leftover pot shared"),
     MemoKind.LEFTOVER_REMAINDER: gettext_noop("Leftover pot shared; the odd remainder to the club"),
     MemoKind.DEAD_POT: gettext_noop("Dead tournament pot returned to the bank"),
+    MemoKind.POT_TO_TABLES: gettext_noop("Pot of a broken table: moved with its players"),
+    MemoKind.POT_FROM_BROKEN: gettext_noop("Pot moved in from a broken table"),
     MemoKind.TOURNAMENT_CHIPS: gettext_noop("Tournament chips"),
     MemoKind.BUY_IN: gettext_noop("buy-in"),  # chips from the bank to a seat
     MemoKind.CASH_OUT: gettext_noop("cash-out"),
@@ -123,10 +127,16 @@ _MONEY_PARAMS = ("buy_in", "fee", "price", "amount")  # amounts in minor units
 
 # A final-table deal's kinds: the English label its memo keeps (locale-free), and the deal
 # form's words for it, in the reader's language (games.tournaments.deals uses both).
-DEAL_LABELS = {"even": "even chop", "chips": "chip chop", "custom": "custom deal"}
+DEAL_LABELS = {
+    "even": "even chop",
+    "chips": "chip chop",
+    "icm": "ICM deal",
+    "custom": "custom deal",
+}
 DEAL_WORDS = {
     "even": gettext_lazy("Even chop"),
     "chips": gettext_lazy("Chip chop"),
+    "icm": gettext_lazy("ICM deal"),
     "custom": gettext_lazy("Custom amounts"),
 }
 
@@ -290,3 +300,21 @@ def shown(kind: str, params: Mapping[str, Any], currency: Currency | str | None 
             "amount": facts["amount"],
         }
     return _(_PRIZE_SENTENCES[kind]) % facts
+
+
+def renamed_params(
+    kind: str, params: Mapping[str, Any], names: Mapping[str, str], name: str | None = None
+) -> dict[str, Any]:
+    """A prize memo's parameters with players' names replaced (a deleted account's
+    anonymisation): ``name`` is the new name of the posting's own player if it was
+    renamed; ``names`` maps old names to new ones, for the players a deal lists as having
+    agreed (joined with ", ") and for the memo's name when ``name`` is None. Other kinds,
+    and text memos (no known shape: nothing in them is known to be a name), as they were."""
+    out = dict(params)
+    if kind not in _PRIZE_SENTENCES and kind != MemoKind.DEAL:
+        return out
+    if isinstance(out.get("name"), str):
+        out["name"] = name if name is not None else names.get(out["name"], out["name"])
+    if kind == MemoKind.DEAL and isinstance(out.get("agreed"), str):
+        out["agreed"] = ", ".join(names.get(n, n) for n in out["agreed"].split(", "))
+    return out

@@ -3,7 +3,11 @@ games.ratelimit:
 
 - IPv6 addresses count by their /64: twenty addresses of one line are one client;
 - 40 simultaneous wrong passwords from one address evaluate exactly the allowance (the
-  reservation is atomic), on the per-process cache and on Redis when one answers;
+  reservation is atomic), on the per-process cache, on the database store (PostgreSQL: the
+  in-memory SQLite test database locks whole tables against other threads) and on Redis
+  when one answers;
+- the counters cannot be evicted: a spray of usernames from many addresses leaves an
+  account's limit standing, and an attempt the throttle refuses writes no key;
 - an account accepts at most 100 evaluated failures in any hour, from any number of
   addresses, with growing waits;
 - the owner's known browser (its signed device cookie) is counted apart and gets in while
@@ -22,6 +26,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -30,6 +35,14 @@ from games import ratelimit
 pytestmark = pytest.mark.django_db
 
 REDIS = "redis://127.0.0.1:6379/7"
+# The store of the throttle's counters without REDIS_URL (settings).
+DATABASE_STORE = {"BACKEND": "games.counters.CounterCache", "TIMEOUT": None}
+
+
+@pytest.fixture
+def database_store(settings):
+    """The counters in the database, whatever this run's REDIS_URL says."""
+    settings.CACHES = {**settings.CACHES, "ratelimit": DATABASE_STORE}
 
 
 @pytest.fixture
@@ -78,9 +91,23 @@ def test_twenty_addresses_of_one_64_guess_like_one(settings, clock):
 # -- 40 at once ------------------------------------------------------------------------------
 
 
-@pytest.fixture(params=["locmem", "redis"])
+def _threads_can_write() -> bool:
+    """Whether other threads can write the test database while a test runs: not the
+    in-memory SQLite database Django tests on (its shared cache locks whole tables and
+    answers "database table is locked" at once, where a file waits for the lock)."""
+    return connection.vendor != "sqlite" or not connection.is_in_memory_db()
+
+
+@pytest.fixture(params=["locmem", "database", "redis"])
 def any_cache(request, settings):
-    if request.param == "redis":
+    """The throttle's counters in each store it can use."""
+    if request.param == "locmem":
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    elif request.param == "database":
+        if not _threads_can_write():
+            pytest.skip("threads cannot write the in-memory SQLite test database")
+        settings.CACHES = {**settings.CACHES, "ratelimit": DATABASE_STORE}
+    else:
         redis = pytest.importorskip("redis")
         try:
             redis.Redis.from_url(REDIS, socket_connect_timeout=1).ping()
@@ -89,8 +116,10 @@ def any_cache(request, settings):
         settings.CACHES = {
             "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS}
         }
-    cache.clear()
+    store = ratelimit._store()
+    store.clear()
     yield request.param
+    store.clear()
     cache.clear()
 
 
@@ -111,7 +140,10 @@ def _all_at_once(count, attempt_one):
 
     def run(i: int) -> None:
         start.wait(timeout=30)
-        attempt_one(i, tell, all_decided)
+        try:
+            attempt_one(i, tell, all_decided)
+        finally:
+            connection.close()  # this thread's own (the database store's)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
     for thread in threads:
@@ -120,6 +152,9 @@ def _all_at_once(count, attempt_one):
         thread.join(timeout=60)
 
 
+# Transactional: the threads' counters are committed rows (the database store), which a
+# rolled-back test transaction would leave behind for the next test.
+@pytest.mark.django_db(transaction=True)
 def test_forty_concurrent_failures_evaluate_exactly_the_allowance(settings, any_cache):
     evaluated = []
 
@@ -138,7 +173,10 @@ def test_forty_concurrent_failures_evaluate_exactly_the_allowance(settings, any_
 @pytest.mark.django_db(transaction=True)
 def test_forty_concurrent_wrong_passwords_at_the_login_form(settings, alice):
     """The same through the view: Django's authenticate says how many it checked. Each
-    checked one holds until every request is either answered or being checked."""
+    checked one holds until every request is either answered or being checked. The
+    counters in the database where threads can write it (PostgreSQL), else in memory."""
+    if not _threads_can_write():
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     checked, statuses = [], []
     everyone_placed = threading.Event()
 
@@ -178,6 +216,76 @@ def test_forty_concurrent_wrong_passwords_at_the_login_form(settings, alice):
     assert statuses.count(422) == settings.LOGIN_RATE_LIMIT
 
 
+# -- counters that cannot be evicted ---------------------------------------------------------
+
+
+def test_a_spray_of_usernames_from_many_addresses_leaves_the_account_limit_standing(
+    settings, clock, database_store
+):
+    """The memory cache forgets its oldest keys once full: counters kept there could be
+    pushed out by made-up usernames. Here the default cache holds 50 keys, the spray
+    makes 2,000 attempts with 2,000 names from 200 addresses, and alice's account still
+    refuses until its wait is over (and counts on from where it was)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 50, "CULL_FREQUENCY": 2},
+        },
+        "ratelimit": DATABASE_STORE,
+    }
+    settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
+    for i in range(3):
+        ratelimit.login_begin(f"203.0.113.{i}", "alice").failed()
+    assert ratelimit.login_begin("203.0.113.9", "alice").refused_by == "account"
+    for i in range(2000):
+        attempt = ratelimit.login_begin(f"198.51.{i % 200 // 100}.{i % 100}", f"user{i}")
+        if not attempt.wait:
+            attempt.failed()
+    assert len(cache._cache) <= 50  # type: ignore[attr-defined]  # the cache did cull
+    refused = ratelimit.login_begin("192.0.2.77", "alice")
+    assert refused.refused_by == "account" and refused.wait >= 1
+    clock[0] += refused.wait
+    ratelimit.login_begin("192.0.2.78", "alice").failed()
+    # The fourth failure counted on: the next wait is 2 s, not a fresh free allowance.
+    assert ratelimit.login_begin("192.0.2.79", "alice").wait == 2
+
+
+def test_the_database_store_never_culls_and_purges_only_expired_rows(clock, database_store):
+    from games.counters import PURGE_EVERY
+    from games.models import RateCounter
+
+    store = ratelimit._store()
+    store.set("first", 1, timeout=60)
+    for i in range(PURGE_EVERY + 10):
+        store.add(f"k{i}", 1, timeout=30)
+    assert store.get("first") == 1 and RateCounter.objects.count() == PURGE_EVERY + 11
+    clock[0] += 31
+    assert store.purge() == PURGE_EVERY + 10
+    assert store.get("first") == 1 and store.incr("first") == 2
+    clock[0] += 30
+    assert store.get("first") is None and store.add("first", 5, timeout=30)
+
+
+def test_a_refused_attempt_writes_no_key(settings, clock, database_store):
+    """An address past its allowance sprays new usernames: no key is written for them, so
+    its spray cannot fill any store. Nor does an attempt the account refuses."""
+    from games.models import RateCounter
+
+    settings.LOGIN_IP_RATE_LIMIT = 3
+    settings.LOGIN_ACCOUNT_RATE_LIMIT = 2
+    for i in range(3):
+        ratelimit.login_begin("198.51.100.9", f"name{i}").failed()
+    keys = set(RateCounter.objects.values_list("key", flat=True))
+    for i in range(3, 50):
+        assert ratelimit.login_begin("198.51.100.9", f"name{i}").refused_by == "here"
+    for i in range(2):
+        ratelimit.login_begin(f"203.0.113.{i}", "alice").failed()
+    keys = set(RateCounter.objects.values_list("key", flat=True))
+    for i in range(20):
+        assert ratelimit.login_begin(f"192.0.2.{i}", "alice").refused_by == "account"
+    assert set(RateCounter.objects.values_list("key", flat=True)) == keys
+
+
 # -- the account, from everywhere ------------------------------------------------------------
 
 
@@ -198,7 +306,9 @@ def test_an_account_takes_at_most_100_failures_in_any_hour(settings, clock):
     assert times[settings.LOGIN_ACCOUNT_RATE_LIMIT] - times[0] >= 1
 
 
-def test_an_account_under_attack_refuses_a_new_address_in_words(client, alice, password, settings):
+def test_an_account_under_attack_refuses_a_new_address_in_words(
+    client, alice, password, settings, clock
+):
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
     for i in range(3):
         assert _login(Client(), "alice", "wrong", f"203.0.113.{i}").status_code == 422
@@ -211,7 +321,10 @@ def test_an_account_under_attack_refuses_a_new_address_in_words(client, alice, p
 # -- the owner's known browser ---------------------------------------------------------------
 
 
-def test_the_owners_known_browser_gets_in_while_the_account_is_attacked(alice, password, settings):
+def test_the_owners_known_browser_gets_in_while_the_account_is_attacked(
+    alice, password, settings, clock
+):
+    # The clock stands still: a slow run must not outlast the account's first wait.
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 3
     owner = Client()
     assert _login(owner, "alice", password, "192.0.2.10").status_code == 302
@@ -254,7 +367,7 @@ def test_a_forged_or_foreign_device_cookie_buys_nothing(alice, bob, password, se
 # -- API tokens and sign-ups -----------------------------------------------------------------
 
 
-def test_token_creation_shares_the_account_limit(alice, password, settings):
+def test_token_creation_shares_the_account_limit(alice, password, settings, clock):
     settings.LOGIN_ACCOUNT_RATE_LIMIT = 2
     for i in range(2):
         _login(Client(), "alice", "wrong", f"203.0.113.{i}")

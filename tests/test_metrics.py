@@ -7,6 +7,9 @@ from __future__ import annotations
 import http.client
 import io
 import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -104,6 +107,7 @@ def test_requests_are_counted_by_route_pattern_and_status(client):
     client.get(f"/sessions/{10**9}/")  # to the login page: the pattern, not the id
     client.get(f"/no/such/page/{uuid.uuid4().hex}/")
     client.generic("BREW", "/healthz")
+    client.get("/")
     after = scrape(client).content.decode()
 
     def grew(**labels: str) -> float:
@@ -113,6 +117,7 @@ def test_requests_are_counted_by_route_pattern_and_status(client):
     assert grew(method="GET", route="healthz", status="200") == 3
     assert grew(method="GET", route="sessions/<id:session_id>/", status="302") == 1
     assert grew(method="GET", route="unmatched", status="404") == 1
+    assert grew(method="GET", route="/", status="200") == 1  # the home page has a name
     assert grew(method="other", route="healthz", status="200") == 1
     # The app's own series only: a process gauge's float may hold any digits.
     ours = "\n".join(line for line in after.splitlines() if line.startswith("bourre_"))
@@ -246,3 +251,44 @@ def test_make_run_adds_up_every_workers_counts(server):
             value(text, "bourre_http_requests_total", method="GET", route="metrics", status="200")
             == scrapes_before
         )
+
+
+def _workers(server) -> int:
+    """How many worker processes `make run`'s gunicorn master has forked."""
+    pid = server.process.pid
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return len(children)
+
+
+def test_make_run_has_several_workers(server):
+    # What makes the two tests around this one meaningful: more than one process counts.
+    assert _workers(server) == 2
+
+
+def test_make_run_counts_failed_logins_once_across_its_workers(server):
+    """Issue #33: each worker used to count failures in its own memory, so two workers
+    evaluated twice the allowance. The counters are in the database now: 12 wrong
+    passwords sent at once from one address, over connections of their own (spread over
+    both workers), have exactly the address's free 5 evaluated."""
+    secret = "a" * 32  # a CSRF secret, sent as the cookie and as the form's token
+    body = urlencode({"username": "nobody", "password": "wrong", "csrfmiddlewaretoken": secret})
+
+    def attempt(_: int) -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        conn.request(
+            "POST",
+            "/accounts/login/",
+            body=body,
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": f"csrftoken={secret}",
+                "Connection": "close",
+            },
+        )
+        status = conn.getresponse().status
+        conn.close()
+        return status
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        statuses = list(pool.map(attempt, range(12)))
+    assert sorted(statuses) == [422] * 5 + [429] * 7

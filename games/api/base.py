@@ -40,7 +40,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import Direction, OpenApiParameter
@@ -297,7 +297,35 @@ class VerifyThrottle(ApiRateThrottle):
 MAX_BODY_BYTES = 1024 * 1024
 
 
-class ApiView(APIView):
+class RateLimitHeaders:
+    """Mixed into every API view (ApiView, the schema and its docs, the 404 of an
+    unrouted /api/ path): the response carries where the client stands, counted by
+    ApiRateThrottle, or peeked at when the request was refused before the count."""
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        headers = getattr(request, "rate_limit_headers", None)
+        if headers is None:
+            headers = self._peek_rate_limit(request)
+        for name, value in headers.items():
+            response[name] = value
+        return response
+
+    def _peek_rate_limit(self, request: Request) -> dict[str, str]:
+        # Refused before the count (406, 413): where the client stands all the same.
+        if not isinstance(request, Request):
+            return {}
+        with contextlib.suppress(exceptions.APIException):
+            request.user  # noqa: B018  # authenticates, or fails as anonymous
+        for throttle in self.get_throttles():  # type: ignore[attr-defined]
+            if isinstance(throttle, ApiRateThrottle):
+                return throttle.peek(request, self)  # type: ignore[arg-type]
+        return {}
+
+
+class ApiView(RateLimitHeaders, APIView):
     # This API's renderers and parsers: JSON only, problems on error. (A comment, not a
     # docstring: the schema would show a base class docstring as every view's description.)
     renderer_classes = API_RENDERERS
@@ -342,28 +370,6 @@ class ApiView(APIView):
             errors=[{"code": "throttled", "message": _("Too many requests")}],
             headers={"Retry-After": str(seconds)},
         )
-
-    def finalize_response(
-        self, request: Request, response: Response, *args: Any, **kwargs: Any
-    ) -> Response:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        headers = getattr(request, "rate_limit_headers", None)
-        if headers is None:
-            headers = self._peek_rate_limit(request)
-        for name, value in headers.items():
-            response[name] = value
-        return response
-
-    def _peek_rate_limit(self, request: Request) -> dict[str, str]:
-        # Refused before the count (406, 413): where the client stands all the same.
-        if not isinstance(request, Request):
-            return {}
-        with contextlib.suppress(exceptions.APIException):
-            request.user  # noqa: B018  # authenticates, or fails as anonymous
-        for throttle in self.get_throttles():
-            if isinstance(throttle, ApiRateThrottle):
-                return throttle.peek(request, self)
-        return {}
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # Before anything reads the body: a huge one is refused, not parsed.
@@ -614,11 +620,12 @@ def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.S
             {
                 "__doc__": f"A page of {name} items.",
                 "next": serializers.CharField(
-                    allow_null=True, help_text="The next page's cursor; null on the last page."
+                    allow_null=True,
+                    help_text=gettext_lazy("The next page's cursor; null on the last page."),
                 ),
                 "previous": serializers.CharField(
                     allow_null=True,
-                    help_text="The previous page's cursor; null on the first page.",
+                    help_text=gettext_lazy("The previous page's cursor; null on the first page."),
                 ),
                 "results": item_serializer(many=True),
             },
@@ -669,3 +676,14 @@ class TokenAuthScheme(OpenApiAuthenticationExtension):
             "scheme": "bearer",
             "description": "A personal API token (`brt_…`) created on /settings/tokens/.",
         }
+
+
+class UnroutedApi(ApiView):
+    # A path under /api/ that no route matches (games.api.errors.api_not_found): the same
+    # 404 problem as a missing object, counted and with its RateLimit-* headers.
+    schema = None  # type: ignore[assignment]  # not in the schema
+    permission_classes: Sequence[type[BasePermission]] = []  # a 404 for anyone, not a 401
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        raise exceptions.NotFound()

@@ -27,6 +27,11 @@ connects to a checked address while the request names the host (``Host`` header,
 and certificate check), so a second answer of the resolver (DNS rebinding) is never used.
 Redirects are not followed (games.api.outbox counts a 3xx as a failure).
 
+Each delivery has an overall deadline (``deadline``, default ``DEADLINE`` seconds): the
+socket's own timeout is per read, so a receiver that dribbles its answer a byte at a time
+could otherwise hold a worker for as long as it likes. Past the deadline a watchdog shuts
+the socket and the delivery is a "timeout".
+
 A failure is a category (`DeliveryFailed.category`, one of WebhookDelivery.Error), never
 the socket's text: what a receiver's network answers is no port scanner for club owners.
 """
@@ -38,6 +43,8 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import threading
+import time
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
@@ -308,22 +315,46 @@ def _connected(where: Target, ips: list[IPAddress], timeout: float) -> http.clie
     raise failure
 
 
-def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
+DEADLINE = 10.0  # seconds for a whole delivery: connecting, sending, the answer's head
+
+
+def post(
+    url: str, body: bytes, headers: dict[str, str], timeout: float, deadline: float | None = None
+) -> int:
     """POST `body` to `url` through the guard; the status code (a 3xx is returned, not
-    followed). Raises DeliveryFailed with the category of what went wrong."""
+    followed). Raises DeliveryFailed with the category of what went wrong; "timeout" when
+    a read waits longer than `timeout` or the whole delivery takes longer than `deadline`."""
+    started = time.monotonic()
+    deadline = DEADLINE if deadline is None else deadline
     try:
         where = target(url)
         ips = addresses(where)
-        connection = _connected(where, ips, timeout)
+        connection = _connected(where, ips, min(timeout, deadline))
     except (OSError, UrlRefused) as exc:
         raise DeliveryFailed(category(exc)) from None
+    left = deadline - (time.monotonic() - started)
+    expired = threading.Event()
+
+    def cut() -> None:
+        expired.set()
+        if connection.sock is not None:
+            with contextlib.suppress(OSError):
+                connection.sock.shutdown(socket.SHUT_RDWR)
+
+    watchdog = threading.Timer(max(left, 0.0), cut)
+    watchdog.daemon = True
+    watchdog.start()
     try:
         connection.request("POST", where.path, body=body, headers=headers)
         with connection.getresponse() as response:
-            return response.status
+            status = response.status
     except (OSError, http.client.HTTPException) as exc:
-        raise DeliveryFailed(category(exc)) from None
+        raise DeliveryFailed(str(Error.TIMEOUT) if expired.is_set() else category(exc)) from None
     except (ValueError, UnicodeError):  # a request http.client cannot send: one endpoint's
         raise DeliveryFailed(Error.CONNECTION) from None  # failure, never the batch's
     finally:
+        watchdog.cancel()
         connection.close()
+    if expired.is_set():  # a head cut short can still parse: it is no answer
+        raise DeliveryFailed(Error.TIMEOUT)
+    return status

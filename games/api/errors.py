@@ -35,7 +35,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -321,14 +321,11 @@ def api_not_found(request: HttpRequest, exception: Exception | None = None) -> H
     """handler404 for the root URLconf: a URL under /api/ that matches no route (e.g.
     /api/v1/sessions/abc/) is a problem too; other paths get Django's page."""
     if request.path_info.startswith("/api/"):
-        body = {
-            "type": "about:blank",
-            "title": str(_TITLES[404]),
-            "status": 404,
-            "detail": str(NOT_FOUND_DETAIL),
-            "errors": [{"code": "not_found", "message": str(NOT_FOUND_DETAIL)}],
-        }
-        return JsonResponse(body, status=404, content_type=PROBLEM_MEDIA_TYPE)
+        # Through an API view (imported here: games.api.base imports this module), so the
+        # answer is counted and carries RateLimit-* headers like every API response.
+        from games.api.base import UnroutedApi
+
+        return UnroutedApi.as_view()(request)
     return page_not_found(request, exception)
 
 

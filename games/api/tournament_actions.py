@@ -104,6 +104,15 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
     advance_per_table = serializers.IntegerField(min_value=1, max_value=7, required=False)
     tiebreak = serializers.ChoiceField(choices=Tournament.Tiebreak.choices, required=False)
     carry_stacks = serializers.BooleanField(required=False)
+    break_pot = serializers.ChoiceField(
+        choices=Tournament.BreakPot.choices,
+        required=False,
+        help_text=gettext_lazy(
+            "Freeze-out, a table below the minimum (RULES.md T1): move (default: it breaks "
+            "before its next deal, its pot shared among the tables its players join) or "
+            "play_out (it plays until its pot is won, then breaks)."
+        ),
+    )
     payout_percentages = serializers.ListField(
         child=serializers.IntegerField(min_value=1), required=False, max_length=100
     )
@@ -655,14 +664,26 @@ class DealTermsOutputSerializer(serializers.Serializer):
     chips_chop = AmountsByIdField(
         child=serializers.IntegerField(), help_text=gettext_lazy("id → share")
     )
+    icm = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("id → share (Malmuth–Harville, from the stacks and prizes)"),
+    )
+    prizes = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("What 1st, 2nd, … of the players still in would be paid."),
+    )
+    unit = serializers.IntegerField(
+        help_text=gettext_lazy("The prize unit (minor units): every share is a multiple.")
+    )
     rounding = serializers.ChoiceField(
         choices=[DEAL_ROUNDING],
         help_text=gettext_lazy(
-            "How the shares are rounded (minor units). largest_remainder: a chip chop gives "
-            "each player floor + (total − floor × players) × chips ÷ all chips, rounded "
-            "down; the units left over go one each to the largest remainders (ties: the "
-            "bigger stack, then the lower seat). An even chop's odd units go one each to "
-            "the biggest stacks. The shares always add up to total."
+            "How the shares are rounded. largest_remainder: a chip chop gives each player "
+            "floor + (total − floor × players) × chips ÷ all chips, an ICM deal each "
+            "player's Malmuth–Harville equity, an even chop total ÷ players; each rounded "
+            "down to unit; the units left over go one each to the largest remainders "
+            "(ties: the bigger stack, then the lower seat), anything below one unit to the "
+            "biggest stack. The shares always add up to total."
         ),
     )
 
@@ -687,6 +708,9 @@ class DealApi(ApiView):
                 "chips_chop": {
                     str(p): x for p, x in deals.propose(t, "chips", terms=terms).items()
                 },
+                "icm": {str(p): x for p, x in deals.propose(t, "icm", terms=terms).items()},
+                "prizes": terms["prizes"],
+                "unit": terms["unit"],
                 "rounding": DEAL_ROUNDING,
             }
         )

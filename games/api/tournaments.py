@@ -77,6 +77,7 @@ class TournamentOutputSerializer(serializers.Serializer):
     advance_per_table = serializers.IntegerField()
     tiebreak = serializers.ChoiceField(choices=Tournament.Tiebreak.choices)
     carry_stacks = serializers.BooleanField()
+    break_pot = serializers.ChoiceField(choices=Tournament.BreakPot.choices)
     payout_percentages = serializers.ListField(
         child=serializers.IntegerField(),
         help_text=gettext_lazy("Empty: the default for the field size."),

@@ -11,23 +11,29 @@ from games.api import ledger as ledger_api
 from games.api import members, public, tab, tables, tournaments, webhooks
 from games.api import tournament_actions as tactions
 from games.api import views as api
-from games.api.base import undocumented
+from games.api.base import ApiRateThrottle, RateLimitHeaders, undocumented
 from games.api.export import ClubExportApi
 from games.api.me import AccountExportApi
 from games.api.tokens import TokenDetailApi, TokenListApi
 
 
-class SchemaApi(SpectacularAPIView):
+class SchemaApi(RateLimitHeaders, SpectacularAPIView):
+    throttle_classes = [ApiRateThrottle]
+
     def _get_filename(self, request: Request, version: str | None) -> str:
         # An ASCII file name: the title has an "é", which a Content-Disposition
         # filename="…" may not carry.
         return f"bourre-api-v1.{self.perform_content_negotiation(request, force=True)[0].format}"
 
 
+class SchemaDocs(RateLimitHeaders, SpectacularSwaggerSplitView):
+    throttle_classes = [ApiRateThrottle]
+
+
 urlpatterns = [
     path("schema/", SchemaApi.as_view(), name="api_schema"),
     # The split view serves its start-up script as a file: no inline script under the CSP.
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
+    path("docs/", SchemaDocs.as_view(url_name="api_schema"), name="api_docs"),
     path("auth/tokens/", TokenListApi.as_view(), name="api_token_list"),
     # Without the slash too, as the onboarding docs first spelled it (same view).
     path("auth/tokens", undocumented(TokenListApi), name="api_token_list_noslash"),

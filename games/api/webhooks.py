@@ -63,7 +63,8 @@ _REFUSALS = {
         "Use the standard port: leave the port out of the address (443 for https://)."
     ),
     "address_not_allowed": gettext_lazy(
-        "This address leads into the server's own network; use a public address."
+        "This address is inside a private network, and a private network cannot receive "
+        "webhooks. Use an address anyone on the internet can reach."
     ),
 }
 

@@ -38,9 +38,10 @@ What "deleted" means, and why:
   - a club with an open session is neither: its pot and seats are still moving money.
     The confirmation page says so; close the sessions or hand the club over.
 
-The prize ledger's memos (tournament entries, prizes) carry the entrant's name as it was
-written; they are append-only rows and keep it (ledger.memos). Session and tournament
-names are the club's words and are kept.
+The prize ledger's memos (tournament entries, prizes, deals) name entrants: the renamed
+players' names are replaced there too (``ledger.postings.rename_in_prize_memos``: only
+the memo and its parameters change, never a leg or an amount; ``check_books`` holds).
+Session and tournament names are the club's words and are kept.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ from games.models import (
     WebhookEvent,
 )
 from games.models.session import new_seat_secret
+from ledger import postings
 from ledger.models import Account, Posting, PrizePosting
 
 __all__ = [
@@ -131,6 +133,7 @@ class Deleted:
     deleted: list[str] = field(default_factory=list)
     players_renamed: int = 0
     hands_rewritten: int = 0
+    prize_memos_rewritten: int = 0
 
 
 def has_books(club: Club) -> bool:
@@ -219,9 +222,10 @@ def delete_account(user: User, decisions: Mapping[int, Decision]) -> Deleted:
         checked = _decide(plan, decisions)
         done = Deleted()
         names: dict[int, dict[str, str]] = {}
+        new_names: dict[int, dict[int, str]] = {}  # club id -> {player id: new name}
         with translation.override(settings.LANGUAGE_CODE):
             for sole in plan.sole_clubs:
-                _settle_club(sole, checked[sole.club.pk], done, names)
+                _settle_club(sole, checked[sole.club.pk], done, names, new_names)
             renamed: list[int] = []
             for player in Player.objects.filter(user=user):
                 renamed.append(player.pk)
@@ -231,6 +235,7 @@ def delete_account(user: User, decisions: Mapping[int, Decision]) -> Deleted:
                     player.pk,
                 )
                 names.setdefault(player.club_id, {})[player.name] = new
+                new_names.setdefault(player.club_id, {})[player.pk] = new
                 player.name, player.user = new, None
                 player.save(update_fields=["name", "user"])
                 done.players_renamed += 1
@@ -244,11 +249,19 @@ def delete_account(user: User, decisions: Mapping[int, Decision]) -> Deleted:
         done.hands_rewritten = rename_in_hands(
             sorted(set(club_ids) | set(names)), names, {old_username: user.get_username()}
         )
+        for club_id in sorted(new_names):
+            done.prize_memos_rewritten += postings.rename_in_prize_memos(
+                club_id, names.get(club_id, {}), new_names[club_id]
+            )
     return done
 
 
 def _settle_club(
-    sole: SoleClub, decision: Decision, done: Deleted, names: dict[int, dict[str, str]]
+    sole: SoleClub,
+    decision: Decision,
+    done: Deleted,
+    names: dict[int, dict[str, str]],
+    new_names: dict[int, dict[int, str]],
 ) -> None:
     club = sole.club
     if decision.action == "hand_over":
@@ -259,6 +272,7 @@ def _settle_club(
     elif has_books(club):
         done.archived.append(club.name)
         names[club.pk] = _archive(club)
+        new_names[club.pk] = dict(Player.objects.filter(club=club).values_list("pk", "name"))
         done.players_renamed += len(names[club.pk])
     else:
         done.deleted.append(club.name)

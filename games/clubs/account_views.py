@@ -46,20 +46,26 @@ class DeleteAccountForm(forms.Form):
                 label=gettext_lazy("Your password"),
                 strip=False,
                 widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+                error_messages={"required": gettext_lazy("Type your password to confirm.")},
             )
         else:
             self.fields["username"] = forms.CharField(
                 label=gettext_lazy("Type your username to confirm"),
                 widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
+                error_messages={"required": gettext_lazy("Type your username exactly as it is.")},
             )
         for sole in plan.sole_clubs:
             pk = sole.club.pk
             choices = [("delete", gettext_lazy("Delete the club"))]
             if sole.heirs:
                 choices.insert(0, ("hand_over", gettext_lazy("Hand it to another member")))
+                heirs = [(m.pk, m.user.get_username()) for m in sole.heirs]
+                # One member who could take over: that one, chosen already. Several: the
+                # person picks (no silent first pick of someone to own their club).
                 self.fields[f"heir_{pk}"] = forms.TypedChoiceField(
                     label=gettext_lazy("New owner"),
-                    choices=[("", "—")] + [(m.pk, m.user.get_username()) for m in sole.heirs],
+                    choices=heirs if len(heirs) == 1 else [("", "—"), *heirs],
+                    initial=heirs[0][0] if len(heirs) == 1 else None,
                     coerce=int,
                     empty_value=None,
                     required=False,

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import ratelimit
-from games.clubs.forms import SignupForm
+from games.clubs.forms import LoginForm, SignupForm
 from games.error_pages import ReadablyNotAllowed
 
 
@@ -94,6 +94,7 @@ class RateLimitedLoginView(RefusedInput, auth_views.LoginView):
     from elsewhere does not lock the owner's known browser out."""
 
     attempt: ratelimit.LoginAttempt | None = None
+    authentication_form = LoginForm
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         username = ratelimit.normalised(request.POST.get("username") or "")

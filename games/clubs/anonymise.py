@@ -14,7 +14,8 @@ them (``before["seats"]``: name → player id).
 
 Hand rows are not ledger rows: the postings and legs, which are append-only, name
 accounts by id and hand postings' memos carry only the hand's number (``ledger.memos``).
-The prize ledger's memos do carry entrants' names and stay as written (append-only).
+The prize ledger's memos do carry entrants' names: ``ledger.postings.rename_in_prize_memos``
+rewrites those (the ledger package writes its own rows).
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -45,6 +46,42 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        own_messages(self)
+        # The project's words, not Django's ("Required. 150 characters or fewer…", the
+        # password validators' list, "Enter the same password as before…").
+        self.fields["username"].help_text = _(
+            "Up to 150 characters: letters, digits and @ . + - _ (no spaces)."
+        )
+        self.fields["password1"].help_text = _(
+            "At least 8 characters, not only digits, not a common password, and not like "
+            "your username or email."
+        )
+        self.fields["password2"].help_text = _("The same password again, to be sure of it.")
+
+    def clean_username(self) -> str:
+        # Before Django's check, which says "A user with that username already exists."
+        # (the same test: names that differ only in case are one name).
+        username = self.cleaned_data.get("username")
+        model = self._meta.model
+        if username and model.objects.filter(username__iexact=username).exists():
+            raise ValidationError(_("That username is taken: choose another one."), code="unique")
+        return str(super().clean_username())
+
+
+class LoginForm(AuthenticationForm):
+    """The login form with the project's words for a wrong name or password (Django's
+    says "Please enter a correct username and password. Note that both fields may be
+    case-sensitive.", in Spanish with "usted")."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": gettext_lazy(
+            "That username and password do not match. Check both and try again."
+        ),
+    }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -137,6 +137,21 @@ def start_hand(*, session_id: int, user: postings.Actor = None) -> Table:
             raise DigitalError(
                 "A digital hand is already being played at this table.", "hand_in_progress"
             )
+        refusal = postings.table_deal_refusal(session)
+        if refusal is not None:
+            # A short tournament table must break or take a player first (RULES.md T1,
+            # T2): the check's own sentence, by its code (games.messages).
+            facts = {k: v for k, v in refusal.items() if k not in ("code", "message")}
+            if refusal["code"] == "table_must_break":
+                raise DigitalError(
+                    refusal["message"],
+                    "table_must_break",
+                    params=facts,
+                    message_id="table_must_break",
+                )
+            raise DigitalError(
+                refusal["message"], "table_must_wait", params=facts, message_id="table_must_wait"
+            )
         before = postings.session_state(session)
         hand = Hand(
             session=session,

@@ -1,7 +1,8 @@
 """What a hand means to the table, beyond the money of its verdict: who called a
 declaration out of turn (R16), whose renege a dealer's fold with an Ace up is (R12, R38),
 who forfeits a deal because of the hand (R16, R39), who tied at the top, who antes
-next (R5), and whether two results are the same hand.
+next and who is really excused (R5; nobody under ``double_ante``), and whether two
+results are the same hand.
 
 The record form (games.sessions.forms) collects taps and asks these functions what the
 taps mean for the record; the hand page's facts (games.sessions.selectors.hand_facts)
@@ -16,11 +17,14 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .rules import Rules
+
 __all__ = [
     "RenegeClaim",
     "called_out_of_turn",
     "claimed_reneges",
     "deal_forfeits",
+    "excused_from_ante",
     "first_reneges",
     "forfeits_after",
     "same_result",
@@ -128,15 +132,27 @@ def tied_at_top(tricks: Mapping[str, int], outcome: str) -> tuple[int, list[str]
     return top, [p for p, t in tricks.items() if t == top]
 
 
+def excused_from_ante(excused: Iterable[str], rules: Rules) -> list[str]:
+    """Who the next ante really excuses (R5): the players the last hand excused (R35,
+    R36, R39), unless ``double_ante`` or ``dealer_antes_for_all`` is on, under which
+    nobody is ever excused (RULES.md; the payout ignores ``excused`` then). A table that
+    turns either switch on mid-session still carries the previous hand's excused players
+    in its state; they ante like everyone else, so no page may mark them excused."""
+    if rules.double_ante or rules.dealer_antes_for_all:
+        return []
+    return list(excused)
+
+
 def who_antes_next(
-    players: Sequence[str], dealer: str, excused: Collection[str], dealer_antes_for_all: bool
+    players: Sequence[str], dealer: str, excused: Collection[str], rules: Rules
 ) -> list[str]:
     """Who puts in an ante before the next deal (R5): the dealer alone for everyone under
     ``dealer_antes_for_all``, else every seated player the last hand did not excuse
-    (R35, R36, R39), in seat order."""
-    if dealer_antes_for_all:
+    (R35, R36, R39; nobody is excused under ``double_ante``), in seat order."""
+    if rules.dealer_antes_for_all:
         return [dealer]
-    return [p for p in players if p not in set(excused)]
+    skipped = set(excused_from_ante(excused, rules))
+    return [p for p in players if p not in skipped]
 
 
 def same_result(typed: Mapping[str, Any], record: Mapping[str, Any] | None) -> bool:

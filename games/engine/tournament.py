@@ -27,8 +27,11 @@ Choices where the issue left room, written down here and tested:
   lowest number). Then, while two tables differ by more than one, a player drawn at random
   (not one who was just moved in, nor one moved by the previous balancing step unless
   nobody else sits there) moves from the largest table to the smallest. Tables
-  named in ``held`` (a hand is being played there, or its pot is not yet won) neither break
-  nor give up players until they are free.
+  named in ``held`` (a hand may be being played there) neither break nor give up players
+  until they are free; tables in ``keep`` (a pot not yet won, RULES.md T1 ``move``) may
+  break but give nobody for balancing; nobody joins a table in ``closed`` (T1
+  ``play_out``: a short table playing out its pot). Which tables are which, and how a
+  broken table's pot is shared: ``tournament_breaks``.
 - Advancement: rank by chips, then (setting) pots won, then a recorded draw; a player with
   no chips left never advances.
 - Places: a higher key finishes higher; equal keys share a place ("1, 2, 2, 4") and share
@@ -313,24 +316,29 @@ def plan_balance(
     *,
     held: Collection[int] = (),
     avoid: Collection[int] = (),
+    keep: Collection[int] = (),
+    closed: Collection[int] = (),
 ) -> BalancePlan:
     """Break tables below ``min_size`` and even out the rest (see the module docstring).
     ``tables`` maps table number → players still in, in seat order. ``avoid``: players
     moved by the previous balancing step; a balancing move picks someone else whenever
-    the source table has anyone else (nobody is moved twice in a row by choice)."""
+    the source table has anyone else (nobody is moved twice in a row by choice).
+    ``keep``: tables that may break (T1 ``move``: their pot goes with their players) but
+    give up nobody for balancing (their pot is not yet won); ``closed``: tables nobody
+    joins (T1 ``play_out``: a short table playing out its pot)."""
     check_limits(min_size, max_size)
     seats = {t: list(ps) for t, ps in tables.items()}
     moves: list[Move] = []
     broken: list[int] = []
     moved_in: set[int] = set()
     while len(seats) > 1:
-        total = sum(len(ps) for ps in seats.values())
         small = [t for t, ps in seats.items() if len(ps) < min_size and t not in held]
         if not small:
             break
         victim = min(small, key=lambda t: (len(seats[t]), -t))
-        others = [t for t in seats if t != victim]
-        if total > len(others) * max_size:
+        others = [t for t in seats if t != victim and t not in closed]
+        room = sum(max_size - len(seats[t]) for t in others)
+        if not others or len(seats[victim]) > room:
             break
         players = seats.pop(victim)
         rng.shuffle(players)
@@ -341,12 +349,19 @@ def plan_balance(
             moved_in.add(p)
         broken.append(victim)
     while len(seats) > 1:
-        smallest = min(len(ps) for ps in seats.values())
-        sources = [t for t, ps in seats.items() if len(ps) >= smallest + 2 and t not in held]
+        open_ = [t for t in seats if t not in closed]
+        if not open_:
+            break
+        smallest = min(len(seats[t]) for t in open_)
+        sources = [
+            t
+            for t, ps in seats.items()
+            if len(ps) >= smallest + 2 and t not in held and t not in keep
+        ]
         if not sources:
             break
         source = min(sources, key=lambda t: (-len(seats[t]), t))
-        target = min(seats, key=lambda t: (len(seats[t]), t))
+        target = min(open_, key=lambda t: (len(seats[t]), t))
         candidates = (
             [p for p in seats[source] if p not in moved_in and p not in avoid]
             or [p for p in seats[source] if p not in moved_in]

@@ -12,20 +12,25 @@ Choices where the issue left room, written down here and tested:
   place is ever paid more than the place above it and the pool is paid out exactly.
 - **Deals** at the final table share what the remaining players' places would pay:
   *even chop* splits it equally; *chip chop* gives each the smallest of those prizes and
-  shares the rest in proportion to chips; *custom* takes the amounts the players agreed.
-  Every share is a whole number of minor units and the shares add up to the total
-  exactly. Even chop: the units that do not divide go one each to the biggest stacks.
-  Chip chop: each share of the rest is rounded down, and the units left over (fewer than
-  the players) go one each by *largest remainder* — to the players whose exact share lost
-  the most in rounding down; equal remainders go to the bigger stack, then by the
-  caller's order (the service passes the players' names), then the player id. So a
-  short stack whose exact share was 0.9 of a unit above its rounded one gets that unit
-  before a big stack 0.1 above.
+  shares the rest in proportion to chips; *ICM* gives each player their
+  Malmuth–Harville equity (the chance of finishing 1st is stack ÷ all stacks, and each
+  next place goes the same way among those left; the equity is Σ chance × prize, exact
+  fractions); *custom* takes the amounts the players agreed. Every share of the first
+  three is a multiple of the *unit* (the event's prize unit, as its prizes are) and the
+  shares add up to the total exactly (``_rounded``): each exact share is rounded down to
+  the unit, and the units left over (fewer than the players) go one each by *largest
+  remainder* — to the players whose exact share lost the most in rounding down; equal
+  remainders go to the bigger stack, then by the caller's order (the service passes the
+  seats), then the player id; what is below one unit (the odd cents the payout table
+  gives 1st) goes to the biggest stack. So a short stack whose exact share was 0.9 of a
+  unit above its rounded one gets that unit before a big stack 0.1 above; an even chop's
+  odd units go to the biggest stacks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 from .tournament_errors import TournamentError
 
@@ -36,6 +41,8 @@ __all__ = [
     "curve_weights",
     "custom_deal",
     "even_chop",
+    "icm_deal",
+    "icm_equities",
     "paid_places",
     "prize_amounts",
 ]
@@ -45,7 +52,7 @@ PAYOUT_PRESETS: dict[str, tuple[str, int]] = {
     "top15": ("Top 15 % of the field, standard curve", 15),
     "top20": ("Top 20 % of the field, standard curve", 20),
 }
-DEAL_KINDS = ("even", "chips", "custom")
+DEAL_KINDS = ("even", "chips", "icm", "custom")
 BASIS = 10_000
 
 
@@ -106,15 +113,36 @@ def _by_chips(chips: Mapping[int, int], tiebreak: Mapping[int, object] | None = 
     return sorted(chips, key=lambda p: (-chips[p], names.get(p, ""), p))
 
 
-def even_chop(
-    total: int, chips: Mapping[int, int], tiebreak: Mapping[int, object] | None = None
+def _rounded(
+    total: int, exact: Mapping[int, Fraction], order: Sequence[int], unit: int
 ) -> dict[int, int]:
-    """``total`` shared equally; odd units to the biggest stacks first."""
+    """Exact shares (adding up to ``total``) in whole ``unit``s: each rounded down, the
+    units left over one each by largest remainder (equal remainders in ``order``: the
+    bigger stack first), what is below one unit to the first in ``order`` (the biggest
+    stack: the 1st of the payout rule). The result adds up to ``total`` exactly."""
+    if unit < 1:
+        raise PayoutError("The rounding unit must be at least 1.", code="payout_unit")
+    out = {p: int(exact[p] // unit) * unit for p in order}
+    units = (total - sum(out.values())) // unit
+    by_remainder = sorted(order, key=lambda p: -(exact[p] - out[p]))  # stable: ``order``
+    for p in by_remainder[:units]:
+        out[p] += unit
+    out[order[0]] += total - sum(out.values())
+    assert sum(out.values()) == total and min(out.values()) >= 0
+    return out
+
+
+def even_chop(
+    total: int,
+    chips: Mapping[int, int],
+    tiebreak: Mapping[int, object] | None = None,
+    unit: int = 1,
+) -> dict[int, int]:
+    """``total`` shared equally in whole ``unit``s; odd units to the biggest stacks first."""
     order = _by_chips(chips, tiebreak)
     if not order:
         raise PayoutError("A deal needs players.", code="deal", message_id="deal_needs_players")
-    share, rest = divmod(total, len(order))
-    return {p: share + (1 if i < rest else 0) for i, p in enumerate(order)}
+    return _rounded(total, {p: Fraction(total, len(order)) for p in order}, order, unit)
 
 
 def chip_chop(
@@ -122,10 +150,11 @@ def chip_chop(
     floor_prize: int,
     chips: Mapping[int, int],
     tiebreak: Mapping[int, object] | None = None,
+    unit: int = 1,
 ) -> dict[int, int]:
     """Each player gets ``floor_prize`` (the smallest prize still to be won) and the
-    rest of ``total`` in proportion to their chips, rounded down to the minor unit; the
-    units left over go one each by largest remainder (ties: the bigger stack, then
+    rest of ``total`` in proportion to their chips, rounded down to ``unit``; the units
+    left over go one each by largest remainder (ties: the bigger stack, then
     ``tiebreak``, then the id). The shares add up to ``total`` exactly."""
     order = _by_chips(chips, tiebreak)
     if not order:
@@ -136,17 +165,54 @@ def chip_chop(
         raise PayoutError(
             "Nothing is left to share by chips.", code="deal", message_id="deal_nothing_left"
         )
-    exact = {p: divmod(extra * chips[p], stacks) for p in order}
-    out = {p: floor_prize + exact[p][0] for p in order}
-    rest = total - sum(out.values())
-    # Fewer units left than players (each share lost less than one): the largest
-    # remainders first; ``order`` is already by stack, then name, then id, and the sort
-    # is stable.
-    by_remainder = sorted(order, key=lambda p: -exact[p][1])
-    for p in by_remainder[:rest]:
-        out[p] += 1
-    assert sum(out.values()) == total and 0 <= rest < len(order)
-    return out
+    exact = {p: floor_prize + Fraction(extra * chips[p], stacks) for p in order}
+    return _rounded(total, exact, order, unit)
+
+
+def icm_equities(chips: Mapping[int, int], prizes: Sequence[int]) -> dict[int, Fraction]:
+    """Malmuth–Harville: a player finishes 1st with probability stack / all stacks; given
+    who finished above, each next place goes the same way among the players left. A
+    player's equity is Σ P(place k) × ``prizes[k]`` (places beyond the list pay 0), exact.
+    Over the subsets of players still to be placed: 2^n · n² steps (n ≤ 8 at a table)."""
+    players = sorted(chips)
+    if any(c <= 0 for c in chips.values()):
+        raise PayoutError(
+            "Every player in the deal needs chips.", code="deal", message_id="deal_nothing_left"
+        )
+    n = len(players)
+    pay = list(prizes[:n]) + [0] * max(n - len(prizes), 0)
+    equity = dict.fromkeys(players, Fraction(0))
+    # reach[mask]: the probability that exactly the players in ``mask`` are placed above.
+    reach: dict[int, Fraction] = {0: Fraction(1)}
+    for mask in sorted(range(1 << n), key=int.bit_count):
+        p_here = reach.get(mask)
+        if not p_here:
+            continue
+        place = mask.bit_count()
+        if place == n:
+            continue
+        left = [i for i in range(n) if not mask >> i & 1]
+        stacks = sum(chips[players[i]] for i in left)
+        for i in left:
+            p = p_here * Fraction(chips[players[i]], stacks)
+            equity[players[i]] += p * pay[place]
+            reach[mask | 1 << i] = reach.get(mask | 1 << i, Fraction(0)) + p
+    return equity
+
+
+def icm_deal(
+    prizes: Sequence[int],
+    chips: Mapping[int, int],
+    tiebreak: Mapping[int, object] | None = None,
+    unit: int = 1,
+) -> dict[int, int]:
+    """An ICM deal: each player's Malmuth–Harville equity (``icm_equities``) of the
+    remaining ``prizes`` (1st, 2nd, …), rounded like a chip chop (``_rounded``)."""
+    order = _by_chips(chips, tiebreak)
+    if not order:
+        raise PayoutError("A deal needs players.", code="deal", message_id="deal_needs_players")
+    total = sum(prizes[: len(order)])
+    return _rounded(total, icm_equities(chips, prizes), order, unit)
 
 
 def custom_deal(total: int, amounts: Mapping[int, int], chips: Mapping[int, int]) -> dict[int, int]:

@@ -8,6 +8,7 @@ its English, or adding a verbose name, does (migration 0018 named the ``name`` f
 
 from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from .club import Club, Invite, Membership, Player, Role
+from .counter import RateCounter
 from .payment import PaymentHandles
 from .preference import LanguagePreference
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
@@ -34,6 +35,7 @@ __all__ = [
     "Membership",
     "PaymentHandles",
     "Player",
+    "RateCounter",
     "Role",
     "Round",
     "Seat",

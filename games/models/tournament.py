@@ -39,6 +39,11 @@ class Tournament(HasCurrency):
         RUNNING = "running", pgettext_lazy("tournament status", "Running")
         FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
 
+    class BreakPot(models.TextChoices):
+        # RULES.md T1: what happens to a short freeze-out table's carried pot.
+        MOVE = "move", _("Its pot moves with its players (the table breaks at once)")
+        PLAY_OUT = "play_out", _("It plays on until its pot is won, then breaks")
+
     class Tiebreak(models.TextChoices):
         POTS = "pots", _("Chips, then pots won, then a recorded draw")
         DRAW = "draw", _("Chips, then a recorded draw")
@@ -70,6 +75,12 @@ class Tournament(HasCurrency):
     )
     advance_per_table = models.PositiveSmallIntegerField(default=2)
     tiebreak = models.CharField(max_length=8, choices=Tiebreak.choices, default=Tiebreak.POTS)
+    break_pot = models.CharField(
+        max_length=8,
+        choices=BreakPot.choices,
+        default=BreakPot.MOVE,
+        help_text=_("Freeze-out: a table below the minimum and the chips in its pot."),
+    )
     carry_stacks = models.BooleanField(
         default=False, help_text=_("Stacks carry into the next round (otherwise they reset).")
     )

@@ -4,7 +4,8 @@ One page, three steps, all plain POSTs (``ledger.postings.correct_hand`` does th
 
 1. the record form, filled in with what the hand said (``GET``);
 2. the confirmation: every player's change of net and the hands that change
-   (``correct_hand(apply=False)``); when the new chain makes a later hand impossible,
+   (``correct_hand(apply=False)``; a later hand only when what a player sees of it
+   changes, the others counted as "N later hands unchanged"); when the new chain makes a later hand impossible,
    that hand's form instead, with which hand and why, to fix in the same flow;
 3. the save (``step=confirm``), against the version the confirmation was made from.
 
@@ -33,6 +34,7 @@ from games.messages import render_error
 from games.models import GameSession, Hand, Membership, Role
 from games.sessions.forms import HandForm
 from games.sessions.views import _closed_response, _record_context
+from games.templatetags.bourre import result_line
 from ledger import postings
 from ledger.postings.corrections import Correction, table_part
 
@@ -155,10 +157,37 @@ def hand_correct(request: AuthedHttpRequest, hand_id: int) -> HttpResponse:
             "hand": hand,
             "correction": correction,
             "changes": sorted(correction.changes.items(), key=lambda kv: -abs(kv[1])),
+            **_hands_shown(hand, correction),
             "pending": json.dumps(pending),
             "reason": request.POST.get("reason", "")[:200],
         },
     )
+
+
+def _hands_shown(hand: Hand, correction: Correction) -> dict[str, Any]:
+    """The hands the confirmation lists, and how many later hands it leaves out: the
+    corrected ones, and a later hand only when its money or its result line changes. A
+    later hand re-settled without a difference a player could see (its stored state
+    moved: who was excused, the hand's ``before``) would read "was ann wins $1.50 — now
+    ann wins $1.50", twenty-two times, pushing "Save the correction" two scrolls down;
+    it is counted in "N later hands unchanged" instead."""
+    cur = hand.session.currency
+    shown = [
+        c
+        for c in correction.hands
+        if c.corrected
+        or c.money_changed
+        or result_line(c.old_result, cur) != result_line(dict(c.new_result), cur)
+    ]
+    later = (
+        Hand.objects.filter(
+            session_id=hand.session_id, status=Hand.Status.RECORDED, number__gt=hand.number
+        ).count()
+        if hand.number is not None
+        else 0
+    )
+    listed_later = sum(1 for c in shown if c.number > (hand.number or 0))
+    return {"hands_shown": shown, "later_unchanged": later - listed_later}
 
 
 def _take_form(

@@ -2,16 +2,17 @@
 
 The house-rule fields are built from `games.engine.rules.RULE_FIELDS` (games.sessions.
 rule_fields), so a switch added to the engine shows up here with its label, default and
-help text; a new table's ante starts at one whole unit of its currency. A session counts in
-its club's minor unit (the picker offers only those currencies). The hand form turns a
-few taps per player into the table's part of a hand record (HAND_RECORD.md); the engine
-stays the judge, but the obvious slips (more tricks than a hand has, a passer with tricks)
-are caught here first, so the player reads them in table words beside the row, each
-naming its rule once (``with_rule``). What the taps mean for the record (a renege named
-for a passer under an Ace up, R38; calls out of turn added to the forfeits owed, R16) is
-``games.engine.hand_meaning``'s: the form collects, the engine decides. Its
-fields are built once per players, hand size and language and copied shallowly into each
-form (``_hand_fields``; building them was an eighth of a record POST).
+help text; a new table's ante starts at the club's latest home session's ante (one whole
+unit of its currency at a club's first table). A session counts in its club's minor unit
+(the picker offers only those currencies). The hand form turns a few taps per player
+into the table's part of a hand record (HAND_RECORD.md); the engine stays the judge, but
+the obvious slips (more tricks than a hand has, a passer with tricks) are caught here
+first, so the player reads them in table words beside the row, each naming its rule once
+(``with_rule``). What the taps mean for the record (a renege named for a passer under an
+Ace up, R38; calls out of turn added to the forfeits owed, R16) is
+``games.engine.hand_meaning``'s: the form collects, the engine decides. Its fields are
+built once per players, hand size and language and copied shallowly into each form
+(``_hand_fields``; building them was an eighth of a record POST).
 
 Every label, help text and refusal is in the reader's language (issue 19): the
 module-level choices are lazy texts, the per-player fields are built per language, and
@@ -35,7 +36,12 @@ from django.utils.translation import get_language, gettext_lazy, ngettext, pgett
 from django.utils.translation import gettext as _
 
 from games.engine.cards import CARD_NAMES, CardError, parse_card, parse_suit
-from games.engine.hand_meaning import RenegeClaim, claimed_reneges, forfeits_after
+from games.engine.hand_meaning import (
+    RenegeClaim,
+    claimed_reneges,
+    excused_from_ante,
+    forfeits_after,
+)
 from games.engine.rulebook import CODE_RULES
 from games.engine.rules import Rules
 from games.formtext import own_messages
@@ -54,6 +60,21 @@ SUITS = [
     ("D", gettext_lazy("Diamonds")),
     ("C", gettext_lazy("Clubs")),
 ]
+
+
+def _last_ante(club: Club) -> int | None:
+    """The ante the club's latest home session played at last (its rules after any
+    change), for the next one to start from: most tables keep their stake week to week
+    (a quarter, not the one whole unit a club's first table starts at). A tournament
+    table's ante is a level of chips, not a stake, so it is never the one carried."""
+    rules = (
+        club.sessions.filter(chip_limited=False)
+        .order_by("-created_at", "-id")
+        .values_list("rules", flat=True)
+        .first()
+    )
+    ante = (rules or {}).get("ante") if isinstance(rules, dict) else None
+    return ante if isinstance(ante, int) and ante > 0 else None
 
 
 class SessionForm(RulesForm):
@@ -131,6 +152,9 @@ class SessionForm(RulesForm):
         )
         self.fields["name"].initial = dateformat.format(timezone.localdate(), name_format)
         self.fields["leftover_policy"].initial = GameSession.LeftoverPolicy.CARRY_TO_CLUB
+        last_ante = _last_ante(club)
+        if last_ante is not None:
+            self.fields["ante"].initial = last_ante
         self._by_id = by_id
         own_messages(self)
 
@@ -341,7 +365,7 @@ class HandForm(forms.Form):
         self.hand_size = self.rules.hand_size
         self.players = self._players(state)
         self.dealer = state.get("dealer")
-        self.excused = set(state.get("excused") or [])
+        self.excused = excused_from_ante(state.get("excused") or [], self.rules)
         # Every field, built for these names and this hand size once per process (building
         # ~27 fields and rewriting their messages was an eighth of a record POST; issue
         # #20); each form gets its own shallow copies, so an attribute set on one form's
@@ -485,7 +509,10 @@ class HandForm(forms.Form):
         them: the names travel in the form)."""
         self.state = state
         self.dealer = state.get("dealer")
-        self.excused = set(state.get("excused") or [])
+        # Under double_ante (or dealer_antes_for_all) nobody is excused, even a player a
+        # hand before the switch excused (R5): the heading and the marks say so.
+        rules = Rules.from_dict(state.get("rules") or {})
+        self.excused = excused_from_ante(state.get("excused") or [], rules)
 
     def _value(self, name: str) -> Any:
         return self[name].value()

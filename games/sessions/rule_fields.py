@@ -127,6 +127,15 @@ def current_rules(rules: dict | None) -> dict[str, Any]:
         return Rules().to_dict() | {k: v for k, v in (rules or {}).items() if k in RULE_KEYS}
 
 
+def rules_of(rules: dict | None) -> Rules:
+    """The stored rules as the engine's value; the defaults for an object the engine no
+    longer accepts (as ``current_rules`` shows it)."""
+    try:
+        return Rules.from_dict(rules or {})
+    except RuleError:
+        return Rules()
+
+
 # The featured switches' on/off words (the rules page says them the same way).
 _ON = pgettext_lazy("a house rule switch", "On")
 _OFF = pgettext_lazy("a house rule switch", "Off")

@@ -25,7 +25,7 @@ from games.engine import hand_meaning
 from games.models import GameSession, Hand, Role, Seat, SeatMove, TournamentTable
 from games.money import format_money
 from games.sessions.charts import net_chart
-from games.sessions.rule_fields import current_rules
+from games.sessions.rule_fields import current_rules, rules_of
 from ledger import postings
 from ledger.models import Account, Leg, SettlementMark
 from ledger.postings.hands import paid_money
@@ -259,7 +259,9 @@ def board_context(
     # A tournament table plays for the chips in front of each player: its seats show
     # those stacks, as the standings do, not what each won or lost at this table.
     stacks = session.stack_by_player() if session.chip_limited else {}
-    excused = set(session.excused or [])
+    # Nobody is excused under double_ante or dealer_antes_for_all (R5), even a player a
+    # hand before the switch excused.
+    excused = set(hand_meaning.excused_from_ante(session.excused or [], rules_of(session.rules)))
     rows: list[dict[str, Any]] = [
         {
             "name": seat.name,

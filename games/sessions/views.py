@@ -46,7 +46,7 @@ from games import sql as game_sql
 from games.access import club_for, hand_for, session_for
 from games.clubs.tab import member_tab
 from games.converters import parse_id
-from games.engine.hand_meaning import same_result, who_antes_next
+from games.engine.hand_meaning import excused_from_ante, same_result, who_antes_next
 from games.engine.record import TABLE_KEYS
 from games.error_pages import require_POST, require_safe
 from games.errors import BourreError, form_error
@@ -57,7 +57,7 @@ from games.money import Currency, format_money
 from games.polling import etag_matches, live, member_board_unchanged, not_modified
 from games.sessions import selectors, statements
 from games.sessions.forms import RENEGE_KINDS, CloseForm, HandForm, SessionForm
-from games.sessions.rule_fields import current_rules
+from games.sessions.rule_fields import rules_of
 from games.templatetags.bourre import SUITS
 from games.tournaments.clock import BreakNotice, table_break
 from ledger import postings
@@ -487,10 +487,11 @@ def result_context(
         state = (created is True and _state_after(hand, session)) or postings.session_state(session)
     antes_next = []
     if state is not None:
-        rules = current_rules(state.get("rules"))
-        antes_next = who_antes_next(
-            state["players"], state["dealer"], state["excused"], rules["dealer_antes_for_all"]
-        )
+        rules = rules_of(state.get("rules"))
+        # Under double_ante a player the last hand excused antes anyway (R5): the
+        # state's list is what the page names as excused.
+        state = {**state, "excused": excused_from_ante(state["excused"], rules)}
+        antes_next = who_antes_next(state["players"], state["dealer"], state["excused"], rules)
     return {
         "session": session,
         "membership": membership,

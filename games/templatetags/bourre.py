@@ -316,17 +316,22 @@ def why(message: object) -> str:
     """A message in the table's words with its rule as a "why?" link to the rule book
     instead of a bare number: "ben passed, so ben took no tricks (R10)." → "… tricks.
     why?" (linking /rules/#R10); "R21: head the trick" → "Head the trick … why?".
-    The rules are separated from the sentence by ``games.messages.rule_references``."""
+    The rules are separated from the sentence by ``games.messages.rule_references``.
+    A sentence citing several rules ("everybody passed (R40) … uncontested (R14)") ends
+    with one "why?", to the first: a row of "why? why?" reads as a stutter, and the rule
+    book's entry links the rules it leans on."""
     refs = rule_references(message)
     if not refs.rules:
         return conditional_escape(refs.text)
-    url = reverse("rule_book")
-    links = format_html_join(
-        " ",
-        '<a class="why" href="{}#{}" aria-label="{}">{}</a>',
-        ((url, r, _("Why? Rule %(rule)s") % {"rule": r}, _("why?")) for r in refs.rules),
+    rule = refs.rules[0]
+    return format_html(
+        '{} <a class="why" href="{}#{}" aria-label="{}">{}</a>',
+        refs.text,
+        reverse("rule_book"),
+        rule,
+        _("Why? Rule %(rule)s") % {"rule": rule},
+        _("why?"),
     )
-    return format_html("{} {}", refs.text, links)
 
 
 @register.filter

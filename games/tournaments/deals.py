@@ -1,5 +1,6 @@
 """Final-table deals (writes): the players still in agree to share what their places
-would pay — even chop, chip chop or custom amounts — and the tournament ends there.
+would pay — even chop, chip chop, ICM (Malmuth–Harville, from the stacks and the
+prizes of the places still to be won) or custom amounts — and the tournament ends there.
 
 Each share is a ``deal`` posting of the prize ledger (pool → player) whose memo names
 the kind and who agreed; ``Tournament.deal`` keeps the whole agreement. The players who
@@ -9,11 +10,14 @@ table may end (see ``service``). Custom amounts that do not add up are refused i
 tournament's money, formatted like every amount (games.money.format_money), never in
 minor units (``total_refusal``).
 
-Rounding (``games.engine.tournament_payouts``): every share is whole minor units and the
-shares add up to exactly what the places pay. The units a chip chop's rounding down
-leaves over go one each by largest remainder; equal remainders to the bigger stack, then
-the lower seat at the final table. The dashboard's deal card shows each player's share
-of each kind, and this rule (``CHIP_CHOP_RULE``), before the director records it.
+Rounding (``games.engine.tournament_payouts``): every share of an even chop, a chip chop
+or an ICM deal is a multiple of the event's prize unit (``payout_unit``: $1 unless the
+director chose cents), as the prizes are, and the shares add up to exactly what the places
+pay. Each share is rounded down to the unit; the units left over go one each by largest
+remainder (equal remainders to the bigger stack, then the lower seat at the final table);
+what is below one unit (the 1st prize's odd cents, if any) to the biggest stack, as the
+payout table gives it to 1st. The dashboard's deal card shows each player's share of each
+kind, and this rule (``CHIP_CHOP_RULE``), before the director records it.
 """
 
 from __future__ import annotations
@@ -42,10 +46,11 @@ from ledger.models import PrizePosting
 KIND_LABELS = DEAL_LABELS
 KIND_WORDS = DEAL_WORDS
 CHIP_CHOP_RULE = _(
-    "Chip chop: each share is rounded down to the smallest unit of the money; the units "
-    "left over go one each to the players whose share lost the most in rounding (if equal: "
-    "the bigger stack, then the lower seat). Even chop: the odd units go to the biggest "
-    "stacks. The shares always add up to the total."
+    "Each share is rounded down to the prize unit (%(unit)s); the units left over go one "
+    "each to the players whose share lost the most in rounding (if equal: the bigger "
+    "stack, then the lower seat), anything smaller to the biggest stack. ICM: each "
+    "player's chance of each place follows the stacks (Malmuth–Harville), times what the "
+    "place pays. The shares always add up to the total."
 )
 
 
@@ -92,6 +97,8 @@ def deal_terms(t: Tournament) -> dict:
         "seats": {p: seat.get(p, 0) for p in chips},
         "total": sum(amounts[:n]),
         "floor": amounts[n - 1] if n else 0,
+        "prizes": amounts[:n],  # what 1st, 2nd, … of the players still in would be paid
+        "unit": t.payout_unit or 1,
     }
 
 
@@ -113,10 +120,13 @@ def propose(
 ) -> dict[int, int]:
     """The shares of a deal of this ``kind`` (``terms``: ``deal_terms`` read already)."""
     terms = terms or deal_terms(t)
+    unit = terms["unit"]
     if kind == "even":
-        return pay.even_chop(terms["total"], terms["chips"], terms["seats"])
+        return pay.even_chop(terms["total"], terms["chips"], terms["seats"], unit)
     if kind == "chips":
-        return pay.chip_chop(terms["total"], terms["floor"], terms["chips"], terms["seats"])
+        return pay.chip_chop(terms["total"], terms["floor"], terms["chips"], terms["seats"], unit)
+    if kind == "icm":
+        return pay.icm_deal(terms["prizes"], terms["chips"], terms["seats"], unit)
     if kind == "custom":
         try:
             return pay.custom_deal(terms["total"], custom or {}, terms["chips"])
@@ -126,7 +136,7 @@ def propose(
             typed = sum((custom or {}).values())
             raise total_refusal(t, typed, terms["total"]) from None
     raise TournamentError(
-        f"Unknown deal {kind!r}: even, chips or custom.",
+        f"Unknown deal {kind!r}: even, chips, icm or custom.",
         code="deal",
         message_id="unknown_deal",
         params={"kind": kind},

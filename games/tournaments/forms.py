@@ -116,6 +116,7 @@ class TournamentForm(forms.ModelForm):
         "advance_per_table",
         "final_hands",
         "tiebreak",
+        "break_pot",
         "carry_stacks",
         "payout_preset",
         "payouts_text",
@@ -198,6 +199,7 @@ class TournamentForm(forms.ModelForm):
             "final_hands": _("Hands at the final table"),
             "advance_per_table": _("Players advancing from each table"),
             "carry_stacks": _("Stacks carry into the next round"),
+            "break_pot": _("A table below the minimum"),
             "table_mode": _("Tables"),
             "tiebreak": _("Tie-break"),
             "level_minutes": _("Minutes per level"),
@@ -216,6 +218,11 @@ class TournamentForm(forms.ModelForm):
             "hands_per_round": _("Table rounds: then play on until the pot is won."),
             "final_hands": _("0: until one player holds every chip."),
             "carry_stacks": _("Otherwise every round starts from the starting chips."),
+            "break_pot": _(
+                "Freeze-out: a table with fewer players than the minimum breaks before its "
+                "next deal and the chips in its pot go with its players; or it plays on "
+                "until its pot is won."
+            ),
             "level_minutes": _("0: levels go by hands (or rounds), not by the clock."),
             "late_until_level": _(
                 "Freeze-out: entries, re-entries, rebuys and the add-on stay "
@@ -252,9 +259,14 @@ class TournamentForm(forms.ModelForm):
         # The round-2 settings may be left out: their defaults mean "not used".
         for name in OPTIONAL_NUMBERS:
             self.fields[name].required = False
+        # Left out (a form saved before it existed): the default, T1 ``move``.
+        self.fields["break_pot"].required = False
 
     def clean_name(self) -> str:
         return clean_name(self.cleaned_data["name"], max_length=TITLE_MAX, what="tournament name")
+
+    def clean_break_pot(self) -> str:
+        return str(self.cleaned_data.get("break_pot") or Tournament.BreakPot.MOVE)
 
     def clean_antes_text(self) -> list[int]:
         return _int_list(
@@ -383,21 +395,30 @@ class DealForm(forms.Form):
             )
         return data
 
-    rule = CHIP_CHOP_RULE
+    def rule(self) -> str:
+        return str(CHIP_CHOP_RULE) % {"unit": format_money(self.terms["unit"], self.currency)}
 
     def preview(self) -> list[dict]:
-        """What each player takes in an even chop and in a chip chop, biggest stack first:
-        the director reads the shares (and the rounding rule) before recording a deal."""
+        """What each player takes in an even chop, a chip chop and an ICM deal, biggest
+        stack first: the director reads the shares (and the rounding rule) before recording
+        a deal — the same shares ``deals.propose`` pays."""
         terms = self.terms
         if not terms["chips"]:
             return []
-        even = pay.even_chop(terms["total"], terms["chips"], terms["seats"])
+        unit = terms["unit"]
+        even = pay.even_chop(terms["total"], terms["chips"], terms["seats"], unit)
         try:
             chop: dict[int, int] | None = pay.chip_chop(
-                terms["total"], terms["floor"], terms["chips"], terms["seats"]
+                terms["total"], terms["floor"], terms["chips"], terms["seats"], unit
             )
         except TournamentError:
             chop = None
+        try:
+            icm: dict[int, int] | None = pay.icm_deal(
+                terms["prizes"], terms["chips"], terms["seats"], unit
+            )
+        except TournamentError:
+            icm = None
         return [
             {
                 "name": self.names.get(p, "?"),
@@ -405,6 +426,7 @@ class DealForm(forms.Form):
                 "chips": chips,
                 "even": even[p],
                 "chop": chop[p] if chop else None,
+                "icm": icm[p] if icm else None,
             }
             for p, chips in sorted(
                 terms["chips"].items(), key=lambda x: (-x[1], terms["seats"].get(x[0], 0))

@@ -171,7 +171,8 @@ def live_chips(t: Tournament) -> dict[int, int]:
 def chip_report(t: Tournament) -> list[dict[str, int]]:
     """Where the chips of each round are. ``start``: the chips drawn into the round (byes
     included); ``now``: stacks and pots at its playing tables, the final chips of its
-    finished tables, pots left dead (not awarded) and the byes' chips. Chips are conserved
+    finished tables, pots left dead (not awarded, nor moved on with a broken table's
+    players) and the byes' chips. Chips are conserved
     when ``now == start`` for every round; ``advancing`` is what the advancing players
     hold, the next round's ``start`` when stacks carry."""
     tables = list(t.tables.select_related("session"))
@@ -191,7 +192,10 @@ def chip_report(t: Tournament) -> list[dict[str, int]]:
             rows = x.result.get("rows", [])
             now += sum(row["chips"] for row in rows)
             if not x.result.get("pot_awarded"):
-                now += x.result.get("pot", 0)
+                # A dead pot still counts; a broken table's pot that moved with its
+                # players (RULES.md T1) is in the receiving tables' pots now.
+                moved = sum((x.result.get("pot_moved") or {}).values())
+                now += x.result.get("pot", 0) - moved
             advanced = set(x.result.get("advanced", []))
             advancing += sum(row["chips"] for row in rows if row["player"] in advanced)
         # Chips bought after the draw: late entries, re-entries, rebuys, add-ons.
@@ -384,8 +388,9 @@ def blockers(t: Tournament, data: dict[str, Any]) -> list[str]:
 
 
 def balance_warnings(notes: Iterable[Any]) -> list[str]:
-    """``tables.balance_outlook``'s notes in words, for the director's dashboard: what
-    has to happen to a short table or tables out of balance, then what it waits for."""
+    """``tables.balance_outlook``'s note (one instruction at a time) in words, for the
+    director's dashboard and a refused hand: what has to happen — who goes where, where
+    the chips of a broken table's pot go — then what it waits for."""
     out = []
     for note in notes:
         facts = {
@@ -397,38 +402,64 @@ def balance_warnings(notes: Iterable[Any]) -> list[str]:
             "count": note.count,
             "pot": format_count(note.pot),
         }
-        if note.kind == "break" and note.either:
-            # Late: the template library imports the tournament services, which import this.
-            from games.templatetags.bourre import names as join_names
-
-            facts["tables"] = join_names(sorted([note.table, *note.either]))
-            what = _(
-                "Tables %(tables)s are below the minimum of %(min)s players: one of them "
-                "breaks up and its players move to the other tables."
+        parts = []
+        if note.kind == "break":
+            parts.append(
+                ngettext(
+                    "Table %(table)s has %(n)s player (minimum %(min)s): it breaks up and its "
+                    "players move to the other tables.",
+                    "Table %(table)s has %(n)s players (minimum %(min)s): it breaks up and its "
+                    "players move to the other tables.",
+                    note.players,
+                )
+                % facts
             )
-        elif note.kind == "break":
-            what = ngettext(
-                "Table %(table)s has %(n)s player (minimum %(min)s): it breaks up and its "
-                "players move to the other tables.",
-                "Table %(table)s has %(n)s players (minimum %(min)s): it breaks up and its "
-                "players move to the other tables.",
-                note.players,
-            )
+            if note.goes:
+                parts.append(
+                    "; ".join(
+                        _("%(name)s to table %(table)s") % {"name": name, "table": to}
+                        for name, to in note.goes
+                    )
+                    + "."
+                )
+            if note.pot_to:
+                total = sum(x for _, x in note.pot_to)
+                parts.append(
+                    ngettext(
+                        "The %(pot)s chip in its pot goes with them: %(shares)s.",
+                        "The %(pot)s chips in its pot go with them: %(shares)s.",
+                        total,
+                    )
+                    % {
+                        "pot": format_count(total),
+                        "shares": "; ".join(
+                            _("%(chips)s to table %(table)s")
+                            % {"chips": format_count(x), "table": to}
+                            for to, x in note.pot_to
+                        ),
+                    }
+                )
         elif note.kind == "short":
-            what = ngettext(
-                "Table %(table)s has %(n)s player (minimum %(min)s), but the other tables "
-                "have no room yet: it breaks up once players go out at the other tables.",
-                "Table %(table)s has %(n)s players (minimum %(min)s), but the other tables "
-                "have no room yet: it breaks up once players go out at the other tables.",
-                note.players,
+            parts.append(
+                ngettext(
+                    "Table %(table)s has %(n)s player (minimum %(min)s), but the other tables "
+                    "have no room yet: it breaks up once players go out at the other tables.",
+                    "Table %(table)s has %(n)s players (minimum %(min)s), but the other tables "
+                    "have no room yet: it breaks up once players go out at the other tables.",
+                    note.players,
+                )
+                % facts
             )
         else:
-            what = ngettext(
-                "Table %(table)s has %(n)s players and table %(target)s has %(b)s: "
-                "%(count)s player moves from table %(table)s to table %(target)s.",
-                "Table %(table)s has %(n)s players and table %(target)s has %(b)s: "
-                "%(count)s players move from table %(table)s to table %(target)s.",
-                note.count,
+            parts.append(
+                ngettext(
+                    "Table %(table)s has %(n)s players and table %(target)s has %(b)s: "
+                    "%(count)s player moves from table %(table)s to table %(target)s.",
+                    "Table %(table)s has %(n)s players and table %(target)s has %(b)s: "
+                    "%(count)s players move from table %(table)s to table %(target)s.",
+                    note.count,
+                )
+                % facts
             )
         if note.wait == "pot":
             when = ngettext(
@@ -445,11 +476,11 @@ def balance_warnings(notes: Iterable[Any]) -> list[str]:
             )
         elif note.wait == "now":
             when = _("“Check the tables” does it now.")
-        elif note.wait == "first":
-            when = _("It is the first of them to finish a hand with its pot empty.")
         else:
             when = ""
-        out.append(" ".join(x % facts for x in (what, when) if x))
+        if when:
+            parts.append(when % facts)
+        out.append(" ".join(parts))
     return out
 
 

@@ -25,11 +25,18 @@ is committed, never half-way through it. Money
 Decisions where the issue left room (each is tested):
 
 - Tables are chip-limited sessions (currency "chips"); the first drawn seat deals first.
-- A Bourré pot belongs to the players who built it, so tables end, break up and give up
-  players only between hands with an empty pot: a round table plays its set number of
-  hands *and then until the pot has been won* (a hand that leaves it empty), and a
-  director's "end the round" waits for that too; a freeze-out table breaks, or gives up
-  a player for balancing, only right after one of its own hands left its pot empty.
+- A Bourré pot belongs to the players who built it, so round tables end only between
+  hands with an empty pot: a round table plays its set number of hands *and then until
+  the pot has been won* (a hand that leaves it empty), and a director's "end the round"
+  waits for that too. A freeze-out table gives up a player for balancing only right
+  after one of its own hands left its pot empty (RULES.md T2). A freeze-out table below
+  the minimum breaks before its next deal (T1, ``break_pot``): by default (``move``)
+  whatever its pot holds — the chips go with its players to the tables that receive
+  them (``tables._balance``, ``games.engine.tournament_breaks``); ``play_out`` waits for
+  its pot to be won. A short table that balancing has something for (it breaks, or a
+  player is to join it) is refused its next hand (``deal_check``, called by
+  ``record_hand`` and a digital hand's start) with a sentence pointing to the
+  dashboard's instruction; the final table deals down to heads-up.
 - A player left alone at a table takes its pot: nobody else can play for it. A
   director's "end now" leaves the pot dead: recorded, not awarded. In both cases the
   chips stay in that session's pot account and the session is left open: the ledger's
@@ -95,7 +102,13 @@ from games.money import CHIPS
 from games.tournaments import entries as late
 from games.tournaments import waiting
 from games.tournaments.locks import entry_of, locked
-from games.tournaments.tables import finish_table, sync_tables, table_infos, table_rules
+from games.tournaments.tables import (
+    deal_refusal,
+    finish_table,
+    sync_tables,
+    table_infos,
+    table_rules,
+)
 from games.tournaments.validation import validate
 from ledger import postings
 from ledger.memos import MemoKind, prize_memo
@@ -132,6 +145,7 @@ SETTINGS = (
     "final_hands",
     "advance_per_table",
     "tiebreak",
+    "break_pot",
     "carry_stacks",
     "payout_percentages",
     "rules",
@@ -695,6 +709,39 @@ def after_hand(session_id: int) -> None:
         if waiting.promote(t) or changed:  # a bust-out may free a place
             t.bump()
             t.save(update_fields=["version"])
+
+
+def deal_check(session_id: int) -> dict[str, Any] | None:
+    """Before a new hand at a tournament table (``postings.on_table_deal``): a freeze-out
+    table below the minimum that balancing has something for does not deal (RULES.md T1,
+    T2) — it breaks up first, or a player joins it first. The refusal names the table, its
+    players and the minimum, and points to the dashboard's instruction (the director's
+    "Check the tables" does it between hands)."""
+    note = deal_refusal(session_id)
+    if note is None:
+        return None
+    facts = {"table": note.table, "players": note.players, "min": note.min_size}
+    if note.kind == "break":
+        return {
+            "code": "table_must_break",
+            "message": (
+                f"Table {note.table} has {note.players} players, fewer than the minimum of "
+                f"{note.min_size}: it breaks up before it deals again. The tournament "
+                "dashboard says where each player goes; the director's “Check the tables” "
+                "does it now."
+            ),
+            **facts,
+        }
+    return {
+        "code": "table_must_wait",
+        "message": (
+            f"Table {note.table} has {note.players} players, fewer than the minimum of "
+            f"{note.min_size}: a player joins it before it deals again. The tournament "
+            "dashboard says from which table and when; between hands there, the director's "
+            "“Check the tables” does it now."
+        ),
+        **facts,
+    }
 
 
 # -- digital tables played by bots ----------------------------------------------------------

@@ -6,8 +6,12 @@ freeze-out balancing (nobody moved by one balancing step is chosen by the next w
 someone else can go; a moved player takes the lowest free seat of the new table, so the
 seat numbers its players were told — the draw's, each move's — stay unique; each move
 records the new seat, and a broken table keeps who went where: its ``SeatMove`` rows);
-and what balancing still waits for (``balance_outlook``: a short table, tables out of
-balance, held by a pot or a hand), which the director's dashboard states. Called under
+and what balancing still waits for (``balance_outlook``: the one next instruction — a
+table that breaks, a player to move, a short table nothing can help — and what it waits
+for), which the director's dashboard states; ``deal_refusal`` says why a short table
+must not deal (RULES.md T1–T3, ``games.engine.tournament_breaks``). A broken table's
+carried pot moves with its players (T1 ``move``, the default: ``postings.move_pot``,
+each move a balanced posting) or is played out first (``play_out``). Called under
 the tournament row lock by ``service`` (``sync``, ``after_hand``, the director's
 requests)."""
 
@@ -25,6 +29,7 @@ from django.utils import timezone
 
 from games.api import outbox
 from games.engine import tournament as logic
+from games.engine import tournament_breaks as breaks
 from games.models import (
     Entry,
     GameSession,
@@ -59,7 +64,7 @@ class TableInfo:
         return self.session.carry
 
 
-def table_infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
+def table_infos(tables: list[TournamentTable], *, lock: bool = True) -> dict[int, TableInfo]:
     """Sessions, seats and stacks of these tables in a constant number of queries.
 
     Inside a transaction (every write, which holds the tournament lock) it is one
@@ -70,12 +75,13 @@ def table_infos(tables: list[TournamentTable]) -> dict[int, TableInfo]:
     their old stack: the table broke, the player moved with the old stack and the chips
     they had just won stayed behind at the closed table. Outside a transaction (a page
     or the API showing the deal's terms) nothing is decided from the picture, and
-    nothing is locked."""
+    nothing is locked; nor with ``lock=False`` (the check before a hand, which holds
+    one table's session lock already: taking the others' could wait crosswise)."""
     if not tables:
         return {}
     session_ids = [x.session_id for x in tables]
     found = GameSession.objects.filter(pk__in=session_ids).order_by("pk")
-    if transaction.get_connection().in_atomic_block:
+    if lock and transaction.get_connection().in_atomic_block:
         found = found.select_for_update()
     sessions = {x.pk: x for x in found}
     seats: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
@@ -126,9 +132,12 @@ def sync_tables(t: Tournament, user: User | None, trigger: int | None = None) ->
     playing = {e.player_id: e for e in entries if e.status == Entry.Status.PLAYING}
     out_here = {e.player_id: e for e in entries if e.status == Entry.Status.OUT}
     finished = False
+    # A re-entered player's old seat stays eliminated at the table they busted at: while
+    # they hold chips at a table, that old seat puts nobody out again.
+    in_play = {p for info in infos.values() for p in info.alive}
     for table in tables:
         info = infos[table.pk]
-        changed |= _record_exits(t, rnd, info, playing, out_here)
+        changed |= _record_exits(t, rnd, info, playing, out_here, in_play)
         changed |= _update_ante(t, rnd, info, user, trigger)
         if _table_done(t, rnd, info, len(tables)):
             finish_table(t, rnd, table, info, user, reason=_done_reason(t, rnd, info))
@@ -152,13 +161,17 @@ def _record_exits(
     info: TableInfo,
     playing: dict[int, Entry],
     out_here: dict[int, Entry],
+    in_play: set[int],
 ) -> bool:
-    """Entries whose seat here was eliminated go out; a voided elimination comes back."""
+    """Entries whose seat here was eliminated go out (unless they hold chips at a table
+    again: a re-entry); a voided elimination comes back."""
     changed = False
     busted = [
         r["player_id"]
         for r in info.seats
-        if r["eliminated_at"] is not None and r["player_id"] in playing
+        if r["eliminated_at"] is not None
+        and r["player_id"] in playing
+        and r["player_id"] not in in_play
     ]
     if busted:
         exits = _exit_points(info.session, busted)
@@ -489,24 +502,16 @@ def _balance(
     }
     if len(by_number) < 2:
         return False
-    held = set()
-    for number, info in by_number.items():
-        if len(info.alive) <= 1:
-            continue  # nothing can be played there: it may always break
-        if info.in_progress or info.pot > 0:
-            held.add(number)
-        elif trigger is not None and info.session.pk != trigger:
-            held.add(number)  # it may be in the middle of a hand: wait for its next one
     last_step = f"{rnd.seed}:balance:{rnd.balance_steps}"
     avoid = set(
         SeatMove.objects.filter(tournament=t, seed=last_step).values_list("player_id", flat=True)
     )
-    plan = logic.plan_balance(
-        {n: info.alive for n, info in by_number.items()},
+    plan = breaks.balance_step(
+        tables_now(by_number, trigger),
         t.min_table,
         t.max_table,
         logic.rng_for(rnd.seed, "balance", rnd.balance_steps + 1),
-        held=held,
+        break_pot=t.break_pot,
         avoid=avoid,
     )
     if not plan.moves and not plan.broken:
@@ -519,7 +524,12 @@ def _balance(
     for move in plan.moves:
         source, target = by_number[move.source], by_number[move.target]
         chips = source.stacks.get(move.player, 0)
-        if move.source in broken and source.pot and len(source.alive) == 1:
+        if (
+            move.source in broken
+            and source.pot
+            and len(source.alive) == 1
+            and t.break_pot == Tournament.BreakPot.PLAY_OUT
+        ):
             # Alone at the table: its pot is theirs, in the table's ledger too.
             postings.award_pot(
                 session_id=source.session.pk,
@@ -533,6 +543,9 @@ def _balance(
             postings.cash_out(
                 session_id=source.session.pk, player_id=move.player, amount=chips, user=user
             )
+        # A player a break sends to a table that then breaks too moves on with these chips.
+        source.stacks[move.player] = 0
+        target.stacks[move.player] = chips
         if move.source not in broken:
             postings.set_seat_active(
                 session_id=source.session.pk, player_id=move.player, active=False, user=user
@@ -541,9 +554,10 @@ def _balance(
         seat = postings.add_seat(
             session_id=target.session.pk, player=players[move.player], user=user, free_seat=True
         )
-        postings.buy_in(
-            session_id=target.session.pk, player_id=move.player, amount=chips, user=user
-        )
+        if chips > 0:
+            postings.buy_in(
+                session_id=target.session.pk, player_id=move.player, amount=chips, user=user
+            )
         SeatMove.objects.create(
             tournament=t,
             player_id=move.player,
@@ -559,6 +573,14 @@ def _balance(
         info = by_number[number]
         table = info.table
         pot = GameSession.objects.get(pk=info.session.pk).carry
+        shares = breaks.pot_shares(pot, breaks.pot_receivers(info.alive, plan, number))
+        if shares:
+            # T1 move: the pot is neither lost nor awarded; it goes with the players.
+            postings.move_pot(session_id=info.session.pk, amount=pot, into=False, user=user)
+            for to, amount in shares.items():
+                postings.move_pot(
+                    session_id=by_number[to].session.pk, amount=amount, into=True, user=user
+                )
         postings.close_session(session_id=info.session.pk, user=user)
         table.status = TournamentTable.Status.BROKEN
         table.finished_at = timezone.now()
@@ -567,24 +589,41 @@ def _balance(
             "hands": info.session.hands_count,
             "pot": pot,
             "pot_awarded": bool(table.result.get("pot_awarded")),
+            "pot_moved": {str(n): x for n, x in shares.items()},
             "moved": [m.player for m in plan.moves if m.source == number],
         }
         table.save(update_fields=["status", "finished_at", "result"])
     return True
 
 
+def tables_now(
+    by_number: Mapping[int, TableInfo], trigger: int | None
+) -> dict[int, breaks.TableNow]:
+    """The playing tables as balancing sees them (``breaks.TableNow``): after a hand at
+    ``trigger`` only that table is surely between hands; the director's check (``None``)
+    means every table is."""
+    return {
+        n: breaks.TableNow(
+            info.alive,
+            info.pot,
+            free=trigger is None or info.session.pk == trigger,
+            busy=info.in_progress,
+        )
+        for n, info in by_number.items()
+    }
+
+
 @dataclass(frozen=True)
 class BalanceNote:
-    """Something freeze-out balancing has still to do (or cannot do yet), for the
-    director's dashboard. ``kind``: "break" (``table`` breaks up), "short" (``table`` is
-    below the minimum but the others have no room for its players) or "move" (``count``
-    players move from ``table`` to ``target``). ``wait``: what it waits for at ``table``
-    — "pot" (its pot of ``pot`` chips must be won first), "hand" (a digital hand is
-    being played there), "next" (its next hand, or the director's "Check the tables"
-    between hands), "now" (one player or none left there: the next check does it) —
-    empty for "short". ``either``: for "break", the other short tables that may break
-    instead: balancing breaks the first short table to finish a hand with its pot empty,
-    so which one is not known in advance (``wait`` is then "first")."""
+    """The one thing freeze-out balancing has still to do (or cannot do), for the
+    director's dashboard and the refusal of a hand at a short table. ``kind``: "break"
+    (``table`` breaks up before its next deal: ``goes`` says who goes to which table,
+    ``pot_to`` where the chips of its pot go), "move" (one player moves from ``table`` to
+    ``target``) or "short" (``table`` is below the minimum, but no other table has room or
+    a player to spare: it plays on). ``wait``: what it waits for at ``table`` — "pot"
+    (its pot of ``pot`` chips must be won first), "hand" (a digital hand is being played
+    there), "next" (its next hand, or the director's "Check the tables" between hands),
+    "now" (the next check does it) — empty for "short"."""
 
     kind: str
     table: int
@@ -595,16 +634,16 @@ class BalanceNote:
     target: int | None = None
     target_players: int = 0
     count: int = 0
-    either: tuple[int, ...] = ()
+    goes: tuple[tuple[str, int], ...] = ()
+    pot_to: tuple[tuple[int, int], ...] = ()
 
 
 def balance_outlook(t: Tournament) -> list[BalanceNote]:
-    """What balancing would do now if every table were between hands with an empty pot
-    (``logic.plan_balance`` without ``held``), and why it has not happened yet. After
-    each hand ``sync_tables`` does all it may: a table breaks, or gives up a player, only
-    right after one of its own hands left its pot empty — so between that moment and the
-    hand a table is short or the tables are out of balance, and the dashboard says so
-    instead of nothing. A short table the others have no room for stays short."""
+    """The next balancing instruction (one, or none): what balancing does once every
+    table is between hands (``breaks.blocked``'s plan: the one the refusal of a hand at a
+    short table follows too), and what it waits for. After each hand ``sync_tables`` does
+    all it may, so a note is what is still pending: a player to move from a table whose
+    hand or pot is not over, a short table nothing can help yet."""
     if t.is_rounds or t.status != Tournament.Status.RUNNING:
         return []
     rnd = t.rounds.order_by("-number").first()
@@ -614,62 +653,88 @@ def balance_outlook(t: Tournament) -> list[BalanceNote]:
     if len(tables) < 2:
         return []
     by_number = {info.table.number: info for info in table_infos(tables).values()}
-    plan = logic.plan_balance(
-        {n: info.alive for n, info in by_number.items()},
-        t.min_table,
-        t.max_table,
-        logic.rng_for(rnd.seed, "balance", rnd.balance_steps + 1),
-    )
-
-    def waits(number: int) -> dict[str, Any]:
-        info = by_number[number]
-        if len(info.alive) <= 1:
-            return {"wait": "now"}  # nothing can be played there: it is never held
-        if info.in_progress:
-            return {"wait": "hand"}
-        if info.pot > 0:
-            return {"wait": "pot", "pot": info.pot}
-        return {"wait": "next"}
-
+    now = tables_now(by_number, None)
+    plan = breaks.plan_if_all_free(now, t.min_table, t.max_table, t.break_pot)
     size = {n: len(info.alive) for n, info in by_number.items()}
     low = t.min_table
-    # A planned break picks one of several short tables by a tie-break, but after each
-    # hand only the tables between hands with an empty pot may break (``_balance``'s
-    # ``held``): whichever short table is free first breaks, and the others may then have
-    # enough players. Say so rather than promise one.
-    short_now = {n for n, k in size.items() if 1 < k < low}  # one or none: it breaks now
-    rivals = tuple(sorted(short_now - set(plan.broken)))
-    notes = [
-        BalanceNote("break", n, size[n], low, wait="first", either=rivals)
-        if rivals and n in short_now
-        else BalanceNote("break", n, size[n], low, **waits(n))
-        for n in plan.broken
-    ]
-    # Short even after the planned moves (a move that brings it up to the minimum says
-    # enough): the other tables have no room for its players.
-    notes += [
-        BalanceNote("short", n, size[n], low)
-        for n in sorted(size)
-        if size[n] < low and n not in plan.broken and len(plan.tables.get(n, ())) < low
-    ]
-    moves: dict[tuple[int, int], int] = defaultdict(int)
+    if plan.broken:
+        number = plan.broken[0]
+        info = by_number[number]
+        names = {r["player_id"]: r["player__name"] for r in info.seats}
+        target = {m.player: m.target for m in plan.moves if m.source == number}
+        goes = tuple((names.get(p, "?"), target[p]) for p in info.alive if p in target)
+        shares = breaks.pot_shares(info.pot, breaks.pot_receivers(info.alive, plan, number))
+        if t.break_pot == Tournament.BreakPot.PLAY_OUT and len(info.alive) == 1:
+            shares = {}  # the last player there takes it
+        wait = "hand" if info.in_progress else "now"
+        return [
+            BalanceNote(
+                "break",
+                number,
+                size[number],
+                low,
+                wait=wait,
+                goes=goes,
+                pot_to=tuple(sorted(shares.items())),
+            )
+        ]
     for move in plan.moves:
-        if move.reason == "balance":
-            moves[(move.source, move.target)] += 1
-    notes += [
-        BalanceNote(
-            "move",
-            source,
-            size[source],
-            low,
-            target=target,
-            target_players=size[target],
-            count=count,
-            **waits(source),
+        source = by_number[move.source]
+        wait = "hand" if source.in_progress else ("pot" if source.pot > 0 else "next")
+        return [
+            BalanceNote(
+                "move",
+                move.source,
+                size[move.source],
+                low,
+                wait=wait,
+                pot=source.pot,
+                target=move.target,
+                target_players=size[move.target],
+                count=1,
+            )
+        ]
+    short = sorted((n for n in size if size[n] < low), key=lambda n: (size[n], n))
+    for n in short:
+        pot = by_number[n].pot
+        if t.break_pot == Tournament.BreakPot.PLAY_OUT and pot > 0 and size[n] > 1:
+            # T1 play_out: it plays on until its pot is won, then breaks.
+            return [BalanceNote("break", n, size[n], low, wait="pot", pot=pot)]
+    return [BalanceNote("short", short[0], size[short[0]], low)] if short else []
+
+
+def deal_refusal(session_id: int) -> BalanceNote | None:
+    """Why a freeze-out table must not deal now (RULES.md T1, T2): it is below the
+    minimum and balancing has something for it first — it breaks up, or a player joins
+    it. None at any other table (and at the last table, which deals down to heads-up)."""
+    table = (
+        TournamentTable.objects.filter(
+            session_id=session_id,
+            status=TournamentTable.Status.PLAYING,
+            tournament__format=Tournament.Format.FREEZEOUT,
+            tournament__status=Tournament.Status.RUNNING,
         )
-        for (source, target), count in sorted(moves.items())
-    ]
-    return notes
+        .select_related("tournament", "round")
+        .first()
+    )
+    if table is None:
+        return None
+    t = table.tournament
+    tables = list(table.round.tables.filter(status=TournamentTable.Status.PLAYING))
+    if len(tables) < 2:
+        return None
+    by_number = {info.table.number: info for info in table_infos(tables, lock=False).values()}
+    stuck = breaks.blocked(tables_now(by_number, None), t.min_table, t.max_table, t.break_pot)
+    if table.number not in stuck:
+        return None
+    # About this table (the dashboard's instruction says the rest: where its players
+    # go, or which table's player joins it, and when).
+    return BalanceNote(
+        "break" if stuck[table.number] == "break" else "move",
+        table.number,
+        len(by_number[table.number].alive),
+        t.min_table,
+    )
 
 
 def seat_number(seat: Seat) -> int:

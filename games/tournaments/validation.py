@@ -56,6 +56,12 @@ def _check_choices(t: Tournament) -> None:
         raise TournamentError(
             f"Unknown tie-break {t.tiebreak!r}.", code="tiebreak", params={"tiebreak": t.tiebreak}
         )
+    if t.break_pot not in Tournament.BreakPot.values:
+        raise TournamentError(
+            f"Unknown choice for a short table's pot {t.break_pot!r}: move or play_out.",
+            code="break_pot",
+            params={"choice": t.break_pot},
+        )
 
 
 def _check_amounts(t: Tournament) -> None:

@@ -8,7 +8,8 @@ The package is split by concern, and this module is its public face (import
 - ``corrections``: correct any earlier hand (``correct_hand``), re-settling the later ones;
 - ``sessions``: start a session, seats, rules, award a pot, close, settlement marks;
 - ``bank``: buy-ins and cash-outs;
-- ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes);
+- ``prizes``: a tournament's prize ledger (buy-ins, fees, refunds, prizes), and the
+  anonymising of its memos' names when an account is deleted;
 - ``tab``: the club's tab (issue #34): a closed session's transfers put on it (or taken
   off), payments between players reported, confirmed and reversed;
 - ``_common``: the session lock, posting legs, the running totals (the session's
@@ -117,8 +118,10 @@ from ledger.postings._common import (
     announce_table_hand,
     lock_session,
     on_change,
+    on_table_deal,
     on_table_hand,
     session_state,
+    table_deal_refusal,
     table_seats,
     table_state,
     table_statement,
@@ -132,13 +135,14 @@ from ledger.postings.hands import (
     record_hand_with_legs,
     void_hand,
 )
-from ledger.postings.prizes import post_prize, prize_accounts
+from ledger.postings.prizes import post_prize, prize_accounts, rename_in_prize_memos
 from ledger.postings.sessions import (
     add_seat,
     award_pot,
     change_rules,
     close_session,
     mark_transfer_paid,
+    move_pot,
     set_seat_active,
     start_session,
 )
@@ -189,12 +193,16 @@ __all__ = [
     "ledger_sums",
     "lock_session",
     "mark_transfer_paid",
+    "move_pot",
     "on_change",
+    "on_table_deal",
     "on_table_hand",
+    "table_deal_refusal",
     "player_stacks",
     "pot_balance",
     "post_prize",
     "prize_accounts",
+    "rename_in_prize_memos",
     "prize_balances",
     "prize_postings",
     "PostedLeg",

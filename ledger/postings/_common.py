@@ -504,6 +504,31 @@ def _seat_account(session: GameSession, player_id: int) -> int:
 _table_hand_listeners: list[Callable[[int], None]] = []
 
 
+# Before a new hand at a chip-limited table: checks that may refuse the deal (a tournament
+# table below the minimum must break or take a player first, RULES.md T1–T2). Each returns
+# None or the refusal as a record error ({"code", "message", facts…}); registered by
+# ``games.apps`` like the after-hand listener, called under the session lock. A check
+# reads other tables without locking them (it holds this table's lock only).
+_table_deal_checks: list[Callable[[int], dict[str, Any] | None]] = []
+
+
+def on_table_deal(check: Callable[[int], dict[str, Any] | None]) -> None:
+    """Ask ``check(session_id)`` before each new hand at a chip-limited table."""
+    if check not in _table_deal_checks:
+        _table_deal_checks.append(check)
+
+
+def table_deal_refusal(session: GameSession) -> dict[str, Any] | None:
+    """The first refusal of a new hand at this table (None: it may deal)."""
+    if not session.chip_limited:
+        return None
+    for check in _table_deal_checks:
+        refusal = check(session.pk)
+        if refusal is not None:
+            return refusal
+    return None
+
+
 def on_table_hand(listener: Callable[[int], None]) -> None:
     """Call ``listener(session_id)`` after each committed hand of a chip-limited table."""
     if listener not in _table_hand_listeners:

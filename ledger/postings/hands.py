@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Unpack, cast
 
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
@@ -19,7 +20,7 @@ from games.models import GameSession, Hand, HandAction, Seat
 from ledger import sql
 from ledger.errors import HandRejected, NeedsConfirmation, SetupError, StaleState, VoidRefused
 from ledger.memos import Memo, MemoKind, hand_memo, reversal_memo
-from ledger.models import Posting
+from ledger.models import Leg, Posting
 from ledger.postings._common import (
     HAND_FIELDS,
     Actor,
@@ -38,6 +39,7 @@ from ledger.postings._common import (
     announce_table_hand,
     lock_session,
     seat_back,
+    table_deal_refusal,
 )
 
 # -- recording a hand ---------------------------------------------------------------------------
@@ -584,6 +586,9 @@ def record_hand_with_legs(
         _require_open(session)
         if expected_version is not None and expected_version != session.version:
             raise StaleState(session.version, expected_version)
+        refusal = table_deal_refusal(session) if pending is None else None
+        if refusal is not None:
+            raise HandRejected({"valid": False, "errors": []}, [refusal])
         if pending is None and in_progress is not None:
             # The digital hand owns the table's next pot: one hand at a time.
             raise HandRejected(
@@ -672,6 +677,26 @@ def reverse_postings(
     )
 
 
+def _moved_in_since(session: GameSession, hand: Hand) -> int:
+    """Chips moved into this session's pot outside hands after ``hand`` was recorded (a
+    broken tournament table's pot: ``postings.move_pot``); 0 at every other table."""
+    if not session.chip_limited or session.pot_account_id is None:
+        return 0
+    first = Posting.objects.filter(hand=hand).order_by("pk").values_list("pk", flat=True).first()
+    if first is None:
+        return 0
+    return int(
+        Leg.objects.filter(
+            account_id=session.pot_account_id,
+            posting__session=session,
+            posting__hand__isnull=True,
+            posting__kind=Posting.Kind.CARRY_IN,
+            posting__pk__gt=first,
+        ).aggregate(s=Sum("amount"))["s"]
+        or 0
+    )
+
+
 def void_hand(
     *,
     session_id: int,
@@ -735,7 +760,9 @@ def void_hand(
         dealer_id, forfeits = _keep_dealer_valid(
             seats, before["next_dealer"], eligible, list(before["forfeits"])
         )
-        session.carry = before["carry"]
+        # The pot as the reversal left it: the pot before the hand, plus any chips a
+        # broken tournament table's pot brought in since (postings.move_pot, RULES.md T1).
+        session.carry = before["carry"] + _moved_in_since(session, hand)
         session.next_dealer_id = dealer_id
         session.excused = list(before["excused"])
         session.forfeits = forfeits

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.models import Tournament
-from ledger.memos import Memo, text_memo
+from ledger.memos import Memo, MemoKind, text_memo
 from ledger.models import PrizeAccount, PrizeLeg, PrizePosting
 from ledger.postings._common import actor
 
@@ -68,3 +68,28 @@ def post_prize(
         [PrizeLeg(posting=posting, account_id=a, amount=x) for a, x in moved.items()]
     )
     return posting
+
+
+def rename_in_prize_memos(
+    club_id: int, names: Mapping[str, str], players: Mapping[int, str]
+) -> int:
+    """Anonymise the prize ledger's memos of a club's tournaments: ``players`` maps the
+    ids of renamed players to their new names (the posting's own player), ``names`` old
+    names to new ones (the players a deal lists). Only ``memo`` and ``memo_params`` change
+    (their English stays the sentence of their kind, ``check_memos``); legs, amounts and
+    accounts stay as written. On PostgreSQL the append-only trigger lets exactly these two
+    columns change (ledger migration 0010). Returns how many postings changed."""
+    from ledger.memos import renamed_params
+
+    changed = []
+    postings = PrizePosting.objects.filter(tournament__club_id=club_id).select_related("tournament")
+    for posting in postings.only("id", "player_id", "memo_kind", "memo_params", "tournament"):
+        own = players.get(posting.player_id) if posting.player_id is not None else None
+        params = renamed_params(posting.memo_kind, posting.memo_params, names, own)
+        if params != posting.memo_params:
+            memo = Memo(MemoKind(posting.memo_kind), params)
+            posting.memo_params = params
+            posting.memo = memo.stored(posting.tournament.currency)
+            changed.append(posting)
+    PrizePosting.objects.bulk_update(changed, ["memo", "memo_params"], batch_size=200)
+    return len(changed)

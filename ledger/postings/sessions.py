@@ -397,6 +397,46 @@ def award_pot(
     return posting
 
 
+def move_pot(*, session_id: int, amount: int, into: bool, user: Actor) -> Posting | None:
+    """Tournament chips of a broken table's carried pot (RULES.md T1 ``move``) between a
+    chip-limited table's pot and the bank that issued the chips: ``into=False`` takes
+    ``amount`` out of the broken table's pot, ``into=True`` puts it into a receiving
+    table's pot (its next hand plays for it). Each is one balanced posting, and the
+    session's ``carry`` follows its pot account. None when ``amount`` is 0."""
+    if amount == 0:
+        return None
+    _check_amount(amount)
+    with transaction.atomic():
+        session = lock_session(session_id)
+        _require_open(session)
+        if not session.chip_limited:
+            raise SetupError(
+                "not_chip_limited", "only a tournament table's pot can move", "session"
+            )
+        pot = session.pot_account_id
+        assert pot is not None  # open_session creates the pot with the session
+        held = _balance(pot)
+        if not into and amount > held:
+            raise SetupError(
+                "not_enough_chips", f"only {held} in the pot", "amount", params={"stack": held}
+            )
+        bank = _club_account(session.club_id, Account.Kind.BANK)
+        sign = 1 if into else -1
+        kind = Posting.Kind.CARRY_IN if into else Posting.Kind.CARRY_OUT
+        memo = MemoKind.POT_FROM_BROKEN if into else MemoKind.POT_TO_TABLES
+        (posting,) = _post(
+            session,
+            session.club_id,
+            [(kind, {pot: sign * amount, bank.pk: -sign * amount}, Memo(memo))],
+            user,
+        )
+        session.carry = held + sign * amount
+        session.bump()
+        session.save(update_fields=["carry", "version", *BOOK_FIELDS])
+        _event(session, "pot_moved", {"amount": sign * amount}, user)
+    return posting
+
+
 def _pot_contributors(session: GameSession, pot_account_id: int) -> list[int]:
     """Players who paid antes or penalties into the pot since it was last empty, in the
     order they first paid (live hands only)."""

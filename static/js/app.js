@@ -20,6 +20,7 @@ window.bourre.text = {
   errorsMany: "Not saved: {n} problems to fix",
   show: "show",
   queued: "Saved on this phone: it will be sent when the connection returns.",
+  queuedServer: "The server did not answer (it may be restarting): the hand is kept on this phone and sent when it answers.",
   notKept: "No connection, and this phone would not keep the hand (private window or full storage). Nothing was saved: it is still in the form; try again when the connection returns.",
   waiting: "Waiting to send ({n})",
   sendNow: "Send now",
@@ -72,7 +73,7 @@ window.bourre.t = function (key, values) {
   }
 
   // --- the failure banner -----------------------------------------------------------
-  // One for the page, at the top under the bar: what happened in the table's words, and
+  // One for the page, at the top of its content: what happened in the table's words, and
   // Retry, which sends the same request again (a hand's idempotency key makes that safe).
   var banner = null;
   var retryAction = null;
@@ -101,7 +102,11 @@ window.bourre.t = function (key, values) {
       if (again) again();
     });
     close.addEventListener("click", hideBanner);
-    document.body.appendChild(banner);
+    // In the page's flow, at the top of its content (sticky under the bar when scrolled):
+    // it pushes the heading and the pot/dealer line down instead of covering them.
+    var main = document.getElementById("main");
+    if (main) main.insertBefore(banner, main.firstChild);
+    else document.body.appendChild(banner);
     return banner;
   }
   function showBanner(message, retry) {
@@ -241,11 +246,14 @@ window.bourre.t = function (key, values) {
     if (form) summarise(form, first);
     return true;
   }
+  // A form that saves nothing says so in its own words (data-summary-one, -many: "Nothing
+  // deleted: …"), or has no summary at all (data-no-summary: the login form, whose error
+  // already says what happened).
   function summarise(form, first) {
     var old = form.querySelector("[data-error-summary]");
     if (old) old.remove();
     var n = form.querySelectorAll(".errorlist li").length;
-    if (!n) return;
+    if (!n || form.hasAttribute("data-no-summary")) return;
     var buttons = form.querySelectorAll("button[type=submit], button:not([type])");
     var primary = buttons[buttons.length - 1];
     if (!primary) return;
@@ -254,7 +262,8 @@ window.bourre.t = function (key, values) {
     p.setAttribute("data-error-summary", "");
     var link = document.createElement("a");
     link.href = "#";
-    link.textContent = n === 1 ? t("errorsOne") : t("errorsMany", { n: n });
+    var own = form.getAttribute(n === 1 ? "data-summary-one" : "data-summary-many");
+    link.textContent = own ? own.replace("{n}", n) : n === 1 ? t("errorsOne") : t("errorsMany", { n: n });
     link.addEventListener("click", function (event) { event.preventDefault(); reveal(first); });
     p.appendChild(link);
     primary.parentNode.insertBefore(p, primary);

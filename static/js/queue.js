@@ -14,6 +14,13 @@
 //   host saves it or discards it; that session's queue waits meanwhile;
 // - no answer (still offline, server away) leaves it waiting for the next try (the
 //   `online` event, a successful request, or every 15 s).
+// A Save that meets the server away (502, 503, 504: a restart behind the proxy) is kept
+// like an offline one, not left to a manual Retry: the server never recorded it, and its
+// key makes a later send record it once. (A 500 is the app's own failure: the banner.)
+// While hands wait, the form on screen does not mark a dealer ("D") or excused players:
+// those are the server's, from before the waiting hands; once the queue has gone out,
+// the form is fetched again, or, if the host has started typing, its context line and
+// marks are replaced by the server's new ones.
 // "Waiting to send (n)" stands above the record form and the scoreboard while any wait.
 //
 // A hand belongs to the login that typed it (`entry.login`, the user's id from the page's
@@ -193,11 +200,16 @@
     if (!heading || document.querySelector(".record-form[data-replaces]")) return;
     var base = parseInt(heading.getAttribute("data-next-number"), 10);
     if (!isNaN(base)) heading.textContent = t("recordHand", { n: base + n });
+    // The dealer's "D" and the excused marks are the server's from before the waiting
+    // hands (or before the ones just sent, until the fresh ones arrive): not shown.
+    var section = document.getElementById("record");
+    if (section) section.toggleAttribute("data-ahead", !!n || stale);
     if (!context) return;
     if (!context.hasAttribute("data-server-text")) context.setAttribute("data-server-text", context.innerHTML);
     if (n) context.textContent = t(n === 1 ? "afterWaitingOne" : "afterWaitingMany", { n: n });
-    else context.innerHTML = context.getAttribute("data-server-text");
+    else if (!stale) context.innerHTML = context.getAttribute("data-server-text");
   }
+  var stale = false; // hands went out: the form's table (pot, dealer, marks) is being fetched
   function pageSession() {
     var el = document.querySelector("[data-session]");
     return el ? el.getAttribute("data-session") : null;
@@ -210,7 +222,7 @@
     if (submitter && submitter.name) pairs.push([submitter.name, submitter.value]);
     return pairs;
   }
-  function enqueue(form, submitter) {
+  function enqueue(form, submitter, said) {
     var fields = fieldsOf(form, submitter);
     var get = function (name) { var f = fields.filter(function (p) { return p[0] === name; })[0]; return f ? f[1] : ""; };
     var session = form.getAttribute("data-session");
@@ -253,7 +265,7 @@
       if (key) key.value = randomKey();
       form.querySelectorAll(".errorlist, [data-error-summary], [data-returned]").forEach(function (el) { el.remove(); });
       form.dispatchEvent(new Event("change", { bubbles: true }));
-      note(form, t("queued"));
+      note(form, said || t("queued"));
       render();
     }, function () { /* said above, in the banner */ });
   }
@@ -297,6 +309,18 @@
     detail.bourreQueued = true;
     var cfg = detail.requestConfig || {};
     enqueue(form, cfg.triggeringEvent && cfg.triggeringEvent.submitter);
+  }, true);
+
+  // The server away (a restart: the proxy answers 502, 503 or 504): nothing was recorded;
+  // the hand waits on the phone like an offline one and goes when the server answers.
+  window.addEventListener("htmx:responseError", function (event) {
+    var detail = event.detail || {};
+    var form = recordForm(detail.elt);
+    var status = detail.xhr ? detail.xhr.status : 0;
+    if (!form || !usable || [502, 503, 504].indexOf(status) < 0) return;
+    detail.bourreQueued = true;
+    var cfg = detail.requestConfig || {};
+    enqueue(form, cfg.triggeringEvent && cfg.triggeringEvent.submitter, t("queuedServer"));
   }, true);
 
   // --- sending ----------------------------------------------------------------------------
@@ -370,10 +394,36 @@
   // hand's number, dealer and pot are the server's, not those of before the queue.
   function refreshForm() {
     var form = document.querySelector("form.record-form[data-session]");
-    if (!form || !window.htmx || form.hasAttribute("data-replaces")) return;
-    if (waiting(form.getAttribute("data-session")).length) return;
-    if (form.querySelector("input[name=trump]:checked, .trick-opt input:checked")) return;
-    window.htmx.ajax("GET", form.action, { target: "#record", swap: "outerHTML" });
+    if (!form || !window.htmx || form.hasAttribute("data-replaces")) return settle();
+    if (waiting(form.getAttribute("data-session")).length) return settle();
+    if (form.querySelector("input[name=trump]:checked, .trick-opt input:checked")) return refreshTable(form);
+    var done = window.htmx.ajax("GET", form.action, { target: "#record", swap: "outerHTML" });
+    return done && done.then ? done.then(settle, settle) : settle();
+  }
+  function settle() { stale = false; render(); }
+  // A form the host has started typing keeps its taps: only what the server says about
+  // the table (the context line, the number, the dealer's and excused marks) is new.
+  function refreshTable(form) {
+    return fetch(form.action, { credentials: "same-origin", headers: { "HX-Request": "true" } }).then(function (response) {
+      return response.ok ? response.text() : "";
+    }).then(function (html) {
+      var doc = parse(html);
+      var context = document.querySelector("#record .record-context");
+      var fresh = doc.querySelector(".record-context");
+      if (context && fresh) context.setAttribute("data-server-text", fresh.innerHTML);
+      var heading = document.querySelector("#record h1[data-next-number]");
+      var number = doc.querySelector("h1[data-next-number]");
+      if (heading && number) heading.setAttribute("data-next-number", number.getAttribute("data-next-number"));
+      form.querySelectorAll("[data-row]").forEach(function (row) {
+        var mine = row.querySelector("label.who");
+        var theirs = Array.prototype.filter.call(doc.querySelectorAll("[data-row]"), function (r) {
+          return r.getAttribute("data-name") === row.getAttribute("data-name");
+        })[0];
+        if (!mine || !theirs) return;
+        mine.querySelectorAll("[data-table-mark]").forEach(function (el) { el.remove(); });
+        theirs.querySelectorAll("label.who [data-table-mark]").forEach(function (el) { mine.appendChild(el); });
+      });
+    }).catch(function () { /* the old context stays: the next flush tries again */ }).then(settle);
   }
 
   function flush() {
@@ -394,8 +444,9 @@
     var sentBefore = sent;
     return step().catch(function () { /* the store failed: the entries stay */ }).then(function () {
       flushing = false;
+      if (sent > sentBefore) stale = true;
       render();
-      if (sent > sentBefore) refreshForm();
+      if (sent > sentBefore) return refreshForm();
     });
   }
 

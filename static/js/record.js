@@ -176,9 +176,8 @@
     rowsOf(form).forEach(function (row) {
       if ((draft.auto || []).indexOf(row.dataset.name) !== -1) row.dataset.auto = "1";
     });
-    if (form.querySelector("details.more") && draft.taps.some(function (p) { return /^(renege_who|renege_kind|out_of_turn_\d+|up_card|card_log)$/.test(p[0]); })) {
-      form.querySelector("details.more").open = true;
-    }
+    // "More" is not opened for restored taps: open, it is a sheet over the seats the host
+    // is about to tap again (its fields keep their values and are saved with the hand).
     if (!done) return;
     var section = form.closest("section") || document;
     var line = section.querySelector("[data-draft-restored]");

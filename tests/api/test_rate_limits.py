@@ -115,3 +115,33 @@ def test_every_operation_documents_the_headers_and_429(db):
         assert "Retry-After" in op["responses"]["429"]["headers"], (method, path)
         for status, response in op["responses"].items():
             assert set(RATE_HEADERS) <= set(response.get("headers", {})), (method, path, status)
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/schema/", "/api/v1/docs/", "/api/v1/nowhere/", "/api/v1/sessions/abc/"]
+)
+def test_the_schema_its_docs_and_an_unrouted_path_carry_the_headers(api_carol, rates, path):
+    """Issue #33: every API response says where its client stands, not only the routed
+    operations'; and each is counted (the second answer has one less left)."""
+    rates(token="5/min")
+    first, second = api_carol.get(path), api_carol.get(path)
+    assert first.status_code in (200, 404)
+    for name in RATE_HEADERS:
+        assert name in first, (path, name)
+    assert (first["RateLimit-Remaining"], second["RateLimit-Remaining"]) == ("4", "3")
+
+
+def test_an_unrouted_path_is_the_same_problem_and_is_limited(api_anon, rates):
+    rates(anon="2/min")
+    answers = [api_anon.post("/api/v1/nowhere/", {}, format="json") for _ in range(3)]
+    assert [a.status_code for a in answers] == [404, 404, 429]
+    assert answers[0]["Content-Type"] == "application/problem+json"
+    assert answers[0].json()["errors"] == [
+        {"code": "not_found", "message": answers[0].json()["detail"]}
+    ]
+    assert answers[2]["Retry-After"]
+
+
+def test_the_schema_says_every_response_carries_the_headers(settings):
+    description = settings.SPECTACULAR_SETTINGS["DESCRIPTION"]
+    assert "the schema itself and the 404 of a path" in description

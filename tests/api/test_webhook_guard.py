@@ -9,6 +9,7 @@ the real one (the socket module resolves them too). Receivers are real local ser
 
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
@@ -194,7 +195,8 @@ def test_a_name_resolving_to_loopback_is_refused(api_alice, club, strict, resolv
     assert response.status_code == 400
     assert _code(response) == "address_not_allowed"
     assert response.json()["errors"][0]["message"] == (
-        "This address leads into the server's own network; use a public address."
+        "This address is inside a private network, and a private network cannot receive "
+        "webhooks. Use an address anyone on the internet can reach."
     )
 
 
@@ -268,7 +270,7 @@ def test_the_refusal_speaks_the_owners_language(api_alice, club, strict):
         headers={"Accept-Language": "es"},
     )
     message = response.json()["errors"][0]["message"]
-    assert message and "server's own network" not in message
+    assert message and "private network" not in message
 
 
 # --- delivery ------------------------------------------------------------------------------
@@ -490,3 +492,34 @@ def test_an_endpoint_http_client_cannot_address_fails_alone(club, game, bob, loc
     assert sorted(r[1] for r in receiver.requests) == sorted(
         ["/ok", egress.target(f"http://127.0.0.1:{receiver.port}{path}").path]
     )
+
+
+def test_a_receiver_dribbling_its_answer_meets_the_deadline(club, game, bob, local, monkeypatch):
+    """Issue #33: each read of a slow receiver comes within the socket's timeout (a byte
+    every 0.2 s, its head never ending), so only an overall deadline ends the delivery:
+    recorded as "timeout", well before the per-read timeout could ever fire."""
+    monkeypatch.setattr(egress, "DEADLINE", 1.0)
+    stop = threading.Event()
+    with socket.socket() as slow:
+        slow.bind(("127.0.0.1", 0))
+        slow.listen()
+
+        def dribble() -> None:
+            conn, _ = slow.accept()
+            with conn:
+                conn.sendall(b"HTTP/1.1 200 OK\r\n")
+                while not stop.wait(0.2):
+                    try:
+                        conn.sendall(b"X")
+                    except OSError:
+                        return
+
+        threading.Thread(target=dribble, daemon=True).start()
+        WebhookEndpoint.objects.create(club=club, url=f"http://127.0.0.1:{slow.getsockname()[1]}/")
+        record(game, FIRST_HAND, bob)
+        started = time.monotonic()
+        outbox.deliver_due()
+        took = time.monotonic() - started
+        stop.set()
+    assert WebhookDelivery.objects.get().last_error == "timeout"
+    assert 1.0 <= took < outbox.TIMEOUT

@@ -121,7 +121,10 @@ def test_evening_at_phone_size(live_server, phone, new_phone, login, club, playe
     assert sentences and all(
         re.fullmatch(r"\w+ pays ([\w ']+ \$\d+|\$\d+ into the club kitty)", s) for s in sentences
     )
-    assert page.locator(".transfer .row-sub").first.inner_text()  # the explanation line
+    # The explanation line waits behind "why?" (FINDINGS): hidden until tapped.
+    assert not page.locator(".transfer .row-sub").first.is_visible()
+    page.locator(".transfer .transfer-why > summary").first.click()
+    assert page.locator(".transfer .row-sub").first.inner_text()
 
     # Tick one transfer as paid; it is remembered.
     first = page.locator(".transfer").first

@@ -94,3 +94,41 @@ def test_owner_pages_have_44px_tap_targets(
         phone.goto(live_server.url + path)
         small += [f"{path}: {s}" for s in phone.evaluate(MEASURE)]
     assert not small, "tap targets under 44 px:\n  " + "\n  ".join(small)
+
+
+def test_account_and_login_pages_have_44px_tap_targets(
+    live_server, phone, login, club, players, alice, password
+):
+    """A new user's finding (issue #33): 20 px targets on the account and login pages.
+    Signed out: login, sign-up, password reset, and the login form refused; signed in:
+    the account page and the delete page (its club choice and new owner shown)."""
+    small = []
+
+    def measure(label: str) -> None:
+        small.extend(f"{label}: {s}" for s in phone.evaluate(MEASURE))
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390, label
+
+    for path in ("/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"):
+        phone.goto(live_server.url + path)
+        measure(path)
+    phone.goto(live_server.url + "/accounts/login/")
+    phone.fill("input[name=username]", "alice")
+    phone.fill("input[name=password]", "wrong")
+    phone.locator("form button[type=submit]").click()
+    phone.wait_for_selector(".errorlist")
+    error = phone.locator(".errorlist").first.inner_text()
+    assert "That username and password do not match" in error
+    assert not phone.locator("[data-error-summary]").count()  # no "Not saved" on a login
+    measure("login refused")
+    phone.screenshot(path="/tmp/i33-rest-login-refused.png", full_page=True)
+    login(phone, "alice", password)
+    for path in ("/settings/account/", "/settings/account/delete/"):
+        phone.goto(live_server.url + path)
+        measure(path)
+    phone.locator(f"input[name=club_{club.pk}][value=hand_over]").check()
+    phone.locator("form button[type=submit].danger").click()  # no password: refused
+    phone.wait_for_selector("[data-error-summary]")
+    assert phone.locator("[data-error-summary]").inner_text().startswith("Nothing deleted")
+    measure("delete refused")
+    phone.screenshot(path="/tmp/i33-rest-delete-refused.png", full_page=True)
+    assert not small, "tap targets under 44 px:\n  " + "\n  ".join(small)

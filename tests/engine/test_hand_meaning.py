@@ -8,6 +8,7 @@ from games.engine.hand_meaning import (
     called_out_of_turn,
     claimed_reneges,
     deal_forfeits,
+    excused_from_ante,
     first_reneges,
     forfeits_after,
     same_result,
@@ -15,6 +16,8 @@ from games.engine.hand_meaning import (
     tied_at_top,
     who_antes_next,
 )
+from games.engine.rules import Rules
+from games.engine.verify import verify
 
 
 def test_R38_R12_a_named_renege_of_a_passer_stands_only_under_an_ace_up() -> None:
@@ -137,6 +140,34 @@ def test_R5_the_next_antes_skip_the_excused_or_fall_to_the_dealer_alone() -> Non
     """R5: every seated player antes except those the last hand excused, in seat order;
     under ``dealer_antes_for_all`` the dealer antes for everyone, excused or not."""
     seats = ["ann", "ben", "cal", "dee"]
-    assert who_antes_next(seats, "cal", ["dee", "ben"], False) == ["ann", "cal"]
-    assert who_antes_next(seats, "cal", ["cal"], True) == ["cal"]
-    assert who_antes_next(seats, "cal", [], False) == seats
+    plain = Rules()
+    assert who_antes_next(seats, "cal", ["dee", "ben"], plain) == ["ann", "cal"]
+    assert who_antes_next(seats, "cal", ["cal"], Rules(dealer_antes_for_all=True)) == ["cal"]
+    assert who_antes_next(seats, "cal", [], plain) == seats
+
+
+def test_R5_double_ante_excuses_nobody_even_players_left_excused_by_an_earlier_rule() -> None:
+    """RULES.md, ``double_ante``: nobody is ever excused. A table that turns it on after
+    a hand that excused ben and dee (R36) still has them excused in its state; the engine
+    ignores them (payout._antes), so the next antes are everyone's, and the marks the
+    pages show ("excused") are nobody's either."""
+    seats = ["ann", "ben", "cal", "dee"]
+    double = Rules(double_ante=True)
+    assert who_antes_next(seats, "cal", ["dee", "ben"], double) == seats
+    assert excused_from_ante(["dee", "ben"], double) == []
+    assert excused_from_ante(["dee", "ben"], Rules(dealer_antes_for_all=True)) == []
+    assert excused_from_ante(["dee", "ben"], Rules()) == ["dee", "ben"]
+    # What the verifier charges agrees: all four ante, the excused ones included.
+    verdict = verify(
+        {
+            "players": seats,
+            "dealer": "cal",
+            "excused": ["dee", "ben"],
+            "rules": {"double_ante": True},
+            "trump": "H",
+            "passed": ["ben", "cal", "dee"],
+        }
+    )
+    assert sorted(verdict["result"]["antes"]) == sorted(
+        who_antes_next(seats, "cal", ["dee", "ben"], double)
+    )

@@ -492,8 +492,12 @@ def test_archiving_a_club_keeps_its_prize_ledger_provable(alice, club):
     assert done.archived == ["Bayou Club"]
     assert Club.objects.get(pk=club.pk).archived_at is not None
     assert Player.objects.get(pk=linked.pk).name == f"Player {linked.pk}"
-    # The prize ledger is append-only: its rows, memos included, are as they were.
-    assert list(PrizePosting.objects.filter(tournament=t).values_list("id", "memo")) == prize_rows
+    # The prize ledger keeps every row; its memos name the archived players' new names
+    # (issue #33), each still the English of its kind and parameters (check_prize_ledger).
+    after = list(PrizePosting.objects.filter(tournament=t).values_list("id", "memo"))
+    assert [pk for pk, _ in after] == [pk for pk, _ in prize_rows]
+    assert not any("p00" in memo for _, memo in after)
+    assert any(memo.startswith(f"Player {linked.pk}: buy-in") for _, memo in after)
     postings.check_prize_ledger(t)
     _books_pass()
 
@@ -545,3 +549,73 @@ def test_a_member_removed_from_a_club_no_longer_exports_its_books(bob_client, bo
     after = _export(bob_client)
     assert after["memberships"] == [] and after["hands"] == [] and after["postings"] == []
     postings.check_invariants(game)
+
+
+def test_the_prize_ledger_forgets_a_deleted_members_name(alice_client, alice, bob, club):
+    """Issue #33: a tournament's prize memos named the entrant ("p001: buy-in $5 + fee
+    $0.50"). Deleting the account (the club handed over) renames p001 there too; only memo
+    and memo_params change, the prize ledger still balances and every memo is still its
+    kind's sentence."""
+    from ledger.models import PrizeLeg, PrizePosting
+
+    from .test_tournament_service import make_tournament
+
+    t = make_tournament(club, alice, n=4, buy_in=500, fee=50, starting_chips=20, antes=[1])
+    linked = Player.objects.get(club=club, name="p001")
+    linked.user = alice
+    linked.save()
+    assert PrizePosting.objects.filter(tournament=t, memo__startswith="p001:").exists()
+    legs = sorted(PrizeLeg.objects.filter(posting__tournament=t).values_list("pk", "amount"))
+    heir = Membership.objects.get(club=club, user=bob)
+
+    _delete(alice_client, **{f"club_{club.pk}": "hand_over", f"heir_{club.pk}": heir.pk})
+
+    linked.refresh_from_db()
+    assert linked.name == f"Former member {linked.pk}"
+    memos = list(PrizePosting.objects.filter(tournament=t).values_list("memo", "memo_params"))
+    assert not any("p001" in memo or "p001" in json.dumps(params) for memo, params in memos)
+    assert any(memo.startswith(f"Former member {linked.pk}: buy-in") for memo, _ in memos)
+    # The other entrants' memos and every leg are as they were.
+    assert {memo.split(":")[0] for memo, _ in memos} >= {"p002", "p003", "p004"}
+    assert (
+        sorted(PrizeLeg.objects.filter(posting__tournament=t).values_list("pk", "amount")) == legs
+    )
+    postings.check_prize_ledger(t)
+    _books_pass()
+
+
+def test_renamed_prize_memo_params_replace_names_only_where_a_name_stands():
+    from ledger.memos import MemoKind, renamed_params
+
+    names = {"ann": "Former member 7"}
+    deal = {"deal": "even", "agreed": "ben, ann, annie", "name": "ann", "amount": 500}
+    assert renamed_params(MemoKind.DEAL, deal, names) == {
+        **deal,
+        "agreed": "ben, Former member 7, annie",
+        "name": "Former member 7",
+    }
+    # The posting's own player wins over the name map (renamed since the tournament).
+    fee = {"name": "annette", "fee": 100}
+    assert renamed_params(MemoKind.FEE, fee, names, "Former member 7")["name"] == (
+        "Former member 7"
+    )
+    assert renamed_params(MemoKind.TEXT, {"text": "ann"}, names) == {"text": "ann"}
+
+
+def test_the_only_member_who_could_take_over_is_chosen_already(alice_client, club, bob, carol):
+    """A new user's finding (issue #33): with one candidate the "New owner" select began
+    at "—". One candidate: chosen; several: the person still picks."""
+    heirs_field = f"heir_{club.pk}"
+
+    def select() -> str:
+        page = alice_client.get(reverse("account_delete")).content.decode()
+        start = page.index(f'name="{heirs_field}"')
+        return page[start : page.index("</select>", start)]
+
+    several = select()
+    assert '<option value="" selected>—</option>' in several
+    assert "bob" in several and "carol" in several
+    Membership.objects.filter(club=club, user=carol).delete()
+    one = select()
+    bob_pk = Membership.objects.get(club=club, user=bob).pk
+    assert f'<option value="{bob_pk}" selected>bob</option>' in one and "—" not in one

@@ -224,3 +224,44 @@ def test_a_correction_that_leaves_a_player_out_of_the_money_is_not_called_an_und
     labels = [line.label for line in statements.statement(table, players[0].pk, "ann")]
     assert labels[-1] == "Hand 1 undone"
     postings.check_invariants(table)
+
+
+def test_the_confirmation_lists_only_hands_that_change_then_counts_the_rest(bob_client, table):
+    """FINDINGS: the confirmation listed every later hand ("was ann wins $1.50 — now ann
+    wins $1.50" twenty-two times). A renege caught in time added to hand 1 (R39: cal
+    forfeits a deal, pays nothing) changes no money: hands 2-4 are re-settled only in
+    their stored state (cal's forfeit; hand 4 dealt by dee instead of cal, R8), so they
+    are counted, not listed; hand 1, which the host changed, is listed."""
+    first = record_direct(table, **WIN_ANN)
+    record_direct(table, tricks={"ann": 1, "ben": 3, "cal": 1, "dee": 0})
+    record_direct(table, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0})
+    record_direct(table, tricks={"ann": 1, "ben": 1, "cal": 3, "dee": 0})
+    url = reverse("hand_correct", args=[first.pk])
+    data = form_data(first, tricks=WIN_ANN["tricks"], reneges={"cal": "corrected"})
+    confirm = bob_client.post(url, data)
+    assert confirm.status_code == 200
+    html = confirm.content.decode()
+    # The ledger re-settles hands 2-4 (their records changed) ...
+    assert [c.number for c in confirm.context["correction"].hands] == [1, 2, 3, 4]
+    assert not any(c.money_changed for c in confirm.context["correction"].hands)
+    # ... but the page lists hand 1 only, then says how many later hands stay as they were.
+    assert [c.number for c in confirm.context["hands_shown"]] == [1]
+    assert "Hand 1</strong> (corrected)" in html and "Hand 2</strong>" not in html
+    assert "3 later hands unchanged" in html
+    assert html.index("3 later hands unchanged") < html.index("Save the correction")
+    postings.check_invariants(table)
+
+
+def test_a_later_hand_whose_money_changes_is_listed(bob_client, table):
+    """A later hand whose result changes is listed with was/now; the ones after it that
+    do not change are counted."""
+    first = record_direct(table, **WIN_ANN)  # dee bourré: dee pays 4 into hand 2's pot
+    record_direct(table, tricks={"ann": 1, "ben": 3, "cal": 1, "dee": 0})
+    record_direct(table, tricks={"ann": 3, "ben": 1, "cal": 1, "dee": 0})
+    url = reverse("hand_correct", args=[first.pk])
+    confirm = bob_client.post(url, form_data(first, tricks=WIN_ANN["tricks"], passed=["dee"]))
+    shown = [c.number for c in confirm.context["hands_shown"]]
+    assert shown[:2] == [1, 2]  # dee passed: hand 2's pot is smaller, ben wins less
+    unchanged = confirm.context["later_unchanged"]
+    assert unchanged == 2 - (len(shown) - 1)
+    postings.check_invariants(table)

@@ -146,6 +146,32 @@ def test_money_inputs_ask_for_a_decimal_keyboard_and_show_dollars(bob_client, ce
     assert '<option value="USD" selected>$ USD</option>' in page  # one tap: USD by default
 
 
+def test_a_new_session_starts_from_the_clubs_last_ante(bob_client, cents_club, players, bob):
+    """FINDINGS: every new session started at $1 while the table plays a quarter. The
+    form starts from the ante the club's latest home session played at last (a change
+    during it included); a tournament table's chip level is never carried."""
+
+    def ante_shown():
+        page = bob_client.get(reverse("session_new", args=[cents_club.pk])).content.decode()
+        field = page[page.index('name="ante"') - 200 : page.index('name="ante"') + 200]
+        return re.search(r'value="([^"]*)"', field).group(1)
+
+    assert ante_shown() == "1"  # the club's first table: one whole dollar
+    data = new_session_data(players, ante="0.25", currency="USD")
+    assert bob_client.post(reverse("session_new", args=[cents_club.pk]), data).status_code == 302
+    first = GameSession.objects.get()
+    assert first.rules["ante"] == 25 and ante_shown() == "0.25"
+    postings.change_rules(session_id=first.pk, rules={"ante": 50}, user=bob)
+    assert ante_shown() == "0.50"
+    tournament_table = postings.start_session(
+        club=cents_club, name="t", players=players, dealer=players[0], rules={"ante": 300},
+        currency=cents_club.currency, user=bob, tournament_chips={p.pk: 1000 for p in players},
+    )  # fmt: skip
+    assert tournament_table.chip_limited and ante_shown() == "0.50"
+    postings.check_invariants(first)
+    postings.check_invariants(tournament_table)
+
+
 def test_a_club_with_games_keeps_its_minor_unit(alice_client, cents_club, players, bob):
     postings.start_session(
         club=cents_club, name="x", players=players, dealer=players[0], rules={},

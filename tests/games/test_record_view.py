@@ -562,3 +562,51 @@ def test_result_says_a_corrected_renege_costs_the_next_deal_R39(bob_client, tabl
     # ann was next to deal (dee dealt): the deal skipped her at once, ben deals.
     hand = Hand.objects.get(session=table, number=1)
     assert hand.result["next_dealer"] == "ben" and hand.result["forfeits_next"] == []
+
+
+# -- double_ante after a hand that excused someone -------------------------------------------
+
+
+def test_R5_double_ante_switched_on_after_a_bourre_shows_nobody_excused(bob_client, table, bob):
+    """RULES.md, ``double_ante``: nobody is ever excused. dee was bourréd (R36), so the
+    session's state excuses dee; the table then turns on ``double_ante``. The verifier
+    charges dee an ante at the next hand, so the result page's "Antes next", the
+    scoreboard's badge and the record form's mark must not say dee is excused."""
+    hand = record_direct(table, **WIN_ANN)
+    assert postings.session_state(table)["excused"] == ["dee"]
+    postings.change_rules(session_id=table.pk, rules={"double_ante": True}, user=bob)
+    page = bob_client.get(reverse("hand_detail", args=[hand.pk]))
+    assert page.context["antes_next"] == ["ann", "ben", "cal", "dee"]
+    assert "dee excused" not in page.content.decode()
+    board = bob_client.get(reverse("session_detail", args=[table.pk]))
+    assert [r["excused"] for r in board.context["rows"]] == [False] * 4
+    form = bob_client.get(reverse("hand_record", args=[table.pk]))
+    assert [r["excused"] for r in form.context["rows"]] == [False] * 4
+    assert "excused" not in form.content.decode().split('class="record-context"')[1][:400]
+    # The next hand charges dee the ante the pages promised.
+    nxt = record_direct(table, trump="H", passed=["ben", "cal"], tricks={"ann": 5})
+    assert nxt.result["antes"]["dee"] == 2  # one ante, plus the second for playing
+    postings.check_invariants(table)
+
+
+def test_the_hand_page_names_its_hand_once(bob_client, table, bob):
+    """FINDINGS: the hand page said "Hand 3" twice (its heading and the result card's
+    kicker). The heading names it; the record screen, which has no heading of its own,
+    still says "Hand 3 saved"."""
+    for _ in range(3):
+        hand = record_direct(table, **WIN_ANN)
+
+    def shown(html):  # the page above its postings' details (whose memos name the hand)
+        return html.split("<body", 1)[1].split('<details class="details-toggle">')[0]
+
+    html = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    assert hand.number == 3 and shown(html).count("Hand 3") == 1
+    postings.void_hand(session_id=table.pk, hand_id=hand.pk, user=bob)
+    html = bob_client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    assert shown(html).count("Hand 3") == 1 and "undone" in shown(html)
+    table.refresh_from_db()
+    saved = record(bob_client, table, htmx=True, tricks={"ann": 1, "ben": 3, "cal": 1})
+    assert saved.status_code == 200
+    number = Hand.objects.filter(session=table).latest("pk").number
+    assert saved.content.decode().count(f"Hand {number} saved") == 1
+    postings.check_invariants(table)

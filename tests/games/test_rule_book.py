@@ -65,6 +65,26 @@ def test_why_turns_rule_numbers_into_links():
     assert "(declaring out of turn forfeits your deal)" in html and "R16:" not in html
 
 
+def test_a_sentence_citing_two_rules_ends_with_one_why():
+    """FINDINGS: "… why? why?" — one link, to the first rule the sentence cites."""
+    html = render("Everybody passed (R40); otherwise the dealer wins uncontested (R14).")
+    assert html.count(">why?</a>") == 1 and "#R40" in html and "#R14" not in html
+
+
+def test_a_refused_save_with_only_a_suit_tapped_says_why_once(bob_client, club, players, bob):
+    """FINDINGS: with the default declaring in turn (R9) and only a suit tapped, the
+    refusal ended "… why? why?" (R40 and R14)."""
+    table = start_table(club, players, bob)
+    data = hand_data(table)
+    for i in range(4):
+        del data[f"play_{i}"], data[f"tricks_{i}"]  # nobody ticked: only the suit
+    response = bob_client.post(reverse("hand_record", args=[table.pk]), data, HTTP_HX_REQUEST="1")
+    assert response.status_code == 422
+    top = re.search(r'<ul class="errorlist nonfield"[^>]*>(.*?)</ul>', response.content.decode())
+    assert top and "Everybody passed" in top.group(1)
+    assert top.group(1).count(">why?</a>") == 1 and "why? why?" not in response.content.decode()
+
+
 def test_record_errors_speak_words_with_a_why_link(bob_client, club, players, bob):
     table = start_table(club, players, bob)
     data = hand_data(table, tricks={"ann": 3, "ben": 2, "cal": 1}, passed=["dee"])

@@ -3,6 +3,7 @@ and of the full ledger, and their forbidden cases."""
 
 import csv
 import io
+import re
 from collections import defaultdict
 
 import pytest
@@ -45,6 +46,13 @@ def test_settlement_sentences_and_explanations(carol_client, played):
     for row in response.context["rows"]:
         assert row["explanation"]  # one line saying why
         assert row["explanation"] in html.replace("&#x27;", "'")
+    # FINDINGS: the explanation says more than a player needs; it waits behind "why?"
+    # (a closed <details> under each transfer's sentence).
+    whys = re.findall(
+        r'<details class="transfer-why">\s*<summary>why\?</summary>\s*<p class="row-sub">([^<]+)</p>',
+        html.replace("&#x27;", "'"),
+    )
+    assert sorted(whys) == sorted(r["explanation"] for r in response.context["rows"])
     assert "still open" not in html
     # A member sees the paid boxes but cannot tick them.
     assert 'type="checkbox" name="paid" value="1" disabled' in html

@@ -90,20 +90,25 @@ def test_the_directors_check_does_the_waiting_move_now(club, alice, alice_client
     check_books(t)
 
 
-def test_a_table_that_must_break_waits_for_its_pot(club, alice):
-    t, _ = started_freezeout(club, alice)
-    two = bust_one_at_table_two(t)
-    one = table(t, 1)
-    s1 = list(names(one.session))
-    record(one.session, win(s1, s1[0], {s1[1]: 2}))  # 4 and 4 now
-    # Another bourré at table 2 knocks one more out: 3 left, and 4 + 3 fit one table of
-    # 7, but its pot holds the penalty: the table plays on until that pot is won.
+def _second_bourre_at_table_two(t):
+    """After ``bust_one_at_table_two`` and a clean hand at table 1 (4 and 4): another
+    bourré at table 2 knocks one more out — 3 left, a penalty in its pot, and 4 + 3 fit
+    one table of 7."""
+    two = table(t, 2)
     info = tables.table_infos([two])[two.pk]
     seated = [r["player__name"] for r in info.seats if r["player_id"] in info.alive]
     record(
         two.session,
         {"trump": "C", "passed": seated[2:3], "tricks": {seated[0]: 3, seated[1]: 2, seated[3]: 0}},
     )
+    return two
+
+
+def test_play_out_a_short_table_waits_for_its_pot(club, alice):
+    """T1 ``play_out``: the short table keeps dealing until its pot is won; the dashboard
+    says so."""
+    t, _ = started_freezeout(club, alice, break_pot="play_out", max_table=8)  # 5 and 4
+    two = bust_one_at_table_two(t)
     assert len(tables.table_infos([two])[two.pk].alive) == 3
     two.refresh_from_db()
     pot = GameSession.objects.get(pk=two.session_id).carry
@@ -118,6 +123,35 @@ def test_a_table_that_must_break_waits_for_its_pot(club, alice):
             "Table 2 has 3 players (minimum 4): it breaks up and its players move to the other "
             f"tables. First the pot at table 2 ({pot} chips) must be won."
         ]
+    # It deals (nobody joins it meanwhile); once its pot is won clean, it breaks.
+    info = tables.table_infos([two])[two.pk]
+    seated = [r["player__name"] for r in info.seats if r["player_id"] in info.alive]
+    record(two.session, win(seated, seated[0], {seated[1]: 2}))
+    two.refresh_from_db()
+    assert two.status == TournamentTable.Status.BROKEN and not two.result["pot_moved"]
+    check_books(t)
+
+
+def test_move_a_short_table_breaks_at_once_and_its_pot_goes_with_its_players(club, alice):
+    """T1 ``move`` (the default): the same short table breaks right after the hand that
+    left it short, pot and all; the chips of its pot arrive at table 1, which received
+    all three players, and no chip is lost (the chip report and every ledger balance)."""
+    t, _ = started_freezeout(club, alice)
+    bust_one_at_table_two(t)
+    one = table(t, 1)
+    s1 = list(names(one.session))
+    record(one.session, win(s1, s1[0], {s1[1]: 2}))
+    one_pot_before = GameSession.objects.get(pk=one.session_id).carry
+    two = _second_bourre_at_table_two(t)
+    two.refresh_from_db()
+    assert two.status == TournamentTable.Status.BROKEN
+    pot = two.result["pot"]
+    assert pot > 0 and two.result["pot_moved"] == {"1": pot} and not two.result["pot_awarded"]
+    assert GameSession.objects.get(pk=one.session_id).carry == one_pot_before + pot
+    assert GameSession.objects.get(pk=two.session_id).carry == 0
+    assert SeatMove.objects.filter(reason="break", source=two).count() == 3
+    t.refresh_from_db()
+    assert tables.balance_outlook(t) == []
     check_books(t)
 
 
@@ -148,15 +182,17 @@ def test_a_short_table_the_others_have_no_room_for_is_announced(club, alice, ali
     check_books(t)
 
 
-def test_when_two_tables_are_short_the_warning_does_not_promise_which_breaks(
+def test_two_short_tables_give_one_instruction_and_both_are_refused_a_deal(
     club, alice, alice_client
 ):
-    """Tables of 4 (minimum 4, maximum 7): a bourré at each leaves 3 and 3, a penalty in
-    both pots. One table breaks, but which is the first to win its pot clean: the
-    warning names both (it promised table 2, then table 1 broke)."""
+    """Two tables of 4 (minimum 4, maximum 7) under ``play_out``: a bourré at each
+    leaves two short tables of 3 with chips in their pots. The dashboard gives one
+    instruction at a time (before: two overlapping lines, each saying "one of them breaks
+    up"); the first short table to win its pot clean breaks into the other, once that
+    one's pot is won too (nobody joins a table playing out its pot)."""
     t = make_tournament(
         club, alice, n=8, format="freezeout", starting_chips=4, antes=[1],
-        hands_per_level=100, min_table=4, max_table=7,
+        hands_per_level=100, min_table=4, max_table=7, break_pot="play_out",
     )  # fmt: skip
     svc.start(tournament_id=seeded(t.pk, "either"), user=alice)
     for number in (2, 1):
@@ -171,23 +207,19 @@ def test_when_two_tables_are_short_the_warning_does_not_promise_which_breaks(
             },
         )
     t.refresh_from_db()
-    notes = tables.balance_outlook(t)
-    assert [(n.kind, n.players, n.wait, sorted([n.table, *n.either])) for n in notes] == [
-        ("break", 3, "first", [1, 2])
-    ]
     page = alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
-    assert warnings(page) == [
-        "Tables 1 and 2 are below the minimum of 4 players: one of them breaks up and its "
-        "players move to the other tables. It is the first of them to finish a hand with "
-        "its pot empty."
+    said = warnings(page)
+    assert said == [
+        "Table 1 has 3 players (minimum 4): it breaks up and its players move to the other "
+        f"tables. First the pot at table 1 ({table(t, 1).session.carry} chips) must be won."
     ]
-    # Table 1 wins its pot clean first: it is the one that breaks.
-    one = table(t, 1)
-    alive = tables.table_infos([one])[one.pk].alive
-    s1 = [n for n, pid in names(one.session).items() if pid in alive]
-    record(one.session, win(s1, s1[0], {s1[1]: 2}))
-    assert TournamentTable.objects.get(pk=one.pk).status == TournamentTable.Status.BROKEN
-    assert TournamentTable.objects.get(pk=table(t, 2).pk).status == TournamentTable.Status.PLAYING
+    for number in (1, 2):  # each wins its pot clean; then one of them breaks
+        x = table(t, number)
+        alive = tables.table_infos([x])[x.pk].alive
+        seated = [n for n, pid in names(x.session).items() if pid in alive]
+        record(x.session, win(seated, seated[0], {seated[1]: 2}))
+    statuses = sorted(x.status for x in TournamentTable.objects.filter(tournament=t))
+    assert statuses == [TournamentTable.Status.BROKEN, TournamentTable.Status.PLAYING]
     assert (
         warnings(alice_client.get(reverse("tournament_detail", args=[t.pk])).content.decode()) == []
     )

@@ -131,6 +131,9 @@ def test_a_re_entry_is_logged_as_a_re_entry_not_a_move(club, alice, alice_client
         hands_per_level=5,
         late_until_level=8,
         max_reentries=1,
+        # Room for eight at a table: the table that loses a player breaks at once
+        # (RULES.md T1) and the re-entry needs a free seat at the table of seven left.
+        max_table=8,
     )
     svc.start(tournament_id=seeded(t.pk, "re"), user=alice)
     t.refresh_from_db()

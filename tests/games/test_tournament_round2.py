@@ -246,7 +246,11 @@ def test_a_late_entrant_is_seated_and_pays_into_the_prize_ledger(club, alice):
 
 
 def test_reentry_rebuy_and_addon_are_paid_and_limited(club, alice):
-    t = _late_event(club, alice, max_reentries=1, max_rebuys=1, addon_chips=15, addon_price=5)
+    # Room for eight at a table: a table that loses a player breaks at once (RULES.md
+    # T1), and the re-entry needs a free seat at the table of seven left.
+    t = _late_event(
+        club, alice, max_reentries=1, max_rebuys=1, addon_chips=15, addon_price=5, max_table=8
+    )
     player = Entry.objects.filter(tournament=t, status="playing").first()
     late.rebuy(tournament_id=t.pk, entry_id=player.pk, user=alice)
     with pytest.raises(TournamentError, match="all 1 rebuys"):

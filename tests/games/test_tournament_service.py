@@ -91,6 +91,14 @@ def play_bot_hand(
     state = postings.session_state(session)
     if len(state["players"]) < 2 or not session.is_open:
         return None
+    if postings.table_deal_refusal(session) is not None:
+        # A short table that must break or take a player first does not deal (T1, T2):
+        # the director checks the tables; it deals only if that made it whole.
+        svc.sync(tournament_id=table.tournament_id, user=user)
+        session.refresh_from_db()
+        if not session.is_open or postings.table_deal_refusal(session) is not None:
+            return None
+        state = postings.session_state(session)
     entry, _ = bot_entry(state, rng, loose)
     return record(session, entry, user)
 
@@ -598,7 +606,7 @@ def test_a_tournament_table_hand_reaches_the_tournament(club, alice):
 # -- freeze-out ----------------------------------------------------------------------------
 
 
-def started_freezeout(club, alice):
+def started_freezeout(club, alice, **settings):
     """Nine players, tables of 4 to 7, short stacks and quick levels: tables balance
     and break within a few dozen hands (seed "fz")."""
     t = make_tournament(
@@ -610,8 +618,7 @@ def started_freezeout(club, alice):
         starting_chips=4,
         antes=[1, 1, 2, 3, 5],
         hands_per_level=4,
-        min_table=4,
-        max_table=7,
+        **{"min_table": 4, "max_table": 7, **settings},
     )
     return t, svc.start(tournament_id=seeded(t.pk, "fz"), user=alice)
 

@@ -142,7 +142,9 @@ def _bust_someone(t, alice, seed=8):
 
 
 def test_a_bust_out_during_late_registration_moves_the_first_in_line_up(club, alice):
-    t, extras = _capped(club, alice, late_until_level=8)  # re-entries off
+    # Re-entries off. Ten in two tables of five: a bust-out leaves four (no table breaks,
+    # RULES.md T1), so the first in line finds a free seat.
+    t, extras = _capped(club, alice, cap=10, late_until_level=8)
     svc.start(tournament_id=seeded(t.pk, "bust"), user=alice)
     _bust_someone(t, alice)
     # after_hand moved the list on its own: the first in line has the place.

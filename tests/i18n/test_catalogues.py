@@ -166,6 +166,31 @@ def test_the_catalogues_hold_everything_makemessages_extracts(tmp_path):
     assert not have - extracted, f"no longer in the source: {sorted(have - extracted)[:5]}"
 
 
+# The English word for the stake, not a switch name (`ante`) nor a placeholder (%(ante)s).
+_ANTE_WORD = re.compile(r"(?<![`(])\bantes?\b(?![`)])", re.IGNORECASE)
+
+
+def test_spanish_names_the_ante_one_way_that_cannot_read_as_before():
+    """FINDINGS: Spanish wrote the ante as "ante"/"antes", so "Bote 4 $ sin contar las
+    antes" read as "before". Every English text about the ante says "apuesta inicial"
+    (plural "apuestas iniciales") in Spanish, and no Spanish text calls it "ante" (the
+    remaining "antes" all mean before); "entrada" is a tournament's buy-in already."""
+    stake = re.compile(r"apuestas? inicial(?:es)?", re.IGNORECASE)
+    old_word = re.compile(
+        r"\b(?:el|la|las|los|un|una|del|pone|ponen|paga|cada|siguiente|próxima)\s+antes?\b"
+    )
+    checked = 0
+    for message in _messages("es"):
+        english = _msgid(message)
+        for text in _msgstrs(message):
+            bare = PLACEHOLDERS[2].sub("", PLACEHOLDERS[0].sub("", text))
+            assert not old_word.search(bare.lower()), (english, text)
+        if _ANTE_WORD.search(PLACEHOLDERS[2].sub("", PLACEHOLDERS[0].sub("", english))):
+            checked += 1
+            assert all(stake.search(t) for t in _msgstrs(message)), (english, message.string)
+    assert checked >= 40  # the ante's texts: rules, forms, results, tournaments
+
+
 @pytest.mark.parametrize("code", SHIPPED)
 def test_translations_keep_placeholders_rule_numbers_switches_and_markup(code):
     for m in _messages(code):

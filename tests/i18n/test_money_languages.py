@@ -83,7 +83,8 @@ def test_a_negative_amount_is_written_with_a_minus_and_refused_when_typed(amount
     [
         ("en", "€1.25", "€1,250.50", "€1,250", "$1.25"),
         ("ko", "€1.25", "€1,250.50", "€1,250", "$1.25"),
-        ("es", f"1,25{NBSP}€", f"1{NBSP}250,50{NBSP}€", f"1{NBSP}250{NBSP}€", f"1,25{NBSP}$"),
+        # Spanish dollars as US Spanish writes them (games.money.CURRENCY_STYLE).
+        ("es", f"1,25{NBSP}€", f"1{NBSP}250,50{NBSP}€", f"1{NBSP}250{NBSP}€", "$1.25"),
         ("fi", f"1,25{NBSP}€", f"1{NBSP}250,50{NBSP}€", f"1{NBSP}250{NBSP}€", f"1,25{NBSP}$"),
         ("sq", f"1,25{NBSP}€", f"1{NBSP}250,50{NBSP}€", f"1{NBSP}250{NBSP}€", f"1,25{NBSP}$"),
         # Sundanese: its formats module (Indonesian conventions), the symbol first.
@@ -103,6 +104,30 @@ def test_each_language_writes_its_decimal_sign_grouping_and_symbol_place(
     # The explicit language wins over the active one: files and programs ask for PLAIN.
     with override("fi"):
         assert format_money(125050, EUR, language=PLAIN) == "€1,250.50"
+
+
+def test_spanish_writes_dollars_the_us_spanish_way_and_euros_the_spanish_way():
+    """FINDINGS: a USD amount read "4,25 $" in Spanish (Spain's order, for a currency Spain
+    never counts in). Decided per currency (games.money.CURRENCY_STYLE, its docstring says
+    why): dollars as US Spanish writes them, euros as Spain does; the form's input shows
+    and reads back the same decimal sign; Finnish keeps its own order for dollars."""
+    with override("es"):
+        assert format_money(425, USD) == "$4.25"
+        assert format_money(125050, USD) == "$1,250.50"
+        assert format_money(-425, USD) == MINUS + "$4.25"
+        assert format_plain(125050, USD) == "1,250.50"
+        assert input_value(425, USD) == "4.25"
+        assert parse_amount("4.25", USD) == 425 and parse_amount("$4.25", USD) == 425
+        assert parse_amount("1,250", USD) == 125000  # a comma groups thousands here
+        assert parse_amount("4,25", USD) == 425  # a comma before two digits is decimal
+        assert format_money(425, EUR) == f"4,25{NBSP}€"
+        assert input_value(425, EUR) == "4,25" and parse_amount("1.250", EUR) == 125000
+        field = MoneyField(currency=USD)
+        assert 'value="4.25"' in field.widget.render("ante", 425)
+        assert field.clean("4.25") == 425
+    with override("fi"):
+        assert format_money(425, USD) == f"4,25{NBSP}$"
+    assert format_money(425, USD, language="es-mx") == "$4.25"
 
 
 @pytest.mark.parametrize(

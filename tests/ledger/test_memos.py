@@ -55,6 +55,8 @@ CASES = [
     (Memo(MemoKind.LEFTOVER_REMAINDER), "Leftover pot shared; the odd remainder to the club",
      None, None),
     (Memo(MemoKind.DEAD_POT), "Dead tournament pot returned to the bank", None, None),
+    (Memo(MemoKind.POT_TO_TABLES), "Pot of a broken table: moved with its players", None, None),
+    (Memo(MemoKind.POT_FROM_BROKEN), "Pot moved in from a broken table", None, None),
     (Memo(MemoKind.TOURNAMENT_CHIPS), "Tournament chips", None, None),
     (Memo(MemoKind.BUY_IN), "buy-in", None, None),
     (Memo(MemoKind.CASH_OUT), "cash-out", None, None),

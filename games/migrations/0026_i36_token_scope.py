@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0023_i34_pay_handles"),
+        ("games", "0025_i35_break_pot"),
     ]
 
     operations = [
