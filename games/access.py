@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 
 from . import sql, timezones
-from .models import Club, GameSession, Hand, Membership, Player, Role, Tournament
+from .models import Club, GameSession, Hand, Membership, Player, Role, Season, Tournament
 
 
 def membership_for(user: User | AnonymousUser, club_id: int) -> Membership:
@@ -102,3 +102,14 @@ def tournament_for(
     membership = membership_for(user, t.club_id)
     require_role(membership, role)
     return t, membership
+
+
+def season_for(
+    user: User | AnonymousUser, season_id: int, role: str = Role.MEMBER
+) -> tuple[Season, Membership]:
+    """A club's season (games.seasons): strangers 404, members read, the owner and
+    scorekeepers (``Role.SCOREKEEPER``) edit."""
+    season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+    membership = membership_for(user, season.club_id)
+    require_role(membership, role)
+    return season, membership

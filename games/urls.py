@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("games.sessions.urls")),
     path("", include("games.digital.urls")),
     path("", include("games.tournaments.urls")),
+    path("", include("games.seasons.urls")),
     path("", include("games.clubs.urls")),
     path("language/", set_language, name="set_language"),
 ]

@@ -233,10 +233,19 @@ class TabPayment(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The one-time token of the HTML form that recorded it (empty from the API, which has
+    # its Idempotency-Key): a second submit of the same form (a double tap, a resent POST)
+    # finds this row and records nothing (``ledger.postings.report_payment``).
+    form_token = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["-id"]
         constraints = [
+            models.UniqueConstraint(
+                fields=["club", "form_token"],
+                condition=~models.Q(form_token=""),
+                name="tab_payment_form_once",
+            ),
             models.CheckConstraint(condition=models.Q(amount__gt=0), name="tab_payment_positive"),
             models.CheckConstraint(
                 condition=~models.Q(payer=models.F("payee")), name="tab_payment_two_players"

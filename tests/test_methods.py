@@ -62,6 +62,9 @@ FORMS = {
     "tournament_reseed",
     "tournament_roster",
     "tournament_deal",
+    "season_create",
+    "season_edit",
+    "season_share",
     "signup",
     "login",
     "logout",
@@ -83,6 +86,7 @@ FORMS = {
 }
 # Addresses that take only a POST: a GET of one is refused too.
 POST_ONLY = {
+    "season_share",
     "settlement_tab",
     "tab_pay",
     "tab_payment_confirm",

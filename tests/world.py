@@ -4,8 +4,8 @@ Used by the tests that walk every route (tests/test_methods.py) and fuzz every f
 API write (tests/test_fuzz_forms.py, tests/api/test_fuzz_api.py): alice owns the club,
 bob keeps score, carol is a member, mallory is a stranger. The club has a reported
 table with a hand, a digital table with a hand being played, a tournament taking
-entries and one running (round 1 drawn), a share link, an invite, an API token and a
-webhook endpoint.
+entries and one running (round 1 drawn), a share link, an invite, an API token, a
+webhook endpoint and a season with a public link.
 
 ``routes()`` lists the site's URL patterns (the admin's aside) as Django resolves them;
 ``World.fill(route)`` writes one with this world's ids.
@@ -18,12 +18,14 @@ import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from django.contrib.auth.tokens import default_token_generator
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
@@ -35,12 +37,14 @@ from games.models import (
     Invite,
     Membership,
     Role,
+    Season,
     Seat,
     ShareLink,
     Tournament,
     TournamentTable,
     WebhookEndpoint,
 )
+from games.models.season import new_season_token
 from games.tournaments import service as svc
 from ledger import postings
 from tests.factories import seeded
@@ -91,6 +95,7 @@ class World:
     api_token_id: int
     endpoint_id: int
     membership_id: int  # carol's
+    season: Season  # public by link
     payment_id: int = 0  # a tab payment, reported (issue #34)
 
     def value(self, name: str, route: str) -> Any:
@@ -111,6 +116,8 @@ class World:
                 return self.invite_token
             if route.startswith("t/"):
                 return self.running.public_token
+            if route.startswith("season/"):
+                return self.season.public_token
             return default_token_generator.make_token(self.alice)
         return {
             "club_id": self.club.pk,
@@ -122,6 +129,7 @@ class World:
             "seat_id": self.seat.pk,
             "token_id": self.api_token_id,
             "endpoint_id": self.endpoint_id,
+            "season_id": self.season.pk,
             "payment_id": self.payment_id,
             "uidb64": urlsafe_base64_encode(force_bytes(self.alice.pk)),
             "secret": self.seat.secret,
@@ -210,6 +218,13 @@ def build_world(club, players, alice, bob, carol, mallory) -> World:
         api_token_id=token.pk,
         endpoint_id=endpoint.pk,
         membership_id=Membership.objects.get(club=club, user=carol).pk,
+        season=Season.objects.create(
+            club=club,
+            name="Spring",
+            starts_on=timezone.localdate() - timedelta(days=30),
+            ends_on=timezone.localdate() + timedelta(days=30),
+            public_token=new_season_token(),
+        ),
         payment_id=payment.pk,
     )
 

@@ -181,6 +181,7 @@ TAGS = {
     "confirm, reverse) and its history.",
     "webhooks": "Signed event deliveries to a club's own endpoints, with retries.",
     "tournaments": "Tournaments from registration to payouts (see the state machine above).",
+    "seasons": "A club's seasons and their standings (tournament points, session nets).",
     "public": "Read-only data by the public pages' tokens: no login, CORS for any origin.",
 }
 

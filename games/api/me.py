@@ -75,12 +75,25 @@ class TokenExportSerializer(serializers.Serializer):
     revoked_at = serializers.DateTimeField(allow_null=True)
 
 
+class PaymentHandlesExportSerializer(serializers.Serializer):
+    venmo = serializers.CharField(allow_blank=True)
+    paypal = serializers.CharField(allow_blank=True)
+    cashtag = serializers.CharField(allow_blank=True)
+    revolut = serializers.CharField(allow_blank=True)
+    other = serializers.CharField(allow_blank=True)
+    updated_at = serializers.DateTimeField()
+
+
 class PlayerExportSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     club = ClubRefSerializer()
     name = serializers.CharField()
     created_at = serializers.DateTimeField()
     archived = serializers.BooleanField()
+    payment_handles = PaymentHandlesExportSerializer(
+        allow_null=True,
+        help_text=_("Payment handles the club saved for this player; null: none."),
+    )
 
 
 class SeatExportSerializer(serializers.Serializer):
@@ -100,6 +113,9 @@ class AccountExportSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     exported_at = serializers.DateTimeField()
     profile = ProfileSerializer()
+    payment_handles = PaymentHandlesExportSerializer(
+        allow_null=True, help_text=_("Where you are paid (your saved handles); null: none.")
+    )
     memberships = MembershipExportSerializer(many=True)
     clubs_owned = ClubOwnedSerializer(many=True)
     api_tokens = TokenExportSerializer(

@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.request import Request
 
 from games.api import ledger as ledger_api
-from games.api import members, public, tab, tables, tournaments, webhooks
+from games.api import members, public, seasons, tab, tables, tournaments, webhooks
 from games.api import tournament_actions as tactions
 from games.api import views as api
 from games.api.base import ApiRateThrottle, RateLimitHeaders, undocumented
@@ -115,6 +115,12 @@ urlpatterns = [
         name="api_club_balances",
     ),
     path("clubs/<id:club_id>/stats/", ledger_api.ClubStatsApi.as_view(), name="api_club_stats"),
+    path("clubs/<id:club_id>/seasons/", seasons.SeasonListApi.as_view(), name="api_season_list"),
+    path(
+        "seasons/<id:season_id>/standings/",
+        seasons.SeasonStandingsApi.as_view(),
+        name="api_season_standings",
+    ),
     path(
         "sessions/<id:session_id>/balances/",
         ledger_api.SessionBalancesApi.as_view(),

@@ -8,12 +8,16 @@ The document, top-level keys in this order:
 
 - ``format`` ("bourre-account-export"), ``version`` (1), ``exported_at``;
 - ``profile``: username, e-mail, names, when joined and last signed in, language;
+- ``payment_handles``: the account's saved payment handles (Venmo, PayPal.Me, Cash App,
+  Revolut, free text such as an IBAN; issue #34), or null;
 - ``memberships``: every club the user is in, with the role and since when;
 - ``clubs_owned``: the clubs the user owns, with their webhook endpoints (address, events,
   active; never the signing secret);
 - ``api_tokens``: names, status and dates (never the key, its hash or its first
   characters);
-- ``players``: the roster entries linked to the user, in any club;
+- ``players``: the roster entries linked to the user, in any club, each with the
+  payment handles the club saved for it (``payment_handles``, null when none; not used
+  while the entry is linked to the account, but kept);
 - ``sessions``: the sessions those players had a seat in (with the seat);
 - ``hands``: the hands those players were dealt into, record and verdict, as the API
   shows them (``HandDetailOutputSerializer``);
@@ -45,6 +49,7 @@ from games.models import (
     Hand,
     LanguagePreference,
     Membership,
+    PaymentHandles,
     Player,
     Role,
     Seat,
@@ -105,6 +110,19 @@ def _profile(user: User) -> dict[str, Any]:
     }
 
 
+def _handles(row: PaymentHandles | None) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    return {
+        "venmo": row.venmo,
+        "paypal": row.paypal,
+        "cashtag": row.cashtag,
+        "revolut": row.revolut,
+        "other": row.other,
+        "updated_at": _when(row.updated_at),
+    }
+
+
 def _memberships(user: User) -> Iterator[dict[str, Any]]:
     for m in Membership.objects.filter(user=user).select_related("club").order_by("club_id"):
         yield {
@@ -160,6 +178,7 @@ def _tokens(user: User) -> Iterator[dict[str, Any]]:
 
 
 def _players(players: list[Player]) -> Iterator[dict[str, Any]]:
+    saved = {h.player_id: h for h in PaymentHandles.objects.filter(player__in=players)}
     for p in players:
         yield {
             "id": p.pk,
@@ -167,6 +186,7 @@ def _players(players: list[Player]) -> Iterator[dict[str, Any]]:
             "name": p.name,
             "created_at": _when(p.created_at),
             "archived": p.archived_at is not None,
+            "payment_handles": _handles(saved.get(p.pk)),
         }
 
 
@@ -225,7 +245,14 @@ def export_chunks(user: User) -> Iterator[bytes]:
             ("hands", _hands(player_ids)),
             ("postings", _postings(player_ids)),
         ]
-        yield (_json(head)[:-1] + ',"profile":' + _json(_profile(user))).encode()
+        own = _handles(PaymentHandles.objects.filter(user=user).first())
+        yield (
+            _json(head)[:-1]
+            + ',"profile":'
+            + _json(_profile(user))
+            + ',"payment_handles":'
+            + _json(own)
+        ).encode()
         for key, items in parts:
             yield f",{_json(key)}:".encode()
             for piece in _array(items):

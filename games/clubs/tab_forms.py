@@ -1,9 +1,12 @@
 """Forms of the club's Tab pages (issue #34): a payment between two players, and the
-owner's reminder settings. Labels and refusals in the reader's language."""
+owner's reminder settings. Labels and refusals in the reader's language. Every payment
+form drawn carries a fresh one-time token (``form_token``; ``{% form_token %}`` for the
+"Paid in full" buttons) so that submitting it twice records one payment."""
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import uuid4
 
 from django import forms
 from django.utils.translation import gettext_lazy
@@ -12,6 +15,11 @@ from games.formtext import own_messages
 from games.models import Club, Player
 from games.money import MoneyField
 from ledger.models import TabPayment, TabSettings
+
+
+def form_token() -> str:
+    """A one-time token for a payment form (32 hex digits, never reused)."""
+    return uuid4().hex
 
 
 class PaymentForm(forms.Form):
@@ -24,6 +32,11 @@ class PaymentForm(forms.Form):
         choices=TabPayment.Method.choices,
         initial=TabPayment.Method.CASH,
         label=gettext_lazy("How"),
+    )
+    # A fresh one-time token each time the form is drawn: a second submit of the same
+    # form records nothing (``ledger.postings.report_payment``'s ``form_token``).
+    once = forms.CharField(
+        required=False, max_length=32, widget=forms.HiddenInput, initial=form_token
     )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:

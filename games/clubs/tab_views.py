@@ -1,11 +1,13 @@
 """The club's Tab pages (issue #34): balances, the fewest transfers that clear them,
-payments reported and confirmed, each player's history, and the owner's reminders.
+payments reported and confirmed, each player's history, and the owner's reminders. Each
+clearing transfer carries the payee's "Pay $14 with …" hand-off (``{% pay_links %}``).
 
 Every member reads the tab. A payment is recorded by a scorekeeper, or by a member it
 concerns (the payer or the payee; recorded by the payee it is confirmed at once); it is
 confirmed by the payee's member or a scorekeeper, and reversed by them (or by the payer
 while nobody has confirmed it). The money is ``ledger.postings.tab``'s to write; a
-refusal is shown in the reader's words with the form still filled in.
+refusal is shown in the reader's words with the form still filled in. Each payment form
+carries a one-time token: submitted twice, it records one payment and says so once more.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import club_for
-from games.clubs import tab
+from games.clubs import handles, tab
 from games.clubs.tab_forms import PaymentForm, TabSettingsForm
 from games.engine.errors import BourreError
 from games.error_pages import require_POST, require_safe
@@ -44,6 +47,10 @@ def _page(
         "club": club,
         "membership": membership,
         "tab": view,
+        # The payees' handles for each clearing transfer's "Pay $14 with …" (one query);
+        # the note names the day it is paid, in the club's time zone.
+        "pay_handles": handles.for_players(t.payee_id for t in view.clearing),
+        "pay_note": handles.pay_note(timezone.now(), club.time_zone),
         "form": form or PaymentForm(club=club),
         "is_owner": membership.has_role(Role.OWNER),
     }
@@ -79,13 +86,16 @@ def tab_pay(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
             user=request.user,
             # The payee saying they were paid needs nobody else's word.
             confirmed=payee.user_id == request.user.pk,
+            # A double tap or a resent form finds the payment this token recorded.
+            form_token=form.cleaned_data["once"],
         )
     except BourreError as error:
         form_error(form, error)
         return _page(request, club, membership, form, status=422)
+    # Said from the payment recorded (on a second submit, the first one's).
     facts = {
-        "payer": payer.name,
-        "payee": payee.name,
+        "payer": payment.payer.name,
+        "payee": payment.payee.name,
         "amount": format_money(payment.amount, club.currency),
     }
     if payment.confirmed:

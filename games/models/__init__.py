@@ -11,6 +11,7 @@ from .club import Club, Invite, Membership, Player, Role
 from .counter import RateCounter
 from .payment import PaymentHandles
 from .preference import LanguagePreference
+from .season import Season
 from .session import GameSession, Hand, HandAction, Seat, SessionEvent
 from .share import ShareLink
 from .tokens import ApiToken
@@ -39,6 +40,7 @@ __all__ = [
     "Role",
     "Round",
     "Seat",
+    "Season",
     "SeatMove",
     "SessionEvent",
     "ShareLink",

@@ -146,7 +146,10 @@ def pay_context(session: GameSession, rows: list[dict[str, Any]]) -> dict[str, A
     (one query) and the note. An open session's transfers are not due yet: none."""
     if session.is_open:
         return {"pay_handles": {}, "pay_note": ""}
-    due = [r["transfer"].payee for r in rows if not r["paid"] and not r["kitty"]]
+    # A transfer on the club's tab is paid through the tab (its page has the links).
+    due = [
+        r["transfer"].payee for r in rows if not r["paid"] and not r["kitty"] and not r["on_tab"]
+    ]
     return {
         "pay_handles": handles.for_players(due),
         "pay_note": handles.pay_note(session.created_at, session.club.time_zone),

@@ -2,8 +2,9 @@
 the read-only scoreboard and history it opens, and each player's own statement ("Me",
 with the player's balance on the club's tab),
 reached from the share link or from the member's scoreboard. Once the session is closed,
-the statement also lists what the player still owes, each transfer with the payment
-hand-off ("Pay $14 with Venmo", games/templatetags/pay.py).
+the statement also lists what the player still owes tonight, each transfer with the
+payment hand-off ("Pay $14 with Venmo", games/templatetags/pay.py); transfers put on the
+club's tab are not in that list (the tab line stands for them).
 
 A share link shows names and amounts only: no player ids, no seat links, no member data,
 no actions. Any token that does not open a live link (wrong, revoked, truncated) gets
@@ -194,7 +195,13 @@ def _statement_context(request: HttpRequest, session: GameSession) -> dict:
     }
     if not session.is_open:
         # What this player still owes tonight, each with the payment hand-off (#34).
+        # A transfer put on the club's tab is left out: the tab line above covers it, and
+        # the tab nets it with other sessions, so paying it as tonight's would pay twice.
         rows, _names = selectors.settlement_rows(session)
-        owed = [r for r in rows if r["transfer"].payer == player_id and not r["paid"]]
+        owed = [
+            r
+            for r in rows
+            if r["transfer"].payer == player_id and not r["paid"] and not r["on_tab"]
+        ]
         context |= {"owed": owed} | selectors.pay_context(session, owed)
     return context

@@ -291,7 +291,7 @@ def _record_form(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         session,
         membership,
         form,
-        tournament_break=table_break(session.pk),
+        tournament_break=table_break(session.pk) if session.chip_limited else None,
         digital_busy=table.digital_busy,
         next_number=table.next_number,
         last_played=_last_played(session),
@@ -331,17 +331,17 @@ def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     if not request.user.is_authenticated:  # Django's get_user: may flush a stale login
         return redirect_to_login(request.get_full_path())
     template = _record_template(request)
-    pause = table_break(session_id)
-    if pause is not None and request.POST.get("during_break") != "1":
-        refused = _refused_during_break(request, session_id, pause, template)
-        if refused is not None:
-            return refused
     hand: Hand | None = None
     legs: list[PostedLeg] | None = None
+    pause: BreakNotice | None = None
     try:
         with transaction.atomic():
             session, membership = session_for(request.user, session_id, Role.SCOREKEEPER, lock=True)
-            form = _posted_form(request, session) if session.is_open else None
+            # Only a tournament's table (chip-limited: only those are) can be on a break,
+            # so a home session's hand pays no statement for the question.
+            if session.chip_limited and request.POST.get("during_break") != "1":
+                pause = table_break(session.pk)
+            form = _posted_form(request, session) if session.is_open and pause is None else None
             if form is not None and form.is_valid():
                 hand, created, legs = postings.record_hand_with_legs(
                     session_id=session.pk,
@@ -399,6 +399,10 @@ def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     except postings.HandRejected as rejected:
         assert form is not None
         form.add_engine_errors(rejected.errors, rejected.verdict)
+    if pause is not None:
+        refused = _refused_during_break(request, session_id, pause, template)
+        if refused is not None:
+            return refused
     if form is None:
         return _closed_response(request, session)
     if hand is not None:

@@ -11,6 +11,8 @@ club kitty) or saved nothing gets nothing. The links come from the pure
 ``games.clubs.payment_links.build``; the sentences, in the reader's language, from
 ``templates/games/_pay_links.html``. The page says once, near them, that the app never
 moves money (``templates/games/_pay_safety.html``).
+
+``{% form_token %}``: a fresh one-time token for a payment form (double-tap guard).
 """
 
 from collections.abc import Mapping
@@ -20,6 +22,7 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.clubs import tab_forms
 from games.clubs.payment_links import Handles, build
 from games.models.currency import Currency
 from games.money import format_money
@@ -49,3 +52,10 @@ def pay_links(
             len(apps),
         ) % {"apps": joined}
     return {"pay": pay, "amount": format_money(amount, currency), "skipped": skipped}
+
+
+@register.simple_tag
+def form_token() -> str:
+    """A fresh one-time token for a payment form's hidden ``once`` field (the Tab page's
+    "Paid in full"): the same form submitted twice records one payment."""
+    return tab_forms.form_token()

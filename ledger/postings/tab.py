@@ -18,6 +18,8 @@ Each player has one ``TAB`` account (created on first use). The postings:
   for it then, or they would be asked to pay twice while the payee has not looked yet.
   "Reported" stays on the row for everyone to see until the payee confirms it; a payment
   the payee never received is reversed, and the debt is back, in the books, for all.
+  The Tab page's forms carry a one-time token (``form_token``, kept on the row): the same
+  form submitted twice (a double tap on "Paid in full") records one payment.
 - ``reverse_payment``: a ``REVERSAL`` of the payment's posting, leg for leg. Nothing is
   edited: a wrong amount is a reversal and a new payment.
 
@@ -224,10 +226,13 @@ def report_payment(
     method: str,
     user: Actor,
     confirmed: bool = False,
+    form_token: str = "",
 ) -> TabPayment:
     """Record "payer paid payee amount" (minor units, all or part of a debt) by
     ``method`` (a ``TabPayment.Method``): the tab moves now; the payment shows as
-    reported until confirmed (``confirmed=True``: the payee reports it themselves)."""
+    reported until confirmed (``confirmed=True``: the payee reports it themselves).
+    ``form_token``: the one-time token of the HTML form; the club's payment already
+    recorded with it is returned as it is (nothing written), so a double tap pays once."""
     _check_amount(amount)
     if method not in TabPayment.Method.values:
         raise SetupError("tab_bad_method", "Choose how it was paid.", "method")
@@ -236,6 +241,11 @@ def report_payment(
     with transaction.atomic():
         # The club row, locked: the club's tab writes apply one after the other.
         club = Club.objects.select_for_update().get(pk=club_id)
+        if form_token:
+            # Under the club's lock: a second submit waits for the first, then finds it.
+            done = TabPayment.objects.filter(club=club, form_token=form_token).first()
+            if done is not None:
+                return done
         players = dict(
             Player.objects.filter(club=club, pk__in=[payer_id, payee_id]).values_list("pk", "name")
         )
@@ -270,6 +280,7 @@ def report_payment(
             reported_by=actor(user),
             confirmed_at=now if confirmed else None,
             confirmed_by=actor(user) if confirmed else None,
+            form_token=form_token,
         )
         _announce(club.pk, "payment_reported", _payment_data(payment))
         if confirmed:

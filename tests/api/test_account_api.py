@@ -50,6 +50,23 @@ def test_the_export_is_the_callers_account_and_holds_no_secret(api_alice, alice,
     for token in ApiToken.objects.filter(user=alice):
         assert token.key_hash not in text and token.password_fingerprint not in text
     assert data["api_tokens"][0]["name"] == "tests"
+    assert data["payment_handles"] is None and data["players"][0]["payment_handles"] is None
+
+
+def test_the_export_holds_the_callers_payment_handles_as_documented(api_alice, alice, game):
+    """Where the caller is paid (issue #34), in the documented shape."""
+    from games.models import PaymentHandles
+
+    game.club.players.filter(name="ann").update(user=alice)
+    PaymentHandles.objects.create(user=alice, cashtag="AliceB", revolut="alice.b")
+    data = _document(api_alice.get(URL))
+    assert (data["payment_handles"]["cashtag"], data["payment_handles"]["revolut"]) == (
+        "AliceB",
+        "alice.b",
+    )
+    schema = _json_schema(SchemaGenerator().get_schema(request=None, public=True))
+    documented = schema["paths"][URL]["get"]["responses"]["200"]["content"]["application/json"]
+    jsonschema.validate(data, {**documented["schema"], "components": schema["components"]})
 
 
 def test_the_export_matches_its_documented_schema(api_alice, alice, game, bob):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import GameSession
+from games.models import GameSession, PaymentHandles
 from ledger import postings
 from ledger.models import TabPayment
 from ledger.tab import tab_balances
@@ -35,6 +35,7 @@ def test_close_to_the_tab_pay_confirm_and_read_it_on_a_phone(
     ann.user, ben.user = alice, carol
     ann.save()
     ben.save()
+    PaymentHandles.objects.create(user=alice, venmo="ann-smith")
     session = postings.start_session(
         club=club,
         name="Friday night",
@@ -77,6 +78,11 @@ def test_close_to_the_tab_pay_confirm_and_read_it_on_a_phone(
     no_sideways_scroll(payer)
     payer.screenshot(path="/tmp/i34-tab-3-tab.png", full_page=True)
     row = payer.locator("ul.clearing li", has_text="ann")
+    # The tab's transfer to ann carries her Venmo link with the amount (not tapped here:
+    # it opens Venmo, outside the app).
+    venmo = row.get_by_role("link", name="Pay $17 with Venmo")
+    assert "venmo.com/u/ann-smith?txn=pay&amount=17&note=" in venmo.get_attribute("href")
+    row.screenshot(path="/tmp/i34-wire-tab-row.png")
     tap(row.get_by_role("button", name="Paid in full"))
     payer.get_by_text("reported; ann confirms it").wait_for()
     payer.screenshot(path="/tmp/i34-tab-4-reported.png", full_page=True)

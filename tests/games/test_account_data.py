@@ -551,6 +551,24 @@ def test_a_member_removed_from_a_club_no_longer_exports_its_books(bob_client, bo
     postings.check_invariants(game)
 
 
+def test_the_export_holds_the_persons_payment_handles(alice_client, alice, game, ann, players):
+    """Where the person is paid (issue #34) is their data: the account's own handles, and
+    what the club saved for their roster entry before it was linked. Nobody else's."""
+    from games.models import PaymentHandles
+
+    assert _export(alice_client)["payment_handles"] is None
+    PaymentHandles.objects.create(user=alice, venmo="alice-b", other="IBAN DE89 3704")
+    PaymentHandles.objects.create(player=ann, paypal="AnnTyped")
+    PaymentHandles.objects.create(player=players[1], venmo="ben-b")  # ben's, not alice's
+    data = _export(alice_client)
+    own = data["payment_handles"]
+    assert (own["venmo"], own["other"], own["paypal"]) == ("alice-b", "IBAN DE89 3704", "")
+    assert own["updated_at"].endswith("Z")
+    [player] = data["players"]
+    assert player["payment_handles"]["paypal"] == "AnnTyped"
+    assert "ben-b" not in json.dumps(data)
+
+
 def test_the_prize_ledger_forgets_a_deleted_members_name(alice_client, alice, bob, club):
     """Issue #33: a tournament's prize memos named the entrant ("p001: buy-in $5 + fee
     $0.50"). Deleting the account (the club handed over) renames p001 there too; only memo

@@ -111,3 +111,17 @@ def test_the_reminder_speaks_the_members_language(owing, club, carol, monkeypatc
     body = mail.outbox[0].body
     assert "dee" in body and "ann" in body
     assert "On the" not in body  # not the English sentence
+
+
+def test_the_reminder_carries_the_payees_handles(owing, club, players, monkeypatch):
+    """The e-mail names how to pay each payee: an app link with the amount, the free text
+    as saved (issue #34 item 4); a payee who saved nothing gets no line."""
+    from games.models import PaymentHandles
+
+    PaymentHandles.objects.create(player=players[0], venmo="ann-smith", other="IBAN DE89 3704")
+    TabSettings.objects.create(club=club, reminders=True, threshold=0, days=1)
+    _run_at(monkeypatch, Posting.objects.last().created_at + timedelta(days=2))
+    body = mail.outbox[0].body
+    assert "Pay ann $17 with Venmo: https://venmo.com/u/ann-smith?txn=pay&amount=17&note=" in body
+    assert "ann's payment details: IBAN DE89 3704" in body
+    assert "Pay ben" not in body and "ben's payment details" not in body

@@ -228,3 +228,131 @@ def test_the_me_statement_and_the_members_board_show_the_players_tab(
         "club's tab you"
         not in alice_client.get(reverse("session_detail", args=[evening.pk])).content.decode()
     )
+
+
+def test_the_tab_pages_clearing_transfers_offer_the_payees_pay_links(
+    alice_client, evening, club, players
+):
+    """Each clearing transfer carries its payee's hand-off with the amount (issue #34)."""
+    from games.models import PaymentHandles
+
+    ann, ben = players[0], players[1]
+    PaymentHandles.objects.create(player=ann, venmo="ann-smith")
+    PaymentHandles.objects.create(player=ben, other="IBAN DE89 3704")
+    _close(alice_client, evening, "tab")
+    postings.check_invariants(evening)
+    page = alice_client.get(reverse("club_tab", args=[club.pk])).content.decode()
+    assert "Pay $17 with Venmo" in page  # dee → ann
+    assert "https://venmo.com/u/ann-smith?txn=pay&amp;amount=17&amp;note=" in page
+    assert 'data-copy="IBAN DE89 3704"' in page  # ben's free text, to copy
+    assert "never moves money" in page
+    # cal owes ben only: ben saved no app, so no link names ben's transfer's amount.
+    assert "Pay $6 with" not in page
+
+
+def test_the_me_statement_does_not_ask_to_pay_tonight_what_is_on_the_tab(
+    alice_client, client, evening, players
+):
+    """dee owes ann 17 and ben 1; ann's transfer goes on the tab, ben's stays tonight's:
+    "To pay" lists ben's only (the tab line stands for ann's, with the tab's balance)."""
+    from games.models import PaymentHandles
+    from games.sessions.share import create_link
+
+    ann, ben, dee = players[0], players[1], players[3]
+    PaymentHandles.objects.create(player=ann, venmo="ann-smith")
+    PaymentHandles.objects.create(player=ben, venmo="ben-jones")
+    _close(alice_client, evening)
+    alice_client.post(
+        reverse("settlement_tab", args=[evening.pk]),
+        {"action": "put", "payer": dee.pk, "payee": ann.pk, "amount": 17},
+    )
+    postings.check_invariants(evening)
+    assert list(session_tab(evening.pk)) == [(dee.pk, ann.pk)]
+    token = create_link(evening).token
+    response = client.get(reverse("share_me", args=[token]), {"name": "dee"})
+    assert [(r["transfer"].payee, r["amount"]) for r in response.context["owed"]] == [(ben.pk, 1)]
+    # The settlement page offers no "Pay" for it either: the tab page does.
+    settlement = alice_client.get(reverse("session_settlement", args=[evening.pk]))
+    assert "venmo.com/u/ben-jones" in settlement.content.decode()
+    assert "venmo.com/u/ann-smith" not in settlement.content.decode()
+    page = response.content.decode()
+    assert "venmo.com/u/ben-jones" in page and "venmo.com/u/ann-smith" not in page
+    assert 'you owe <span class="money">$17</span>' in page  # the tab line
+    # Taken off the tab, it is tonight's to pay again.
+    alice_client.post(
+        reverse("settlement_tab", args=[evening.pk]),
+        {"action": "off", "payer": dee.pk, "payee": ann.pk, "amount": 17},
+    )
+    postings.check_invariants(evening)
+    response = client.get(reverse("share_me", args=[token]), {"name": "dee"})
+    assert {r["transfer"].payee for r in response.context["owed"]} == {ann.pk, ben.pk}
+
+
+def test_a_double_tap_on_paid_in_full_records_one_payment(alice_client, evening, club, players):
+    """The same form posted twice (a double tap, a resent POST) records one payment; the
+    second post says what the first recorded. Each form drawn has its own token."""
+    import re
+
+    _close(alice_client, evening, "tab")
+    page = alice_client.get(reverse("club_tab", args=[club.pk])).content.decode()
+    tokens = re.findall(r'name="once" value="([0-9a-f]{32})"', page)
+    # One per "Paid in full" (three clearing transfers) and the record form's: all fresh.
+    assert len(tokens) == 4 and len(set(tokens)) == 4
+    dee, ann = players[3], players[0]
+    post = {"payer": dee.pk, "payee": ann.pk, "amount": "17", "method": "cash", "once": tokens[0]}
+    first = alice_client.post(reverse("tab_pay", args=[club.pk]), post, follow=True)
+    postings.check_invariants(evening)
+    second = alice_client.post(reverse("tab_pay", args=[club.pk]), post, follow=True)
+    postings.check_invariants(evening)
+    assert TabPayment.objects.count() == 1
+    assert Posting.objects.filter(kind=Posting.Kind.TAB_PAYMENT).count() == 1
+    assert tab_balances(club.pk)[dee.pk] == -1  # owed 18, paid 17 once
+    for response in (first, second):
+        assert "Dee paid ann $17: reported" in response.content.decode()
+    # Another form's token is another payment.
+    post["once"], post["amount"] = tokens[3], "1"
+    alice_client.post(reverse("tab_pay", args=[club.pk]), post)
+    postings.check_invariants(evening)
+    assert TabPayment.objects.count() == 2 and tab_balances(club.pk)[dee.pk] == 0
+    # Without a token (an old page) each post records, as before.
+    del post["once"]
+    alice_client.post(reverse("tab_pay", args=[club.pk]), post)
+    postings.check_invariants(evening)
+    assert TabPayment.objects.count() == 3
+
+
+def test_the_same_form_token_in_another_club_is_another_payment(club, players, alice):
+    """The token is the club's: the ledger looks it up under the club's lock."""
+    from tests.factories import ClubFactory, PlayerFactory
+
+    other = ClubFactory()
+    x, y = PlayerFactory(club=other), PlayerFactory(club=other)
+    here = postings.report_payment(
+        club_id=club.pk,
+        payer_id=players[0].pk,
+        payee_id=players[1].pk,
+        amount=5,
+        method="cash",
+        user=alice,
+        form_token="a" * 32,
+    )
+    there = postings.report_payment(
+        club_id=other.pk,
+        payer_id=x.pk,
+        payee_id=y.pk,
+        amount=5,
+        method="cash",
+        user=alice,
+        form_token="a" * 32,
+    )
+    assert here.pk != there.pk
+    again = postings.report_payment(
+        club_id=club.pk,
+        payer_id=players[0].pk,
+        payee_id=players[1].pk,
+        amount=5,
+        method="cash",
+        user=alice,
+        form_token="a" * 32,
+    )
+    assert again.pk == here.pk and TabPayment.objects.count() == 2

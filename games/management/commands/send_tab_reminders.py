@@ -2,8 +2,10 @@
 
 Opt-in per club (``ledger.models.TabSettings``, set by the owner on the Tab page): a member
 whose player has owed more than the club's ``threshold`` for more than its ``days`` gets an
-e-mail with the amount, whom to pay (the tab's clearing transfers) and a link to their tab
-(``--base-url``, else ``settings.SITE_URL``), in their saved language. At most one a week
+e-mail with the amount, whom to pay (the tab's clearing transfers), the payees' saved
+payment handles (a "Pay … with …" link per app, the free-text one such as an IBAN as
+text; ``games.clubs.payment_links``) and a link to their tab (``--base-url``, else
+``settings.SITE_URL``), in their saved language. At most one a week
 per player: each sent reminder is remembered (``TabReminder``). Members without an e-mail
 address, and players without an account, get none (the Tab page's "copy a reminder" is
 for them).
@@ -29,6 +31,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games.clubs.handles import for_players, pay_note
+from games.clubs.payment_links import Handles, build
 from games.models import Club, LanguagePreference, Player
 from games.money import format_money
 from ledger.models import TabReminder, TabSettings
@@ -56,7 +60,38 @@ def owing_since(club_id: int, player_id: int, threshold: int) -> datetime | None
     return stretch_start(lines, threshold)
 
 
-def _body(club: Club, player: Player, owed: int, pays: list[tuple[str, int]], link: str) -> str:
+def _pay_lines(
+    club: Club, pays: list[tuple[int, str, int]], saved: dict[int, Handles]
+) -> list[str]:
+    """Each payee's hand-off as plain text (an e-mail has no buttons): one line per app
+    link, and the free-text handle (an IBAN) as it was saved. Built by the same
+    ``payment_links.build`` as the pages' ``{% pay_links %}``, so the same checks apply."""
+    note = pay_note(timezone.now(), club.time_zone)
+    money = club.currency
+    lines: list[str] = []
+    for payee_id, name, amount in pays:
+        pay = build(saved.get(payee_id, Handles()), amount, money.code, money.exponent, note)
+        facts = {"name": name, "amount": format_money(amount, money)}
+        for link in pay.links:
+            lines.append(
+                _("Pay %(name)s %(amount)s with %(app)s: %(url)s")
+                % (facts | {"app": link.name, "url": link.url})
+            )
+        if pay.copy:
+            lines.append(
+                _("%(name)s's payment details: %(text)s") % {"name": name, "text": pay.copy.text}
+            )
+    return lines
+
+
+def _body(
+    club: Club,
+    player: Player,
+    owed: int,
+    pays: list[tuple[int, str, int]],
+    link: str,
+    saved: dict[int, Handles],
+) -> str:
     money = club.currency
     lines = [
         _("Hello %(name)s,") % {"name": player.name},
@@ -70,11 +105,13 @@ def _body(club: Club, player: Player, owed: int, pays: list[tuple[str, int]], li
             % {
                 "transfers": "; ".join(
                     _("%(amount)s to %(name)s") % {"amount": format_money(a, money), "name": n}
-                    for n, a in pays
+                    for _pid, n, a in pays
                 )
             }
         )
-    # i34-pay: the payees' "Pay $14 with Venmo…" links go here, one per transfer in `pays`.
+    hand_off = _pay_lines(club, pays, saved)
+    if hand_off:
+        lines += ["", *hand_off]
     lines += ["", _("Your tab: %(link)s") % {"link": link}]
     return "\n".join(lines)
 
@@ -107,6 +144,8 @@ class Command(BaseCommand):
                 continue
             names = dict(Player.objects.filter(club=club).values_list("pk", "name"))
             transfers = clearing_transfers(balances)
+            # The payees' saved handles, for the "Pay … with …" lines (one query).
+            saved = for_players(int(t.payee) for t in transfers if t.payer in players)
             recent = set(
                 TabReminder.objects.filter(
                     player_id__in=list(players), sent_at__gt=now - WEEK
@@ -123,13 +162,17 @@ class Command(BaseCommand):
                     .first()
                 ) or settings.LANGUAGE_CODE
                 link = base + reverse("tab_player", args=[club.pk, pid])
-                pays = [(names[int(t.payee)], t.amount) for t in transfers if t.payer == pid]
+                pays = [
+                    (int(t.payee), names[int(t.payee)], t.amount)
+                    for t in transfers
+                    if t.payer == pid
+                ]
                 with translation.override(language):
                     subject = _("Your tab at %(club)s: you owe %(amount)s") % {
                         "club": club.name,
                         "amount": format_money(-balances[pid], club.currency),
                     }
-                    body = _body(club, player, -balances[pid], pays, link)
+                    body = _body(club, player, -balances[pid], pays, link, saved)
                 self.stdout.write(f"{club.name}: {player.name} owes {-balances[pid]}")
                 if dry_run:
                     continue

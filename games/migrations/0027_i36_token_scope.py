@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0025_i35_break_pot"),
+        ("games", "0026_i35_season"),
     ]
 
     operations = [
