@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "corsheaders",
     "games",
     "ledger",
 ]
@@ -86,6 +87,9 @@ MIDDLEWARE = [
     "bourre_site.metrics.MetricsMiddleware",
     # /healthz answers before host checks and redirects (bourre_site/middleware.py).
     "bourre_site.middleware.HealthCheckMiddleware",
+    # CORS for the public read-only API only (CORS_URLS_REGEX below): before anything
+    # that answers on its own (a 503, a redirect), so a browser can read those too.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files answer here, before SecurityHeadersMiddleware: that one marks every
     # response to a signed-in phone "private, no-store", which made the phones fetch the
@@ -339,8 +343,28 @@ REST_FRAMEWORK = {
         "verify": os.environ.get("BOURRE_VERIFY_RATE", "120/min"),
         "token": os.environ.get("BOURRE_API_TOKEN_RATE", "600/min"),
         "anon": os.environ.get("BOURRE_API_ANON_RATE", "60/min"),
+        # The public read-only data (games.api.public), per client address: a league
+        # website's visitors each poll a clock or standings for themselves.
+        "public": os.environ.get("BOURRE_API_PUBLIC_RATE", "240/min"),
     },
 }
+
+# CORS (django-cors-headers) on the public read-only API only: any origin may GET it
+# (a league website's own pages), never with cookies or credentials. Every other path
+# sends no Access-Control-* header, so a browser on another origin cannot read it.
+CORS_URLS_REGEX = r"^/api/v1/public/"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_ALLOW_HEADERS = ["accept", "accept-language", "if-none-match"]
+CORS_EXPOSE_HEADERS = [
+    "ETag",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Retry-After",
+]
+CORS_PREFLIGHT_MAX_AGE = 86400
 
 # Webhook endpoints must be https:// unless this is on (local receivers in development).
 WEBHOOK_ALLOW_HTTP = env_bool("BOURRE_WEBHOOK_ALLOW_HTTP", DEBUG)
@@ -355,10 +379,6 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Sessions, hands, ledger and settlement of Bourré games, and the public hand "
         "verifier.\n\n"
-        "**Start**: sign up on the web site (sign-up is web-only), then `POST "
-        "/api/v1/auth/tokens/` with your username and password for a token; send it as "
-        "`Authorization: Bearer brt_…`. A token stops working when revoked, when it "
-        "expires and when your password changes.\n\n"
         "**Idempotency**: every write accepts an `Idempotency-Key` header (1–80 printable "
         "ASCII characters). A 2xx response is kept with the key for at least 24 hours "
         "(per user and token); the same request again gets the same response with "
@@ -376,12 +396,9 @@ SPECTACULAR_SETTINGS = {
         "schema itself and the 404 of a path no operation has included) carries "
         "`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds), and "
         "past the limit the answer is 429 `throttled` with `Retry-After`.\n\n"
-        "**Times** are UTC (`…Z`). **Money** is in integer minor units.\n\n"
-        "**Webhooks**: a club owner registers HTTPS endpoints (`/clubs/{id}/webhooks/`) on "
-        "public addresses and the default port, without user name or password; "
-        "each event is POSTed as JSON with `Bourre-Signature: t=<unix>,v1=<hex>`, the "
-        "HMAC-SHA256 of `<t>.<body>` with the endpoint's secret. Redirects are not "
-        "followed: answer the POST with a 2xx at the registered address."
+        "**Times** are UTC (`…Z`). **Money** is in integer minor units."
+        # games.api.guide.add_guide adds what a newcomer reads first (account, token)
+        # after the first paragraph, and public data, webhooks and tournaments at the end.
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -403,6 +420,7 @@ SPECTACULAR_SETTINGS = {
         "WebhookDeliveryStatusEnum": "games.models.api.WebhookDelivery.Status",
         "WebhookEventTypeEnum": "games.api.outbox.EVENT_TYPES",
         "TokenStatusEnum": "games.api.tokens.TOKEN_STATUSES",
+        "TokenScopeEnum": "games.models.tokens.ApiToken.Scope",
         "TournamentStatusEnum": "games.models.tournament.Tournament.Status",
         "EntryStatusEnum": "games.models.tournament.Entry.Status",
         "RoundStatusEnum": "games.models.tournament.Round.Status",
@@ -411,6 +429,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.add_components",
+        "games.api.guide.add_guide",
     ],
 }
 

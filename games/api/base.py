@@ -380,6 +380,7 @@ class ApiView(RateLimitHeaders, APIView):
         if length > MAX_BODY_BYTES:
             raise too_large(MAX_BODY_BYTES)
         super().initial(request, *args, **kwargs)
+        refuse_read_only(request)
         # An id no database row can have is simply not found; passed on, it would
         # overflow the database's integer (a 500) in lookups through a foreign key.
         for name, value in kwargs.items():
@@ -401,6 +402,30 @@ class ApiView(RateLimitHeaders, APIView):
                 method,
                 idempotency.idempotent(getattr(self, method), idempotency.check_key(key)),
             )
+
+
+TYPE_READ_ONLY = "urn:bourre:problem:read-only-token"
+
+
+def refuse_read_only(request: Request) -> None:
+    """A `scope: "read"` token changes nothing: every method but GET, HEAD and OPTIONS is
+    403 `read_only_token`, before the view looks at the body or the object (so the answer
+    is the same whether or not the object exists)."""
+    token = request.auth
+    if (
+        isinstance(token, ApiToken)
+        and token.scope == ApiToken.Scope.READ
+        and request.method not in SAFE_METHODS
+    ):
+        raise Problem(
+            403,
+            _(
+                "This token is read-only: it can read but not change anything. "
+                "Make a token with the write scope for this."
+            ),
+            type=TYPE_READ_ONLY,
+            errors=[{"code": "read_only_token", "message": _("This token is read-only.")}],
+        )
 
 
 def valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:

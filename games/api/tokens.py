@@ -6,7 +6,8 @@ token, shown this once. Attempts go through the login form's own throttle
 (`games.ratelimit.login_begin`: per address and username, per address, and per username
 across all addresses), so the API is no way around it.
 A token may expire (`expires_in_days`); it stops working when revoked and when its
-user's password changes (games.api.auth).
+user's password changes (games.api.auth). A token made with `scope: "read"` reads only:
+every write with it is 403 `read_only_token` (games.api.base.ApiView.initial).
 """
 
 from datetime import timedelta
@@ -52,12 +53,24 @@ class TokenCreateInputSerializer(StrictInputSerializer):
         max_value=3650,
         help_text=_("The token stops working after this many days; omit for no expiry."),
     )
+    scope = serializers.ChoiceField(
+        choices=ApiToken.Scope.choices,
+        default=ApiToken.Scope.WRITE,
+        help_text=_(
+            "`read`: the token reads only; every write with it is 403 `read_only_token`. "
+            "`write` (the default): everything your account may do."
+        ),
+    )
 
 
 class TokenOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     hint = serializers.CharField(help_text=_("The key's first characters."))
+    scope = serializers.ChoiceField(
+        choices=ApiToken.Scope.choices,
+        help_text=_("`read`: reads only (writes are 403); `write`: reads and writes."),
+    )
     status = serializers.ChoiceField(
         choices=TOKEN_STATUSES,
         help_text=_("`password_changed`: the password changed after the token was made."),
@@ -154,7 +167,17 @@ class TokenListApi(ApiView):
                     "expires_in_days": 90,
                 },
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "A read-only token for a league website",
+                value={
+                    "username": "alice",
+                    "password": "correct horse battery staple",
+                    "name": "league website",
+                    "scope": "read",
+                },
+                request_only=True,
+            ),
         ],
         tags=["auth"],
     )
@@ -199,7 +222,7 @@ class TokenListApi(ApiView):
             )
         days = data.get("expires_in_days")
         expires = timezone.now() + timedelta(days=days) if days else None
-        token, key = ApiToken.issue(user, data["name"], expires_at=expires)
+        token, key = ApiToken.issue(user, data["name"], expires_at=expires, scope=data["scope"])
         token.token = key  # type: ignore[attr-defined]  # in this response only
         body = TokenCreatedOutputSerializer(_out(token)).data
         response = Response(

@@ -546,6 +546,20 @@ ACTION_SUMMARIES = {
 }
 
 
+# What each one does and when to call it, for the docs (the state machine: games.api.guide).
+ACTION_DESCRIPTIONS = {
+    "start": "Registration → running. Needs at least 2 checked-in players; a freeze-out's "
+    "late registration stays open through `late_until_level`.",
+    "next-round": "Table rounds only, once every table of the round has ended (refused "
+    "while one still plays).",
+    "balance": "Each hand recorded at a table already runs this update after it is saved; "
+    "call it when the bracket has not moved after a hand that should have moved it, or "
+    "to be sure. When nothing is due it changes nothing (the same `version`).",
+    "end-round": "Each table ends after its current pot is won (a hand that leaves it "
+    'empty); `{"now": true}` ends them at once and the pot stays dead.',
+}
+
+
 def action_view(action: str) -> Callable[..., HttpResponseBase]:
     """The view of one director's action, with its own operation in the schema."""
     body = EndRoundInputSerializer if action == "end-round" else None
@@ -553,6 +567,7 @@ def action_view(action: str) -> Callable[..., HttpResponseBase]:
     @extend_schema(
         operation_id=f"tournaments_{action.replace('-', '_')}",
         summary=ACTION_SUMMARIES[action],
+        description=ACTION_DESCRIPTIONS[action],
         request=body,
         examples=[OpenApiExample("End the round now", value={"now": True}, request_only=True)]
         if body

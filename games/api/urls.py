@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.request import Request
 
 from games.api import ledger as ledger_api
-from games.api import members, seasons, tab, tables, tournaments, webhooks
+from games.api import members, public, seasons, tab, tables, tournaments, webhooks
 from games.api import tournament_actions as tactions
 from games.api import views as api
 from games.api.base import ApiRateThrottle, RateLimitHeaders, undocumented
@@ -226,4 +226,32 @@ urlpatterns = [
         tournaments.TournamentPrizesCsvApi.as_view(),
         name="api_tournament_prizes_csv",
     ),
+    # Public, read-only, no login, CORS for GET (settings.CORS_URLS_REGEX): games.api.public.
+    path(
+        "public/tournaments/<str:token>/",
+        public.PublicTournamentApi.as_view(),
+        name="api_public_tournament",
+    ),
+    path(
+        "public/tournaments/<str:token>/standings/",
+        public.PublicStandingsApi.as_view(),
+        name="api_public_tournament_standings",
+    ),
+    path(
+        "public/tournaments/<str:token>/bracket/",
+        public.PublicBracketApi.as_view(),
+        name="api_public_tournament_bracket",
+    ),
+    path(
+        "public/tournaments/<str:token>/clock/",
+        public.PublicClockApi.as_view(),
+        name="api_public_tournament_clock",
+    ),
+    path(
+        "public/sessions/<str:token>/",
+        public.PublicScoreboardApi.as_view(),
+        name="api_public_session",
+    ),
+    # Season standings go here when a season has a public link (its own issue):
+    # "public/seasons/<str:token>/standings/", a PublicApiView like the ones above.
 ]

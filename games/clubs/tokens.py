@@ -1,4 +1,5 @@
-"""Personal API tokens: create (the key is shown once; optionally expiring), list, revoke.
+"""Personal API tokens: create (the key is shown once; optionally expiring; read-only or
+read and write), list, revoke.
 
 The API's own onboarding (`POST /api/v1/auth/tokens/`) is games.api.tokens. The page and
 its messages are in the reader's language (issue 19)."""
@@ -45,6 +46,17 @@ class TokenForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Every token also stops working when your password changes."),
     )
+    scope = forms.ChoiceField(
+        label=gettext_lazy("Access"),
+        choices=ApiToken.Scope.choices,
+        initial=ApiToken.Scope.WRITE,
+        # Left out (an older form): read and write, as every token was before scopes.
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "Read only: for a league website or a spreadsheet; it can change nothing."
+        ),
+    )
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -84,7 +96,12 @@ def token_list(request: AuthedHttpRequest) -> HttpResponse:
             return render(request, "games/tokens.html", _context(request, form), status=422)
         days = form.cleaned_data.get("expires_in_days")
         expires = timezone.now() + timedelta(days=days) if days else None
-        token, key = ApiToken.issue(request.user, form.cleaned_data["name"], expires_at=expires)
+        token, key = ApiToken.issue(
+            request.user,
+            form.cleaned_data["name"],
+            expires_at=expires,
+            scope=form.cleaned_data["scope"] or ApiToken.Scope.WRITE,
+        )
         response = render(
             request,
             "games/tokens.html",

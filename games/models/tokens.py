@@ -12,7 +12,16 @@ from .club import hash_token
 
 
 class ApiToken(models.Model):
-    """A personal API token. Shown once on creation; only its hash is kept."""
+    """A personal API token. Shown once on creation; only its hash is kept.
+
+    Its ``scope`` says what it may do: ``write`` (the default) everything its user may,
+    ``read`` only reads: every write through the API answers 403 ``read_only_token``
+    (games.api.base.ApiView), so a key kept in a league website's server or a
+    spreadsheet cannot change the books."""
+
+    class Scope(models.TextChoices):
+        WRITE = "write", _("Read and write")
+        READ = "read", _("Read only")
 
     PREFIX = "brt_"
     # Enough for every script and spreadsheet a host might run; stops a runaway loop.
@@ -32,6 +41,7 @@ class ApiToken(models.Model):
     # Django's session auth hash): any change of password, by the change form, a reset
     # link, the admin or set_password() anywhere, makes every older token stop working.
     password_fingerprint = models.CharField(max_length=64, blank=True, default="")
+    scope = models.CharField(max_length=5, choices=Scope.choices, default=Scope.WRITE)
 
     class Meta:
         ordering = ["-created_at"]
@@ -41,7 +51,11 @@ class ApiToken(models.Model):
 
     @classmethod
     def issue(
-        cls, user: User, name: str, expires_at: datetime | None = None
+        cls,
+        user: User,
+        name: str,
+        expires_at: datetime | None = None,
+        scope: str = Scope.WRITE,
     ) -> tuple["ApiToken", str]:
         key = cls.PREFIX + secrets.token_urlsafe(30)
         token = cls.objects.create(
@@ -51,6 +65,7 @@ class ApiToken(models.Model):
             hint=key[:8],
             expires_at=expires_at,
             password_fingerprint=password_fingerprint(user),
+            scope=scope,
         )
         return token, key
 

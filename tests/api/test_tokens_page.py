@@ -112,3 +112,22 @@ def test_after_a_password_change_the_list_says_so(bob_client, bob):
     bob_client.force_login(bob)  # the change also ended the old login
     page = bob_client.get(URL).content.decode()
     assert "password changed" in page
+
+
+def test_a_read_only_token_is_made_on_the_page_and_marked_in_the_list(bob_client, bob, game):
+    response = bob_client.post(URL, {"name": "league site", "scope": "read"})
+    assert response.status_code == 201
+    key = re.search(r'value="(brt_[^"]+)"', response.content.decode()).group(1)
+    assert ApiToken.objects.get(user=bob).scope == ApiToken.Scope.READ
+    api = Client(headers={"Authorization": f"Bearer {key}"})
+    assert api.get(f"/api/v1/sessions/{game.pk}/").status_code == 200
+    refused = api.post(f"/api/v1/sessions/{game.pk}/close/", {}, content_type="application/json")
+    assert refused.status_code == 403
+    page = bob_client.get(URL).content.decode()
+    assert '<span class="badge">Read only</span>' in page
+    # Without a choice (an older form), a token reads and writes, as before scopes.
+    bob_client.post(URL, {"name": "spreadsheet"})
+    assert ApiToken.objects.get(user=bob, name="spreadsheet").scope == ApiToken.Scope.WRITE
+    page = bob_client.get(URL).content.decode()
+    assert "spreadsheet" in page
+    assert page.count('<span class="badge">Read only</span>') == 1
