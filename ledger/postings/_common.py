@@ -75,15 +75,17 @@ def _check_amount(amount: object, key: str = "amount") -> int:
     return amount
 
 
-def _player_accounts(club_id: int, player_ids: Iterable[int]) -> dict[int, int]:
-    """player id → account id, creating missing accounts (race-safe: a concurrent
-    creator's row wins and is read back)."""
+def _player_accounts(
+    club_id: int, player_ids: Iterable[int], kind: str = Account.Kind.PLAYER
+) -> dict[int, int]:
+    """player id → account id of ``kind`` (a player's own, or their tab), creating missing
+    accounts (race-safe: a concurrent creator's row wins and is read back)."""
     ids = set(player_ids)
     Account.objects.bulk_create(
-        [Account(club_id=club_id, kind=Account.Kind.PLAYER, player_id=pid) for pid in ids],
+        [Account(club_id=club_id, kind=kind, player_id=pid) for pid in ids],
         ignore_conflicts=True,
     )
-    rows = Account.objects.filter(kind=Account.Kind.PLAYER, player_id__in=ids)
+    rows = Account.objects.filter(kind=kind, player_id__in=ids)
     return dict(rows.values_list("player_id", "pk"))
 
 

@@ -41,7 +41,14 @@ from games.models import Club, Player
 from ledger.errors import SetupError, TabConflict
 from ledger.memos import MemoKind, tab_memo
 from ledger.models import Account, Posting, SettlementMark, TabPayment
-from ledger.postings._common import Actor, _check_amount, _post, actor, lock_session
+from ledger.postings._common import (
+    Actor,
+    _check_amount,
+    _player_accounts,
+    _post,
+    actor,
+    lock_session,
+)
 from ledger.tab import KITTY, session_tab, session_transfers
 
 __all__ = [
@@ -71,15 +78,8 @@ def _announce(club_id: int, kind: str, data: dict[str, Any]) -> None:
 
 
 def _tab_accounts(club_id: int, player_ids: Iterable[int]) -> dict[int, int]:
-    """player id → tab account id, creating missing ones (race-safe: a concurrent
-    creator's row wins and is read back)."""
-    ids = set(player_ids)
-    Account.objects.bulk_create(
-        [Account(club_id=club_id, kind=Account.Kind.TAB, player_id=pid) for pid in ids],
-        ignore_conflicts=True,
-    )
-    rows = Account.objects.filter(kind=Account.Kind.TAB, player_id__in=ids)
-    return dict(rows.values_list("player_id", "pk"))
+    """player id → tab account id, created as a player's own account is."""
+    return _player_accounts(club_id, player_ids, Account.Kind.TAB)
 
 
 def put_on_tab(
