@@ -4,6 +4,9 @@ alice owns the club, bob keeps score, carol is a member, mallory is a stranger (
 but in no club of theirs). `club` has four players on its roster.
 """
 
+import time
+import types
+
 import pytest
 from django.core.cache import cache
 from django.utils import translation
@@ -106,3 +109,13 @@ def mallory_client(mallory):
     from django.test import Client
 
     return _client_for(Client, mallory)
+
+
+@pytest.fixture
+def steady_rate_clock(monkeypatch):
+    """The API's rate windows are fixed (games.ratelimit ``window_hit``): two requests that
+    straddle a window's end (the schema takes a second or more to build on a busy machine)
+    would each be the first of its window. Tests that count within one window stop the
+    rate limiter's clock."""
+    now = time.time()
+    monkeypatch.setattr("games.ratelimit.time", types.SimpleNamespace(time=lambda: now))

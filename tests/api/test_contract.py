@@ -231,7 +231,7 @@ def test_names_with_letters_are_fine(api_bob, club, name):
     assert response.status_code == 201, response.content
 
 
-def test_the_verifier_says_how_much_of_its_rate_is_left(api_anon, settings):
+def test_the_verifier_says_how_much_of_its_rate_is_left(api_anon, settings, steady_rate_clock):
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"verify": "3/min"},

@@ -236,7 +236,7 @@ def test_cors_for_get_on_the_public_paths_only(running, club, api_alice):
     assert page.status_code == 200 and "Access-Control-Allow-Origin" not in page
 
 
-def test_the_public_rate_is_per_address(running, settings):
+def test_the_public_rate_is_per_address(running, settings, steady_rate_clock):
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {

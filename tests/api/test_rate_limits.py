@@ -10,7 +10,7 @@ from drf_spectacular.generators import SchemaGenerator
 
 from .conftest import token_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("steady_rate_clock")]
 
 RATE_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
 
