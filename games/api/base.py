@@ -297,11 +297,11 @@ class VerifyThrottle(ApiRateThrottle):
 MAX_BODY_BYTES = 1024 * 1024
 
 
+# Mixed into every API view (ApiView, the schema and its docs, the 404 of an unrouted
+# /api/ path): the response carries where the client stands, counted by ApiRateThrottle,
+# or peeked at when the request was refused before the count. A comment, not a
+# docstring: drf-spectacular gave it, inherited, to every operation as its description.
 class RateLimitHeaders:
-    """Mixed into every API view (ApiView, the schema and its docs, the 404 of an
-    unrouted /api/ path): the response carries where the client stands, counted by
-    ApiRateThrottle, or peeked at when the request was refused before the count."""
-
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any
     ) -> Response:

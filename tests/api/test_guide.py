@@ -4,6 +4,7 @@ is what the code does: the webhook retry numbers are the outbox's, the URLs and 
 named exist, every call of the tournament diagram is an operation, and no internal
 docstring leaks into an operation's description."""
 
+import inspect
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -103,6 +104,39 @@ def test_no_internal_docstring_leaks_into_an_operation(schema):
             assert "``" not in text and "action_view" not in text, (method, path, text)
     balance = schema["paths"]["/api/v1/tournaments/{tournament_id}/balance/"]["post"]
     assert "after it is saved" in balance["description"]
+
+
+def _api_view_classes():
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    def walk(patterns):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                yield from walk(p.url_patterns)
+            elif isinstance(p, URLPattern) and hasattr(p.callback, "cls"):
+                yield p.callback.cls
+
+    return set(walk(get_resolver().url_patterns))
+
+
+def test_no_operation_is_described_by_a_base_class_docstring(schema):
+    """drf-spectacular describes an operation by its view's docstring, inherited too: a
+    base class's or a mixin's note to programmers ("Mixed into every API view...") was
+    every operation's description."""
+    notes = {
+        inspect.getdoc(base)
+        for cls in _api_view_classes()
+        for base in cls.__mro__[1:]
+        if base.__module__.startswith("games.") and base.__dict__.get("__doc__")
+    }
+    assert notes  # the walk found the views' bases
+    described = [
+        op.get("description", "")
+        for operations in schema["paths"].values()
+        for op in operations.values()
+        if isinstance(op, dict)
+    ]
+    assert not [text for text in described if text in notes]
 
 
 def test_every_tag_has_a_description(schema):
