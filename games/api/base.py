@@ -73,6 +73,7 @@ from games.models import ApiToken, Membership, Role
 from games.ratelimit import client_ip, network_of, window_hit, window_peek
 
 _M = TypeVar("_M", bound=Model)
+_T = TypeVar("_T")
 
 # --- conventions -------------------------------------------------------------------------
 
@@ -178,9 +179,11 @@ class ApiAutoSchema(AutoSchema):
     def _map_serializer(
         self, serializer: Any, direction: Direction, bypass_extensions: bool = False
     ) -> dict[str, Any]:
-        # An input serializer that refuses unknown fields says so (issue 36).
+        # An input serializer that refuses unknown fields says so (issue 36), and an
+        # exact output one that it has no others.
         schema = super()._map_serializer(serializer, direction, bypass_extensions)
-        if isinstance(serializer, s.StrictInputSerializer) and schema.get("type") == "object":
+        exact = (s.StrictInputSerializer, s.ExactOutputSerializer)
+        if isinstance(serializer, exact) and schema.get("type") == "object":
             schema["additionalProperties"] = False
         return schema
 
@@ -588,6 +591,39 @@ def _bad_cursor() -> Problem:
         "bad_cursor",
         _("This cursor is not one the API gave; start from the first page."),
     )
+
+
+class ListPage(CursorPage):
+    """A cursor page over an already ordered list, in the shape of every list
+    (``CursorPage.get_paginated_response``: the cursors in ``next``/``previous``, the
+    pages' URLs in the ``Link`` header): the cursor's position is the index of the
+    page's first row (DRF's own opaque encoding)."""
+
+    _next: str | None = None
+    _previous: str | None = None
+
+    def rows_page(self, request: Request, rows: Sequence[_T]) -> list[_T]:
+        self.base_url = request.build_absolute_uri()
+        size = self.get_page_size(request)
+        cursor = self.decode_cursor(request)
+        start = 0
+        if cursor is not None:
+            position = str(cursor.position or "")
+            if cursor.reverse or not position.isascii() or not position.isdigit():
+                raise _bad_cursor()
+            start = int(position)
+        end = start + size
+        if end < len(rows):
+            self._next = self.encode_cursor(Cursor(0, False, end))
+        if start > 0:
+            self._previous = self.encode_cursor(Cursor(0, False, max(0, start - size)))
+        return list(rows[start:end])
+
+    def get_next_link(self) -> str | None:
+        return self._next
+
+    def get_previous_link(self) -> str | None:
+        return self._previous
 
 
 # An id in a query parameter (the schema's bounds are the server's: games.api.serializers).

@@ -13,16 +13,12 @@
   ``/api/v1/public/``'s.
 """
 
-from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
-from rest_framework.pagination import Cursor
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.access import club_for, season_for
@@ -30,18 +26,17 @@ from games.api.base import (
     CURSOR_PARAMETERS,
     READ_PROBLEMS,
     ApiView,
-    CursorPage,
+    ListPage,
     page_of,
     paginate,
     problems,
 )
-from games.api.errors import field_problem
-from games.api.serializers import CurrencySerializer
+from games.api.serializers import CurrencySerializer, ExactOutputSerializer
 from games.http import AuthedRequest
-from games.seasons.standings import Standing, Tie, standings
+from games.seasons.standings import Tie, standings
 
 
-class SeasonFormulaOutputSerializer(serializers.Serializer):
+class SeasonFormulaOutputSerializer(ExactOutputSerializer):
     """points = round_half_up(points_scale × field^field_exponent ÷
     place^place_exponent) + points_for_playing (the default: 10, 0.50, 0.50, 0)."""
 
@@ -125,43 +120,6 @@ class SeasonListApi(ApiView):
         return paginate(self, request, club.seasons.all(), SeasonOutputSerializer)
 
 
-class _ListPage(CursorPage):
-    """A cursor page over an already ordered list, in the shape of every list
-    (``CursorPage.get_paginated_response``: the cursors in ``next``/``previous``, the
-    pages' URLs in the ``Link`` header): the cursor's position is the index of the
-    page's first row (DRF's own opaque encoding)."""
-
-    _next: str | None = None
-    _previous: str | None = None
-
-    def rows_page(self, request: Request, rows: Sequence[Standing]) -> list[Standing]:
-        self.base_url = request.build_absolute_uri()
-        size = self.get_page_size(request)
-        cursor = self.decode_cursor(request)
-        start = 0
-        if cursor is not None:
-            position = str(cursor.position or "")
-            if cursor.reverse or not position.isascii() or not position.isdigit():
-                raise field_problem(
-                    "cursor",
-                    "bad_cursor",
-                    _("This cursor is not one the API gave; start from the first page."),
-                )
-            start = int(position)
-        end = start + size
-        if end < len(rows):
-            self._next = self.encode_cursor(Cursor(0, False, end))
-        if start > 0:
-            self._previous = self.encode_cursor(Cursor(0, False, max(0, start - size)))
-        return list(rows[start:end])
-
-    def get_next_link(self) -> str | None:
-        return self._next
-
-    def get_previous_link(self) -> str | None:
-        return self._previous
-
-
 class SeasonStandingsApi(ApiView):
     @extend_schema(
         operation_id="seasons_standings",
@@ -172,7 +130,7 @@ class SeasonStandingsApi(ApiView):
     )
     def get(self, request: AuthedRequest, season_id: int) -> Response:
         season, _ = season_for(request.user, season_id)
-        pager = _ListPage()
+        pager = ListPage()
         rows = pager.rows_page(request, standings(season))
         response = pager.get_paginated_response(
             SeasonStandingOutputSerializer(rows, many=True).data

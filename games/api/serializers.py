@@ -46,6 +46,14 @@ class StrictInputSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+# An output serializer whose schema says it has no other keys (`additionalProperties:
+# false`): the public API's answers, where the schema itself promises that nothing else
+# (no id, no e-mail) is in them, and a client validating against it sees any new key.
+# A comment, not a docstring, for the same reason as above.
+class ExactOutputSerializer(serializers.Serializer):
+    pass
+
+
 @extend_schema_field(ref("Rules"))
 class RulesField(serializers.DictField):
     """House rules (the engine's `Rules` component); the engine validates them."""

@@ -56,7 +56,13 @@ from games.api.base import (
     valid,
 )
 from games.api.errors import INVALID_DETAIL, INVALID_TITLE, TYPE_VALIDATION, Problem
-from games.api.serializers import MAX_ID, AmountsByIdField, RulesField, StrictInputSerializer
+from games.api.serializers import (
+    MAX_ID,
+    AmountsByIdField,
+    ExactOutputSerializer,
+    RulesField,
+    StrictInputSerializer,
+)
 from games.api.tournaments import (
     PlayerRefOutputSerializer,
     TournamentListApi,
@@ -226,7 +232,7 @@ class ClockInputSerializer(StrictInputSerializer):
     seconds = serializers.IntegerField(default=0, min_value=-86400, max_value=86400)
 
 
-class ClockOutputSerializer(serializers.Serializer):
+class ClockOutputSerializer(ExactOutputSerializer):
     level = serializers.IntegerField(help_text=gettext_lazy("1-based."))
     ante = serializers.IntegerField()
     next_ante = serializers.IntegerField()

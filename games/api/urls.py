@@ -252,6 +252,9 @@ urlpatterns = [
         public.PublicScoreboardApi.as_view(),
         name="api_public_session",
     ),
-    # Season standings go here when a season has a public link (its own issue):
-    # "public/seasons/<str:token>/standings/", a PublicApiView like the ones above.
+    path(
+        "public/seasons/<str:token>/standings/",
+        public.PublicSeasonStandingsApi.as_view(),
+        name="api_public_season_standings",
+    ),
 ]

@@ -1,20 +1,25 @@
 """The public read-only API (issue #36 item 5): a published tournament (summary,
-standings, bracket, clock) and a share link's scoreboard under /api/v1/public/, by the
-tokens the public pages use; no login, names and numbers only, ETags and 304, its own
-rate limit, CORS for GET on those paths and nowhere else."""
+standings, bracket, clock), a share link's scoreboard and a published season's standings
+under /api/v1/public/, by the tokens the public pages use; no login, names and numbers
+only (and a schema that says exactly which), ETags and 304, its own rate limit, CORS for
+GET on those paths and nowhere else."""
 
 import json
 import random
 
+import jsonschema
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.models import ApiToken, Role, Tournament
+from games.models import ApiToken, Role, Season, Tournament
+from games.seasons import service as seasons
+from games.seasons import standings as season_standings
 from games.sessions import share
 from games.tournaments import clock, selectors
 from games.tournaments import service as svc
 from tests.factories import ClubFactory, MembershipFactory
+from tests.games.test_seasons import _season, _session, _tournament
 from tests.games.test_tournament_service import (
     finished_freezeout,
     make_tournament,
@@ -268,6 +273,7 @@ def test_the_schema_documents_the_public_operations(api_anon):
         "/api/v1/public/tournaments/{token}/bracket/",
         "/api/v1/public/tournaments/{token}/clock/",
         "/api/v1/public/sessions/{token}/",
+        "/api/v1/public/seasons/{token}/standings/",
     }
     for op in public.values():
         assert op["tags"] == ["public"]
@@ -276,3 +282,178 @@ def test_the_schema_documents_the_public_operations(api_anon):
     for path in public:
         assert set(schema["paths"][path]) <= {"get", "parameters"}
     assert schema["paths"]["/api/v1/tournaments/{tournament_id}/standings/"]["get"]["security"]
+
+    # Every public answer's schema is exact: a key the server adds is a schema change.
+    components = schema["components"]["schemas"]
+    for path, op in public.items():
+        ref = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+        assert components[ref.rsplit("/", 1)[1]]["additionalProperties"] is False, path
+    row = components["PublicSeasonStanding"]
+    assert row["additionalProperties"] is False
+    assert set(row["properties"]) == {
+        "rank",
+        "name",
+        "points",
+        "tournaments",
+        "best_place",
+        "tie",
+        "above",
+    }
+
+
+# -- a season's standings by its public link ------------------------------------------------
+
+
+@pytest.fixture
+def season_world(club, alice, bob, players):
+    """A season (not published) with a finished tournament of five and a closed session."""
+    ann, ben, cal, dee = players
+    eve = club.players.create(name="eve")
+    _tournament(club, alice, [ann, ben, cal, dee, eve], "p1")
+    _session(club, bob, [ann, ben, cal, dee], ["ann", "dee", "ann"])
+    return {"season": _season(club, alice)}
+
+
+def _season_url(token: str) -> str:
+    return f"/api/v1/public/seasons/{token}/standings/"
+
+
+def test_a_published_seasons_standings_read_page_by_page_without_login(season_world):
+    season = seasons.make_public(season_world["season"])
+    anon = Client()
+    first = anon.get(_season_url(season.public_token), {"page_size": 2}, HTTP_ORIGIN=ORIGIN)
+    assert first.status_code == 200
+    assert first["Access-Control-Allow-Origin"] == "*"
+    assert 'rel="next"' in first["Link"] and first["Link"].startswith("<http")
+    body = first.json()
+    assert (body["name"], body["club_name"]) == ("Spring", "Bayou Club")
+    assert body["starts_on"] == season.starts_on.isoformat()
+    assert body["formula"] == {
+        "points_scale": 10,
+        "field_exponent": "0.50",
+        "place_exponent": "0.50",
+        "points_for_playing": 0,
+    }
+    got, page = [], body
+    while True:
+        assert len(page["results"]) <= 2
+        got += page["results"]
+        if not page["next"]:
+            break
+        page = anon.get(
+            _season_url(season.public_token), {"page_size": 2, "cursor": page["next"]}
+        ).json()
+    assert page["previous"]
+    # What the public page shows, in its order: no ids, no home-session money.
+    shown = season_standings.public_rows(season_standings.standings(season))
+    assert got == [
+        {
+            "rank": r.rank,
+            "name": r.name,
+            "points": r.points,
+            "tournaments": r.tournaments,
+            "best_place": r.best_place,
+            "tie": r.tie,
+            "above": r.above,
+        }
+        for r in shown
+    ]
+    assert len(got) == 5 and got[0]["points"] > 0
+    bad = anon.get(_season_url(season.public_token), {"cursor": "bm9wZQ"})
+    assert bad.status_code == 400 and bad["Content-Type"] == "application/problem+json"
+
+
+def test_a_seasons_public_answer_names_no_money_ids_or_people(season_world, players, carol):
+    players[0].user = carol
+    players[0].save()
+    season = seasons.make_public(season_world["season"])
+    body = Client().get(_season_url(season.public_token)).json()
+    keys = _keys(body)
+    assert not keys & PRIVATE_KEYS, keys & PRIVATE_KEYS
+    assert not keys & {"net", "net_won", "sessions", "events", "currency"}
+    text = json.dumps(body)
+    for user in User.objects.all():
+        assert user.username not in text  # no handles either
+        assert not user.email or user.email not in text
+
+
+def test_the_home_sessions_tie_break_says_only_tie_break(club, alice, players):
+    season = seasons.make_public(_season(club, alice))
+    ann, ben, cal, _ = players
+    # No tournament: everyone level on points and best place; home net orders them.
+    _session(club, alice, [ann, ben, cal], ["ann", "ann", "ben"])
+    rows = Client().get(_season_url(season.public_token)).json()["results"]
+    assert [r["tie"] for r in rows] == ["", "tie_break", "tie_break"]
+    assert [r["points"] for r in rows] == [0, 0, 0]
+
+
+def test_only_a_season_the_club_publishes_is_reachable(season_world, running):
+    season = season_world["season"]
+    anon = Client()
+    assert season.public_token is None
+    # Unpublished: no token opens it (an empty one is not a token).
+    assert anon.get(_season_url("None")).status_code == 404
+    seasons.make_public(season)
+    token = season.public_token
+    assert anon.get(_season_url(token)).status_code == 200
+    for wrong in (token[:-1], running.public_token):
+        response = anon.get(_season_url(wrong))
+        assert response.status_code == 404, wrong
+        assert response["Content-Type"] == "application/problem+json"
+    seasons.revoke_public(season)
+    assert anon.get(_season_url(token)).status_code == 404
+    assert Season.objects.get(pk=season.pk).public_token is None
+
+
+def test_a_seasons_etag_answers_304_until_its_standings_change(season_world, club, alice):
+    season = seasons.make_public(season_world["season"])
+    anon = Client()
+    url = _season_url(season.public_token)
+    first = anon.get(url)
+    again = anon.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    # The owner changes the formula: every points figure moves.
+    Season.objects.filter(pk=season.pk).update(points_scale=20)
+    changed = anon.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert changed.json()["results"][0]["points"] > first.json()["results"][0]["points"]
+    # A home session that closes in the season reorders nobody's points but adds a
+    # player: the page changes, and so does the ETag.
+    newcomer = club.players.create(name="fay")
+    ann = club.players.get(name="ann")
+    _session(club, alice, [ann, newcomer], ["fay"])
+    later = anon.get(url, HTTP_IF_NONE_MATCH=changed["ETag"])
+    assert later.status_code == 200
+    assert "fay" in [r["name"] for r in later.json()["results"]]
+
+
+def test_every_public_answer_is_exactly_its_documented_schema(running, played, bob, club, alice):
+    """Validated against the served schema, where every public component is closed
+    (`additionalProperties: false`): a key the server sends and the schema does not
+    name fails here."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from .test_account_api import _json_schema
+
+    schema = _json_schema(SchemaGenerator().get_schema(request=None, public=True))
+    season = seasons.make_public(_season(club, alice))
+    link = share.create_link(played, bob)
+    answers = {
+        "/api/v1/public/tournaments/{token}/": _tournament_urls(running.public_token)[0],
+        "/api/v1/public/tournaments/{token}/standings/": _tournament_urls(running.public_token)[1],
+        "/api/v1/public/tournaments/{token}/bracket/": _tournament_urls(running.public_token)[2],
+        "/api/v1/public/tournaments/{token}/clock/": _tournament_urls(running.public_token)[3],
+        "/api/v1/public/sessions/{token}/": f"/api/v1/public/sessions/{link.token}/",
+        "/api/v1/public/seasons/{token}/standings/": _season_url(season.public_token),
+    }
+    for path, url in answers.items():
+        documented = schema["paths"][path]["get"]["responses"]["200"]["content"]
+        data = Client().get(url).json()
+        jsonschema.validate(
+            data, {**documented["application/json"]["schema"], "components": schema["components"]}
+        )
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(
+                {**data, "id": 1},
+                {**documented["application/json"]["schema"], "components": schema["components"]},
+            )
