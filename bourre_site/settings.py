@@ -425,6 +425,8 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "games.models.tournament.Entry.Status",
         "RoundStatusEnum": "games.models.tournament.Round.Status",
         "TableStatusEnum": "games.models.tournament.TournamentTable.Status",
+        # A deal's kind, asked for (DealInput) and answered (DealOutput, issue 36).
+        "DealKindEnum": "games.engine.tournament_payouts.DEAL_KINDS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -124,13 +124,12 @@ LOCATION_HEADER = OpenApiParameter(
 )
 
 
-def etag_header(*codes: int) -> OpenApiParameter:
+def etag_header(
+    *codes: int,
+    description: str = 'The session\'s version, e.g. "12": send it as If-None-Match or If-Match.',
+) -> OpenApiParameter:
     return OpenApiParameter(
-        "ETag",
-        str,
-        OpenApiParameter.HEADER,
-        response=list(codes),
-        description='The session\'s version, e.g. "12": send it as If-None-Match or If-Match.',
+        "ETag", str, OpenApiParameter.HEADER, response=list(codes), description=description
     )
 
 

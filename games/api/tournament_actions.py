@@ -24,11 +24,17 @@ input, 409 when the moment is wrong: registration closed, a pot still to be won�
   ``rounding``: the rule that rounds the shares, ``deals.CHIP_CHOP_RULE``); make one.
 - ``GET tournaments/{id}/payouts/`` — the payout table: places, shares, amounts.
 
-Every answer that changes the tournament carries its ETag (``selectors.etag``).
+Every write answers an object with the tournament's new ``version`` and its ETag
+(``selectors.etag``, documented on each operation): the tournament itself (create, start,
+next-round, balance, end-round, deal), or what the write made with ``version`` beside it
+(entries: ``{"entries": [...], "version"}``; an entry's action: the entry; the clock: the
+clock). A hand at a table answers as the session's own hands endpoint does (the session's
+version and ETag). The payout table's ``deal`` is the ``DealOutput`` component.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -199,6 +205,25 @@ class EntryOutputSerializer(serializers.Serializer):
     prize = serializers.IntegerField()
 
 
+def _tournament_version_field() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        help_text=gettext_lazy(
+            "The tournament's version after this write (it rises with every change)."
+        )
+    )
+
+
+class EntriesCreatedOutputSerializer(serializers.Serializer):
+    entries = EntryOutputSerializer(
+        many=True, help_text=gettext_lazy("The entries made (or found, on a retry).")
+    )
+    version = _tournament_version_field()
+
+
+class EntryChangedOutputSerializer(EntryOutputSerializer):
+    version = _tournament_version_field()
+
+
 def _refuse_zero_levels(attrs: dict[str, Any]) -> None:
     """A freezeout's `hands_per_level: 0` is refused, never replaced by the default
     (issue 36): without `level_minutes` or a structure preset it has no levels at all."""
@@ -244,6 +269,10 @@ class ClockOutputSerializer(ExactOutputSerializer):
     server_time = serializers.IntegerField(help_text=gettext_lazy("Milliseconds since the epoch."))
 
 
+class ClockChangedOutputSerializer(ClockOutputSerializer):
+    version = _tournament_version_field()
+
+
 class DealInputSerializer(StrictInputSerializer):
     kind = serializers.ChoiceField(choices=[(k, k) for k in pay.DEAL_KINDS])
     agreed = serializers.ListField(
@@ -275,6 +304,25 @@ class PayoutRowSerializer(serializers.Serializer):
     )
 
 
+class DealOutputSerializer(serializers.Serializer):
+    """A final-table deal every remaining player agreed to (it ended the tournament)."""
+
+    kind = serializers.ChoiceField(choices=[(k, k) for k in pay.DEAL_KINDS])
+    amounts = AmountsByIdField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("Player id → the share paid (minor units)."),
+    )
+    chips = AmountsByIdField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("Player id → chips when the deal was made."),
+    )
+    agreed = serializers.ListField(
+        child=serializers.CharField(), help_text=gettext_lazy("Who agreed, by name.")
+    )
+    at = serializers.DateTimeField()
+    by = serializers.CharField(help_text=gettext_lazy("The username that recorded it."))
+
+
 class PayoutsOutputSerializer(serializers.Serializer):
     pool = serializers.IntegerField(
         help_text=gettext_lazy(
@@ -286,7 +334,9 @@ class PayoutsOutputSerializer(serializers.Serializer):
     unit = serializers.IntegerField()
     remainder_rule = serializers.CharField()
     places = PayoutRowSerializer(many=True)
-    deal = serializers.DictField(allow_null=True)
+    deal = DealOutputSerializer(
+        allow_null=True, help_text=gettext_lazy("The final-table deal, if one was made.")
+    )
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -324,6 +374,38 @@ def _answer(request: Request, t: Tournament, status: int = 200) -> Response:
 CREATED_FIELDS = (*svc.OPTIONAL_NUMBERS, "payout_preset")
 
 
+def tournament_etag(*codes: int) -> OpenApiParameter:
+    return session_api.s.etag_header(
+        *codes,
+        description="Changes with the tournament and its tables (the `ETag` of "
+        "`GET tournaments/{id}/`).",
+    )
+
+
+def _changed(
+    t: Tournament,
+    serializer_class: type[serializers.Serializer],
+    data: dict[str, Any],
+    status: int = 200,
+) -> Response:
+    """A write's answer that is not the tournament itself (entries, an entry, the clock):
+    `data` with the tournament's new `version`, and its ETag."""
+    t.refresh_from_db(fields=["version"])
+    return Response(
+        serializer_class({**data, "version": t.version}).data,
+        status=status,
+        headers={"ETag": selectors.etag(t)},
+    )
+
+
+def _deal(t: Tournament) -> dict[str, Any] | None:
+    """The stored deal (games.tournaments.deals.make_deal) with its time as a datetime,
+    so that it is written in UTC like every timestamp."""
+    if not t.deal:
+        return None
+    return {**t.deal, "at": datetime.datetime.fromisoformat(t.deal["at"])}
+
+
 def _entry_rows(t: Tournament, entries: Iterable[Entry]) -> list[dict[str, Any]]:
     return [
         {
@@ -356,7 +438,7 @@ class TournamentListCreateApi(TournamentListApi):
     @extend_schema(
         operation_id="tournaments_create",
         summary="Create a tournament (scorekeeper); the draw's seed is committed now",
-        parameters=[IDEMPOTENCY],
+        parameters=[IDEMPOTENCY, tournament_etag(200, 201)],
         request=TournamentCreateInputSerializer,
         examples=[
             OpenApiExample(
@@ -417,7 +499,7 @@ class EntryListApi(ApiView):
         "the field full) nothing is written, new names are not added to the roster. A "
         "player named twice (an id and a name, or two spellings of one name) is entered "
         "once.",
-        parameters=[IDEMPOTENCY],
+        parameters=[IDEMPOTENCY, tournament_etag(200, 201)],
         request=EntryCreateInputSerializer,
         examples=[
             OpenApiExample(
@@ -427,8 +509,8 @@ class EntryListApi(ApiView):
             )
         ],
         responses={
-            201: EntryOutputSerializer(many=True),
-            200: EntryOutputSerializer(many=True),
+            201: EntriesCreatedOutputSerializer,
+            200: EntriesCreatedOutputSerializer,
             **problems(*WRITE_PROBLEMS, 409),
         },
         tags=["tournaments"],
@@ -478,10 +560,11 @@ class EntryListApi(ApiView):
                     entry = svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
                 done.append(entry)
                 created = True
-        return Response(
-            EntryOutputSerializer(_entry_rows(t, done), many=True).data,
+        return _changed(
+            t,
+            EntriesCreatedOutputSerializer,
+            {"entries": _entry_rows(t, done)},
             status=201 if created else 200,
-            headers={"ETag": selectors.etag(t)},
         )
 
 
@@ -499,7 +582,8 @@ class EntryActionApi(ApiView):
         operation_id="tournaments_entry_action",
         summary="check-in, withdraw, re-enter, rebuy or add-on (scorekeeper)",
         request=None,
-        responses={200: EntryOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
+        parameters=[tournament_etag(200)],
+        responses={200: EntryChangedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
     def post(
@@ -517,10 +601,7 @@ class EntryActionApi(ApiView):
             raise Http404("No such entry")
         ENTRY_ACTIONS[action](tournament_id=t.pk, entry_id=entry_id, user=request.user)
         entry = Entry.objects.select_related("player").get(pk=entry_id, tournament=t)
-        return Response(
-            EntryOutputSerializer(_entry_rows(t, [entry])[0]).data,
-            headers={"ETag": selectors.etag(t)},
-        )
+        return _changed(t, EntryChangedOutputSerializer, _entry_rows(t, [entry])[0])
 
 
 class TournamentActionApi(ApiView):
@@ -578,6 +659,7 @@ def action_view(action: str) -> Callable[..., HttpResponseBase]:
         examples=[OpenApiExample("End the round now", value={"now": True}, request_only=True)]
         if body
         else [],
+        parameters=[tournament_etag(200)],
         responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
@@ -612,7 +694,8 @@ class ClockApi(ApiView):
                 "Add two minutes", value={"action": "adjust", "seconds": 120}, request_only=True
             ),
         ],
-        responses={200: ClockOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
+        parameters=[tournament_etag(200)],
+        responses={200: ClockChangedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
     def post(self, request: AuthedRequest, tournament_id: int) -> Response:
@@ -621,7 +704,7 @@ class ClockApi(ApiView):
         t = clock.clock_action(
             tournament_id=t.pk, action=data["action"], seconds=data["seconds"], user=request.user
         )
-        return Response(ClockOutputSerializer(clock.clock_state(t)).data)
+        return _changed(t, ClockChangedOutputSerializer, dict(clock.clock_state(t)))
 
 
 class TableHandApi(ApiView):
@@ -636,10 +719,14 @@ class TableHandApi(ApiView):
                 request_only=True,
             )
         ],
-        parameters=[session_api.IDEMPOTENCY_PARAMETER, session_api.IF_MATCH_PARAMETER],
+        parameters=[
+            session_api.IDEMPOTENCY_PARAMETER,
+            session_api.IF_MATCH_PARAMETER,
+            session_api.s.etag_header(200, 201),
+        ],
         responses={
-            201: session_api.s.HandDetailOutputSerializer,
-            200: session_api.s.HandDetailOutputSerializer,
+            201: session_api.s.HandWriteOutputSerializer,
+            200: session_api.s.HandWriteOutputSerializer,
             **problems(*WRITE_PROBLEMS, 409),
         },
         tags=["tournaments"],
@@ -732,6 +819,7 @@ class DealApi(ApiView):
                 request_only=True,
             )
         ],
+        parameters=[tournament_etag(200)],
         responses={200: TournamentCreatedOutputSerializer, **problems(*WRITE_PROBLEMS, 409)},
         tags=["tournaments"],
     )
@@ -794,7 +882,7 @@ class PayoutsApi(ApiView):
                     "unit": t.payout_unit,
                     "remainder_rule": payouts.REMAINDER_RULE,
                     "places": places,
-                    "deal": t.deal or None,
+                    "deal": _deal(t),
                 }
             ).data
         )

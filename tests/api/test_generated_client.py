@@ -287,7 +287,9 @@ def test_a_tournament_to_a_winner_through_the_generated_client(generated, live_s
         client=client,
         body=models.EntryCreateInput.from_dict({"names": ["tia", "uma", "val"], "check_in": True}),
     )
-    assert [e.status for e in entries] == ["checked_in"] * 3
+    # An object with the tournament's new version, like every write (issue 36).
+    assert isinstance(entries, models.EntriesCreatedOutput), entries
+    assert [e.status for e in entries.entries] == ["checked_in"] * 3
     listed = api("tournaments.tournaments_entries_list").sync(tid, client=client)
     assert len(listed.results) == 3 and listed.next_ is None
     started = api("tournaments.tournaments_start").sync(tid, client=client)
@@ -320,6 +322,7 @@ def test_a_tournament_to_a_winner_through_the_generated_client(generated, live_s
 
     payouts = api("tournaments.tournaments_payouts").sync(tid, client=client)
     assert payouts.pool == pool
+    assert payouts.deal is None  # a named component (DealOutput), null without a deal
     assert [(p.place, p.paid, p.due) for p in payouts.places] == [
         (1, pool * 70 // 100, 0),
         (2, pool * 30 // 100, 0),

@@ -77,14 +77,14 @@ def test_create_and_run_a_freeze_out_through_the_api(club, alice, carol):
         **{"Idempotency-Key": "entries-1"},
     )
     assert entries.status_code == 201
-    assert [e["status"] for e in entries.json()] == ["checked_in"] * 5
+    assert [e["status"] for e in entries.json()["entries"]] == ["checked_in"] * 5
     retry = post(
         client,
         reverse("api_tournament_entries", args=[tid]),
         {"names": names, "check_in": True},
         **{"Idempotency-Key": "entries-1"},
     )
-    assert retry.status_code == 201 and len(retry.json()) == 5
+    assert retry.status_code == 201 and len(retry.json()["entries"]) == 5
     assert retry["Idempotent-Replayed"] == "true"
     # Without a key, entering someone twice is a 409 conflict with the reason.
     twice = post(client, reverse("api_tournament_entries", args=[tid]), {"names": ["api0"]})
@@ -160,7 +160,7 @@ def test_entry_actions_and_strangers(club, alice, mallory):
     ).json()
     tid = created["id"]
     entries = post(client, reverse("api_tournament_entries", args=[tid]), {"names": ["a", "b"]})
-    first = entries.json()[0]["id"]
+    first = entries.json()["entries"][0]["id"]
     url = reverse("api_tournament_entry_action", args=[tid, first, "check-in"])
     assert post(client, url).json()["status"] == "checked_in"
     bad = post(client, reverse("api_tournament_entry_action", args=[tid, first, "dance"]))
@@ -188,7 +188,7 @@ def test_registering_is_all_or_nothing_and_a_name_twice_is_one_entry(club, alice
     url = reverse("api_tournament_entries", args=[tid])
     once = post(client, url, {"names": ["Dee", "Eve", "dee"]})
     assert once.status_code == 201
-    assert [e["player"]["name"] for e in once.json()] == ["Dee", "Eve"]
+    assert [e["player"]["name"] for e in once.json()["entries"]] == ["Dee", "Eve"]
     roster = Player.objects.filter(club=club).count()
     refused = post(client, url, {"names": ["Zoë New Person", "Eve"]})
     assert refused.status_code == 409 and refused["Content-Type"] == PROBLEM
