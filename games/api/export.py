@@ -5,8 +5,9 @@ as bytes (a `File`), where `application/jsonl` and `application/x-ndjson` are
 "Unsupported content_type" and the operation is dropped from the generated client. The
 body is JSON Lines all the same (the file name says `.jsonl`), and it stays streamed: the
 server sends it in chunks, and a client reads it line by line through the generated
-client's own httpx client (`client.get_httpx_client().stream(...)`). The operation has
-this one type whatever `Accept` says (`ExportNegotiation`).
+client's own httpx client (`client.get_httpx_client().stream(**clubs_export._get_kwargs(
+club_id))`, as tests/api/test_generated_client.py does and the operation's description
+says). The operation has this one type whatever `Accept` says (`ExportNegotiation`).
 
 One JSON object per line, each with a `type`: `club`, then `player`s, `session`s (with
 seats), `hand`s (record and verdict, in session and playing order) and `posting`s (with
@@ -136,7 +137,11 @@ class ClubExportApi(ApiView):
             "JSON Lines (sent as `application/octet-stream`, which generated clients read "
             "as bytes): one JSON object per line, each with `type`: `club`, `player`, "
             "`session`, `hand` (with record and verdict), `posting` (with legs). Streamed: "
-            "start reading at once; the size of the club does not matter."
+            "start reading at once; the size of the club does not matter. A generated "
+            "client's `sync` reads the body whole; to read it line by line, send the "
+            "operation's own request through the client's HTTP client, e.g. with "
+            "openapi-python-client: `with client.get_httpx_client().stream("
+            "**clubs_export._get_kwargs(club_id)) as r: for line in r.iter_lines(): …`."
         ),
         responses={
             (200, MEDIA_TYPE): OpenApiResponse(

@@ -4,7 +4,8 @@ openapi-python-client (a test dependency) generates a Python package from
 `/api/v1/schema/`; the test then plays a whole evening against a live server through
 that package alone: a token by password, a club, players, a session, ten hands, a
 correction, a void, bank moves, closing, the settlement as JSON and as CSV, a walk through
-the ledger's pages, the ledger's CSV and the streamed export; and a freeze-out from
+the ledger's pages, the ledger's CSV and the export, streamed line by line through the
+generated operation's request and the generated client's httpx client; and a freeze-out from
 registration to a winner (hands at its table, payouts, standings and prizes as JSON and
 as CSV). Nothing here calls Django or the ledger directly, except to create the user
 (sign-up is web-only) and to check the books afterwards.
@@ -18,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from django.test import Client
 
@@ -234,10 +236,28 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
     ledger_csv = api("ledger.postings_csv").sync(club.id, client=client)
     assert ledger_csv.splitlines()[0].startswith("posting,")
     assert len({line.split(",")[0] for line in ledger_csv.splitlines()[1:]}) == len(seen)
-    export = api("clubs.clubs_export").sync(club.id, client=client)
-    lines = [json.loads(line) for line in export.payload.read().splitlines()]
+    # The export, streamed through the generated code: the operation's own request
+    # (`_get_kwargs`: method, path) sent by the generated client's httpx client (base URL,
+    # token), read line by line while the response is still open; the body is never
+    # held whole (`.content` was never read), and the server sends no length (streamed).
+    export = api("clubs.clubs_export")
+    lines = []
+    with client.get_httpx_client().stream(**export._get_kwargs(club.id)) as response:
+        assert response.status_code == 200
+        assert response.headers["Content-Type"] == "application/octet-stream"
+        assert "Content-Length" not in response.headers
+        for line in response.iter_lines():
+            if not lines:  # the first object is read before the rest has arrived
+                assert not response.is_closed
+            lines.append(json.loads(line))
+        with pytest.raises(httpx.ResponseNotRead):
+            response.content  # noqa: B018
+    assert response.is_closed
     assert lines[0]["type"] == "club" and lines[0]["id"] == club.id
     assert len([x for x in lines if x["type"] == "hand"]) == 10
+    # The generated `sync` reads the same bytes whole (a `File`), for small clubs.
+    whole = api("clubs.clubs_export").sync(club.id, client=client)
+    assert [json.loads(x) for x in whole.payload.read().splitlines()] == lines
 
     postings.check_invariants(GameSession.objects.get(pk=session.id))
 
