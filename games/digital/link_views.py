@@ -2,10 +2,11 @@
 
 A seat link is claimed by the first phone that opens it: the phone gets a random device
 value in a long-lived cookie, and the seat keeps its hash (``Seat.claimed_by``). Another
-phone opening the link gets a page that says so (403). On the table page the host can
-release a claim, reissue a link (the old one then answers 404) and hide the seat links
-once they are handed out (remembered in the host's Django session). What the host reads
-is in the host's language (issue 19).
+phone opening the link gets a page that says only that the seat is taken (403: no
+player's name, no table). On the table page the host can release a claim, reissue a link
+(the old one then answers 404) and hide the seat links once they are handed out
+(remembered in the host's Django session). What the host reads is in the host's language
+(issue 19).
 """
 
 from __future__ import annotations
@@ -61,15 +62,16 @@ def holds_seat(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     """For the views of a seat link (``secret`` in the URL): call ``view`` with the seat
     instead of the secret if this phone holds it (the first phone to open the link takes
     it), and give a new phone its device cookie; another phone gets the page that says
-    the seat is taken (403). A move (POST) reads the session under its lock later."""
+    only that the seat is taken (403). A move (POST) reads the session under its lock
+    later."""
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args: Any, secret: str, **kwargs: Any) -> HttpResponse:
         seat = seat_for(secret, with_session=request.method != "POST")
         device, fresh = _device_of(request)
         if not digital.claim_seat(seat, hash_token(device)):
-            context = {"seat": seat, "session": seat.session}
-            response = render(request, "games/digital_claimed.html", context, status=403)
+            # Only that the seat is taken: no player's name, no table (API FINDINGS).
+            response = render(request, "games/digital_claimed.html", status=403)
             response["Cache-Control"] = "no-store, private"
             return response
         response = view(request, seat, *args, **kwargs)

@@ -174,7 +174,7 @@ def test_host_watcher_and_player_follow_one_game_on_the_wifi(server, new_phone, 
 
     # A second device (the host's phone) cannot take Ann's seat.
     host.goto(seat_url)
-    host.get_by_role("heading", name="Ann's seat is open on another phone").wait_for()
+    host.get_by_role("heading", name="This seat is open on another phone").wait_for()
     host.screenshot(path=str(shots / "7-seat-claimed.png"), full_page=True)
 
     # The host reissues Ann's link: the old one answers 404 on Ann's phone.
