@@ -1,7 +1,8 @@
 """A league website on another origin (issue #36, done-when): a static page served from a
-second port reads a published tournament's standings and a share link's scoreboard with
-fetch(); the same page cannot read a private endpoint, with a token or without (the
-browser's CORS check blocks it: the server sends no Access-Control-Allow-Origin there).
+second port reads a published tournament's standings, a share link's scoreboard and a
+published season's standings (page by page, by the cursors) with fetch(); the same page
+cannot read a private endpoint, with a token or without (the browser's CORS check blocks
+it: the server sends no Access-Control-Allow-Origin there).
 The screenshot is kept for a look: /tmp/i36-public-league-site.png."""
 
 import functools
@@ -11,8 +12,11 @@ import re
 import threading
 
 import pytest
+from django.utils import timezone
 
-from games.models import ApiToken
+from games.models import ApiToken, Season
+from games.seasons import service as seasons
+from games.seasons import standings as season_standings
 from games.sessions import share
 from games.tournaments import service as svc
 from tests.api.conftest import FIRST_HAND, record
@@ -30,6 +34,7 @@ LEAGUE_PAGE = """<!doctype html>
 <h2>Standings</h2><ol id="standings"></ol>
 <p>ETag seen: <code id="etag"></code>, requests left: <span id="left"></span></p>
 <h2>Thursday's table</h2><ul id="board"></ul>
+<h2>Season</h2><ol id="season"></ol>
 <h2>Private</h2><p id="private">…</p><p id="private-token">…</p>
 <p id="done"></p>
 <script>
@@ -49,6 +54,17 @@ async function show() {
     const li = document.createElement("li");
     li.textContent = p.name + " " + p.net;
     document.getElementById("board").appendChild(li);
+  }
+  // The season, two rows a page, following the cursors as a league site would.
+  let url = q.get("season") + "?page_size=2";
+  while (url) {
+    const page = await (await fetch(url)).json();
+    for (const row of page.results) {
+      const li = document.createElement("li");
+      li.textContent = row.rank + " " + row.name;
+      document.getElementById("season").appendChild(li);
+    }
+    url = page.next && q.get("season") + "?page_size=2&cursor=" + encodeURIComponent(page.next);
   }
   for (const [id, headers] of [["private", {}],
                                ["private-token", {Authorization: "Bearer " + q.get("key")}]]) {
@@ -108,6 +124,22 @@ def test_a_league_site_reads_public_data_and_nothing_else(
     )
     record(session, FIRST_HAND, bob)
     link = share.create_link(session, bob)
+    # A season with a closed home session in it, published by its owner.
+    closed = postings.start_session(
+        club=club,
+        name="Last week",
+        players=players,
+        dealer=players[-1],
+        rules={},
+        currency=club.currency,
+        user=alice,
+    )
+    record(closed, FIRST_HAND, bob)
+    postings.close_session(session_id=closed.pk, user=alice)
+    today = timezone.localdate()
+    season = seasons.make_public(
+        Season.objects.create(club=club, name="Spring", starts_on=today, ends_on=today)
+    )
     _, key = ApiToken.issue(alice, "league", scope=ApiToken.Scope.READ)
     api = f"{live_server.url}/api/v1"
     from urllib.parse import urlencode
@@ -116,6 +148,7 @@ def test_a_league_site_reads_public_data_and_nothing_else(
         {
             "standings": f"{api}/public/tournaments/{t.public_token}/standings/",
             "board": f"{api}/public/sessions/{link.token}/",
+            "season": f"{api}/public/seasons/{season.public_token}/standings/",
             "private": f"{api}/tournaments/{t.pk}/standings/",
             "key": key,
         }
@@ -133,6 +166,9 @@ def test_a_league_site_reads_public_data_and_nothing_else(
     assert re.fullmatch(r'(W/)?"[0-9a-f]{24}"', phone.locator("#etag").inner_text())
     assert int(phone.locator("#left").inner_text()) > 0
     assert phone.locator("#board li").all_inner_texts() == ["ann 3", "ben -1", "cal -1", "dee -5"]
+    shown = season_standings.public_rows(season_standings.standings(season))
+    assert len(shown) == 4  # two pages of two
+    assert phone.locator("#season li").all_inner_texts() == [f"{r.rank} {r.name}" for r in shown]
     # The private endpoint: CORS stops the browser from handing the page anything.
     assert phone.locator("#private").inner_text() == "blocked: TypeError"
     assert phone.locator("#private-token").inner_text() == "blocked: TypeError"
