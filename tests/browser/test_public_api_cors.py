@@ -113,28 +113,22 @@ def test_a_league_site_reads_public_data_and_nothing_else(
         play_bot_hand(x, rng, alice)
     from ledger import postings
 
-    session = postings.start_session(
-        club=club,
-        name="Thursday",
-        players=players,
-        dealer=players[-1],
-        rules={},
-        currency=club.currency,
-        user=alice,
-    )
-    record(session, FIRST_HAND, bob)
-    link = share.create_link(session, bob)
+    def played(name: str):
+        session = postings.start_session(
+            club=club,
+            name=name,
+            players=players,
+            dealer=players[-1],
+            rules={},
+            currency=club.currency,
+            user=alice,
+        )
+        record(session, FIRST_HAND, bob)
+        return session
+
+    link = share.create_link(played("Thursday"), bob)
     # A season with a closed home session in it, published by its owner.
-    closed = postings.start_session(
-        club=club,
-        name="Last week",
-        players=players,
-        dealer=players[-1],
-        rules={},
-        currency=club.currency,
-        user=alice,
-    )
-    record(closed, FIRST_HAND, bob)
+    closed = played("Last week")
     postings.close_session(session_id=closed.pk, user=alice)
     today = timezone.localdate()
     season = seasons.make_public(
