@@ -123,6 +123,10 @@ def _seat_at_new_table(
     and it is not broken as short meanwhile: the other tables have no room for its
     players (RULES.md T1 breaks a table only into room elsewhere) until players bust."""
     number = (rnd.tables.aggregate(n=Max("number"))["n"] or 0) + 1
+    if rnd.is_final:
+        # A freeze-out drawn at one table is no longer at its final table.
+        rnd.is_final = False
+        rnd.save(update_fields=["is_final"])
     table = open_table(t, rnd, number, [entry.player_id], {entry.player_id: t.starting_chips}, user)
     _add_chips(rnd, entry.player_id, t.starting_chips)
     return SeatMove.objects.create(

@@ -61,12 +61,14 @@ def _playing(t) -> dict[int, int]:
 
 def test_a_late_entrant_opens_a_new_table_when_every_table_is_full(club, alice):
     t = _one_full_table(club, alice)
+    assert t.rounds.get().is_final
     newcomer = make_players(club, 1, prefix="late")[0]
     entry = svc.register(tournament_id=t.pk, player=newcomer, user=alice)
     svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=alice)
     entry.refresh_from_db()
     assert entry.status == Entry.Status.PLAYING
     assert _playing(t) == {1: 5, 2: 1}
+    assert not t.rounds.get().is_final  # drawn at one table, it has two now
     move = SeatMove.objects.get(tournament=t, reason="late")
     assert (move.target.number, move.seat, move.chips) == (2, 1, 20)
     # Alone there, the new table cannot deal: a player joins it first (T2), and the
