@@ -152,6 +152,9 @@ def test_a_capped_freeze_out_from_a_pasted_roster_to_a_paid_icm_deal(
     phone.get_by_text("A place is free for Rosa").wait_for()
     phone.locator("section.waiting-list").get_by_role("button", name="Check in and seat").click()
     phone.get_by_text("Every table was full: table 3 is open, with Rosa.").wait_for()
+    card = phone.locator("section.balance-warning")
+    assert "has 1: 1 player moves from table 1 to table 3" in card.inner_text()
+    card.screenshot(path=str(shots / "night-balance-card-390.png"))
     phone.locator("section.balance-warning").get_by_role("button", name="Check the tables").click()
     phone.locator("article.tt-card", has_text="Table 3").locator(".tt-players li").nth(2).wait_for()
     assert [len(i.alive) for i in tables.table_infos(_playing(t)).values()] == [3, 3, 3]
