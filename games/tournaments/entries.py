@@ -11,8 +11,8 @@ Choices where the issue left room (each is tested):
   by balancing. When every table is full, they open the next table (its seat 1), which
   balancing fills from the other tables between their hands, one player at a time, as
   the dashboard says; it deals once a second player sits there and balancing has nobody
-  more for it. Poker rooms grow a full field so (The Tournament Director's "add a
-  table"); refusing the entry would leave a paid player standing.
+  more for it. A director adds a table when the room is full; refusing the entry would
+  leave a paid player standing.
 - A re-entry is a busted player buying in again (buy-in to the pool, fee to the house),
   at most ``max_reentries`` times; their finishing place is decided by their last exit.
   A rebuy is a player still in with at most the starting chips buying another starting
@@ -121,7 +121,8 @@ def _seat_at_new_table(
     Balancing then fills it from the fullest tables between their hands, one player at a
     time (it cannot deal before a second player sits down: ``tournament_breaks.blocked``),
     and it is not broken as short meanwhile: the other tables have no room for its
-    players (RULES.md T1 breaks a table only into room elsewhere) until players bust."""
+    players (balancing breaks a short table only into room at the others:
+    ``tournament.plan_balance``) until players go out there."""
     number = (rnd.tables.aggregate(n=Max("number"))["n"] or 0) + 1
     if rnd.is_final:
         # A freeze-out drawn at one table is no longer at its final table.

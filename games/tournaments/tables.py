@@ -11,9 +11,10 @@ table that breaks, a player to move, a short table nothing can help — and what
 for), which the director's dashboard states; ``deal_refusal`` says why a short table
 must not deal (RULES.md T1–T3, ``games.engine.tournament_breaks``). A broken table's
 carried pot moves with its players (T1 ``move``, the default: ``postings.move_pot``,
-each move a balanced posting) or is played out first (``play_out``). Called under
-the tournament row lock by ``service`` (``sync``, ``after_hand``, the director's
-requests)."""
+each move a balanced posting) or is played out first (``play_out``). ``open_table``
+opens a table: the draw's, or the next one a late entrant or a re-entry opens alone when
+every table is full (``entries.seat_late``). Called under the tournament row lock by
+``service`` (``sync``, ``after_hand``, the director's requests)."""
 
 from __future__ import annotations
 
