@@ -27,7 +27,10 @@
    it whole. Prints the hands to a winner, the longest a table stayed below the minimum
    while dealing (hands; must be 0: only the final table may deal short), the longest a
    refused short table waited (hands dealt elsewhere meanwhile), and that every table's
-   books, the chip report and the prize ledger hold.
+   books, the chip report and the prize ledger hold. Half as many events again start
+   with every table of seven full and take one to three late entrants before the first
+   hand: the first opens a table, balancing fills it (the hands dealt elsewhere before
+   its first hand are printed).
 
 Target (issue #6): draw under 1 s; bracket query count independent of entrants.
 Target (issue #18): every freeze-out finishes.
@@ -435,9 +438,11 @@ def _bot_hand(session, rng: random.Random, user) -> None:
 
 
 # radon D: one event from registration to its winner, with the checks the issue asks for.
-def db_freezeout(entrants: int, seed: str) -> dict[str, int]:
-    """One freeze-out in the database to its winner (see part 5 above)."""
-    from games.models import GameSession, Tournament, TournamentTable
+def db_freezeout(entrants: int, seed: str, late: int = 0) -> dict[str, int]:
+    """One freeze-out in the database to its winner (see part 5 above); ``late``
+    entrants arrive after the start, when every table is full (``entrants`` a multiple of
+    seven): the first opens a table, balancing fills it."""
+    from games.models import GameSession, Player, Tournament, TournamentTable
     from games.tournaments import selectors
     from games.tournaments import service as svc
     from games.tournaments import tables as tables_mod
@@ -451,10 +456,18 @@ def db_freezeout(entrants: int, seed: str) -> dict[str, int]:
         hands_per_level=6,
         min_table=4,
         max_table=7,
+        late_until_level=2 if late else 0,
     )
     svc.start(tournament_id=t.pk, user=user)
+    drawn = t.tables.count()
+    for i in range(late):
+        player = Player.objects.create(club=t.club, name=f"late{seed}-{i}")
+        entry = svc.register(tournament_id=t.pk, player=player, user=user)
+        svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=user)
+    opened = list(t.tables.order_by("number")[drawn:])
     rng = random.Random(seed)
     hands = short_dealt = longest_short = refused = longest_wait = 0
+    first_deal = -1  # hands dealt elsewhere before the opened table's first
     short_run: dict[int, int] = {}
     waiting_since: dict[int, int] = {}
     while True:
@@ -480,6 +493,8 @@ def db_freezeout(entrants: int, seed: str) -> dict[str, int]:
             alive = tables_mod.table_infos([table])[table.pk].alive
         if table.pk in waiting_since:
             longest_wait = max(longest_wait, hands - waiting_since.pop(table.pk))
+        if first_deal < 0 and opened and table.pk == opened[0].pk:
+            first_deal = hands
         final = len(playing) == 1
         below = len(alive) < t.min_table and not final
         short_run[table.pk] = short_run.get(table.pk, 0) + 1 if below else 0
@@ -505,6 +520,9 @@ def db_freezeout(entrants: int, seed: str) -> dict[str, int]:
         "longest_wait": longest_wait,
         "broken": broken.count(),
         "pot_moved": moved,
+        "late": late,
+        "opened": len(opened),
+        "first_deal": first_deal,
     }
 
 
@@ -512,14 +530,26 @@ def bench_db_freezeouts(runs: int) -> None:
     rng = random.Random(35)
     start = time.perf_counter()
     rows = [db_freezeout(rng.randint(20, 40), f"i35-{i}") for i in range(runs)]
+    # A full room that grows: 21–35 entrants fill every table of seven, then 1–3 arrive.
+    rows += [
+        db_freezeout(7 * rng.randint(3, 5), f"i35-grow-{i}", late=rng.randint(1, 3))
+        for i in range(max(runs // 2, 1))
+    ]
     elapsed = time.perf_counter() - start
     print(
-        f"{runs} freeze-outs of 20–40 entrants in the database ({elapsed:.0f} s), "
+        f"{len(rows)} freeze-outs of 20–40 entrants in the database ({elapsed:.0f} s), "
         "each to its winner through the service and the ledger:"
     )
     for r in rows:
+        grew = (
+            f" + {r['late']} late into full tables ({r['opened']} table opened, its first "
+            f"hand after {r['first_deal']} hands elsewhere)"
+            if r["late"]
+            else ""
+        )
         print(
-            f"  {r['entrants']} entrants: {r['hands']} hands to a winner ({r['winners']} winner), "
+            f"  {r['entrants']} entrants{grew}: {r['hands']} hands to a winner "
+            f"({r['winners']} winner), "
             f"{r['broken']} tables broken, {r['pot_moved']} pot chips moved with their players, "
             f"{r['refused']} hands refused at a short table (longest wait {r['longest_wait']} "
             f"hands elsewhere), longest a table dealt below the minimum: {r['longest_short']}"

@@ -281,6 +281,10 @@ SERVICE_MESSAGES: dict[str, Sentence] = {
     "cap_fixed": _("The field cap can change before the start or while late registration is open."),
     "cap_number": _("The field cap is a whole number (0: no cap)."),
     "cap_below": _("%(n)s places are taken: the cap cannot go below that."),
+    "during_break": _(
+        "%(tournament)s is on a break (%(left)s left): nothing was saved. If this hand was "
+        'played before the break began, send it again with "during_break": true.'
+    ),
     "withdraw_closed": _(
         "After the start nobody withdraws: a player is out when their chips are gone."
     ),
@@ -331,7 +335,6 @@ SERVICE_MESSAGES: dict[str, Sentence] = {
         _("The add-on closed after level %(level)s."),
         _("The add-on closed at the start."),
     ),
-    "tables_full": _("Every table is full (%(seats)s seats): wait for a seat to free up."),
     "reentry_limit": (
         _("%(player)s has used every re-entry allowed (%(limit)s)."),
         _("This tournament has no re-entries."),

@@ -460,6 +460,14 @@ class HandCreateInputSerializer(StrictInputSerializer):
         max_value=MAX_ID,
         help_text=_("The session version the record was made against; 409 if it changed."),
     )
+    during_break = serializers.BooleanField(
+        required=False,
+        help_text=_(
+            "A tournament table only: true records a hand played before the tournament's "
+            "scheduled break began; without it, a hand sent during a break is 409 "
+            "`during_break` and nothing is saved."
+        ),
+    )
     # Fields the session supplies; a client may repeat them (e.g. a record it checked with
     # the verifier) but record_hand rejects them unless they agree (session_mismatch).
     players = serializers.ListField(child=serializers.CharField(), required=False)

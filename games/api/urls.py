@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from games.api import ledger as ledger_api
 from games.api import members, public, seasons, tab, tables, tournaments, webhooks
 from games.api import tournament_actions as tactions
+from games.api import tournament_cap as cap_api
 from games.api import views as api
 from games.api.base import ApiRateThrottle, RateLimitHeaders, undocumented
 from games.api.export import ClubExportApi
@@ -185,6 +186,11 @@ urlpatterns = [
         "tournaments/<id:tournament_id>/clock/",
         tactions.ClockApi.as_view(),
         name="api_tournament_clock",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/cap/",
+        cap_api.CapApi.as_view(),
+        name="api_tournament_cap",
     ),
     path(
         "tournaments/<id:tournament_id>/tables/<int:number>/hands/",

@@ -50,6 +50,7 @@ from games.engine import verify
 from games.http import AuthedRequest
 from games.models import GameSession, Hand, Membership, Player, Role
 from games.money import DEFAULT_CURRENCY
+from games.tournaments.clock import refuse_during_break
 from ledger import postings
 
 _T = TypeVar("_T")
@@ -479,7 +480,9 @@ class HandListApi(ApiView):
             "agree with the session). The hand is verified and settled exactly as the web "
             "form does it. 201: recorded; 200: replay of an `Idempotency-Key` already used "
             "in this session by the web's offline queue (nothing written); 400 `hand-rejected`: the engine's errors; "
-            "409: `session_version`/`If-Match` is stale or the session is closed."
+            "409: `session_version`/`If-Match` is stale or the session is closed; 409 "
+            "`during_break`: a tournament table's event is on a scheduled break (send the "
+            'hand again with `"during_break": true` if it was played before the break).'
         ),
         parameters=[IF_MATCH_PARAMETER, s.LOCATION_HEADER, s.etag_header(200, 201)],
         request=s.HandCreateInputSerializer,
@@ -506,6 +509,7 @@ class HandListApi(ApiView):
         session, _ = session_for(request.user, session_id, role_for(request))
         key = _idempotency_key(request)
         entry = dict(valid(s.HandCreateInputSerializer, request.data))
+        _confirm_break(session, entry.pop("during_break", False))
         expected = _expected_version(request, entry.pop("session_version", None))
         # record_hand replays a known key, rejects session fields that disagree with the
         # session (session_mismatch) and raises HandRejected / StaleState / SessionClosed,
@@ -527,6 +531,13 @@ class HandListApi(ApiView):
                 "ETag": f'"{version}"',
             },
         )
+
+
+def _confirm_break(session: GameSession, confirmed: bool) -> None:
+    """A hand at a tournament table during its scheduled break asks for one confirmation,
+    as the record form's checkbox does (``clock.refuse_during_break``)."""
+    if session.chip_limited and not confirmed:
+        refuse_during_break(session.pk)
 
 
 class HandDetailApi(ApiView):

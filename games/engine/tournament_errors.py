@@ -16,8 +16,9 @@ CONFLICT_CODES = frozenset(
         "not_final",
         "waiting",
         "busy",
-        "tables_full",
         "entered",
+        "during_break",
+        "cap_fixed",
     }
 )
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 # A tournament table's session is named when the table is made
-# (games.tournaments.service._open_table), in English: the name is stored, exported and
+# (games.tournaments.tables.open_table), in English: the name is stored, exported and
 # sent by the API as it is. Pages show it in the reader's language (``display_name``).
 ROUND_TABLE_NAME = gettext_noop("%(tournament)s · round %(round)s · table %(table)s")
 TABLE_NAME = gettext_noop("%(tournament)s · table %(table)s")

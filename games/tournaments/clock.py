@@ -12,7 +12,9 @@ force when its previous hand ended (``tables._update_ante``): a change applies f
 next hand dealt there.
 
 During a scheduled break (``table_break``) every table's record form says so, and a hand
-recorded then asks for one confirmation (``games.sessions.views``). The wall screen shows
+recorded then asks for one confirmation (``games.sessions.views``; the API's hand
+recording answers 409 ``during_break`` unless its body says ``"during_break": true``:
+``refuse_during_break``). The wall screen shows
 the next break and the next three levels (``clock_state``: ``next_break``, ``upcoming``).
 """
 
@@ -36,6 +38,7 @@ __all__ = [
     "clock_action",
     "clock_state",
     "elapsed",
+    "refuse_during_break",
     "table_break",
     "tournament_level",
 ]
@@ -171,6 +174,22 @@ def table_break(session_id: int) -> BreakNotice | None:
     if not state["on_break"]:
         return None
     return BreakNotice(t.name, state["level"], state["display"])
+
+
+def refuse_during_break(session_id: int) -> None:
+    """The API's one confirmation (the record form's checkbox, in API terms): a hand sent
+    to a table whose tournament is on a scheduled break without ``"during_break": true``
+    is refused (409 ``during_break``), nothing saved; the client resends it with the flag
+    if the hand was played before the break began."""
+    pause = table_break(session_id)
+    if pause is not None:
+        raise TournamentError(
+            f"{pause.tournament} is on a break ({pause.display} left): nothing was saved. "
+            'If this hand was played before the break began, send it again with "during_break": '
+            "true.",
+            code="during_break",
+            params={"tournament": pause.tournament, "left": pause.display},
+        )
 
 
 def clock_action(*, tournament_id: int, action: str, user: User, seconds: int = 0) -> Tournament:

@@ -8,7 +8,11 @@ Choices where the issue left room (each is tested):
   table rounds the draw of each round fixes who plays.
 - A late entrant or a re-entry starts with the starting chips at the table with the
   fewest players (ties: the lowest number), in its lowest free seat, like a player moved
-  by balancing. It is refused, with the reason, when every table is full.
+  by balancing. When every table is full, they open the next table (its seat 1), which
+  balancing fills from the other tables between their hands, one player at a time, as
+  the dashboard says; it deals once a second player sits there and balancing has nobody
+  more for it. A director adds a table when the room is full; refusing the entry would
+  leave a paid player standing.
 - A re-entry is a busted player buying in again (buy-in to the pool, fee to the house),
   at most ``max_reentries`` times; their finishing place is decided by their last exit.
   A rebuy is a player still in with at most the starting chips buying another starting
@@ -28,12 +32,13 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Max
 
 from games.engine.tournament import TournamentError
 from games.models import Entry, Player, Round, Seat, SeatMove, Tournament, TournamentTable
 from games.tournaments import clock
 from games.tournaments.locks import entry_of, locked
-from games.tournaments.tables import TableInfo, seat_number, table_infos
+from games.tournaments.tables import TableInfo, open_table, seat_number, table_infos
 from ledger import postings
 from ledger.memos import Memo, MemoKind, prize_memo
 from ledger.models import PrizePosting
@@ -88,11 +93,7 @@ def seat_late(
     infos = table_infos(tables)
     free = [i for i in infos.values() if len(i.alive) < t.max_table]
     if not free:
-        raise TournamentError(
-            f"Every table is full ({t.max_table} seats): wait for a seat to free up.",
-            code="tables_full",
-            params={"seats": t.max_table},
-        )
+        return _seat_at_new_table(t, rnd, entry, user, reason)
     target = min(free, key=lambda i: (len(i.alive), i.table.number))
     session_id = target.session.pk
     seat = postings.add_seat(session_id=session_id, player=entry.player, user=user, free_seat=True)
@@ -109,6 +110,35 @@ def seat_late(
         chips=t.starting_chips,
         seed=reason,
         seat=seat_number(seat),
+        created_by=postings.actor(user),
+    )
+
+
+def _seat_at_new_table(
+    t: Tournament, rnd: Round, entry: Entry, user: User, reason: str
+) -> SeatMove:
+    """Every table is full: the entrant opens the next table, alone in its first seat.
+    Balancing then fills it from the fullest tables between their hands, one player at a
+    time (it cannot deal before a second player sits down: ``tournament_breaks.blocked``),
+    and it is not broken as short meanwhile: the other tables have no room for its
+    players (balancing breaks a short table only into room at the others:
+    ``tournament.plan_balance``) until players go out there."""
+    number = (rnd.tables.aggregate(n=Max("number"))["n"] or 0) + 1
+    if rnd.is_final:
+        # A freeze-out drawn at one table is no longer at its final table.
+        rnd.is_final = False
+        rnd.save(update_fields=["is_final"])
+    table = open_table(t, rnd, number, [entry.player_id], {entry.player_id: t.starting_chips}, user)
+    _add_chips(rnd, entry.player_id, t.starting_chips)
+    return SeatMove.objects.create(
+        tournament=t,
+        player_id=entry.player_id,
+        source=entry.out_table,
+        target=table,
+        reason=reason,
+        chips=t.starting_chips,
+        seed=reason,
+        seat=1,
         created_by=postings.actor(user),
     )
 

@@ -97,17 +97,15 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
-from games.models.session import ROUND_TABLE_NAME, TABLE_NAME
-from games.money import CHIPS
 from games.tournaments import entries as late
 from games.tournaments import waiting
 from games.tournaments.locks import entry_of, locked
 from games.tournaments.tables import (
     deal_refusal,
     finish_table,
+    open_table,
     sync_tables,
     table_infos,
-    table_rules,
 )
 from games.tournaments.validation import validate
 from ledger import postings
@@ -505,7 +503,7 @@ def start(*, tournament_id: int, user: User) -> Round:
         t.bump()
         t.save(update_fields=["status", "started_at", "seed_revealed_at", "version"])
         for number, players in enumerate(tables, start=1):
-            _open_table(t, rnd, number, players, chips, user)
+            open_table(t, rnd, number, players, chips, user)
         waiting.promote(t)
     return rnd
 
@@ -552,7 +550,7 @@ def draw_next_round(*, tournament_id: int, user: User) -> Round:
         t.bump()
         t.save(update_fields=["version"])
         for n, players in enumerate(draw.tables, start=1):
-            _open_table(t, rnd, n, players, chips, user)
+            open_table(t, rnd, n, players, chips, user)
     return rnd
 
 
@@ -597,31 +595,6 @@ def _new_round(
             "max_table": t.max_table,
         },
     )
-
-
-def _open_table(
-    t: Tournament, rnd: Round, number: int, players: list[int], chips: dict[int, int], user: User
-) -> TournamentTable:
-    by_id = Player.objects.in_bulk(players)
-    seated = [by_id[p] for p in players]
-    # Stored in English (the API and CSV give it as it is); pages show it in the reader's
-    # language (GameSession.display_name, which reads it back: keep the two in step).
-    words = {"tournament": t.name, "round": rnd.number, "table": number}
-    session = postings.start_session(
-        club=t.club,
-        name=(ROUND_TABLE_NAME if t.is_rounds else TABLE_NAME) % words,
-        players=seated,
-        dealer=seated[0],
-        rules=table_rules(t, rnd, 0),
-        currency=CHIPS,
-        user=user,
-        mode=t.table_mode,
-        tournament_chips={p: chips[p] for p in players},
-    )
-    bots = t.entries.filter(is_bot=True, player_id__in=players).values("player_id")
-    # Not money: which seats a bot plays in digital hands.
-    Seat.objects.filter(session=session, player_id__in=bots).update(is_bot=True)
-    return TournamentTable.objects.create(tournament=t, round=rnd, number=number, session=session)
 
 
 # -- the director's requests ----------------------------------------------------------------

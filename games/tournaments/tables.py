@@ -11,9 +11,10 @@ table that breaks, a player to move, a short table nothing can help — and what
 for), which the director's dashboard states; ``deal_refusal`` says why a short table
 must not deal (RULES.md T1–T3, ``games.engine.tournament_breaks``). A broken table's
 carried pot moves with its players (T1 ``move``, the default: ``postings.move_pot``,
-each move a balanced posting) or is played out first (``play_out``). Called under
-the tournament row lock by ``service`` (``sync``, ``after_hand``, the director's
-requests)."""
+each move a balanced posting) or is played out first (``play_out``). ``open_table``
+opens a table: the draw's, or the next one a late entrant or a re-entry opens alone when
+every table is full (``entries.seat_late``). Called under the tournament row lock by
+``service`` (``sync``, ``after_hand``, the director's requests)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
+from games.models.session import ROUND_TABLE_NAME, TABLE_NAME
+from games.money import CHIPS
 from games.tournaments import clock, payouts
 from games.tournaments.selectors import hand_limit
 from ledger import books, postings
@@ -735,6 +738,33 @@ def deal_refusal(session_id: int) -> BalanceNote | None:
         len(by_number[table.number].alive),
         t.min_table,
     )
+
+
+def open_table(
+    t: Tournament, rnd: Round, number: int, players: list[int], chips: dict[int, int], user: User
+) -> TournamentTable:
+    """Open table ``number`` of the round: a chip-limited session with ``players`` in seat
+    order (the first deals first), each with their ``chips``."""
+    by_id = Player.objects.in_bulk(players)
+    seated = [by_id[p] for p in players]
+    # Stored in English (the API and CSV give it as it is); pages show it in the reader's
+    # language (GameSession.display_name, which reads it back: keep the two in step).
+    words = {"tournament": t.name, "round": rnd.number, "table": number}
+    session = postings.start_session(
+        club=t.club,
+        name=(ROUND_TABLE_NAME if t.is_rounds else TABLE_NAME) % words,
+        players=seated,
+        dealer=seated[0],
+        rules=table_rules(t, rnd, 0),
+        currency=CHIPS,
+        user=user,
+        mode=t.table_mode,
+        tournament_chips={p: chips[p] for p in players},
+    )
+    bots = t.entries.filter(is_bot=True, player_id__in=players).values("player_id")
+    # Not money: which seats a bot plays in digital hands.
+    Seat.objects.filter(session=session, player_id__in=bots).update(is_bot=True)
+    return TournamentTable.objects.create(tournament=t, round=rnd, number=number, session=session)
 
 
 def seat_number(seat: Seat) -> int:

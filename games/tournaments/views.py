@@ -270,6 +270,7 @@ def entry_add(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
         return redirect(t)
     names: list[str] = []
     waiting_now: list[Entry] = []
+    opened_before = _table_ids(t)
     try:
         for player in form.cleaned_data["players"]:
             entry = svc.register(
@@ -287,6 +288,7 @@ def entry_add(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     except TournamentError as exc:
         messages.error(request, say(exc))
     _say_entered(request, t, names, waiting_now)
+    _say_opened(request, t, opened_before)
     return redirect(t)
 
 
@@ -301,6 +303,30 @@ def _say_entered(
             request,
             gettext("Waiting list (the field is full): %(names)s.")
             % {"names": waiting.in_line(t, waiting_now)},
+        )
+
+
+def _table_ids(t: Tournament) -> set[int]:
+    return set(t.tables.values_list("pk", flat=True))
+
+
+def _say_opened(request: AuthedHttpRequest, t: Tournament, before: set[int]) -> None:
+    """A late entrant or a re-entry found every table full and opened a new one
+    (``entries.seat_late``): say so, and how it fills, so the director walks there."""
+    for table in t.tables.exclude(pk__in=before).select_related("session").order_by("number"):
+        names = ", ".join(
+            table.session.seats.filter(active=True)
+            .order_by("position")
+            .values_list("player__name", flat=True)
+        )
+        messages.info(
+            request,
+            gettext(
+                "Every table was full: table %(table)s is open, with %(names)s. Players move "
+                "there from the other tables between their hands, one at a time, as "
+                "“Tables to balance” says."
+            )
+            % {"table": table.number, "names": names},
         )
 
 
@@ -333,6 +359,7 @@ def entry_action(
     t, _ = tournament_for(request.user, tournament_id, Role.SCOREKEEPER)
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament=t)
     before = {e.pk for e in waiting.waiting_entries(t)}
+    opened_before = _table_ids(t)
     paid = entry.status == Entry.Status.CHECKED_IN
     try:
         actions[action](tournament_id=t.pk, entry_id=entry.pk, user=request.user)
@@ -352,6 +379,7 @@ def entry_action(
         moved = _moved_up(t, before)
         if moved:
             messages.info(request, moved)
+        _say_opened(request, t, opened_before)
     return redirect(t)
 
 
@@ -384,9 +412,11 @@ def field_cap(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def checkin_all(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse:
     def run(t: Tournament) -> int:
+        opened_before = _table_ids(t)
         entries = t.entries.filter(status=Entry.Status.REGISTERED)
         for entry in entries:
             svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=request.user)
+        _say_opened(request, t, opened_before)
         return len(entries)
 
     return _director_post(
@@ -516,6 +546,7 @@ def roster_paste(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse
     done: list[str] = []
     skipped: list[str] = []
     waiting_now: list[Entry] = []
+    opened_before = _table_ids(t)
     for player in late.roster_players(t, names):
         try:
             entry = svc.register(tournament_id=t.pk, player=player, user=request.user)
@@ -540,6 +571,7 @@ def roster_paste(request: AuthedHttpRequest, tournament_id: int) -> HttpResponse
         )
     if skipped:
         messages.error(request, gettext("Not entered: %(names)s") % {"names": "; ".join(skipped)})
+    _say_opened(request, t, opened_before)
     return redirect(t)
 
 

@@ -60,7 +60,9 @@ def start_session(
     anything else that is wrong.
     """
     rules_dict = _rules_dict(rules)
-    ids = _seated_ids(club, players, dealer)
+    # A tournament table may open with one player (a late entrant when every table is
+    # full): it deals once balancing has seated a second (games.tournaments.entries).
+    ids = _seated_ids(club, players, dealer, fewest=1 if tournament_chips else MIN_PLAYERS)
     _check_options(name, mode, leftover_policy)
     cur = _session_currency(club, currency, chip_limited=bool(tournament_chips))
     chips = _table_chips(tournament_chips, ids)
@@ -114,11 +116,13 @@ def start_session(
     return session
 
 
-def _seated_ids(club: Club, players: list[Player], dealer: Player | None) -> list[int]:
+def _seated_ids(
+    club: Club, players: list[Player], dealer: Player | None, *, fewest: int = MIN_PLAYERS
+) -> list[int]:
     """The players' ids in seat order, once each, all on the club's roster, the dealer
-    among them (R3)."""
+    among them (R3; ``fewest`` is 1 for a tournament table, see ``start_session``)."""
     ids = [p.pk for p in players]
-    if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
+    if not fewest <= len(ids) <= MAX_PLAYERS:
         raise SetupError(
             "bad_players",
             "a session needs 2 to 8 players (R3)",

@@ -227,3 +227,59 @@ def test_choosing_a_preset_fills_its_fields_and_the_structure_table(
     phone.get_by_label("Minutes per level").dispatch_event("change")
     table.get_by_text("12 min").first.wait_for()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.parametrize(("entrants", "largest", "timed"), [(64, 8, True), (42, 7, False)])
+def test_a_rounds_bracket_of_up_to_eight_tables_fits_the_wall_screen(
+    live_server, tv, club, alice, tmp_path, entrants, largest, timed
+):
+    """Eight tables of eight (the most Bourré seats) under a running clock with its next
+    break, or six of seven by rounds: every table and every name on the screen at once,
+    nothing under 26 px, nothing scrolled, cut or spilling over another box."""
+    clocked = {"level_minutes": 15, "break_every": 2, "break_minutes": 10} if timed else {}
+    t = make_tournament(
+        club,
+        alice,
+        n=entrants,
+        name="Big Bracket Night",
+        format="rounds",
+        starting_chips=1000,
+        antes=[10, 20],
+        max_table=largest,
+        min_table=4,
+        **clocked,
+    )
+    svc.start(tournament_id=seeded(t.pk, "room-eight"), user=alice)
+    if timed:
+        clock.clock_action(tournament_id=t.pk, action="start", user=alice)
+    tv.goto(f"{live_server.url}/t/{t.public_token}/tv/")
+    bracket = tv.locator(".tv-bracket")
+    bracket.wait_for()
+    assert bracket.locator(".tv-table").count() == entrants // largest
+    names = bracket.locator(".tv-table li")
+    assert names.count() == entrants
+    # Each name in view (not below the screen's edge nor under another box) and whole.
+    hidden = names.evaluate_all(
+        """els => els.filter(e => {
+             const r = e.getBoundingClientRect();
+             const list = e.closest('.tv-bracket').getBoundingClientRect();
+             return r.bottom > Math.min(innerHeight, list.bottom) + 0.5 || r.right > innerWidth;
+           }).map(e => e.textContent.trim())"""
+    )
+    tv.screenshot(path=str(_shots(tmp_path) / f"room-tv-rounds-{entrants}-1920.png"))
+    assert hidden == []
+    cut = bracket.locator(".tv-name").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert cut == []
+    # No box spills out of its place on the grid (over its neighbour or off the screen).
+    spills = tv.evaluate(
+        """[...document.querySelectorAll('.tv-screen > *')].filter(e =>
+             e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 ||
+             e.getBoundingClientRect().bottom > innerHeight).map(e => e.className)"""
+    )
+    assert spills == []
+    assert tv.locator(".tv-stats").get_by_text("Tables").is_visible()
+    assert tv.locator(".tv-pay h2").is_visible()
+    _fits_tv(tv)
+    tv.screenshot(path=str(_shots(tmp_path) / f"room-tv-rounds-{entrants}-1920.png"))
