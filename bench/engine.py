@@ -9,8 +9,8 @@ figures are medians over R rounds. A ratio is the median of the per-round ratios
 of its numbers always come from the same moment.
 
 The kinds differ only in what is measured: the random choices cost the same on each side
-(one ``rng.random()`` per card, one per declaring player plus one per discarded card), and
-the fast and JSON playouts choose the same cards, so they play the very same hands.
+(one ``rng.random()`` per card played, one per player drawing), and the fast and JSON
+playouts choose the same cards, so they play the very same hands.
 
 Targets (issue #37, default rules: cinch on): a seven-player hand with draws costs at
 most 2× a four-player hand; the JSON action path (``legal_cards()``/``apply()`` with action
@@ -27,14 +27,16 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import HandState, Rules, verify  # noqa: E402
-from games.engine.cards import CARD_NAMES  # noqa: E402
+from games.engine.cards import CARD_NAMES, card_names  # noqa: E402
 
 DEFAULT = Rules()
+DISCARD_LIMIT = DEFAULT.discard_limit
 NAMES = ("ann", "ben", "cal", "dee", "eve", "fay", "gus", "hal")
 Playout = Callable[[tuple[str, ...], int, random.Random], HandState]
 
@@ -48,15 +50,20 @@ def _random_card(mask: int, rng: random.Random) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+# _DISCARDS[k]: every set of k positions in a dealt hand, for _random_discard
+_DISCARDS = [list(combinations(range(DEFAULT.hand_size), k)) for k in range(DISCARD_LIMIT + 1)]
+
+
 def _random_discard(hand: int, rng: random.Random) -> list[str]:
-    """0..discard_limit cards of ``hand`` (uniform count, then a uniform set of that size)."""
-    k = int(rng.random() * (DEFAULT.discard_limit + 1))
-    names = []
-    for _ in range(k):
-        card = _random_card(hand, rng)
-        hand ^= 1 << card
-        names.append(CARD_NAMES[card])
-    return names
+    """0..discard_limit cards of ``hand`` (uniform count, then a uniform set of that size),
+    both from one rng.random()."""
+    u = rng.random() * (DISCARD_LIMIT + 1)
+    k = int(u)
+    if not k:
+        return []
+    sets = _DISCARDS[k]
+    names = card_names(hand)
+    return [names[i] for i in sets[int((u - k) * len(sets))]]
 
 
 def _stand_pat(state: HandState) -> None:
@@ -148,9 +155,9 @@ def measure(runs: dict[str, Callable[[int], None]], rounds: int) -> dict[str, li
     labels = list(runs)
     for r in range(rounds):
         for label in labels if r % 2 == 0 else reversed(labels):
-            start = time.perf_counter()
+            start = time.process_time()
             runs[label](r)
-            times[label].append(time.perf_counter() - start)
+            times[label].append(time.process_time() - start)
     return times
 
 

@@ -45,7 +45,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from functools import reduce
 from itertools import combinations
+from operator import or_
 from typing import Any
 
 from . import hand_view
@@ -61,9 +63,22 @@ from .actions import (
     IllegalAction,
     action_dicts,
 )
-from .cards import CARD_NAMES, CardError, card_names, cards_in, parse_card
+from .cards import (
+    _NAMES_0,
+    _NAMES_1,
+    _NAMES_2,
+    _NAMES_3,
+    CARD_LOOKUP,
+    CARD_NAMES,
+    FULL_DECK,
+    CardError,
+    card_bits,
+    card_names,
+    cards_in,
+    parse_card,
+)
 from .contracts import Action, HandRecord, HandResult, PublicView, SeatView, Verdict
-from .deck import DECK, FOLDED, _top_of_shuffled_deck, run_draw
+from .deck import FOLDED, _top_of_shuffled_deck, run_draw, shuffler
 from .errors import BourreError
 from .legal import TrickPlay
 from .payout import _settle
@@ -161,6 +176,7 @@ class HandState:
         "rng",
         "rules",
         "seat_of",
+        "to_act",
         "tp",
         "trump",
         "up_card",
@@ -191,6 +207,10 @@ class HandState:
     result: HandResult | None
     log: list[tuple[int, int, int]]  # (kind, seat, card or discard mask)
     phase: str
+    # The player to act, or None (hand over, or simultaneous declaring: see awaiting).
+    # Kept up to date by every action rather than worked out when read: the web and the
+    # bots read it after every card.
+    to_act: str | None
     _legal: int  # legal_mask() cached, -1 when stale
 
     # -- setup ---------------------------------------------------------------------------
@@ -252,6 +272,7 @@ class HandState:
         self.result = None
         self.log = []
         self.phase = DECLARE
+        self.to_act = None if rules.declaration == "simultaneous" else names[self.order[0]]
         self._legal = -1
         return self
 
@@ -265,17 +286,6 @@ class HandState:
     @property
     def simultaneous(self) -> bool:
         return self.rules.declaration == "simultaneous"
-
-    @property
-    def to_act(self) -> str | None:
-        """The player to act, or None (hand over, or simultaneous declaring: see
-        :attr:`awaiting`)."""
-        tp = self.tp
-        if self.phase == PLAY and tp is not None:
-            return self.players[tp.to_act]
-        if self.phase == DECLARE and not self.simultaneous:
-            return self.players[self.order[self.decl_pos]]
-        return None
 
     @property
     def awaiting(self) -> list[str]:
@@ -305,9 +315,18 @@ class HandState:
 
     def legal_cards(self, player: str) -> list[str]:
         """Cards ``player`` may play now (empty when it is not their turn to play)."""
-        if self.phase != PLAY or self.to_act != player:
+        tp = self.tp
+        if tp is None or self.phase != PLAY or self.players[tp.to_act] != player:
             return []
-        return card_names(self.legal_mask())
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal = tp.legal()
+        return [  # card_names(legal), inlined: this is the web's hot path
+            *_NAMES_0[legal & 0x1FFF],
+            *_NAMES_1[legal >> 13 & 0x1FFF],
+            *_NAMES_2[legal >> 26 & 0x1FFF],
+            *_NAMES_3[legal >> 39],
+        ]
 
     def illegal_reasons(self, player: str) -> dict[str, str]:
         """For each card ``player`` holds but may not play now, the rule forbidding it."""
@@ -351,6 +370,39 @@ class HandState:
 
     def apply(self, action: Mapping[str, object]) -> None:
         """Apply one action (an :data:`~.contracts.Action`, or any JSON object, checked here); raise :class:`IllegalAction` when it is not allowed."""
+        tp = self.tp
+        if type(action) is dict and tp is not None and self.phase == PLAY:
+            # The web's hot path: a legal card, by its canonical name, from the player to
+            # act, checked against the legal set legal_cards() (or the view) has just
+            # worked out. Anything else goes the long way below, which names the problem.
+            try:
+                text = action["card"]
+                player = action["player"]
+                kind = action["type"]
+            except KeyError:
+                pass
+            else:
+                turn = tp.to_act
+                if (
+                    kind == "card"
+                    and type(text) is str
+                    and type(player) is str
+                    and self.players[turn] == player
+                    and text in CARD_LOOKUP
+                ):
+                    card = CARD_LOOKUP[text]
+                    legal = self._legal
+                    if legal < 0:
+                        legal = tp.legal()
+                    if legal >> card & 1:
+                        self._legal = -1
+                        tp.play(card)
+                        self.log.append((CARD_ACTION, turn, card))
+                        if tp.trick_no == tp.hand_size:
+                            self._finish()
+                        else:
+                            self.to_act = self.players[tp.to_act]
+                        return
         if not isinstance(action, Mapping):
             raise IllegalAction("an action must be an object", code="bad_action")
         kind = action.get("type")
@@ -418,6 +470,8 @@ class HandState:
         self.log.append((CARD_ACTION, seat, card))
         if tp.trick_no == tp.hand_size:
             self._finish()
+        else:
+            self.to_act = self.players[tp.to_act]
 
     def _check_declarer(self, seat: int) -> None:
         if self.simultaneous:
@@ -459,19 +513,24 @@ class HandState:
         self._after_declaration()
 
     def _play(self, seat: int, discard: object) -> None:
-        if isinstance(discard, str) or not isinstance(discard, (list, tuple)):
+        if type(discard) is not list and (
+            isinstance(discard, str) or not isinstance(discard, (list, tuple))
+        ):
             raise IllegalAction(
                 "discard must be a list of cards", code="bad_action", message_id="discard_not_list"
             )
         hand = self.hands[seat]
         mask = 0
+        lookup = CARD_LOOKUP
         for text in discard:
-            try:
-                card = parse_card(text)
-            except CardError as exc:
-                raise IllegalAction(
-                    str(exc), code="bad_card", params=exc.params, message_id=exc.message_id
-                ) from None
+            card = lookup.get(text) if type(text) is str else None
+            if card is None:
+                try:
+                    card = parse_card(text)
+                except CardError as exc:
+                    raise IllegalAction(
+                        str(exc), code="bad_card", params=exc.params, message_id=exc.message_id
+                    ) from None
             bit = 1 << card
             if not hand & bit:
                 raise IllegalAction(
@@ -513,6 +572,7 @@ class HandState:
                 return
         elif self.passes < n - 1 and self.decl_pos < n - 1:
             self.decl_pos += 1
+            self.to_act = self.players[self.order[self.decl_pos]]
             return
         players_in = [s for s in self.order if self.decl[s] is not None and self.decl[s] != PASSED]
         if self.passes >= n - 1:
@@ -538,63 +598,68 @@ class HandState:
         if not self.upcard_dead and self.decl[self.dealer] != PASSED:
             # R26: everyone sees the dealer still holds the up-card trump until it is played
             self.tp.shown[self.dealer] = 1 << self.up_card
+        self.to_act = self.players[self.tp.to_act]
         self._legal = -1
 
     def _draw(self) -> None:
         # radon D: the draw in table order (R15 stock, refills, up-card), one sequence of events
         up_bit = 1 << self.up_card
+        decl, hands, discards = self.decl, self.hands, self.discards
+        dealt = reduce(or_, hands, 0)  # before anyone discards: every card not in the stock
         wants: dict[int, int] = {}
-        pile_cards: dict[int, list[int]] = {}
+        wanted = 0
         for s in self.active:
-            mask = self.decl[s]
+            mask = decl[s]
             if mask:
-                wants[s] = mask.bit_count()
-                self.discards[s] = mask
-                self.hands[s] &= ~mask
-                pile_cards[s] = list(cards_in(mask & ~up_bit))
-        folded: list[int] = []
-        # the passing dealer's up-card is gathered with the folded hands only under
-        # folded_then_discards (see the module docstring)
-        keep_out = 0 if self.rules.stock_refill == "folded_then_discards" else up_bit
-        for s in self.order:
-            if self.decl[s] == PASSED:
-                folded.extend(cards_in(self.hands[s] & ~keep_out))
-        if self.decl[self.dealer] == PASSED or self.discards[self.dealer] & up_bit:
+                wants[s] = k = mask.bit_count()
+                wanted += k
+                discards[s] = mask
+                hands[s] &= ~mask
+        if decl[self.dealer] == PASSED or discards[self.dealer] & up_bit:
             # R13: set aside face up (or folded with the dealer's hand): dead to everyone.
             self.upcard_dead = True
             self.public_dead = up_bit
-        stock: list[int] = []
-        if wants:
-            in_hands = 0
-            for mask in self.hands:
-                in_hands |= mask
-            for mask in self.discards:
-                in_hands |= mask
-            stock = [c for c in DECK if not in_hands >> c & 1]
-            self.rng.shuffle(stock)
-        drawn, reshuffled = run_draw(
-            self.order,
-            wants,
-            pile_cards,
-            stock,
-            folded,
-            self.rules.stock_refill,
-            self.rng.shuffle,
-        )
+        if not wants:
+            return  # nobody draws: no stock to shuffle, nothing dead to anyone alone
+        # The cards travel as one-card masks (card_bits), in the order of their indices, so
+        # the shuffles put them in the same order as they would the indices; k cards
+        # join a hand as hand |= sum(cards).
+        stock = card_bits(FULL_DECK & ~dealt)
+        shuffle = shuffler(self.rng)
+        shuffle(stock)
+        private_dead = self.private_dead
+        if wanted <= len(stock):
+            # The stock serves everyone, each taking the next cards in turn (what
+            # run_draw does when nothing has to be reshuffled), without its bookkeeping.
+            pos = 0
+            for s, k in wants.items():
+                hands[s] |= sum(stock[pos : pos + k])
+                pos += k
+                private_dead[s] = discards[s]
+            return
+        pile_cards = {s: card_bits(discards[s] & ~up_bit) for s in wants}
+        folded: list[int] = []
+        refill = self.rules.stock_refill
+        if refill == "folded_then_discards" and self.passes:
+            # the only house rule that reshuffles folded hands, the passing dealer's
+            # up-card with them (see the module docstring)
+            for s in self.order:
+                if decl[s] == PASSED:
+                    folded.extend(card_bits(hands[s]))
+        drawn, reshuffled = run_draw(self.order, wants, pile_cards, stock, folded, refill, shuffle)
         for s, cards in drawn.items():
-            for c in cards:
-                self.hands[s] |= 1 << c
+            hands[s] |= sum(cards)
         if FOLDED in reshuffled:
             # folded_then_discards made a stock of the passers' cards: they hold none now
             for s in self.order:
-                if self.decl[s] == PASSED:
-                    self.hands[s] = 0
-            if self.decl[self.dealer] == PASSED:
+                if decl[s] == PASSED:
+                    hands[s] = 0
+            if decl[self.dealer] == PASSED:
                 self.upcard_dead = False  # back in the stock with the dealer's hand
                 self.public_dead = 0
         for s in self.active:
             if s not in reshuffled:
-                self.private_dead[s] = self.discards[s]
+                private_dead[s] = discards[s]
 
     def _play_card(self, seat: int, card: int) -> None:
         tp = self.tp
@@ -641,9 +706,12 @@ class HandState:
         self.log.append((CARD_ACTION, seat, card))
         if tp.trick_no >= self.rules.hand_size:
             self._finish()
+        else:
+            self.to_act = self.players[tp.to_act]
 
     def _finish(self) -> None:
         self.phase = DONE
+        self.to_act = None
         players = self.players
         tricks = None
         if self.tp is not None:
