@@ -88,9 +88,9 @@ def shuffler(rng: random.Random) -> Callable[[list[Any]], None]:
     half the cost.
 
     It is Python 3.11's ``Random.shuffle`` written out (Fisher–Yates from the end, each
-    index drawn below i + 1 by rejection on ``getrandbits(bit_length)``) without its
+    index j ≤ i drawn by rejection on ``getrandbits((i + 1).bit_length())``) without its
     Python call per card. A digital hand is replayed from its seed, so the draw must keep
-    giving the same cards: this pins the algorithm, whatever a later Python does to
+    giving the same cards: this also pins the algorithm, whatever a later Python does to
     ``random.shuffle``. A subclass of Random (which may draw otherwise) keeps its own.
     """
     if type(rng) is not random.Random:
@@ -99,36 +99,46 @@ def shuffler(rng: random.Random) -> Callable[[list[Any]], None]:
 
     def shuffle(x: list[Any]) -> None:
         for i in range(len(x) - 1, 0, -1):
-            n = i + 1
-            k = n.bit_length()
+            k = _BIT_LENGTHS[i]
             j = getrandbits(k)
-            while j >= n:
+            while j > i:
                 j = getrandbits(k)
             x[i], x[j] = x[j], x[i]
 
     return shuffle
 
 
+_BIT_LENGTHS = tuple((i + 1).bit_length() for i in range(64))  # [i]: bits of a draw below i + 1
+
+
 def _top_of_shuffled_deck(rng: random.Random, k: int) -> list[int]:
-    """The first ``k`` cards of a uniformly shuffled deck.
+    """The first ``k`` cards of a uniformly shuffled deck (card indices); see :func:`_deal`."""
+    return [bit.bit_length() - 1 for bit in _deal(rng, k)[0]]
+
+
+def _deal(rng: random.Random, k: int) -> tuple[list[int], list[int]]:
+    """The first ``k`` cards of a uniformly shuffled deck, and the rest of the deck in the
+    order of the card indices, both as one-card masks (``1 << index``).
 
     One random number, drawn exactly uniformly below 52·51·…·(52-k+1) by rejection on
     getrandbits, read as mixed-radix digits: each digit picks one of the cards still in
-    the deck. One rng call instead of k, and no float rounding anywhere.
+    the deck. One rng call instead of k, and no float rounding anywhere. The rest is what
+    a draw shuffles into the stock (HandState._draw).
     """
     span = _ORDERED_DEALS[k]
     bits = span.bit_length()
     r = rng.getrandbits(bits)
     while r >= span:
         r = rng.getrandbits(bits)
-    deck = list(DECK)
+    deck = list(_CARD_BITS)
     out = []
     for left in range(52, 52 - k, -1):
         r, j = divmod(r, left)
         out.append(deck.pop(j))
-    return out
+    return out, deck
 
 
+_CARD_BITS = tuple(1 << c for c in DECK)
 # _ORDERED_DEALS[k]: how many ordered sequences of k distinct cards a deck holds
 _ORDERED_DEALS = [1]
 for _i in range(52):

@@ -45,9 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from functools import reduce
 from itertools import combinations
-from operator import or_
 from typing import Any
 
 from . import hand_view
@@ -70,7 +68,6 @@ from .cards import (
     _NAMES_3,
     CARD_LOOKUP,
     CARD_NAMES,
-    FULL_DECK,
     CardError,
     card_bits,
     card_names,
@@ -78,7 +75,7 @@ from .cards import (
     parse_card,
 )
 from .contracts import Action, HandRecord, HandResult, PublicView, SeatView, Verdict
-from .deck import FOLDED, _top_of_shuffled_deck, run_draw, shuffler
+from .deck import FOLDED, _deal, run_draw, shuffler
 from .errors import BourreError
 from .legal import TrickPlay
 from .payout import _settle
@@ -182,6 +179,7 @@ class HandState:
         "up_card",
         "upcard_dead",
         "_legal",
+        "_stock",
     )
     players: tuple[str, ...]
     seat_of: dict[str, int]
@@ -212,6 +210,7 @@ class HandState:
     # bots read it after every card.
     to_act: str | None
     _legal: int  # legal_mask() cached, -1 when stale
+    _stock: list[int]  # the undealt cards as one-card masks, lowest first, until the draw
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -244,10 +243,12 @@ class HandState:
         # rest of the deck (the stock) is put in random order only if someone draws
         # (see _draw): together that is one uniform shuffle, at half the cost when
         # nobody draws.
-        deck = _top_of_shuffled_deck(rng, dealt)
+        deck, self._stock = _deal(rng, dealt)
         hands = [0] * n
-        for k in range(dealt):
-            hands[(d + 1 + k) % n] |= 1 << deck[k]
+        for i in range(n):
+            # one card at a time clockwise from the dealer's left: every n-th card of the
+            # deal, one-card masks adding up to the hand
+            hands[(d + 1 + i) % n] = sum(deck[i::n])
         self.players = names
         self.seat_of = {p: i for i, p in enumerate(names)}
         self.n = n
@@ -257,7 +258,7 @@ class HandState:
         self.excused = ex
         self.rng = rng
         self.hands = hands
-        self.up_card = deck[dealt - 1]
+        self.up_card = deck[dealt - 1].bit_length() - 1
         self.trump = self.up_card // 13
         self.upcard_dead = False
         self.order = tuple((d + 1 + i) % n for i in range(n))
@@ -316,7 +317,7 @@ class HandState:
     def legal_cards(self, player: str) -> list[str]:
         """Cards ``player`` may play now (empty when it is not their turn to play)."""
         tp = self.tp
-        if tp is None or self.phase != PLAY or self.players[tp.to_act] != player:
+        if player != self.to_act or self.phase != PLAY or tp is None:
             return []
         legal = self._legal
         if legal < 0:
@@ -370,8 +371,7 @@ class HandState:
 
     def apply(self, action: Mapping[str, object]) -> None:
         """Apply one action (an :data:`~.contracts.Action`, or any JSON object, checked here); raise :class:`IllegalAction` when it is not allowed."""
-        tp = self.tp
-        if type(action) is dict and tp is not None and self.phase == PLAY:
+        if self.phase == PLAY and type(action) is dict:
             # The web's hot path: a legal card, by its canonical name, from the player to
             # act, checked against the legal set legal_cards() (or the view) has just
             # worked out. Anything else goes the long way below, which names the problem.
@@ -382,13 +382,13 @@ class HandState:
             except KeyError:
                 pass
             else:
-                turn = tp.to_act
+                tp = self.tp
                 if (
                     kind == "card"
-                    and type(text) is str
-                    and type(player) is str
-                    and self.players[turn] == player
+                    and player == self.to_act
+                    and type(text) is str is type(player)
                     and text in CARD_LOOKUP
+                    and tp is not None
                 ):
                     card = CARD_LOOKUP[text]
                     legal = self._legal
@@ -396,6 +396,7 @@ class HandState:
                         legal = tp.legal()
                     if legal >> card & 1:
                         self._legal = -1
+                        turn = tp.to_act
                         tp.play(card)
                         self.log.append((CARD_ACTION, turn, card))
                         if tp.trick_no == tp.hand_size:
@@ -605,7 +606,6 @@ class HandState:
         # radon D: the draw in table order (R15 stock, refills, up-card), one sequence of events
         up_bit = 1 << self.up_card
         decl, hands, discards = self.decl, self.hands, self.discards
-        dealt = reduce(or_, hands, 0)  # before anyone discards: every card not in the stock
         wants: dict[int, int] = {}
         wanted = 0
         for s in self.active:
@@ -624,7 +624,7 @@ class HandState:
         # The cards travel as one-card masks (card_bits), in the order of their indices, so
         # the shuffles put them in the same order as they would the indices; k cards
         # join a hand as hand |= sum(cards).
-        stock = card_bits(FULL_DECK & ~dealt)
+        stock, self._stock = self._stock, []
         shuffle = shuffler(self.rng)
         shuffle(stock)
         private_dead = self.private_dead
