@@ -21,6 +21,7 @@ __all__ = [
     "ABOVE",
     "ALL_CARDS",
     "BELOW",
+    "CARD_BIT_LOOKUP",
     "CARD_LOOKUP",
     "CARD_NAMES",
     "Card",
@@ -144,6 +145,8 @@ for _rank_text, _rank in _RANK_ALIASES.items():
             for _s in {_suit_text, _suit_text.lower()}:
                 CARD_LOOKUP[_r + _s] = _suit * 13 + _rank
 del _rank_text, _rank, _suit_text, _suit, _r, _s
+# The same spellings → the card's one-card mask (1 << index), for sets named in one go.
+CARD_BIT_LOOKUP: dict[str, int] = {text: 1 << index for text, index in CARD_LOOKUP.items()}
 
 _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 

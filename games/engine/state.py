@@ -66,6 +66,7 @@ from .cards import (
     _NAMES_1,
     _NAMES_2,
     _NAMES_3,
+    CARD_BIT_LOOKUP,
     CARD_LOOKUP,
     CARD_NAMES,
     CardError,
@@ -514,39 +515,27 @@ class HandState:
         self._after_declaration()
 
     def _play(self, seat: int, discard: object) -> None:
-        if type(discard) is not list and (
-            isinstance(discard, str) or not isinstance(discard, (list, tuple))
-        ):
-            raise IllegalAction(
-                "discard must be a list of cards", code="bad_action", message_id="discard_not_list"
-            )
         hand = self.hands[seat]
-        mask = 0
-        lookup = CARD_LOOKUP
-        for text in discard:
-            card = lookup.get(text) if type(text) is str else None
-            if card is None:
+        mask = -1
+        if type(discard) is list:
+            # Distinct cards of the hand by their usual spellings, added up in one go (the
+            # 7-player draw's hot path); anything else is checked card by card below.
+            if not discard:
+                mask = 0  # standing pat
+            else:
                 try:
-                    card = parse_card(text)
-                except CardError as exc:
-                    raise IllegalAction(
-                        str(exc), code="bad_card", params=exc.params, message_id=exc.message_id
-                    ) from None
-            bit = 1 << card
-            if not hand & bit:
-                raise IllegalAction(
-                    f"{CARD_NAMES[card]} is not in {self.players[seat]}'s hand",
-                    code="card_not_in_hand",
-                    legal=card_names(hand),
-                    params={"card": CARD_NAMES[card], "player": self.players[seat]},
-                )
-            if mask & bit:
-                raise IllegalAction(
-                    f"{CARD_NAMES[card]} is named twice",
-                    code="duplicate_card",
-                    params={"card": CARD_NAMES[card]},
-                )
-            mask |= bit
+                    mask = sum(map(CARD_BIT_LOOKUP.__getitem__, discard))
+                except (KeyError, TypeError):
+                    mask = -1
+                # distinct one-card masks add up without a carry: as many bits as cards
+                if (
+                    mask & ~hand
+                    or mask.bit_count() != len(discard)
+                    or {*map(type, discard)} - {str}
+                ):
+                    mask = -1
+        if mask < 0:
+            mask = self._discard_mask(seat, discard)
         limit = self.rules.discard_limit
         if mask.bit_count() > limit:
             raise IllegalAction(
@@ -565,6 +554,38 @@ class HandState:
         self.decl[seat] = mask
         self.log.append((PLAY_ACTION, seat, mask))
         self._after_declaration()
+
+    def _discard_mask(self, seat: int, discard: object) -> int:
+        """The cards ``discard`` names, each checked in turn: the first problem is the error."""
+        if isinstance(discard, str) or not isinstance(discard, (list, tuple)):
+            raise IllegalAction(
+                "discard must be a list of cards", code="bad_action", message_id="discard_not_list"
+            )
+        hand = self.hands[seat]
+        mask = 0
+        for text in discard:
+            try:
+                card = parse_card(text)
+            except CardError as exc:
+                raise IllegalAction(
+                    str(exc), code="bad_card", params=exc.params, message_id=exc.message_id
+                ) from None
+            bit = 1 << card
+            if not hand & bit:
+                raise IllegalAction(
+                    f"{CARD_NAMES[card]} is not in {self.players[seat]}'s hand",
+                    code="card_not_in_hand",
+                    legal=card_names(hand),
+                    params={"card": CARD_NAMES[card], "player": self.players[seat]},
+                )
+            if mask & bit:
+                raise IllegalAction(
+                    f"{CARD_NAMES[card]} is named twice",
+                    code="duplicate_card",
+                    params={"card": CARD_NAMES[card]},
+                )
+            mask |= bit
+        return mask
 
     def _after_declaration(self) -> None:
         n = self.n
