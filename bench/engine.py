@@ -28,12 +28,13 @@ import sys
 import time
 from collections.abc import Callable
 from itertools import combinations
+from operator import itemgetter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import HandState, Rules, verify  # noqa: E402
-from games.engine.cards import CARD_NAMES, card_names  # noqa: E402
+from games.engine.cards import card_names  # noqa: E402
 
 DEFAULT = Rules()
 DISCARD_LIMIT = DEFAULT.discard_limit
@@ -50,8 +51,13 @@ def _random_card(mask: int, rng: random.Random) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-# _DISCARDS[k]: every set of k positions in a dealt hand, for _random_discard
-_DISCARDS = [list(combinations(range(DEFAULT.hand_size), k)) for k in range(DISCARD_LIMIT + 1)]
+# _PICKS[k]: for every set of k ≥ 2 positions in a dealt hand, what picks them out of a list
+_PICKS = [
+    [itemgetter(*positions) for positions in combinations(range(DEFAULT.hand_size), k)]
+    if k >= 2
+    else []
+    for k in range(DISCARD_LIMIT + 1)
+]
 
 
 def _random_discard(hand: int, rng: random.Random) -> list[str]:
@@ -61,9 +67,11 @@ def _random_discard(hand: int, rng: random.Random) -> list[str]:
     k = int(u)
     if not k:
         return []
-    sets = _DISCARDS[k]
     names = card_names(hand)
-    return [names[i] for i in sets[int((u - k) * len(sets))]]
+    if k == 1:
+        return [names[int((u - 1) * len(names))]]
+    picks = _PICKS[k]
+    return list(picks[int((u - k) * len(picks))](names))
 
 
 def _stand_pat(state: HandState) -> None:

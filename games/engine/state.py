@@ -516,24 +516,22 @@ class HandState:
 
     def _play(self, seat: int, discard: object) -> None:
         hand = self.hands[seat]
-        mask = -1
+        mask = 0
         if type(discard) is list:
-            # Distinct cards of the hand by their usual spellings, added up in one go (the
-            # 7-player draw's hot path); anything else is checked card by card below.
-            if not discard:
-                mask = 0  # standing pat
-            else:
-                try:
-                    mask = sum(map(CARD_BIT_LOOKUP.__getitem__, discard))
-                except (KeyError, TypeError):
+            # the usual spellings of distinct cards in hand (the draw's hot path); anything
+            # else is checked again card by card below, to name the first problem
+            lookup = CARD_BIT_LOOKUP
+            for text in discard:
+                if type(text) is not str:
                     mask = -1
-                # distinct one-card masks add up without a carry: as many bits as cards
-                if (
-                    mask & ~hand
-                    or mask.bit_count() != len(discard)
-                    or {*map(type, discard)} - {str}
-                ):
+                    break
+                bit = lookup.get(text, 0)
+                if not hand & bit or mask & bit:
                     mask = -1
+                    break
+                mask |= bit
+        else:
+            mask = -1
         if mask < 0:
             mask = self._discard_mask(seat, discard)
         limit = self.rules.discard_limit
