@@ -23,49 +23,51 @@ FOLDED = -1  # key of run_draw's reshuffled map: when the folded hands became th
 def run_draw(
     order: Sequence[int],
     wants: Mapping[int, int],
-    pile_cards: Mapping[int, Sequence[Any]],
+    pile_cards: Callable[[int], Sequence[Any]],
     stock: Sequence[Any],
     folded: Sequence[Any],
     mode: str,
     shuffle: Callable[[list[Any]], None],
 ) -> tuple[dict[int, list[Any]], dict[int, int]]:
     """Serve the draw (R9, R15): each seat of ``order`` that ``wants`` k cards first puts
-    its ``pile_cards`` on the discard pile, then is dealt k cards from ``stock``; an empty
-    stock is refilled from the pile (or first from ``folded`` hands) per ``mode``.
+    its discards, ``pile_cards(seat)``, on the discard pile, then is dealt k cards from
+    ``stock``; an empty stock is refilled from the pile (or first from ``folded`` hands)
+    per ``mode``. ``pile_cards`` is asked only for the discards that are reshuffled.
 
     Returns the cards each seat drew, and for every seat whose discards were reshuffled
     into a new stock, the seat being served at that moment (those cards can reach that
     seat and the ones served after it). The verifier runs this with placeholder cards
     to learn the latter.
     """
-    stock = list(stock)
-    folded = list(folded)
+    cards_left = stock if isinstance(stock, list) else list(stock)  # never changed here
     pos = 0
-    pile: list[tuple[int, Sequence[Any]]] = []
+    pile: list[int] = []  # seats whose discards are on the pile, in the order put there
     drawn: dict[int, list[Any]] = {}
     reshuffled: dict[int, int] = {}
     for seat in order:
         k = wants.get(seat, 0)
         if not k:
             continue
-        pile.append((seat, pile_cards.get(seat, ())))
-        if pos + k <= len(stock):  # the stock serves the whole request
-            drawn[seat] = stock[pos : pos + k]
+        pile.append(seat)
+        if pos + k <= len(cards_left):  # the stock serves the whole request
+            drawn[seat] = cards_left[pos : pos + k]
             pos += k
             continue
         got: list[Any] = []
         while len(got) < k:
-            if pos == len(stock):
+            if pos == len(cards_left):
+                fresh: list[Any]
                 if mode == "folded_then_discards" and folded:
-                    fresh, folded = folded, []
+                    fresh, folded = list(folded), ()
                     reshuffled[FOLDED] = seat
                 else:
                     keep_own = mode != "discards_all"
                     fresh, rest = [], []
-                    for owner, cards in pile:
+                    for owner in pile:
                         if owner == seat and keep_own:
-                            rest.append((owner, cards))
+                            rest.append(owner)
                         else:
+                            cards = pile_cards(owner)
                             fresh.extend(cards)
                             if cards:
                                 reshuffled[owner] = seat
@@ -75,9 +77,9 @@ def run_draw(
                     # loop forever on a broken invariant.
                     raise RuntimeError("the stock and the discards are exhausted")
                 shuffle(fresh)
-                stock, pos = fresh, 0
-            take = min(k - len(got), len(stock) - pos)
-            got.extend(stock[pos : pos + take])
+                cards_left, pos = fresh, 0
+            take = min(k - len(got), len(cards_left) - pos)
+            got.extend(cards_left[pos : pos + take])
             pos += take
         drawn[seat] = got
     return drawn, reshuffled

@@ -656,7 +656,10 @@ class HandState:
                 pos += k
                 private_dead[s] = discards[s]
             return
-        pile_cards = {s: card_bits(discards[s] & ~up_bit) for s in wants}
+
+        def pile_cards(seat: int) -> list[int]:
+            return card_bits(discards[seat] & ~up_bit)
+
         folded: list[int] = []
         refill = self.rules.stock_refill
         if refill == "folded_then_discards" and self.passes:
