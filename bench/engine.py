@@ -6,7 +6,10 @@ never part of the test run. One core. The machine is shared and noisy, so every 
 measured in the same run as the figures it is compared with: each round times one batch
 of N hands of every kind, back to back (the order reversed every other round), and the
 figures are medians over R rounds. A ratio is the median of the per-round ratios, so both
-of its numbers always come from the same moment.
+of its numbers always come from the same moment. Batches are timed in this process's CPU
+time (``time.process_time``): time the machine gives to other processes is not counted,
+though their load still slows this one (shared caches), so absolute rates vary more than
+the ratios.
 
 The kinds differ only in what is measured: the random choices cost the same on each side
 (one ``rng.random()`` per card played, one per player drawing), and the fast and JSON

@@ -1,11 +1,14 @@
 """The deck: the shuffled deal and the draw with its reshuffles (R2, R7, R9, R15).
 
-How cards leave the deck, whoever holds them: :func:`_top_of_shuffled_deck` gives the top
-of a uniformly shuffled deck from one random number, and :func:`run_draw` serves the draw,
-refilling an empty stock from the discards (or first the passers' folded hands) as the
-``stock_refill`` house rule says. It is separate from ``state.py`` because the verifier
-needs the draw as well: it replays it with placeholder cards to learn whose discards were
-reshuffled into a new stock (R15), and need not load the digital hand to do so.
+How cards leave the deck, whoever holds them: :func:`_deal` gives the top of a uniformly
+shuffled deck from one random number (and the rest, the future stock), and
+:func:`run_draw` serves the draw, refilling an empty stock from the discards (or first the
+passers' folded hands) as the ``stock_refill`` house rule says. It is separate from
+``state.py`` because the verifier needs the draw as well: it replays it with placeholder
+cards to learn whose discards were reshuffled into a new stock (R15), and need not load the
+digital hand to do so. :func:`shuffler` is ``rng.shuffle`` written out: a digital hand is
+replayed from its seed, so the same seed must keep giving the same cards (a test pins a
+fingerprint of whole hands).
 """
 
 from __future__ import annotations
