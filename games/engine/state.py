@@ -323,6 +323,8 @@ class HandState:
         legal = self._legal
         if legal < 0:
             legal = self._legal = tp.legal()
+        if not legal & (legal - 1):  # one card (or none): half the legal sets of a hand
+            return [CARD_NAMES[legal.bit_length() - 1]] if legal else []
         return [  # card_names(legal), inlined: this is the web's hot path
             *_NAMES_0[legal & 0x1FFF],
             *_NAMES_1[legal >> 13 & 0x1FFF],
@@ -405,7 +407,7 @@ class HandState:
                         else:
                             self.to_act = self.players[tp.to_act]
                         return
-        if not isinstance(action, Mapping):
+        if type(action) is not dict and not isinstance(action, Mapping):
             raise IllegalAction("an action must be an object", code="bad_action")
         kind = action.get("type")
         player = action.get("player")
@@ -646,7 +648,6 @@ class HandState:
         stock, self._stock = self._stock, []
         shuffle = shuffler(self.rng)
         shuffle(stock)
-        private_dead = self.private_dead
         if wanted <= len(stock):
             # The stock serves everyone, each taking the next cards in turn (what
             # run_draw does when nothing has to be reshuffled), without its bookkeeping.
@@ -654,8 +655,9 @@ class HandState:
             for s, k in wants.items():
                 hands[s] |= sum(stock[pos : pos + k])
                 pos += k
-                private_dead[s] = discards[s]
+            self.private_dead = discards.copy()  # nothing reshuffled: each knows its own
             return
+        private_dead = self.private_dead
 
         def pile_cards(seat: int) -> list[int]:
             return card_bits(discards[seat] & ~up_bit)
