@@ -23,6 +23,10 @@ Gain over passing, per playout: the pot when the seat takes most tricks alone (R
 share of it under ``split_pot: "divide"``, minus what a bourré costs (R36, R37), minus a
 second ante under ``double_ante``. Sample counts are fixed, so the same view and seed give
 the same decision on any machine; they are sized for ≤ 50 ms per decision (bench/bots.py).
+
+:meth:`ExpertBot.appraise` returns every option with its mean gain (an :class:`Appraisal`,
+best first); ``act`` plays the first. A coach reads the same appraisal, so a hint is what
+the expert would do from the same view, never from hidden cards.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from .contracts import Action, SeatView
 from .legal import TrickPlay
 from .rules import Rules
 
-__all__ = ["BOT_LEVELS", "ExpertBot", "make_bot"]
+__all__ = ["BOT_LEVELS", "Appraisal", "ExpertBot", "Option", "make_bot"]
 
 _FULL = (1 << 52) - 1
 
@@ -115,6 +119,22 @@ def _finish(tp: TrickPlay) -> None:
         tp.play(_playout_card(tp))
 
 
+class Option(NamedTuple):
+    """One thing the seat may do, and what it is worth: ``gain`` is the mean over
+    ``samples`` sampled deals of the chips it wins over passing (negative: it loses)."""
+
+    action: Action
+    gain: float
+    samples: int
+
+
+class Appraisal(NamedTuple):
+    """The seat's options, best first, and the table's ante (gains in antes = gain / ante)."""
+
+    options: tuple[Option, ...]
+    ante: int
+
+
 class _Seat:
     """What the seat knows, parsed once from its view."""
 
@@ -132,6 +152,7 @@ class _Seat:
         self.up = CARD_LOOKUP[view["up_card"]]
         self.up_dead = bool(view.get("up_card_dead"))
         self.pot = int(view.get("pot") or 0)
+        self.ante = self.rules.ante
         self.plays: list[tuple[int, int]] = []
         for trick in view.get("tricks_played") or []:
             self.plays.extend(
@@ -250,24 +271,31 @@ class ExpertBot:
         self.field = HeuristicBot(random.Random(0))
 
     def act(self, view: SeatView) -> Action:
+        return self.appraise(view).options[0].action
+
+    def appraise(self, view: SeatView) -> Appraisal:
+        """Every option the seat has, with its estimated gain over passing, best first:
+        ``options[0]`` is what :meth:`act` plays. What a coach shows (games/digital
+        hints): the same view and seed give the same appraisal."""
         _check_turn(view)
         # the bot's own randomness, drawn afresh per decision from its rng
         rng = random.Random(self.rng.getrandbits(64))
         seat = _Seat(view)
         if view["phase"] == "play":
-            card = self.choose_card(view, seat, rng)
-            return {"type": "card", "player": view["seat"], "card": CARD_NAMES[card]}
+            return self.appraise_cards(view, seat, rng)
         return self.declare(view, seat, rng)
 
     # -- trick play ----------------------------------------------------------------------
 
-    def choose_card(self, view: SeatView, seat: _Seat, rng: random.Random) -> int:
-        """The legal card that gains most over sampled deals of the unseen cards: each
+    def appraise_cards(self, view: SeatView, seat: _Seat, rng: random.Random) -> Appraisal:
+        """The legal cards by their gain over sampled deals of the unseen cards: each
         sample gives the field cards that fit what the seat knows (:func:`_field_model`),
         and every option is played out from the same sample."""
+        player = view["seat"]
         options = _bits(_mask(view["legal"]))
         if len(options) == 1:
-            return options[0]
+            only: Action = {"type": "card", "player": player, "card": CARD_NAMES[options[0]]}
+            return Appraisal((Option(only, 0.0, 0),), seat.ante)
         active = [seat.seat_of[p] for p in view["active"]]
         pool, wants = _field_model(view, seat, active)
         template = _play_so_far(seat, active)
@@ -283,11 +311,24 @@ class ExpertBot:
                 branch.play(card)
                 _finish(branch)
                 totals[card] += seat.gain(branch.tricks_won, active)
-        return max(options, key=lambda c: (totals[c], -c))
+        ranked = sorted(options, key=lambda c: (-totals[c], c))
+        return Appraisal(
+            tuple(
+                Option(
+                    {"type": "card", "player": player, "card": CARD_NAMES[c]},
+                    totals[c] / rounds,
+                    rounds,
+                )
+                for c in ranked
+            ),
+            seat.ante,
+        )
 
     # -- declaring -----------------------------------------------------------------------
 
-    def declare(self, view: SeatView, seat: _Seat, rng: random.Random) -> Action:
+    def declare(self, view: SeatView, seat: _Seat, rng: random.Random) -> Appraisal:
+        """PASS (gain 0, when the seat may pass) and PLAY with each candidate discard,
+        best first; PASS ranks first unless some PLAY gains more than nothing."""
         player = view["seat"]
         declare = _declare_choice(view)
         keep = _mask(declare["keep"])
@@ -309,14 +350,26 @@ class ExpertBot:
             world = self._world(view, seat, rng)
             for i, discard in enumerate(candidates):
                 totals[i] += self._play_declared(view, seat, world, discard)
-        best = max(range(len(candidates)), key=lambda i: totals[i])
-        if declare["can_pass"] and totals[best] <= 0:
-            return {"type": "pass", "player": player}
-        return {
-            "type": "play",
-            "player": player,
-            "discard": [CARD_NAMES[c] for c in candidates[best]],
-        }
+        # stable: among equal gains the first candidate (the field's own discard) leads
+        ranked = sorted(range(len(candidates)), key=lambda i: -totals[i])
+        plays = [
+            Option(
+                {
+                    "type": "play",
+                    "player": player,
+                    "discard": [CARD_NAMES[c] for c in candidates[i]],
+                },
+                totals[i] / rounds,
+                rounds,
+            )
+            for i in ranked
+        ]
+        if not declare["can_pass"]:
+            return Appraisal(tuple(plays), seat.ante)
+        passing = Option({"type": "pass", "player": player}, 0.0, rounds)
+        # by gain; PASS before a PLAY that gains no more (nothing risked for nothing)
+        ranked_all = sorted([passing, *plays], key=lambda o: (-o.gain, o is not passing))
+        return Appraisal(tuple(ranked_all), seat.ante)
 
     def _world(
         self, view: SeatView, seat: _Seat, rng: random.Random

@@ -105,6 +105,42 @@ def test_expert_passes_a_hopeless_hand_and_plays_a_strong_one() -> None:
     assert bot.act(strong_view)["type"] == "play"
 
 
+def test_appraisal_ranks_what_the_expert_plays_first_and_prices_passing_at_nothing() -> None:
+    weak = _deal(WORLD_A)
+    base = weak.view_for("ann")
+    weak_view = dict(
+        base, hand=["2S", "3D", "4C", "5D", "7S"], declare=dict(base["declare"], max_discard=0)
+    )
+    strong_view = dict(base, hand=["AH", "KH", "QH", "JH", "AS"])
+    for view, best in ((weak_view, "pass"), (strong_view, "play")):
+        appraisal = ExpertBot(random.Random(1)).appraise(view)
+        assert appraisal.options[0].action == ExpertBot(random.Random(1)).act(view)
+        assert appraisal.options[0].action["type"] == best
+        assert appraisal.ante == base["rules"]["ante"]
+        (passing,) = [o for o in appraisal.options if o.action["type"] == "pass"]
+        assert passing.gain == 0.0
+        gains = [o.gain for o in appraisal.options]
+        assert gains == sorted(gains, reverse=True)
+        assert (gains[0] > 0) == (best == "play")  # PLAY only when it beats passing
+
+
+def test_appraisal_of_cards_covers_every_legal_card_best_first() -> None:
+    state = _deal(WORLD_A)
+    for p in P4:
+        state.apply({"type": "play", "player": p, "discard": []})
+    view = state.view_for("ann")
+    appraisal = ExpertBot(random.Random(4)).appraise(copy.deepcopy(view))
+    assert sorted(o.action["card"] for o in appraisal.options) == sorted(view["legal"])
+    gains = [o.gain for o in appraisal.options]
+    assert gains == sorted(gains, reverse=True)
+    assert appraisal.options[0].action == ExpertBot(random.Random(4)).act(copy.deepcopy(view))
+    # the same view gives the same appraisal, whatever the hidden cards (a coach's hint)
+    other = _deal(WORLD_B)
+    for p in P4:
+        other.apply({"type": "play", "player": p, "discard": []})
+    assert ExpertBot(random.Random(4)).appraise(other.view_for("ann")) == appraisal
+
+
 def test_make_bot_levels() -> None:
     assert BOT_LEVELS == ("easy", "normal", "expert")
     assert isinstance(make_bot("expert", random.Random(1)), ExpertBot)
