@@ -11,7 +11,7 @@ Canonical output is always two characters, ``T`` for ten (``TH``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -21,6 +21,7 @@ __all__ = [
     "ABOVE",
     "ALL_CARDS",
     "BELOW",
+    "CARD_BIT_LOOKUP",
     "CARD_LOOKUP",
     "CARD_NAMES",
     "Card",
@@ -33,6 +34,7 @@ __all__ = [
     "SUIT_MASKS",
     "Suit",
     "card_name",
+    "card_bits",
     "card_or_none",
     "card_names",
     "cards_in",
@@ -143,6 +145,8 @@ for _rank_text, _rank in _RANK_ALIASES.items():
             for _s in {_suit_text, _suit_text.lower()}:
                 CARD_LOOKUP[_r + _s] = _suit * 13 + _rank
 del _rank_text, _rank, _suit_text, _suit, _r, _s
+# The same spellings → the card's one-card mask (1 << index), for sets named in one go.
+CARD_BIT_LOOKUP: dict[str, int] = {text: 1 << index for text, index in CARD_LOOKUP.items()}
 
 _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
@@ -227,9 +231,44 @@ def cards_in(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def _subsets_of(items: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Entry ``bits`` holds the items at the positions of the 1 bits, lowest first."""
+    table: list[tuple[str, ...]] = [()]
+    for item in items:
+        table += [subset + (item,) for subset in table]
+    return tuple(table)
+
+
+# _NAMES_s[bits]: the names of the cards of suit s in its 13 bits. card_names() is on the web's
+# hot path (every legal set, every hand shown): four table lookups instead of a loop over
+# the cards. 4 × 8,192 tuples, about 3 MB, built in a few milliseconds at import.
+_NAMES_0, _NAMES_1, _NAMES_2, _NAMES_3 = (
+    _subsets_of(CARD_NAMES[13 * s : 13 * s + 13]) for s in range(4)
+)
+
+
 def card_names(mask: int) -> list[str]:
     """Canonical names of the cards in ``mask``, sorted by suit then rank (deuce first)."""
-    return [CARD_NAMES[i] for i in cards_in(mask)]
+    return [
+        *_NAMES_0[mask & 0x1FFF],
+        *_NAMES_1[mask >> 13 & 0x1FFF],
+        *_NAMES_2[mask >> 26 & 0x1FFF],
+        *_NAMES_3[mask >> 39],
+    ]
+
+
+def card_bits(mask: int) -> list[int]:
+    """The cards of ``mask`` one by one, each as its own one-card mask, lowest first.
+
+    The draw deals such masks: dealing k of them to a hand is then ``hand |= sum(...)``
+    (distinct bits add up to their union), one call instead of a loop over the cards.
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def popcount(mask: int) -> int:

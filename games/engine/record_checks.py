@@ -435,13 +435,12 @@ class RecordChecks(RecordParser):
         # Placeholders stand for the cards: only who discarded how many matters here.
         # A discarded up-card never goes back into a stock (R13); a passing dealer's goes
         # back with the folded hands only under folded_then_discards (state.py).
-        pile = {s: [s] * (disc[s] & ~up_bit).bit_count() for s in wants}
         up_folded = dealer in passed and self.rules.stock_refill == "folded_then_discards"
         folded = [None] * (hs * len(passed) - (1 if dealer in passed and not up_folded else 0))
         _, at = run_draw(
             order,
             wants,
-            pile,
+            lambda s: [s] * (disc[s] & ~up_bit).bit_count(),
             [None] * stock_size,
             folded,
             self.rules.stock_refill,

@@ -61,9 +61,22 @@ from .actions import (
     IllegalAction,
     action_dicts,
 )
-from .cards import CARD_NAMES, CardError, card_names, cards_in, parse_card
+from .cards import (
+    _NAMES_0,
+    _NAMES_1,
+    _NAMES_2,
+    _NAMES_3,
+    CARD_BIT_LOOKUP,
+    CARD_LOOKUP,
+    CARD_NAMES,
+    CardError,
+    card_bits,
+    card_names,
+    cards_in,
+    parse_card,
+)
 from .contracts import Action, HandRecord, HandResult, PublicView, SeatView, Verdict
-from .deck import DECK, FOLDED, _top_of_shuffled_deck, run_draw
+from .deck import FOLDED, _deal, run_draw, shuffler
 from .errors import BourreError
 from .legal import TrickPlay
 from .payout import _settle
@@ -161,11 +174,13 @@ class HandState:
         "rng",
         "rules",
         "seat_of",
+        "to_act",
         "tp",
         "trump",
         "up_card",
         "upcard_dead",
         "_legal",
+        "_stock",
     )
     players: tuple[str, ...]
     seat_of: dict[str, int]
@@ -191,7 +206,12 @@ class HandState:
     result: HandResult | None
     log: list[tuple[int, int, int]]  # (kind, seat, card or discard mask)
     phase: str
+    # The player to act, or None (hand over, or simultaneous declaring: see awaiting).
+    # Kept up to date by every action rather than worked out when read: the web and the
+    # bots read it after every card.
+    to_act: str | None
     _legal: int  # legal_mask() cached, -1 when stale
+    _stock: list[int]  # the undealt cards as one-card masks, lowest first, until the draw
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -224,10 +244,12 @@ class HandState:
         # rest of the deck (the stock) is put in random order only if someone draws
         # (see _draw): together that is one uniform shuffle, at half the cost when
         # nobody draws.
-        deck = _top_of_shuffled_deck(rng, dealt)
+        deck, self._stock = _deal(rng, dealt)
         hands = [0] * n
-        for k in range(dealt):
-            hands[(d + 1 + k) % n] |= 1 << deck[k]
+        for i in range(n):
+            # one card at a time clockwise from the dealer's left: every n-th card of the
+            # deal, one-card masks adding up to the hand
+            hands[(d + 1 + i) % n] = sum(deck[i::n])
         self.players = names
         self.seat_of = {p: i for i, p in enumerate(names)}
         self.n = n
@@ -237,7 +259,7 @@ class HandState:
         self.excused = ex
         self.rng = rng
         self.hands = hands
-        self.up_card = deck[dealt - 1]
+        self.up_card = deck[dealt - 1].bit_length() - 1
         self.trump = self.up_card // 13
         self.upcard_dead = False
         self.order = tuple((d + 1 + i) % n for i in range(n))
@@ -252,6 +274,7 @@ class HandState:
         self.result = None
         self.log = []
         self.phase = DECLARE
+        self.to_act = None if rules.declaration == "simultaneous" else names[self.order[0]]
         self._legal = -1
         return self
 
@@ -265,17 +288,6 @@ class HandState:
     @property
     def simultaneous(self) -> bool:
         return self.rules.declaration == "simultaneous"
-
-    @property
-    def to_act(self) -> str | None:
-        """The player to act, or None (hand over, or simultaneous declaring: see
-        :attr:`awaiting`)."""
-        tp = self.tp
-        if self.phase == PLAY and tp is not None:
-            return self.players[tp.to_act]
-        if self.phase == DECLARE and not self.simultaneous:
-            return self.players[self.order[self.decl_pos]]
-        return None
 
     @property
     def awaiting(self) -> list[str]:
@@ -305,9 +317,20 @@ class HandState:
 
     def legal_cards(self, player: str) -> list[str]:
         """Cards ``player`` may play now (empty when it is not their turn to play)."""
-        if self.phase != PLAY or self.to_act != player:
+        tp = self.tp
+        if player != self.to_act or self.phase != PLAY or tp is None:
             return []
-        return card_names(self.legal_mask())
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal = tp.legal()
+        if not legal & (legal - 1):  # one card (or none): half the legal sets of a hand
+            return [CARD_NAMES[legal.bit_length() - 1]] if legal else []
+        return [  # card_names(legal), inlined: this is the web's hot path
+            *_NAMES_0[legal & 0x1FFF],
+            *_NAMES_1[legal >> 13 & 0x1FFF],
+            *_NAMES_2[legal >> 26 & 0x1FFF],
+            *_NAMES_3[legal >> 39],
+        ]
 
     def illegal_reasons(self, player: str) -> dict[str, str]:
         """For each card ``player`` holds but may not play now, the rule forbidding it."""
@@ -351,7 +374,40 @@ class HandState:
 
     def apply(self, action: Mapping[str, object]) -> None:
         """Apply one action (an :data:`~.contracts.Action`, or any JSON object, checked here); raise :class:`IllegalAction` when it is not allowed."""
-        if not isinstance(action, Mapping):
+        if self.phase == PLAY and type(action) is dict:
+            # The web's hot path: a legal card, by its canonical name, from the player to
+            # act, checked against the legal set legal_cards() (or the view) has just
+            # worked out. Anything else goes the long way below, which names the problem.
+            try:
+                text = action["card"]
+                player = action["player"]
+                kind = action["type"]
+            except KeyError:
+                pass
+            else:
+                tp = self.tp
+                if (
+                    kind == "card"
+                    and player == self.to_act
+                    and type(text) is str is type(player)
+                    and text in CARD_LOOKUP
+                    and tp is not None
+                ):
+                    card = CARD_LOOKUP[text]
+                    legal = self._legal
+                    if legal < 0:
+                        legal = tp.legal()
+                    if legal >> card & 1:
+                        self._legal = -1
+                        turn = tp.to_act
+                        tp.play(card)
+                        self.log.append((CARD_ACTION, turn, card))
+                        if tp.trick_no == tp.hand_size:
+                            self._finish()
+                        else:
+                            self.to_act = self.players[tp.to_act]
+                        return
+        if type(action) is not dict and not isinstance(action, Mapping):
             raise IllegalAction("an action must be an object", code="bad_action")
         kind = action.get("type")
         player = action.get("player")
@@ -418,6 +474,8 @@ class HandState:
         self.log.append((CARD_ACTION, seat, card))
         if tp.trick_no == tp.hand_size:
             self._finish()
+        else:
+            self.to_act = self.players[tp.to_act]
 
     def _check_declarer(self, seat: int) -> None:
         if self.simultaneous:
@@ -459,6 +517,46 @@ class HandState:
         self._after_declaration()
 
     def _play(self, seat: int, discard: object) -> None:
+        hand = self.hands[seat]
+        mask = 0
+        if type(discard) is list:
+            # the usual spellings of distinct cards in hand (the draw's hot path); anything
+            # else is checked again card by card below, to name the first problem
+            lookup = CARD_BIT_LOOKUP
+            for text in discard:
+                if type(text) is not str:
+                    mask = -1
+                    break
+                bit = lookup.get(text, 0)
+                if not hand & bit or mask & bit:
+                    mask = -1
+                    break
+                mask |= bit
+        else:
+            mask = -1
+        if mask < 0:
+            mask = self._discard_mask(seat, discard)
+        limit = self.rules.discard_limit
+        if mask.bit_count() > limit:
+            raise IllegalAction(
+                f"R9: discard at most {limit} cards",
+                code="too_many_discards",
+                rule="R9",
+                params={"limit": limit},
+            )
+        if mask >> self.up_card & 1 and not self.rules.dealer_may_discard_upcard:
+            raise IllegalAction(
+                f"R13: {RULE_TEXT['R13']} under these house rules",
+                code="cannot_discard_up_card",
+                rule="R13",
+                legal=card_names(self._discardable(seat)),
+            )
+        self.decl[seat] = mask
+        self.log.append((PLAY_ACTION, seat, mask))
+        self._after_declaration()
+
+    def _discard_mask(self, seat: int, discard: object) -> int:
+        """The cards ``discard`` names, each checked in turn: the first problem is the error."""
         if isinstance(discard, str) or not isinstance(discard, (list, tuple)):
             raise IllegalAction(
                 "discard must be a list of cards", code="bad_action", message_id="discard_not_list"
@@ -487,24 +585,7 @@ class HandState:
                     params={"card": CARD_NAMES[card]},
                 )
             mask |= bit
-        limit = self.rules.discard_limit
-        if mask.bit_count() > limit:
-            raise IllegalAction(
-                f"R9: discard at most {limit} cards",
-                code="too_many_discards",
-                rule="R9",
-                params={"limit": limit},
-            )
-        if mask >> self.up_card & 1 and not self.rules.dealer_may_discard_upcard:
-            raise IllegalAction(
-                f"R13: {RULE_TEXT['R13']} under these house rules",
-                code="cannot_discard_up_card",
-                rule="R13",
-                legal=card_names(self._discardable(seat)),
-            )
-        self.decl[seat] = mask
-        self.log.append((PLAY_ACTION, seat, mask))
-        self._after_declaration()
+        return mask
 
     def _after_declaration(self) -> None:
         n = self.n
@@ -513,6 +594,7 @@ class HandState:
                 return
         elif self.passes < n - 1 and self.decl_pos < n - 1:
             self.decl_pos += 1
+            self.to_act = self.players[self.order[self.decl_pos]]
             return
         players_in = [s for s in self.order if self.decl[s] is not None and self.decl[s] != PASSED]
         if self.passes >= n - 1:
@@ -538,63 +620,70 @@ class HandState:
         if not self.upcard_dead and self.decl[self.dealer] != PASSED:
             # R26: everyone sees the dealer still holds the up-card trump until it is played
             self.tp.shown[self.dealer] = 1 << self.up_card
+        self.to_act = self.players[self.tp.to_act]
         self._legal = -1
 
     def _draw(self) -> None:
         # radon D: the draw in table order (R15 stock, refills, up-card), one sequence of events
         up_bit = 1 << self.up_card
+        decl, hands, discards = self.decl, self.hands, self.discards
         wants: dict[int, int] = {}
-        pile_cards: dict[int, list[int]] = {}
+        wanted = 0
         for s in self.active:
-            mask = self.decl[s]
+            mask = decl[s]
             if mask:
-                wants[s] = mask.bit_count()
-                self.discards[s] = mask
-                self.hands[s] &= ~mask
-                pile_cards[s] = list(cards_in(mask & ~up_bit))
-        folded: list[int] = []
-        # the passing dealer's up-card is gathered with the folded hands only under
-        # folded_then_discards (see the module docstring)
-        keep_out = 0 if self.rules.stock_refill == "folded_then_discards" else up_bit
-        for s in self.order:
-            if self.decl[s] == PASSED:
-                folded.extend(cards_in(self.hands[s] & ~keep_out))
-        if self.decl[self.dealer] == PASSED or self.discards[self.dealer] & up_bit:
+                wants[s] = k = mask.bit_count()
+                wanted += k
+                discards[s] = mask
+                hands[s] &= ~mask
+        if decl[self.dealer] == PASSED or discards[self.dealer] & up_bit:
             # R13: set aside face up (or folded with the dealer's hand): dead to everyone.
             self.upcard_dead = True
             self.public_dead = up_bit
-        stock: list[int] = []
-        if wants:
-            in_hands = 0
-            for mask in self.hands:
-                in_hands |= mask
-            for mask in self.discards:
-                in_hands |= mask
-            stock = [c for c in DECK if not in_hands >> c & 1]
-            self.rng.shuffle(stock)
-        drawn, reshuffled = run_draw(
-            self.order,
-            wants,
-            pile_cards,
-            stock,
-            folded,
-            self.rules.stock_refill,
-            self.rng.shuffle,
-        )
+        if not wants:
+            return  # nobody draws: no stock to shuffle, nothing dead to anyone alone
+        # The cards travel as one-card masks (card_bits), in the order of their indices, so
+        # the shuffles put them in the same order as they would the indices; k cards
+        # join a hand as hand |= sum(cards).
+        stock, self._stock = self._stock, []
+        shuffle = shuffler(self.rng)
+        shuffle(stock)
+        if wanted <= len(stock):
+            # The stock serves everyone, each taking the next cards in turn (what
+            # run_draw does when nothing has to be reshuffled), without its bookkeeping.
+            pos = 0
+            for s, k in wants.items():
+                hands[s] |= sum(stock[pos : pos + k])
+                pos += k
+            self.private_dead = discards.copy()  # nothing reshuffled: each knows its own
+            return
+        private_dead = self.private_dead
+
+        def pile_cards(seat: int) -> list[int]:
+            return card_bits(discards[seat] & ~up_bit)
+
+        folded: list[int] = []
+        refill = self.rules.stock_refill
+        if refill == "folded_then_discards" and self.passes:
+            # the only house rule that reshuffles folded hands, the passing dealer's
+            # up-card with them (see the module docstring)
+            for s in self.order:
+                if decl[s] == PASSED:
+                    folded.extend(card_bits(hands[s]))
+        drawn, reshuffled = run_draw(self.order, wants, pile_cards, stock, folded, refill, shuffle)
         for s, cards in drawn.items():
-            for c in cards:
-                self.hands[s] |= 1 << c
+            hands[s] |= sum(cards)
         if FOLDED in reshuffled:
             # folded_then_discards made a stock of the passers' cards: they hold none now
             for s in self.order:
-                if self.decl[s] == PASSED:
-                    self.hands[s] = 0
-            if self.decl[self.dealer] == PASSED:
+                if decl[s] == PASSED:
+                    hands[s] = 0
+            if decl[self.dealer] == PASSED:
                 self.upcard_dead = False  # back in the stock with the dealer's hand
                 self.public_dead = 0
         for s in self.active:
             if s not in reshuffled:
-                self.private_dead[s] = self.discards[s]
+                private_dead[s] = discards[s]
 
     def _play_card(self, seat: int, card: int) -> None:
         tp = self.tp
@@ -641,9 +730,12 @@ class HandState:
         self.log.append((CARD_ACTION, seat, card))
         if tp.trick_no >= self.rules.hand_size:
             self._finish()
+        else:
+            self.to_act = self.players[tp.to_act]
 
     def _finish(self) -> None:
         self.phase = DONE
+        self.to_act = None
         players = self.players
         tricks = None
         if self.tp is not None:
