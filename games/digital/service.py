@@ -266,7 +266,9 @@ def set_bot(
     """Hand a seat to the bot (or back to its player), at ``level`` (easy, normal,
     expert; None keeps the seat's); a bot whose turn it is acts."""
     if level is not None and level not in BOT_LEVELS:
-        raise DigitalError("Choose how well the bot plays: easy, normal, careful or expert.", "bad_level")
+        raise DigitalError(
+            "Choose how well the bot plays: easy, normal, careful or expert.", "bad_level"
+        )
     with transaction.atomic():
         session = postings.lock_session(session_id)
         seat = Seat.objects.filter(pk=seat_id, session=session).first()
@@ -414,9 +416,7 @@ def _advance(table: Table, user: postings.Actor, acted: int = 0) -> None:
         table.hand = _settle(session, hand, state, user)
 
 
-def _bot_act(
-    state: HandState, player: str, hand: Hand, seq: int, levels: dict[str, str]
-) -> None:
+def _bot_act(state: HandState, player: str, hand: Hand, seq: int, levels: dict[str, str]) -> None:
     # Seeded per hand and move, so a test (or a bug report) replays bot play exactly. The
     # expert is told the other bots' levels (as the table shows them; people: normal).
     bot = make_bot(levels[player], random.Random(f"{hand.seed}:{seq}"), levels)
