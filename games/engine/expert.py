@@ -10,19 +10,27 @@ dealt to the other players consistently with what the seat knows —
   who neither followed nor trumped where a trump was forced holds no trump (R19–R22,
   R26);
 - how many cards each player holds, and for players who already declared PLAY a hand
-  that the field's own declaring rule would play (a little rejection sampling).
+  that the field's own declaring rule would play (a little rejection sampling);
+- the seats' levels, as the table shows them (``field``: player → level; a person or an
+  unnamed seat is taken for the heuristic): a careful seat (:class:`CarefulBot`) that
+  declared holds a hand class its table plays (PLAY) or does not (PASS) from the
+  position it declared in, and is re-dealt until it does (a few tries).
 
 Each option is then played out in every sample with the engine's own legality
 (:class:`~games.engine.legal.TrickPlay`) and a fast playout policy for everyone, the same
 samples for every option (common random numbers); the option with the best mean gain
-over passing wins. While declaring, the options are PASS (gain 0) and PLAY with a few
-discard sets; the players still to declare follow the heuristic's rule, and the draw is
-dealt from the sampled stock. In trick play the options are the legal cards.
+over passing wins. While declaring, the options are PASS (gain 0) and PLAY with the
+field's discard or every side card; the players still to declare follow their level's
+rule, and the draw is dealt from the sampled stock. Declaring samples 48 worlds, then 32
+more at a time while PLAY against PASS is a close call (within 2.5 standard errors), up
+to ``declare_samples`` playouts: a clear hand costs little, a close one gets the
+samples. In trick play the options are the legal cards.
 
 Gain over passing, per playout: the pot when the seat takes most tricks alone (R33), a
 share of it under ``split_pot: "divide"``, minus what a bourré costs (R36, R37), minus a
-second ante under ``double_ante``. Sample counts are fixed, so the same view and seed give
-the same decision on any machine; they are sized for ≤ 50 ms per decision (bench/bots.py).
+second ante under ``double_ante``. Sample counts depend on the samples alone, never on
+the clock, so the same view and seed give the same decision on any machine; they are
+sized for a p95 ≤ 50 ms CPU per decision (bench/bots.py).
 
 :meth:`ExpertBot.appraise` returns every option with its mean gain (an :class:`Appraisal`,
 best first); ``act`` plays the first. A coach reads the same appraisal, so a hint is what
@@ -31,6 +39,7 @@ the expert would do from the same view, never from hidden cards.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
@@ -314,8 +323,8 @@ class ExpertBot:
         self,
         rng: random.Random | None = None,
         *,
-        declare_samples: int = 256,
-        play_samples: int = 512,
+        declare_samples: int = 1024,
+        play_samples: int = 320,
         field: Mapping[str, str] | None = None,
     ) -> None:
         self.rng = rng if rng is not None else random.Random()
@@ -393,17 +402,26 @@ class ExpertBot:
         candidates: list[list[int]] = []
         for discard in (
             HeuristicBot.discards(hand, seat.trump, keep, limit, expected),
-            [],
             sorted(_bits(hand & ~tm & ~keep), key=lambda c: c % 13)[:limit],
         ):
             if discard not in candidates:
                 candidates.append(discard)
         totals = [0.0] * len(candidates)
-        rounds = max(self.declare_samples // len(candidates), 8)
-        for _ in range(rounds):
-            world = self._world(view, seat, rng)
-            for i, discard in enumerate(candidates):
-                totals[i] += self._play_declared(view, seat, world, discard)
+        squares = [0.0] * len(candidates)
+        most = max(self.declare_samples // len(candidates), 8)
+        rounds = 0
+        while rounds < most:
+            # a first batch, then more only while PLAY against PASS is a close call
+            batch = min(_FIRST_WORLDS if not rounds else _MORE_WORLDS, most - rounds)
+            for _ in range(batch):
+                world = self._world(view, seat, rng)
+                for i, discard in enumerate(candidates):
+                    g = self._play_declared(view, seat, world, discard)
+                    totals[i] += g
+                    squares[i] += g * g
+            rounds += batch
+            if not declare["can_pass"] or _clear(totals, squares, rounds):
+                break
         # stable: among equal gains the first candidate (the field's own discard) leads
         ranked = sorted(range(len(candidates)), key=lambda i: -totals[i])
         plays = [
@@ -547,6 +565,21 @@ class ExpertBot:
         rules = seat.rules
         cost = seat.pot if rules.pot_limit is None else min(seat.pot, rules.pot_limit)
         return float(cost if rules.limit_caps_winner else seat.pot)
+
+
+# Declaring: worlds sampled first, then per batch while the call is close (PLAY's best
+# mean gain within 2.5 standard errors of passing), up to ``declare_samples`` playouts.
+_FIRST_WORLDS = 48
+_MORE_WORLDS = 32
+_CLEAR = 2.5
+
+
+def _clear(totals: list[float], squares: list[float], rounds: int) -> bool:
+    """Is the best PLAY clearly better or clearly worse than passing (gain 0)?"""
+    best = max(range(len(totals)), key=lambda i: totals[i])
+    mean = totals[best] / rounds
+    var = max(squares[best] / rounds - mean * mean, 0.0)
+    return abs(mean) * math.sqrt(rounds) > _CLEAR * math.sqrt(var) + 1e-9
 
 
 def _declared_check(
