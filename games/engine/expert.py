@@ -14,7 +14,8 @@ dealt to the other players consistently with what the seat knows —
 - the seats' levels, as the table shows them (``field``: player → level; a person or an
   unnamed seat is taken for the heuristic): a careful seat (:class:`CarefulBot`) that
   declared holds a hand class its table plays (PLAY) or does not (PASS) from the
-  position it declared in, and is re-dealt until it does (a few tries).
+  position it declared in, and is re-dealt until it does (a few tries); in trick play
+  its cards and those it played must still make a class it plays.
 
 Each option is then played out in every sample with the engine's own legality
 (:class:`~games.engine.legal.TrickPlay`) and a fast playout policy for everyone, the same
@@ -366,11 +367,17 @@ class ExpertBot:
             return Appraisal((Option(only, 0.0, 0),), seat.ante)
         active = [seat.seat_of[p] for p in view["active"]]
         pool, wants = _field_model(view, seat, active)
+        checks = _played_checks(view, seat, wants)
+        seen = _FULL
+        for c in pool:
+            seen &= ~(1 << c)
         template = _play_so_far(seat, active)
         rounds = max(self.play_samples // len(options), 8)
         totals = dict.fromkeys(options, 0.0)
         for _ in range(rounds):
             hands = _sample_hands(rng, pool, wants)
+            if checks:
+                _redeal_checked(rng, seen, hands, checks)
             hands[seat.me] = seat.hand
             now = [hands.get(s, 0) for s in range(seat.n)]
             for card in options:
@@ -627,6 +634,27 @@ def _example_hand(example: tuple[tuple[int, ...], bool], trump: int) -> int:
     if side_ace:
         hand |= 1 << (other * 13 + 12)
     return hand
+
+
+def _played_checks(
+    view: SeatView, seat: _Seat, wants: list[_Want]
+) -> list[tuple[_Want, Callable[[int], bool]]]:
+    """In trick play, a careful seat that played was dealt a class its table plays: its
+    cards now and those it played (drawn ones among them) must make such a class."""
+    declarations = view.get("declarations") or {}
+    positions = seat.declared_positions(view)
+    checks: list[tuple[_Want, Callable[[int], bool]]] = []
+    for want in wants:
+        s = want.seat
+        if seat.kinds[s] != "careful" or declarations.get(seat.players[s]) != "play":
+            continue
+        checks.append((want, _with_played(_declared_check(seat, s, True, positions), seat, s)))
+    return checks
+
+
+def _with_played(fits: Callable[[int], bool], seat: _Seat, s: int) -> Callable[[int], bool]:
+    played = seat.played_by[s]
+    return lambda hand: fits(hand | played)
 
 
 def _redeal_checked(
