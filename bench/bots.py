@@ -1,75 +1,146 @@
-"""Expert bot against the heuristic bot: chips per hand and time per decision.
+"""Bot levels against each other: chips per hand with 95 % intervals, and decision time.
 
-Run: ``.venv/bin/python bench/bots.py [--hands N] [--players P] [--seed S]``. One core
-(one process). Deal k seats the ExpertBot at seat k mod P among HeuristicBots and plays
-it; the very same deal is then played with a HeuristicBot in that seat (same seeds for
-everyone else), so the difference is the expert's doing alone (seats rotate with k, the
-dealer every P deals). Every hand starts with an empty pot; default rules.
+Run: ``.venv/bin/python bench/bots.py [--hands N] [--seed S] [--jobs 2]``.
 
-Prints the expert's and the heuristic's net per hand in that seat, the difference with
-its standard error, and the expert's time per decision (mean and p95, CPU time of the
-process, so that other programs on a shared machine do not count). Targets (issue #15): difference ≥ +0.3 chips/hand at
-4 players over 10,000 hands; p95 ≤ 50 ms per decision.
+Every figure is a duplicate match (``games.engine.botmatch.head_to_head``): deal k seats
+the *hero* level at seat k mod P among *field* bots and plays it; the very same deal is
+then played with a field bot in that seat (same seeds for everyone else), so the
+difference is the hero level's doing alone; seats rotate with k, the dealer every P deals.
+Every hand starts with an empty pot; default rules. An expert is told the field's levels
+(what the table shows), as a digital table tells it.
+
+Prints, at 4 and 7 players:
+
+1. every level against every other: the hero level's edge over the field level in the
+   same seat, chips/hand ± the 95 % interval (1.96 standard errors). Expert fields are
+   slow (every other seat searches), so those cells play ``--hands // 8`` deals; the
+   expert as hero ``--hands``; the cheap levels among themselves ``--hands * 4``.
+2. the expert's edge over the careful field (issue #37: at least +0.3 chips/hand at 4
+   and at 7 players), from ``--edge-hands`` deals.
+3. the expert's decision latency, p50/p95/max CPU milliseconds (CPU time of its process,
+   so that other programs on a shared machine do not count; target p95 ≤ 50 ms).
+
+Runs the matches in ``--jobs`` processes (2 at most on the shared machine).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import ExpertBot, HeuristicBot, Rules  # noqa: E402
-from games.engine.botmatch import head_to_head  # noqa: E402
+from games.engine import BOT_LEVELS, Rules, make_bot  # noqa: E402
+from games.engine.botmatch import NAMES, HeadToHead, head_to_head  # noqa: E402
+
+Job = tuple[str, str, int, int, int]  # hero, field, players, hands, seed
 
 
-def _progress(figures: dict) -> None:
-    d = figures["difference"]
-    print(
-        f"  … {figures['hands']} deals: difference {d['mean']:+.3f} ± {d['stderr']:.3f}, "
-        f"p95 {figures['p95_ms']:.1f} ms",
-        file=sys.stderr,
-        flush=True,
+def _run(job: Job) -> tuple[Job, HeadToHead, float]:
+    hero, field, players, hands, seed = job
+    levels = dict.fromkeys(NAMES[:players], field)
+    start = time.perf_counter()
+    figures = head_to_head(
+        hands,
+        players,
+        seed,
+        Rules(),
+        lambda key: make_bot(hero, random.Random(key), levels),
+        lambda key: make_bot(field, random.Random(key), levels),
     )
+    return job, figures, time.perf_counter() - start
+
+
+def _interval(figures: HeadToHead) -> str:
+    d = figures["difference"]
+    return f"{d['mean']:+.2f} ± {1.96 * d['stderr']:.2f}"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=10_000)
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 9))
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--hands", type=int, default=240, help="deals per expert-hero cell")
+    parser.add_argument(
+        "--edge-hands", type=int, default=1200, help="deals for the expert's edge over careful"
+    )
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--jobs", type=int, default=2, choices=(1, 2))
+    parser.add_argument("--players", type=int, nargs="+", default=[4, 7])
     args = parser.parse_args()
+    jobs: list[Job] = []
+    for players in args.players:
+        # the headline first: the longest runs start first
+        jobs.append(("expert", "careful", players, args.edge_hands, args.seed + 1))
+        for hero in BOT_LEVELS:
+            for field in BOT_LEVELS:
+                if hero == field:
+                    continue
+                if field == "expert":
+                    hands = max(args.hands // 8, 8)
+                elif hero == "expert":
+                    hands = args.hands
+                else:
+                    hands = args.hands * 4
+                jobs.append((hero, field, players, hands, args.seed))
     start = time.perf_counter()
-    figures = head_to_head(
-        args.hands,
-        args.players,
-        args.seed,
-        Rules(),
-        lambda key: ExpertBot(random.Random(key)),
-        lambda key: HeuristicBot(random.Random(key)),
-        progress=None if args.json else _progress,
-    )
-    figures["seconds"] = time.perf_counter() - start
-    if args.json:
-        print(json.dumps(figures))
-        return
-    e, h, d = figures["hero"], figures["base"], figures["difference"]
+    results: dict[Job, HeadToHead] = {}
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for job, figures, seconds in pool.map(_run, jobs):
+            results[job] = figures
+            print(
+                f"  … {job[0]} in a {job[1]} field, {job[2]} players, {job[3]} deals: "
+                f"{_interval(figures)} ({seconds:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+    wall = time.perf_counter() - start
     print(
-        f"Python {sys.version.split()[0]}; {args.hands} deals, {args.players} players, "
-        f"seed {args.seed}, {figures['seconds']:.0f} s"
+        f"Python {sys.version.split()[0]}; seed {args.seed}; default rules, empty pot; "
+        f"{wall:.0f} s in {args.jobs} process(es)"
     )
-    print(f"  ExpertBot    {e['mean']:+.3f} ± {e['stderr']:.3f} chips/hand")
-    print(f"  HeuristicBot {h['mean']:+.3f} ± {h['stderr']:.3f} chips/hand (same seat, same deals)")
-    print(f"  difference   {d['mean']:+.3f} ± {d['stderr']:.3f} chips/hand")
-    print(
-        f"  decisions    {figures['decisions']}: mean {figures['mean_ms']:.1f} ms, "
-        f"p95 {figures['p95_ms']:.1f} ms (CPU time)"
-    )
+    width = 10
+    for players in args.players:
+        print(
+            f"\n{players} players: hero level's edge over the field level in the same seat, "
+            "chips/hand ± 95 % interval (deals)"
+        )
+        print("  " + "hero \\ field".ljust(14) + "".join(f.rjust(width + 10) for f in BOT_LEVELS))
+        for hero in BOT_LEVELS:
+            cells = []
+            for field in BOT_LEVELS:
+                found = [f for j, f in results.items() if j[:3] == (hero, field, players)
+                         and j[4] == args.seed]  # fmt: skip
+                if not found:
+                    cells.append("—".rjust(width + 10))
+                    continue
+                figures = found[0]
+                cells.append(f"{_interval(figures)} ({figures['hands']})".rjust(width + 10))
+            print("  " + hero.ljust(14) + "".join(cells))
+    print("\nThe expert's edge over a careful field (target ≥ +0.30 chips/hand):")
+    for players in args.players:
+        figures = results[("expert", "careful", players, args.edge_hands, args.seed + 1)]
+        e, c = figures["hero"], figures["base"]
+        print(
+            f"  {players} players, {figures['hands']} deals: expert {e['mean']:+.3f}, "
+            f"careful {c['mean']:+.3f} in the same seat; edge {_interval(figures)}"
+        )
+    print("\nExpert decision latency, CPU ms (target p95 ≤ 50):")
+    for players in args.players:
+        for field in BOT_LEVELS:
+            if field == "expert":
+                continue
+            found = [f for j, f in results.items() if j[:3] == ("expert", field, players)]
+            decisions = sum(f["decisions"] for f in found)
+            p50 = max(f["p50_ms"] for f in found)
+            p95 = max(f["p95_ms"] for f in found)
+            top = max(f["max_ms"] for f in found)
+            print(
+                f"  {players} players, {field} field: {decisions} decisions, "
+                f"p50 {p50:.1f}, p95 {p95:.1f}, max {top:.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -374,7 +374,7 @@ SERVICE_MESSAGES: dict[str, Sentence] = {
         "The table changed while this hand was being played (a hand was recorded, a seat or "
         "the rules changed), so it was cancelled; no money moved."
     ),
-    "bad_level": _("Choose how well the bot plays: easy, normal or expert."),
+    "bad_level": _("Choose how well the bot plays: easy, normal, careful or expert."),
     "settle_failed": _("The hand is over but could not be settled; nothing was saved."),
     # -- a club's members and players (games.clubs.service) --
     "invite_used": _("This invitation was already used or has expired."),

@@ -13,7 +13,7 @@ locking the session row, as every write path of the project does (``ledger.posti
 too, so the two never wait on each other in opposite orders); that lock also
 serializes concurrent taps on one hand.
 
-Bots (seats with ``is_bot``, at the seat's ``bot_level``: easy, normal or expert, see
+Bots (seats with ``is_bot``, at the seat's ``bot_level``: easy, normal, careful or expert, see
 ``games.engine.expert.make_bot``) act inside the same transaction, right after the action
 that gives them the turn: no worker process, no dependence on anybody polling, and a
 bot-only table plays a whole hand in the request that deals it. Pages reveal those
@@ -266,7 +266,9 @@ def set_bot(
     """Hand a seat to the bot (or back to its player), at ``level`` (easy, normal,
     expert; None keeps the seat's); a bot whose turn it is acts."""
     if level is not None and level not in BOT_LEVELS:
-        raise DigitalError("Choose how well the bot plays: easy, normal or expert.", "bad_level")
+        raise DigitalError(
+            "Choose how well the bot plays: easy, normal, careful or expert.", "bad_level"
+        )
     with transaction.atomic():
         session = postings.lock_session(session_id)
         seat = Seat.objects.filter(pk=seat_id, session=session).first()
@@ -399,7 +401,7 @@ def _advance(table: Table, user: postings.Actor, acted: int = 0) -> None:
         waiting = [p for p in state.awaiting if p in bots]
         if not waiting:
             break
-        _bot_act(state, waiting[0], hand, start + acted, levels[waiting[0]])
+        _bot_act(state, waiting[0], hand, start + acted, levels)
         acted += 1
     new = state.actions[start:]
     now = timezone.now()
@@ -414,9 +416,10 @@ def _advance(table: Table, user: postings.Actor, acted: int = 0) -> None:
         table.hand = _settle(session, hand, state, user)
 
 
-def _bot_act(state: HandState, player: str, hand: Hand, seq: int, level: str) -> None:
-    # Seeded per hand and move, so a test (or a bug report) replays bot play exactly.
-    bot = make_bot(level, random.Random(f"{hand.seed}:{seq}"))
+def _bot_act(state: HandState, player: str, hand: Hand, seq: int, levels: dict[str, str]) -> None:
+    # Seeded per hand and move, so a test (or a bug report) replays bot play exactly. The
+    # expert is told the other bots' levels (as the table shows them; people: normal).
+    bot = make_bot(levels[player], random.Random(f"{hand.seed}:{seq}"), levels)
     try:
         state.apply(bot.act(state.view_for(player)))
     except IllegalAction:

@@ -62,6 +62,7 @@ FEED_LENGTH = 8
 BOT_LEVELS: dict[str, Promise] = {
     Seat.BotLevel.EASY: gettext_lazy("Easy"),
     Seat.BotLevel.NORMAL: gettext_lazy("Normal"),
+    Seat.BotLevel.CAREFUL: gettext_lazy("Careful"),
     Seat.BotLevel.EXPERT: gettext_lazy("Expert"),
 }
 

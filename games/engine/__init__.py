@@ -22,9 +22,11 @@ names, messages and tests (``R21``) refer to RULES.md.
 - ``rulebook.py`` holds the rule wording, keyed by rule number: the engine's refusals,
   the digital board's "why" sentences and which rule each error code breaks.
 - :func:`settle` is the payout arithmetic alone; :class:`Rules` the house-rule switches.
-- :class:`RandomBot` and :class:`HeuristicBot` act from a seat's view; so does
+- :class:`RandomBot`, :class:`HeuristicBot` and :class:`CarefulBot` (the heuristic's
+  card play, declaring only hands its measured table ``careful_table.py`` says gain over
+  passing) act from a seat's view; so does
   :class:`ExpertBot` (``expert.py``, a determinized Monte Carlo search), and
-  :func:`make_bot` picks one by seat level (easy, normal, expert). ``botmatch.py`` runs
+  :func:`make_bot` picks one by seat level (easy, normal, careful, expert). ``botmatch.py`` runs
   the bot matches of ``python -m games.engine botmatch`` and ``bench/bots.py``.
 - :class:`BourreError` (``errors.py``) is the one error base: every refusal (a bad
   card, a rule value, an illegal action) carries a ``code``, a ``field`` and an HTTP
@@ -35,7 +37,7 @@ names, messages and tests (``R21``) refer to RULES.md.
 """
 
 from .actions import IllegalAction
-from .bots import HeuristicBot, RandomBot
+from .bots import CarefulBot, HeuristicBot, RandomBot
 from .cards import (
     CARD_NAMES,
     Card,
@@ -79,6 +81,7 @@ __all__ = [
     "RULE_HELP",
     "Card",
     "CardError",
+    "CarefulBot",
     "ExpertBot",
     "HandError",
     "HandState",

@@ -6,6 +6,8 @@ when it is valid, 1 when not; usage errors and unreadable files exit 2.
 seeds with a RandomBot in that seat, and prints what the seat won per hand both ways.
 ``botmatch --mode heuristic`` seats HeuristicBots everywhere and prints, by hand class as
 dealt, how often the bot plays and what it nets per hand (passing nets −1 ante).
+``botmatch --mode careful`` measures the careful bot's table at 2 to 8 players and prints
+it as the module ``games/engine/careful_table.py`` (its docstring says how).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import TypedDict
 
-from .botmatch import MeanErr, mean_err, net, play_hand, table_match
+from .botmatch import MeanErr, careful_rates, mean_err, net, play_hand, table_match
 from .bots import HeuristicBot, RandomBot
 from .contracts import Verdict
 from .rules import Rules
@@ -101,10 +103,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_match.add_argument("--json", action="store_true", help="print the figures as JSON")
     p_match.add_argument(
         "--mode",
-        choices=("random", "heuristic"),
+        choices=("random", "heuristic", "careful"),
         default="random",
         help="random: one HeuristicBot against RandomBots; heuristic: HeuristicBots "
-        "everywhere, net per hand by hand class",
+        "everywhere, net per hand by hand class; careful: measure and print the "
+        "careful bot's table (games/engine/careful_table.py)",
     )
     args = parser.parse_args(argv)
 
@@ -112,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _verify(args.file)
     if args.hands < 1:
         parser.error("--hands must be at least 1")
+    if args.mode == "careful":
+        print(careful_module(args.hands, args.seed))
+        return 0
     if args.mode == "heuristic":
         return _class_table(args.hands, args.players, args.seed, args.json)
     result = botmatch(args.hands, args.players, args.seed, Rules())
@@ -127,6 +133,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  RandomBot    {r['mean']:+.3f} ± {r['stderr']:.3f}")
         print(f"  difference   {d['mean']:+.3f} ± {d['stderr']:.3f} per hand")
     return 0
+
+
+def careful_module(hands: int, seed: int) -> str:
+    """The text of ``careful_table.py``: at each table size, the rates against
+    HeuristicBots, then against CarefulBots using those (see that module)."""
+    from . import careful_table
+
+    rates = {}
+    for n in range(2, 9):
+        first = careful_rates(hands, n, seed, Rules(), None)
+        rates.update(careful_rates(hands, n, seed + 1, Rules(), first))
+    head = (careful_table.__doc__ or "").strip()
+    lines = [
+        f'"""{head}\n"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "Cell = tuple[float, float, int]",
+        "",
+        f"# python -m games.engine botmatch --mode careful --hands {hands} --seed {seed}",
+        "CAREFUL_RATES: dict[tuple[int, int, int, int], Cell] = {",
+        *(f"    {key}: {value}," for key, value in sorted(rates.items())),
+        "}",
+    ]
+    return "\n".join(lines)
 
 
 def _class_table(hands: int, players: int, seed: int, as_json: bool) -> int:

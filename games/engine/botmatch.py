@@ -3,6 +3,7 @@
 :func:`table_match` seats the same bot everywhere (heuristic against heuristic) and
 reports, by :func:`hand_class` of the cards dealt, how often the bot plays and what a
 player nets per hand (passing nets −1 ante; a hand class the bot plays should net more).
+:func:`careful_rates` measures the careful bot's table (``careful_table.py``).
 :func:`head_to_head` puts one bot kind in one seat among others on the same deals,
 seats rotated, and compares it with the baseline kind in that seat (common random
 numbers: the difference is the bot's doing alone).
@@ -17,7 +18,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol, TypedDict
 
-from .cards import SUIT_MASKS
+from .bots import CarefulBot, HeuristicBot, _mask, class_index, declaring_position
+from .cards import parse_suit
+from .careful_table import Cell
 from .contracts import Action, HandResult, SeatView
 from .rules import Rules
 from .state import HandState
@@ -30,6 +33,7 @@ __all__ = [
     "TableMatch",
     "hand_class",
     "head_to_head",
+    "careful_rates",
     "mean_err",
     "net",
     "table_match",
@@ -94,27 +98,15 @@ class HeadToHead(TypedDict):
     base: MeanErr
     difference: MeanErr
     decisions: int
+    p50_ms: float
     p95_ms: float
+    max_ms: float
     mean_ms: float
 
 
 def hand_class(hand: int, trump: int) -> str:
     """The class of a hand as dealt: trump length and rank, side aces."""
-    trumps = hand & SUIT_MASKS[trump]
-    count = trumps.bit_count()
-    side_ace = any(hand >> (s * 13 + 12) & 1 for s in range(4) if s != trump)
-    if count == 0:
-        return HAND_CLASSES[1] if side_ace else HAND_CLASSES[0]
-    top = (trumps.bit_length() - 1) % 13
-    if count == 1:
-        if top == 12:
-            return HAND_CLASSES[6]
-        if top >= 9:
-            return HAND_CLASSES[5] if side_ace else HAND_CLASSES[4]
-        return HAND_CLASSES[3] if side_ace else HAND_CLASSES[2]
-    if count == 2:
-        return HAND_CLASSES[8] if top >= 11 else HAND_CLASSES[7]
-    return HAND_CLASSES[9]
+    return HAND_CLASSES[class_index(hand, trump)]
 
 
 def net(result: HandResult, player: str) -> int:
@@ -243,7 +235,10 @@ def _figures(
     timings: list[float],
 ) -> HeadToHead:
     timings = sorted(timings)
-    p95 = timings[min(len(timings) - 1, int(0.95 * len(timings)))] if timings else 0.0
+
+    def pct(q: float) -> float:
+        return timings[min(len(timings) - 1, int(q * len(timings)))] * 1000 if timings else 0.0
+
     return {
         "hands": hands,
         "players": n_players,
@@ -251,6 +246,67 @@ def _figures(
         "base": mean_err(base_nets),
         "difference": mean_err([h - b for h, b in zip(hero_nets, base_nets, strict=True)]),
         "decisions": len(timings),
-        "p95_ms": p95 * 1000,
+        "p50_ms": pct(0.5),
+        "p95_ms": pct(0.95),
+        "max_ms": timings[-1] * 1000 if timings else 0.0,
         "mean_ms": sum(timings) / len(timings) * 1000 if timings else 0.0,
+    }
+
+
+class _Forced(CarefulBot):
+    """Always PLAYs (discarding as the HeuristicBot does) and notes the situation it
+    declared in: what :func:`careful_rates` measures."""
+
+    def __init__(self, rng: random.Random, rates: dict[tuple[int, int, int, int], Cell]) -> None:
+        super().__init__(rng, rates)
+        self.seen: tuple[int, int, int] | None = None
+
+    def declare(self, view: SeatView) -> Action:
+        playing, left = declaring_position(view)
+        self.seen = (class_index(_mask(view["hand"]), parse_suit(view["trump"])), playing, left)
+        return self.play_declared(view)
+
+
+def careful_rates(
+    hands: int,
+    n_players: int,
+    seed: int,
+    rules: Rules,
+    rates: dict[tuple[int, int, int, int], Cell] | None,
+    min_hands: int = 150,
+) -> dict[tuple[int, int, int, int], Cell]:
+    """Deal k forces seat k mod n to PLAY among CarefulBots using ``rates`` (None:
+    among HeuristicBots, where the measurement starts); returns how
+    often that seat took the pot alone and was bourréd, by (players, class, opponents
+    already playing, players still to declare), the counts capped at 3, cells of fewer
+    than ``min_hands`` left out, plus each class in any position (key ``-1, -1``)."""
+    players = NAMES[:n_players]
+    counts: dict[tuple[int, int, int, int], list[int]] = {}
+    for i in range(hands):
+        hand_seed = seed * 1_000_003 + i
+        hero = players[i % n_players]
+        dealer = (i // n_players) % n_players
+        forced = _Forced(random.Random(f"{hand_seed}:{hero}"), rates or {})
+        bots: dict[str, Bot] = {
+            p: HeuristicBot(random.Random(f"{hand_seed}:{p}"))
+            if rates is None
+            else CarefulBot(random.Random(f"{hand_seed}:{p}"), rates)
+            for p in players
+        }
+        bots[hero] = forced
+        _, result = play_hand(hand_seed, players, dealer, bots, rules)
+        if forced.seen is None:
+            continue  # the others all passed: the dealer took the pot without declaring
+        cls, playing, left = forced.seen
+        won = result["winner"] == hero
+        bourre = hero in result["bourre"]
+        for key in ((n_players, cls, min(playing, 3), min(left, 3)), (n_players, cls, -1, -1)):
+            row = counts.setdefault(key, [0, 0, 0])
+            row[0] += won
+            row[1] += bourre
+            row[2] += 1
+    return {
+        key: (round(w / k, 3), round(b / k, 3), k)
+        for key, (w, b, k) in sorted(counts.items())
+        if k >= min_hands
     }

@@ -10,6 +10,12 @@ among ``view["awaiting"]``.
   to declare) and the pot, discards what cannot take a trick,
   and in play takes tricks with cards nobody can beat, cheaply when it can, and
   throws its lowest card otherwise; without a trick yet it fights for one (bourré).
+- :class:`CarefulBot` plays cards as the HeuristicBot does but declares PLAY only when
+  its hand class (``botmatch.hand_class``), in its position (opponents already in,
+  players still to declare), wins more than it is bourréd, by the rates measured in
+  ``careful_table.py`` (``python -m games.engine botmatch --mode careful``): the
+  expected gain over passing, ``p_win`` × what winning takes − ``p_bourre`` × what a
+  bourré costs, must be above nothing.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ import random
 from itertools import combinations
 
 from .cards import ABOVE, CARD_NAMES, SUIT_MASKS, parse_card, parse_suit
+from .careful_table import CAREFUL_RATES, Cell
 from .contracts import Action, DeclareChoice, SeatView
 from .legal import trick_winner
+from .rules import Rules
 
-__all__ = ["HeuristicBot", "RandomBot"]
+__all__ = ["CarefulBot", "HeuristicBot", "RandomBot"]
 
 
 def _mask(names: list[str]) -> int:
@@ -261,3 +269,137 @@ def _unbeatable(card: int, trump: int, known: int) -> bool:
 def _cheapest(cards: list[int], trump: int) -> int:
     """The card we miss least: low side cards first, trumps last."""
     return min(cards, key=lambda c: (c // 13 == trump, c % 13))
+
+
+# -- the careful bot -----------------------------------------------------------------------
+
+_CLASS_ORDER = (
+    "no trump",
+    "no trump + side ace",
+    "one low trump (2-10)",
+    "one low trump + side ace",
+    "one high trump (J-K)",
+    "one high trump + side ace",
+    "trump ace alone",
+    "two low trumps",
+    "two trumps with A or K",
+    "three or more trumps",
+)
+
+
+def class_index(hand: int, trump: int) -> int:
+    """The hand's class as dealt (an index into ``botmatch.HAND_CLASSES``): trump length
+    and rank, a side ace. Here because the careful bot declares by it."""
+    trumps = hand & SUIT_MASKS[trump]
+    count = trumps.bit_count()
+    side_ace = any(hand >> (s * 13 + 12) & 1 for s in range(4) if s != trump)
+    if count == 0:
+        return 1 if side_ace else 0
+    top = (trumps.bit_length() - 1) % 13
+    if count == 1:
+        if top == 12:
+            return 6
+        if top >= 9:
+            return 5 if side_ace else 4
+        return 3 if side_ace else 2
+    if count == 2:
+        return 8 if top >= 11 else 7
+    return 9
+
+
+def declaring_position(view: SeatView) -> tuple[int, int]:
+    """(opponents already playing, players still to declare after this seat): what the
+    careful table is keyed by besides the players and the hand class."""
+    players = view["players"]
+    n = len(players)
+    me = players.index(view["seat"])
+    dealer = players.index(view["dealer"])
+    declarations = view.get("declarations") or {}
+    playing = sum(1 for p, said in declarations.items() if said == "play" and p != view["seat"])
+    pos = (me - dealer - 1) % n  # the dealer declares last
+    left = sum(1 for i in range(pos + 1, n) if players[(dealer + 1 + i) % n] not in declarations)
+    return playing, left
+
+
+def careful_cell(
+    rates: dict[tuple[int, int, int, int], Cell], n: int, cls: int, playing: int, left: int
+) -> Cell | None:
+    """The measured rates for this situation: the exact cell (playing and left capped at
+    3), else the class at that many players in whatever position, else None."""
+    key = (n, cls, min(playing, 3), min(left, 3))
+    cell = rates.get(key)
+    if cell is None:
+        cell = rates.get((n, cls, -1, -1))
+    return cell
+
+
+def careful_gain(cell: Cell | None, pot: int, rules: Rules) -> float:
+    """Expected chips over passing of playing a hand with ``cell``'s rates (R33, R36,
+    R37: a limit caps a bourré, and the winner's take when ``limit_caps_winner``)."""
+    if cell is None:
+        return -1.0  # never measured: a careful player does not gamble
+    p_win, p_bourre = cell[0], cell[1]
+    cost = pot if rules.pot_limit is None else min(pot, rules.pot_limit)
+    take = cost if rules.limit_caps_winner else pot
+    extra = rules.ante if rules.double_ante else 0
+    return p_win * take - p_bourre * cost - extra
+
+
+def careful_plays(
+    rates: dict[tuple[int, int, int, int], Cell],
+    n: int,
+    cls: int,
+    playing: int,
+    left: int,
+    pot: int,
+    rules: Rules,
+) -> bool:
+    """The careful declaring rule: PLAY when nobody else can, or when the measured
+    rates of this class in this position gain over passing. (The expert's model of a
+    careful seat calls this too.)"""
+    if not playing and not left:
+        return True  # nobody else can play: the pot is ours
+    return careful_gain(careful_cell(rates, n, cls, playing, left), pot, rules) > 0
+
+
+class CarefulBot(HeuristicBot):
+    """Plays only hands that win more than they cost (see the module docstring);
+    ``rates`` defaults to the committed table (``careful_table.CAREFUL_RATES``), the
+    measurement passes another to refine it."""
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        rates: dict[tuple[int, int, int, int], Cell] | None = None,
+    ) -> None:
+        super().__init__(rng)
+        self.rates = CAREFUL_RATES if rates is None else rates
+
+    def wants_to_play(self, view: SeatView) -> bool:
+        """Does the table say this hand, here, gains over passing?"""
+        hand = _mask(view["hand"])
+        cls = class_index(hand, parse_suit(view["trump"]))
+        playing, left = declaring_position(view)
+        rules = Rules.from_dict(view.get("rules") or {})
+        pot = int(view.get("pot") or 0) or rules.ante * len(view["players"])
+        return careful_plays(self.rates, len(view["players"]), cls, playing, left, pot, rules)
+
+    def declare(self, view: SeatView) -> Action:
+        declare = _declare_choice(view)
+        if declare["can_pass"] and not self.wants_to_play(view):
+            return {"type": "pass", "player": view["seat"]}
+        return self.play_declared(view)
+
+    def play_declared(self, view: SeatView) -> Action:
+        """PLAY, discarding as the HeuristicBot does."""
+        declare = _declare_choice(view)
+        hand = _mask(view["hand"])
+        expected = self.expected_opponents(view)
+        discard = self.discards(
+            hand,
+            parse_suit(view["trump"]),
+            _mask(declare["keep"]),
+            declare["max_discard"],
+            expected,
+        )
+        return {"type": "play", "player": view["seat"], "discard": [CARD_NAMES[c] for c in discard]}

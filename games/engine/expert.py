@@ -10,19 +10,33 @@ dealt to the other players consistently with what the seat knows —
   who neither followed nor trumped where a trump was forced holds no trump (R19–R22,
   R26);
 - how many cards each player holds, and for players who already declared PLAY a hand
-  that the field's own declaring rule would play (a little rejection sampling).
+  that the field's own declaring rule would play (a little rejection sampling);
+- the seats' levels, as the table shows them (``field``: player → level; a person or an
+  unnamed seat is taken for the heuristic): a careful seat (:class:`CarefulBot`) that
+  declared holds a hand class its table plays (PLAY) or does not (PASS) from the
+  position it declared in, and is re-dealt until it does (a few tries); in trick play
+  its cards and those it played must still make a class it plays.
 
 Each option is then played out in every sample with the engine's own legality
 (:class:`~games.engine.legal.TrickPlay`) and a fast playout policy for everyone, the same
 samples for every option (common random numbers); the option with the best mean gain
-over passing wins. While declaring, the options are PASS (gain 0) and PLAY with a few
-discard sets; the players still to declare follow the heuristic's rule, and the draw is
-dealt from the sampled stock. In trick play the options are the legal cards.
+over passing wins. While declaring, the options are PASS (gain 0) and PLAY with the
+field's discard or every side card; the players still to declare follow their level's
+rule, and the draw is dealt from the sampled stock. Declaring samples 48 worlds, then 32
+more at a time while PLAY against PASS is a close call (within 2.5 standard errors), up
+to ``declare_samples`` playouts (× 4 / players at a bigger table): a clear hand costs
+little, a close one gets the samples. (More samples did not help: 4,096 playouts per
+declaration gave no larger edge over careful players than 256; the playout policy and
+the field model limit the expert, not the sampling. Split by decision, against careful
+players at four: the expert's declarations with the careful bot's card play gained
++0.02 ± 0.02 chips/hand over the careful bot, its card play with careful declarations
++0.06 ± 0.02, over 2,400 duplicate deals each.) In trick play the options are the legal cards.
 
 Gain over passing, per playout: the pot when the seat takes most tricks alone (R33), a
 share of it under ``split_pot: "divide"``, minus what a bourré costs (R36, R37), minus a
-second ante under ``double_ante``. Sample counts are fixed, so the same view and seed give
-the same decision on any machine; they are sized for ≤ 50 ms per decision (bench/bots.py).
+second ante under ``double_ante``. Sample counts depend on the samples alone, never on
+the clock, so the same view and seed give the same decision on any machine; they are
+sized for a p95 ≤ 50 ms CPU per decision (bench/bots.py).
 
 :meth:`ExpertBot.appraise` returns every option with its mean gain (an :class:`Appraisal`,
 best first); ``act`` plays the first. A coach reads the same appraisal, so a hint is what
@@ -31,8 +45,9 @@ the expert would do from the same view, never from hidden cards.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from .bots import (
@@ -40,15 +55,19 @@ from .bots import (
     _DRAW_GAIN,
     _NEED_PER_OPPONENT,
     _PLAY_RATE,
+    CarefulBot,
     HeuristicBot,
     _check_turn,
     _declare_choice,
     _mask,
+    careful_plays,
+    class_index,
 )
 from .bots import (
     _cards as _bits,
 )
 from .cards import ABOVE, CARD_LOOKUP, CARD_NAMES, SUIT_MASKS, parse_suit
+from .careful_table import CAREFUL_RATES
 from .contracts import Action, SeatView
 from .legal import TrickPlay
 from .rules import Rules
@@ -138,8 +157,10 @@ class Appraisal(NamedTuple):
 class _Seat:
     """What the seat knows, parsed once from its view."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, field: Mapping[str, str] | None = None) -> None:
         self.players: list[str] = list(view["players"])
+        # how each seat declares: its level (careful, easy, else the heuristic's rule)
+        self.kinds = [(field or {}).get(p, "normal") for p in self.players]
         self.n = len(self.players)
         self.seat_of = {p: i for i, p in enumerate(self.players)}
         self.me = self.seat_of[view["seat"]]
@@ -153,6 +174,7 @@ class _Seat:
         self.up_dead = bool(view.get("up_card_dead"))
         self.pot = int(view.get("pot") or 0)
         self.ante = self.rules.ante
+        self._careful: dict[tuple[int, int, int], bool] = {}
         self.plays: list[tuple[int, int]] = []
         for trick in view.get("tricks_played") or []:
             self.plays.extend(
@@ -168,6 +190,51 @@ class _Seat:
             self.played_by[s] |= 1 << card
         # what the field (HeuristicBot.discards) keeps: trumps and side aces
         self.good = self.tm | sum(1 << (suit * 13 + 12) for suit in range(4))
+
+    def careful_plays(self, s: int, hand: int, playing: int, left: int) -> bool:
+        """Would the careful seat ``s`` PLAY ``hand`` with ``playing`` opponents in and
+        ``left`` players still to declare?"""
+        if s == self.dealer and self.up % 13 == 12:
+            return True  # the dealer with an Ace up must play (R9)
+        key = (class_index(hand, self.trump), playing, left)
+        plays = self._careful.get(key)
+        if plays is None:
+            pot = self.pot or self.n * self.ante
+            plays = careful_plays(CAREFUL_RATES, self.n, *key, pot, self.rules)
+            self._careful[key] = plays
+        return plays
+
+    def field_plays(self, s: int, hand: int, playing: int, left: int) -> bool:
+        """Would seat ``s``, by its level, PLAY ``hand`` in that position?"""
+        if self.kinds[s] == "careful":
+            return self.careful_plays(s, hand, playing, left)
+        if s == self.dealer and self.up % 13 == 12:
+            return True
+        expected = playing + _PLAY_RATE * left
+        boldness = 0.45 if self.kinds[s] == "easy" else 0.0
+        rules = self.rules
+        discard = HeuristicBot.discards(hand, self.trump, 0, rules.discard_limit, expected)
+        rest = hand
+        for c in discard:
+            rest &= ~(1 << c)
+        value = HeuristicBot.estimate(rest, self.trump, expected) + _DRAW_GAIN * len(discard)
+        return value >= _BASE_NEED + _NEED_PER_OPPONENT * expected - boldness
+
+    def declared_positions(self, view: SeatView) -> dict[int, tuple[int, int]]:
+        """Each seat that declared: (opponents playing, players still to declare) when it
+        did, from the public order of declarations."""
+        declarations = view.get("declarations") or {}
+        order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
+        out: dict[int, tuple[int, int]] = {}
+        playing = 0
+        for pos, s in enumerate(order):
+            said = declarations.get(self.players[s])
+            if said is None:
+                continue
+            out[s] = (playing, self.n - 1 - pos)
+            if said == "play":
+                playing += 1
+        return out
 
     def gain(self, tricks: Sequence[int], active: Sequence[int]) -> float:
         """Gain over passing when the hand ends with ``tricks`` (by seat)."""
@@ -262,13 +329,15 @@ class ExpertBot:
         self,
         rng: random.Random | None = None,
         *,
-        declare_samples: int = 256,
-        play_samples: int = 512,
+        declare_samples: int = 512,
+        play_samples: int = 256,
+        field: Mapping[str, str] | None = None,
     ) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.declare_samples = declare_samples
         self.play_samples = play_samples
-        self.field = HeuristicBot(random.Random(0))
+        # the other seats' levels, as the table shows them (a person: "normal")
+        self.field = dict(field or {})
 
     def act(self, view: SeatView) -> Action:
         return self.appraise(view).options[0].action
@@ -280,7 +349,7 @@ class ExpertBot:
         _check_turn(view)
         # the bot's own randomness, drawn afresh per decision from its rng
         rng = random.Random(self.rng.getrandbits(64))
-        seat = _Seat(view)
+        seat = _Seat(view, self.field)
         if view["phase"] == "play":
             return self.appraise_cards(view, seat, rng)
         return self.declare(view, seat, rng)
@@ -298,11 +367,17 @@ class ExpertBot:
             return Appraisal((Option(only, 0.0, 0),), seat.ante)
         active = [seat.seat_of[p] for p in view["active"]]
         pool, wants = _field_model(view, seat, active)
+        checks = _played_checks(view, seat, wants)
+        seen = _FULL
+        for c in pool:
+            seen &= ~(1 << c)
         template = _play_so_far(seat, active)
         rounds = max(self.play_samples // len(options), 8)
         totals = dict.fromkeys(options, 0.0)
         for _ in range(rounds):
             hands = _sample_hands(rng, pool, wants)
+            if checks:
+                _redeal_checked(rng, seen, hands, checks)
             hands[seat.me] = seat.hand
             now = [hands.get(s, 0) for s in range(seat.n)]
             for card in options:
@@ -339,17 +414,27 @@ class ExpertBot:
         candidates: list[list[int]] = []
         for discard in (
             HeuristicBot.discards(hand, seat.trump, keep, limit, expected),
-            [],
             sorted(_bits(hand & ~tm & ~keep), key=lambda c: c % 13)[:limit],
         ):
             if discard not in candidates:
                 candidates.append(discard)
         totals = [0.0] * len(candidates)
-        rounds = max(self.declare_samples // len(candidates), 8)
-        for _ in range(rounds):
-            world = self._world(view, seat, rng)
-            for i, discard in enumerate(candidates):
-                totals[i] += self._play_declared(view, seat, world, discard)
+        squares = [0.0] * len(candidates)
+        # a bigger table costs more per world: the same budget as four players
+        most = max(self.declare_samples * 4 // max(seat.n, 4) // len(candidates), 8)
+        rounds = 0
+        while rounds < most:
+            # a first batch, then more only while PLAY against PASS is a close call
+            batch = min(_FIRST_WORLDS if not rounds else _MORE_WORLDS, most - rounds)
+            for _ in range(batch):
+                world = self._world(view, seat, rng)
+                for i, discard in enumerate(candidates):
+                    g = self._play_declared(view, seat, world, discard)
+                    totals[i] += g
+                    squares[i] += g * g
+            rounds += batch
+            if not declare["can_pass"] or _clear(totals, squares, rounds):
+                break
         # stable: among equal gains the first candidate (the field's own discard) leads
         ranked = sorted(range(len(candidates)), key=lambda i: -totals[i])
         plays = [
@@ -383,17 +468,23 @@ class ExpertBot:
         counts = view.get("discard_counts") or {}
         good = seat.good
         wants = []
+        checks: list[tuple[_Want, Callable[[int], bool]]] = []
+        positions = seat.declared_positions(view)
         for s in range(seat.n):
             if s == seat.me:
                 continue
             fixed = up_bit if s == seat.dealer else 0
             name = seat.players[s]
-            if declarations.get(name) == "play" and name in counts:
+            said = declarations.get(name)
+            if said == "play" and name in counts:
                 # the field discarded exactly its side cards other than aces
                 k = counts[name]
                 wants.append(_Want(s, hs, fixed, 0, good, hs - k, ~good & _FULL | fixed))
             else:
                 wants.append(_Want(s, hs, fixed))
+            if said is not None and seat.kinds[s] == "careful":
+                # a careful seat's declaration says which hand classes it can hold
+                checks.append((wants[-1], _declared_check(seat, s, said == "play", positions)))
         dealt = None
         for _try in range(6):
             dealt = _deal(rng, pool, wants)
@@ -403,20 +494,14 @@ class ExpertBot:
             dealt = _deal(rng, pool, [_Want(w.seat, w.size, w.fixed) for w in wants])
             assert dealt is not None  # no constraints: always enough cards
         hands = dealt
+        if checks:
+            _redeal_checked(rng, known, hands, checks)
         used = known
         for mask in hands.values():
             used |= mask
         stock = _bits(_FULL & ~used)
         # the top of the shuffled stock: at most every player's whole hand is drawn
         return hands, rng.sample(stock, min(len(stock), hs * seat.n))
-
-    def _field_plays(self, hand: int, seat: _Seat, expected: float) -> bool:
-        discard = HeuristicBot.discards(hand, seat.trump, 0, seat.rules.discard_limit, expected)
-        rest = hand
-        for c in discard:
-            rest &= ~(1 << c)
-        value = HeuristicBot.estimate(rest, seat.trump, expected) + _DRAW_GAIN * len(discard)
-        return value >= _BASE_NEED + _NEED_PER_OPPONENT * expected
 
     def _play_declared(
         self,
@@ -450,7 +535,7 @@ class ExpertBot:
             if said == "play" or (s == seat.dealer and ace_up):
                 plays = True
             else:
-                plays = self._field_plays(hands[s], seat, expected)
+                plays = seat.field_plays(s, hands[s], len(playing), left)
             if plays:
                 playing.append(s)
                 keep = (
@@ -493,6 +578,108 @@ class ExpertBot:
         rules = seat.rules
         cost = seat.pot if rules.pot_limit is None else min(seat.pot, rules.pot_limit)
         return float(cost if rules.limit_caps_winner else seat.pot)
+
+
+# Declaring: worlds sampled first, then per batch while the call is close (PLAY's best
+# mean gain within 2.5 standard errors of passing), up to ``declare_samples`` playouts.
+_FIRST_WORLDS = 48
+_MORE_WORLDS = 32
+_CLEAR = 2.5
+
+
+def _clear(totals: list[float], squares: list[float], rounds: int) -> bool:
+    """Is the best PLAY clearly better or clearly worse than passing (gain 0)?"""
+    best = max(range(len(totals)), key=lambda i: totals[i])
+    mean = totals[best] / rounds
+    var = max(squares[best] / rounds - mean * mean, 0.0)
+    return abs(mean) * math.sqrt(rounds) > _CLEAR * math.sqrt(var) + 1e-9
+
+
+def _declared_check(
+    seat: _Seat, s: int, played: bool, positions: dict[int, tuple[int, int]]
+) -> Callable[[int], bool]:
+    """Does a sampled hand fit careful seat ``s``'s declaration (PLAY or PASS) in the
+    position it declared from? By hand class, worked out once per class."""
+    playing, left = positions.get(s, (0, seat.n - 1))
+    fits = [False] * 10
+    for cls, example in enumerate(_CLASS_EXAMPLES):
+        hand = _example_hand(example, seat.trump)
+        fits[cls] = seat.careful_plays(s, hand, playing, left) == played
+    trump = seat.trump
+    return lambda hand: fits[class_index(hand, trump)]
+
+
+# One hand of each class (botmatch.HAND_CLASSES, in order): trumps by rank, then a side
+# ace or a low side card; ``_example_hand`` puts them in the trump suit and another.
+_CLASS_EXAMPLES: tuple[tuple[tuple[int, ...], bool], ...] = (
+    ((), False),
+    ((), True),
+    ((3,), False),
+    ((3,), True),
+    ((10,), False),
+    ((10,), True),
+    ((12,), False),
+    ((1, 3), False),
+    ((12, 1), False),
+    ((1, 3, 5), False),
+)
+
+
+def _example_hand(example: tuple[tuple[int, ...], bool], trump: int) -> int:
+    ranks, side_ace = example
+    hand = 0
+    for r in ranks:
+        hand |= 1 << (trump * 13 + r)
+    other = (trump + 1) % 4
+    if side_ace:
+        hand |= 1 << (other * 13 + 12)
+    return hand
+
+
+def _played_checks(
+    view: SeatView, seat: _Seat, wants: list[_Want]
+) -> list[tuple[_Want, Callable[[int], bool]]]:
+    """In trick play, a careful seat that played was dealt a class its table plays: its
+    cards now and those it played (drawn ones among them) must make such a class."""
+    declarations = view.get("declarations") or {}
+    positions = seat.declared_positions(view)
+    checks: list[tuple[_Want, Callable[[int], bool]]] = []
+    for want in wants:
+        s = want.seat
+        if seat.kinds[s] != "careful" or declarations.get(seat.players[s]) != "play":
+            continue
+        checks.append((want, _with_played(_declared_check(seat, s, True, positions), seat, s)))
+    return checks
+
+
+def _with_played(fits: Callable[[int], bool], seat: _Seat, s: int) -> Callable[[int], bool]:
+    played = seat.played_by[s]
+    return lambda hand: fits(hand | played)
+
+
+def _redeal_checked(
+    rng: random.Random,
+    known: int,
+    hands: dict[int, int],
+    checks: list[tuple[_Want, Callable[[int], bool]]],
+) -> None:
+    """Re-deal, one at a time, the hands that do not fit their seat's declaration, from
+    their own cards and those nobody holds (a few tries each, the others kept): careful
+    seats that played hold strong hands, those that passed weak ones."""
+    for want, fits in checks:
+        s = want.seat
+        if fits(hands[s]):
+            continue
+        held = known
+        for t, mask in hands.items():
+            if t != s:
+                held |= mask
+        free = _bits(_FULL & ~held)
+        for _try in range(12):
+            hand = _deal(rng, free, [want])
+            if hand is not None and fits(hand[s]):
+                hands[s] = hand[s]
+                break
 
 
 def _field_model(view: SeatView, seat: _Seat, active: list[int]) -> tuple[list[int], list[_Want]]:
@@ -558,15 +745,21 @@ def _sample_hands(rng: random.Random, pool: list[int], wants: list[_Want]) -> di
     return hands
 
 
-BOT_LEVELS = ("easy", "normal", "expert")
+BOT_LEVELS = ("easy", "normal", "careful", "expert")
 
 
-def make_bot(level: str, rng: random.Random) -> HeuristicBot | ExpertBot:
+def make_bot(
+    level: str, rng: random.Random, field: Mapping[str, str] | None = None
+) -> HeuristicBot | ExpertBot:
     """The bot of a seat's level: ``easy`` a bold HeuristicBot (plays too many hands, as a
-    beginner does), ``normal`` the HeuristicBot, ``expert`` the :class:`ExpertBot`.
-    An unknown level plays as ``normal``."""
+    beginner does), ``normal`` the HeuristicBot, ``careful`` the :class:`CarefulBot`
+    (only hands that gain over passing), ``expert`` the :class:`ExpertBot`, which models
+    the other seats by ``field`` (player → level; a person or a missing seat plays as
+    ``normal``). An unknown level plays as ``normal``."""
     if level == "expert":
-        return ExpertBot(rng)
+        return ExpertBot(rng, field=field)
+    if level == "careful":
+        return CarefulBot(rng)
     if level == "easy":
         return HeuristicBot(rng, boldness=0.45)
     return HeuristicBot(rng)

@@ -158,6 +158,7 @@ class Seat(models.Model):
     class BotLevel(models.TextChoices):
         EASY = "easy", _("Easy")
         NORMAL = "normal", _("Normal")
+        CAREFUL = "careful", _("Careful")
         EXPERT = "expert", _("Expert")
 
     is_bot = models.BooleanField(

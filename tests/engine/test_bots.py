@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from games.engine import HandState, HeuristicBot, RandomBot, Rules
+from games.engine import CarefulBot, HandState, HeuristicBot, RandomBot, Rules
 from games.engine.__main__ import botmatch
+from games.engine.careful_table import CAREFUL_RATES
 
 from .helpers import NAMES
 
@@ -71,3 +72,61 @@ def test_heuristic_bot_plays_a_strong_hand_and_passes_a_hopeless_one() -> None:
 def test_heuristic_beats_random() -> None:
     figures = botmatch(200, 4, 5, Rules())
     assert figures["difference"]["mean"] > 0
+
+
+def test_careful_bot_plays_legal_hands() -> None:
+    for seed in range(30):
+        n = 2 + seed % 7
+        state = HandState.new(NAMES[:n], seed % n, Rules(), random.Random(seed))
+        bot = CarefulBot(random.Random(seed))
+        while state.phase != "done":
+            player = state.awaiting[-1]
+            action = bot.act(state.view_for(player))
+            assert _key(action) in {_key(a) for a in state.legal_actions(player)}
+            state.apply(action)
+
+
+def _declare_view(hand: list[str], seat: str = "ann", **extra: object) -> dict:
+    players = ["ann", "ben", "cal", "dee", "eve", "fay", "gus"]
+    view = {
+        "seat": seat,
+        "phase": "declare",
+        "awaiting": [seat],
+        "trump": "H",
+        "dealer": "gus",
+        "up_card": "5H",
+        "players": players,
+        "passed": [],
+        "declarations": {},
+        "pot": 7,
+        "rules": Rules().to_dict(),
+        "hand": hand,
+        "declare": {"can_pass": True, "max_discard": 5, "keep": []},
+    }
+    view.update(extra)
+    return view
+
+
+def test_careful_bot_passes_what_loses_and_plays_what_wins_at_seven() -> None:
+    bot = CarefulBot(random.Random(1))
+    # first of seven to declare: one low trump loses more than it wins
+    assert bot.act(_declare_view(["4H", "2S", "7D", "8C", "9C"]))["type"] == "pass"
+    assert bot.act(_declare_view(["AH", "KH", "QH", "AS", "2C"]))["type"] == "play"
+    # the last to declare when everybody passed takes the pot whatever it holds
+    everyone_passed = {p: "pass" for p in ("ann", "ben", "cal", "dee", "eve", "fay")}
+    last = _declare_view(["2S", "3S", "7D", "8C", "5H"], seat="gus", declarations=everyone_passed)
+    assert bot.act(last)["type"] == "play"
+
+
+def test_careful_table_covers_every_table_size_and_class() -> None:
+    # every class at every size has at least its any-position rates (rare classes at
+    # two players excepted), and the strongest class wins more than it is bourréd
+    for n in range(2, 9):
+        for cls in range(10):
+            cell = CAREFUL_RATES.get((n, cls, -1, -1))
+            if cell is None:
+                assert n == 2 or cls in (5, 6), (n, cls)
+                continue
+            assert 0 <= cell[0] <= 1 and 0 <= cell[1] <= 1 and cell[2] >= 150
+        strong = CAREFUL_RATES[(n, 9, -1, -1)]
+        assert strong[0] > strong[1]

@@ -10,6 +10,7 @@ import pytest
 
 from games.engine import (
     BOT_LEVELS,
+    CarefulBot,
     ExpertBot,
     HandState,
     HeuristicBot,
@@ -142,8 +143,9 @@ def test_appraisal_of_cards_covers_every_legal_card_best_first() -> None:
 
 
 def test_make_bot_levels() -> None:
-    assert BOT_LEVELS == ("easy", "normal", "expert")
+    assert BOT_LEVELS == ("easy", "normal", "careful", "expert")
     assert isinstance(make_bot("expert", random.Random(1)), ExpertBot)
+    assert isinstance(make_bot("careful", random.Random(1)), CarefulBot)
     normal = make_bot("normal", random.Random(1))
     easy = make_bot("easy", random.Random(1))
     assert isinstance(normal, HeuristicBot) and isinstance(easy, HeuristicBot)
@@ -170,3 +172,88 @@ def test_table_match_heuristic_bots_play_no_class_below_passing() -> None:
     assert strong["play_rate"] > 0.9 and strong["net_played"] > 0
     hopeless = {row["class"]: row for row in figures["classes"]}["no trump"]
     assert hopeless["play_rate"] < 0.05
+
+
+# -- the careful level, and the expert against careful players -------------------------
+
+CAREFUL = dict.fromkeys(P4, "careful")
+
+
+def _deal_after_dee(others: list[str]) -> HandState:
+    """cal deals (so dee declares first, then ann); ann holds ANN, cal the up-card 3H;
+    ``others`` fill ben, cal and dee's hidden cards."""
+    hands = {"ann": ANN, "ben": others[0], "cal": others[1] + " " + UP, "dee": others[2]}
+    return rigged_deal(P4, 2, hands, seed=5)
+
+
+WORLD_C = ["2S 3S 4S 5S 6S", "2D 3D 5D 6D", "2C 3C 4C 5C 8D"]
+WORLD_D = ["QH JH TH 8H 7H", "AS QS JS TS", "AD KD QD JD 9S"]
+
+
+@pytest.mark.parametrize("said", ["play", "pass"])
+def test_expert_against_careful_players_decides_from_the_view_alone(said: str) -> None:
+    # dee (careful) declares first; what dee's declaration says about dee's cards is
+    # the same in both worlds, whose hidden cards differ completely
+    seen = []
+    for world in (WORLD_C, WORLD_D):
+        state = _deal_after_dee(world)
+        if said == "play":
+            state.apply({"type": "play", "player": "dee", "discard": []})
+        else:
+            state.apply({"type": "pass", "player": "dee"})
+        view = state.view_for("ann")
+        bot = ExpertBot(random.Random(11), field=CAREFUL)
+        seen.append((view, bot.appraise(copy.deepcopy(view))))
+    assert seen[0][0] == seen[1][0]
+    assert seen[0][1] == seen[1][1]
+
+
+def test_expert_in_a_careful_field_plays_cards_from_the_view_alone() -> None:
+    seen = []
+    for world in (WORLD_A, WORLD_B):
+        state = _deal(world)
+        for p in P4:
+            state.apply({"type": "play", "player": p, "discard": []})
+        view = state.view_for("ann")
+        bot = make_bot("expert", random.Random(4), CAREFUL)
+        seen.append((view, bot.act(copy.deepcopy(view))))
+    assert seen[0][0] == seen[1][0]
+    assert seen[0][1] == seen[1][1]
+
+
+def test_careful_bot_decides_from_the_view_alone() -> None:
+    declared, led = [], []
+    for world in (WORLD_A, WORLD_B):
+        state = _deal(world)
+        view = state.view_for("ann")
+        declared.append((view, CarefulBot(random.Random(3)).act(copy.deepcopy(view))))
+        for p in P4:
+            state.apply({"type": "play", "player": p, "discard": []})
+        view = state.view_for("ann")
+        led.append((view, CarefulBot(random.Random(3)).act(copy.deepcopy(view))))
+    for (view_a, act_a), (view_b, act_b) in (declared, led):
+        assert view_a == view_b and act_a == act_b
+
+
+def test_the_expert_models_careful_seats_by_their_level() -> None:
+    # a careful seat that played, early at four, holds a hand the table says gains
+    # over passing; one that passed, a hand it does not: the sampled worlds say so
+    from games.engine.expert import _Seat
+
+    for said in ("play", "pass"):
+        state = _deal_after_dee(WORLD_C)
+        if said == "play":
+            state.apply({"type": "play", "player": "dee", "discard": []})
+        else:
+            state.apply({"type": "pass", "player": "dee"})
+        view = state.view_for("ann")
+        seat = _Seat(view, CAREFUL)
+        bot = ExpertBot(random.Random(2), field=CAREFUL)
+        dee = seat.seat_of["dee"]
+        fits = [
+            seat.careful_plays(dee, hands[dee], 0, 3) == (said == "play")
+            for hands, _stock in (bot._world(view, seat, random.Random(i)) for i in range(40))
+        ]
+        assert sum(fits) >= 36, (said, sum(fits))
+        # a seat the table does not name is taken for the heuristic
+        assert _Seat(view, {}).kinds[dee] == "normal"

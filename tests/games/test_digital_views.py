@@ -397,6 +397,6 @@ def test_host_picks_each_bot_seats_level_and_expert_bots_play_a_hand(bob_client,
 def test_an_unknown_bot_level_is_refused_with_a_message(bob_client, session, seats):
     url = reverse("digital_seat_bot", args=[session.pk, seats["ann"].pk])
     response = bob_client.post(url, {"is_bot": "1", "level": "godlike"}, follow=True)
-    assert "easy, normal or expert" in response.content.decode()
+    assert "easy, normal, careful or expert" in response.content.decode()
     seat = Seat.objects.get(pk=seats["ann"].pk)
     assert not seat.is_bot and seat.bot_level == "normal"
