@@ -16,6 +16,10 @@ gets ``304 Not Modified`` (one ETag from the session version, the hand and its l
 length) until something changes. Moves the phone has not seen yet carry a reveal index
 so that CSS shows them one at a time.
 
+When the table's coach is on (games.digital.coach), a seat's board on its turn has a Hint
+button (games.digital.coach_views.seat_hint, swapped in by htmx) and, once the hand is
+recorded, loads the player's review of it in a request of its own.
+
 Every sentence is in the reader's language (issue 19): a seat page in the language of
 the phone that holds it, never the host's. Refusals go through ``games.messages.render``
 and "why can't I play this card" through ``games.rulebook_text.why``; the card names

@@ -13,7 +13,18 @@ from games.digital import coach
 from games.digital import selectors as digital_reads
 from games.models import CoachReview, GameSession, Hand
 
-from .test_digital_support import deal, make_bots, make_session, play_out, seat_url, seats_of
+from .test_digital_support import (
+    Leakcheck,
+    choose,
+    deal,
+    form_data,
+    make_bots,
+    make_session,
+    play_out,
+    seat_url,
+    seats_of,
+    state_url,
+)
 
 
 @pytest.fixture
@@ -203,3 +214,33 @@ def test_club_stats_show_how_often_a_player_matched_the_expert(client, practice,
     rate = round(review.matched * 100 / review.decisions)
     assert f'<td class="num">{review.decisions}</td>' in page
     assert f'<td class="num">{rate}&nbsp;%</td>' in page
+
+
+def test_tournament_tables_are_off_in_auto(practice):
+    practice.chip_limited = True
+    assert not coach.coach_on(practice)
+    practice.coach = GameSession.Coach.ON
+    assert coach.coach_on(practice)
+
+
+def test_hints_and_the_review_name_no_card_the_seat_cannot_see(client, practice):
+    seats = seats_of(practice)
+    checked = Leakcheck(client, practice, "ann")
+    _anns_turn(practice)
+    rng = random.Random(5)
+    hints = 0
+    for _ in range(40):
+        data = client.get(state_url(seats["ann"])).json()
+        if data["status"] != "in_progress":
+            break
+        move = choose(data["view"], rng)
+        if move is None:
+            continue
+        assert (
+            checked.get(hint_url(seats["ann"]), headers={"HX-Request": "true"}).status_code == 200
+        )
+        hints += 1
+        checked.post(seat_url(seats["ann"]), form_data(data["hand"], data["seq"], move))
+    hand = Hand.objects.get(session=practice)
+    assert hand.status == Hand.Status.RECORDED and hints >= 1
+    assert checked.get(review_url(seats["ann"], hand)).status_code == 200
