@@ -12,6 +12,7 @@ session: a player without a seat there is a 404. No money is computed here.
 from collections.abc import Callable
 from typing import Any
 
+from django.db import transaction
 from django.http import Http404
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -115,6 +116,14 @@ class CloseInputSerializer(StrictInputSerializer):
         choices=GameSession.LeftoverPolicy.choices,
         required=False,
         help_text=gettext_lazy("What happens to the pot left over; default: the session's policy."),
+    )
+    settle = serializers.ChoiceField(
+        choices=[("tonight", "tonight"), ("tab", "tab")],
+        default="tonight",
+        help_text=gettext_lazy(
+            "`tonight` (default): the transfers are paid tonight and ticked on the settlement; "
+            "`tab`: every transfer goes on the club's tab in the same step as the close."
+        ),
     )
 
 
@@ -279,7 +288,10 @@ class SessionCloseApi(ApiView):
     @extend_schema(
         operation_id="sessions_close",
         summary="Close the session; the pot left over goes by the leftover policy",
-        description="Closing a closed session returns it unchanged.",
+        description=(
+            "Closing a closed session returns it unchanged (and puts nothing on the tab). "
+            "With `settle: tab` the whole settlement goes on the club's tab."
+        ),
         request=CloseInputSerializer,
         responses={200: s.SessionDetailOutputSerializer, **problems(*_CONFLICTS)},
         parameters=[s.etag_header(200)],
@@ -293,9 +305,15 @@ class SessionCloseApi(ApiView):
     def post(self, request: AuthedRequest, session_id: int) -> Response:
         session = _scorekeeper_session(request, session_id)
         data = valid(CloseInputSerializer, request.data)
-        session = postings.close_session(
-            session_id=session.pk, user=request.user, leftover_policy=data.get("leftover_policy")
-        )
+        was_open = session.is_open
+        with transaction.atomic():  # closed and on the tab, or neither (as the close page)
+            session = postings.close_session(
+                session_id=session.pk,
+                user=request.user,
+                leftover_policy=data.get("leftover_policy"),
+            )
+            if data["settle"] == "tab" and was_open:
+                postings.put_on_tab(session_id=session.pk, user=request.user)
         return detail_answer(session)
 
 

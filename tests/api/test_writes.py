@@ -5,7 +5,8 @@ import pytest
 
 from games.models import Club, Invite, Membership, Role
 from ledger import postings
-from ledger.models import SettlementMark
+from ledger.models import Posting, SettlementMark
+from ledger.tab import KITTY, session_tab, session_transfers, tab_balances
 
 from .conftest import FIRST_HAND, SECOND_HAND, record
 
@@ -167,6 +168,33 @@ def test_closing_with_a_leftover_policy(api_bob, game, bob):
     late = _send(api_bob, "post", f"/api/v1/sessions/{game.pk}/hands/", SECOND_HAND)
     assert late.status_code == 409
     assert late.json()["type"] == "urn:bourre:problem:session-closed"
+
+
+def test_closing_to_the_tab_puts_the_whole_settlement_on_it_once(api_bob, played, bob):
+    """Issue #34 through the API: the close page's "Put it all on the club's tab" choice."""
+    url = f"/api/v1/sessions/{played.pk}/close/"
+    wrong = _send(api_bob, "post", url, {"settle": "later"})
+    assert wrong.status_code == 400
+    played.refresh_from_db()
+    assert played.is_open  # a refused close closes nothing
+    closed = _send(api_bob, "post", url, {"settle": "tab"})
+    assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    played.refresh_from_db()
+    owed = {
+        (int(t.payer), int(t.payee)): t.amount
+        for t in session_transfers(played)
+        if KITTY not in (t.payer, t.payee)
+    }
+    assert owed and set(session_tab(played.pk)) == set(owed)
+    balances = tab_balances(played.club_id)
+    assert sum(balances.values()) == 0
+    for (payer, payee), amount in owed.items():
+        assert balances[payee] > 0 and balances[payer] < 0, amount
+    postings.check_invariants(played)
+    # a retry of the same close (its answer lost) writes nothing more
+    before = Posting.objects.count()
+    again = _send(api_bob, "post", url, {"settle": "tab"})
+    assert again.status_code == 200 and Posting.objects.count() == before
 
 
 def test_marking_a_transfer_paid(api_bob, played, bob):

@@ -77,7 +77,7 @@ def test_close_to_the_tab_pay_confirm_and_read_it_on_a_phone(
     payer.get_by_role("heading", name="Tab", exact=True).wait_for()
     no_sideways_scroll(payer)
     payer.screenshot(path="/tmp/i34-tab-3-tab.png", full_page=True)
-    row = payer.locator("ul.clearing li", has_text="ann")
+    row = payer.locator("ul.clearing li", has_text="pays ann")
     # The tab's transfer to ann carries her Venmo link with the amount (not tapped here:
     # it opens Venmo, outside the app).
     venmo = row.get_by_role("link", name="Pay $17 with Venmo")
