@@ -39,6 +39,17 @@ def _no_sideways_scroll(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
+def _off_screen(page, selector: str) -> list[str]:
+    """Each element matching ``selector`` that is not wholly on the 844 px screen."""
+    return page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].flatMap(el => {
+            const r = el.getBoundingClientRect();
+            return r.top < 0 || r.bottom > window.innerHeight ? [el.textContent.trim()] : [];
+        })""",
+        selector,
+    )
+
+
 def _move(page) -> None:
     seq = page.locator("#board").get_attribute("data-seq")
     legal = page.locator("form[data-digital] button.pc-legal")
@@ -53,7 +64,7 @@ def test_a_practice_hand_with_a_hint_and_the_review_after(live_server, phone):
     _, session, seat = _practice()
     phone.goto(f"{live_server.url}/seat/{seat.secret}/")
     phone.get_by_role("button", name="Deal the next hand").click()
-    hinted = False
+    hinted: set[str] = set()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if phone.locator(".dg-result").is_visible():
@@ -62,7 +73,8 @@ def test_a_practice_hand_with_a_hint_and_the_review_after(live_server, phone):
         if not form.count() or not form.first.is_visible():
             time.sleep(0.2)
             continue
-        if not hinted:
+        phase = "card" if phone.locator("form[data-digital] button.pc-legal").count() else "declare"
+        if phase not in hinted:
             button = phone.get_by_role("link", name="Hint")
             assert _size(button)[1] >= 44
             button.click()
@@ -75,12 +87,14 @@ def test_a_practice_hand_with_a_hint_and_the_review_after(live_server, phone):
             assert phone.locator("#dg-hint .dg-hint-head").get_attribute("data-reason")
             _no_sideways_scroll(phone)
             hint.scroll_into_view_if_needed()
-            _shot(phone, "coach-hint")
-            hinted = True
+            # the hint, the choices and the trick all on one 844 px screen
+            assert not _off_screen(phone, "#dg-hint, form[data-digital] button"), phase
+            _shot(phone, f"coach-hint-{phase}")
+            hinted.add(phase)
         _move(phone)
     else:
         pytest.fail("the practice hand did not finish")
-    assert hinted
+    assert "declare" in hinted
     # The review arrives by itself once the hand is over.
     review = phone.locator("#dg-review")
     review.wait_for()
