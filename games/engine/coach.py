@@ -126,13 +126,15 @@ def _unseen(view: SeatView) -> int:
             seen |= 1 << CARD_LOOKUP[x["card"]]
     for x in view.get("trick") or []:
         seen |= 1 << CARD_LOOKUP[x["card"]]
-    up = CARD_LOOKUP[view["up_card"]]
-    if view.get("up_card_dead"):
-        seen |= 1 << up
-    elif view["dealer"] not in view["active"] or view["dealer"] == view["seat"]:
-        seen |= 1 << up  # with a player who passed, or in our own hand
-    else:
-        seen &= ~(1 << up)  # shown, but still the dealer's to play
+    up = 1 << CARD_LOOKUP[view["up_card"]]
+    dealer_holds_up = (
+        not view.get("up_card_dead")
+        and view["dealer"] in view["active"]
+        and view["dealer"] != view["seat"]
+        and not seen & up  # not played yet
+    )
+    if not dealer_holds_up:
+        seen |= up  # set aside, with a player who passed, played, or in our own hand
     return ((1 << 52) - 1) & ~seen
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import copy
 
-from games.engine.coach import appraise, hint, judge
+from games.engine.cards import CARD_LOOKUP
+from games.engine.coach import _unseen, appraise, hint, judge
 from games.engine.expert import Appraisal, Option
 from games.engine.state import HandState
 
@@ -119,3 +120,19 @@ def test_judge_scores_play_or_pass_when_the_discard_was_not_weighed() -> None:
     same = judge(appraisal, {"type": "play", "player": "ann", "discard": ["7C"]})
     assert same.discard_scored and same.cost == 2.0
     assert judge(appraisal, {"type": "pass", "player": "ann"}).matched
+
+
+def test_the_up_card_counts_as_unseen_while_the_dealer_still_holds_it() -> None:
+    # dee deals and keeps the up-card 3H (a trump): a card of ann's could still meet
+    # it; once dee has played it, it threatens nothing.
+    state = rigged_deal(
+        P4, 3, {"ann": "2H 9S KS 4D 7C", "ben": "AH KH QH JH TH", "cal": "9H 8H 7H 6H 5H",
+                "dee": "4H AS AD AC 3H"}, seed=5,
+    )  # fmt: skip
+    _all_play(state)
+    up = 1 << CARD_LOOKUP["3H"]
+    assert _unseen(state.view_for("ann")) & up
+    for p, c in (("ann", "2H"), ("ben", "AH"), ("cal", "5H"), ("dee", "3H")):
+        state.apply({"type": "card", "player": p, "card": c})
+    assert not _unseen(state.view_for("ann")) & up
+    assert not _unseen(state.view_for("dee")) & (1 << CARD_LOOKUP["4H"])  # dee's own
