@@ -3,7 +3,7 @@ the spectators' view and the replay of a finished hand."""
 
 from django.urls import path
 
-from games.digital import link_views
+from games.digital import coach_views, link_views
 from games.digital import views as digital
 
 urlpatterns = [
@@ -25,6 +25,7 @@ urlpatterns = [
         link_views.seat_links_visibility,
         name="digital_links_visibility",
     ),
+    path("sessions/<id:session_id>/digital/coach/", coach_views.coach_switch, name="digital_coach"),
     path("sessions/<id:session_id>/digital/watch/", digital.watch, name="digital_watch"),
     path("seat/<str:secret>/", digital.seat_page, name="digital_seat"),
     path("seat/<str:secret>/deal/", digital.seat_deal, name="digital_seat_deal"),
@@ -33,6 +34,12 @@ urlpatterns = [
         "seat/<str:secret>/hands/<id:hand_id>/replay/",
         digital.seat_replay,
         name="digital_seat_replay",
+    ),
+    path("seat/<str:secret>/hint/", coach_views.seat_hint, name="digital_seat_hint"),
+    path(
+        "seat/<str:secret>/hands/<id:hand_id>/review/",
+        coach_views.seat_review,
+        name="digital_seat_review",
     ),
     path("hands/<id:hand_id>/replay/", digital.replay_page, name="hand_replay"),
 ]

@@ -16,6 +16,10 @@ gets ``304 Not Modified`` (one ETag from the session version, the hand and its l
 length) until something changes. Moves the phone has not seen yet carry a reveal index
 so that CSS shows them one at a time.
 
+When the table's coach is on (games.digital.coach), a seat's board on its turn has a Hint
+button (games.digital.coach_views.seat_hint, swapped in by htmx) and, once the hand is
+recorded, loads the player's review of it in a request of its own.
+
 Every sentence is in the reader's language (issue 19): a seat page in the language of
 the phone that holds it, never the host's. Refusals go through ``games.messages.render``
 and "why can't I play this card" through ``games.rulebook_text.why``; the card names
@@ -37,6 +41,7 @@ from django.utils.html import format_html
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext
 
 from games.access import hand_for, session_for
+from games.digital import coach
 from games.digital import selectors as digital_reads
 from games.digital import service as digital
 from games.digital.link_views import HIDDEN_LINKS, holds_seat
@@ -375,12 +380,14 @@ def _live(response: HttpResponse, etag: str) -> HttpResponse:
 
 
 def _scores(session: GameSession, viewer: str) -> list[dict[str, Any]]:
-    """The session's scoreboard for a seat page: every seated player's net (one query)."""
+    """The session's scoreboard for a seat page: every seated player's net (one query);
+    each row also says whether a bot plays it and whether it is dealt in (the coach's
+    practice-table test reads them)."""
     nets = session.net_by_player()
     seats = Seat.objects.filter(session=session).order_by("position", "id")
     return [
-        {"name": name, "net": nets.get(pid, 0), "you": name == viewer}
-        for pid, name in seats.values_list("player_id", "player__name")
+        {"name": name, "net": nets.get(pid, 0), "you": name == viewer, "bot": bot, "active": on}
+        for pid, name, bot, on in seats.values_list("player_id", "player__name", "is_bot", "active")
     ]
 
 
@@ -458,6 +465,11 @@ def _seat_board(
     board["deal_url"] = reverse("digital_seat_deal", args=[secret])
     if hand is not None:
         board["replay_url"] = reverse("digital_seat_replay", args=[secret, hand.pk])
+    if coach.coach_on(session, ((r["bot"], r["active"]) for r in board["scores"])):
+        if board.get("your_turn") and table.in_progress:
+            board["hint_url"] = reverse("digital_seat_hint", args=[secret])
+        if hand is not None and hand.status == Hand.Status.RECORDED and board.get("me"):
+            board["review_url"] = reverse("digital_seat_review", args=[secret, hand.pk])
     context = {"session": session, "seat": seat, "board": board}
     template = "games/digital_seat.html"
     if request.htmx:
@@ -612,6 +624,8 @@ def table_page(request: HttpRequest, session_id: int) -> HttpResponse:
         "active_count": sum(1 for s in seats if s.active),
         "bot_levels": list(BOT_LEVELS.items()),
         "links_hidden": hidden,
+        "coach_choices": GameSession.Coach.choices,
+        "coach_on": coach.coach_on(session, ((s.is_bot, s.active) for s in seats)),
     }
     response = render(request, "games/digital_table.html", context)
     response["Cache-Control"] = "no-store, private"  # the seat links are secrets

@@ -8,6 +8,7 @@ its English, or adding a verbose name, does (migration 0018 named the ``name`` f
 
 from .api import IdempotencyRecord, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from .club import Club, Invite, Membership, Player, Role
+from .coach import CoachReview
 from .counter import RateCounter
 from .payment import PaymentHandles
 from .preference import LanguagePreference
@@ -26,6 +27,7 @@ from .tournament import (
 __all__ = [
     "ApiToken",
     "Club",
+    "CoachReview",
     "Entry",
     "GameSession",
     "Hand",

@@ -49,6 +49,11 @@ class GameSession(HasCurrency):
         REPORTED = "reported", _("Reported from the table")
         DIGITAL = "digital", _("Digital (cards on phones)")
 
+    class Coach(models.TextChoices):
+        AUTO = "auto", _("Automatic: on at a practice table (one player, the rest bots)")
+        ON = "on", _("On: players may ask for hints")
+        OFF = "off", _("Off: no hints, no reviews")
+
     class LeftoverPolicy(models.TextChoices):
         CARRY_TO_CLUB = "carry_to_club", _("Carry into the club's next session")
         SHARE_EQUALLY = "share_equally", _("Share equally among those who paid into it")
@@ -62,6 +67,15 @@ class GameSession(HasCurrency):
         max_length=16, choices=LeftoverPolicy.choices, default=LeftoverPolicy.CARRY_TO_CLUB
     )
     version = models.PositiveBigIntegerField(default=1)
+    # The coach at digital seats (hints during a hand, a review after it): the host's
+    # choice; "auto" is on only at a practice table (games.digital.coach.coach_on).
+    coach = models.CharField(
+        max_length=4,
+        choices=Coach.choices,
+        default=Coach.AUTO,
+        db_default=Coach.AUTO,
+        help_text=_("Hints and reviews at digital seats."),
+    )
     chip_limited = models.BooleanField(
         default=False,
         help_text=_(

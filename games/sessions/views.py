@@ -46,6 +46,7 @@ from games import sql as game_sql
 from games.access import club_for, hand_for, session_for
 from games.clubs.tab import member_tab
 from games.converters import parse_id
+from games.digital.coach import RECENT_DAYS, match_rates
 from games.engine.hand_meaning import excused_from_ante, same_result, who_antes_next
 from games.engine.record import TABLE_KEYS
 from games.error_pages import require_POST, require_safe
@@ -799,6 +800,21 @@ STAT_COLUMNS = [
 def club_stats(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
     club, membership = club_for(request.user, club_id)
     rows = club_player_stats(club)
+    # How often each player's decisions in digital hands matched the expert's (the
+    # coach's reviews, games.digital.coach): one query, players with reviews only.
+    rates = match_rates(r["player_id"] for r in rows)
+    coach_rows = [
+        {
+            "name": r["name"],
+            "decisions": rate.decisions,
+            "rate": _percent(rate.rate),
+            "recent": _percent(rate.recent_rate),
+            "recent_decisions": rate.recent_decisions,
+            "cost": rate.cost_per_decision,
+        }
+        for r in rows
+        if (rate := rates.get(r["player_id"])) is not None and rate.decisions
+    ]
     return render(
         request,
         "games/club_stats.html",
@@ -807,5 +823,11 @@ def club_stats(request: AuthedHttpRequest, club_id: int) -> HttpResponse:
             "membership": membership,
             "rows": rows,
             "columns": STAT_COLUMNS,
+            "coach_rows": coach_rows,
+            "recent_days": RECENT_DAYS,
         },
     )
+
+
+def _percent(rate: float | None) -> int | None:
+    return None if rate is None else round(rate * 100)

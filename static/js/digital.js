@@ -41,6 +41,8 @@
     var wasMyTurn = cur.dataset.yourTurn === "1";
     keepRefusal(cur, next);
     cur.replaceWith(next);
+    // The board's own htmx parts (the coach's Hint button, the review after a hand).
+    if (window.htmx) window.htmx.process(next);
     if (reload) window.location.reload();
     turnCue(!wasMyTurn);
   }
