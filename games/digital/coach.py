@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from games.digital.selectors import state_of
+from games.digital.selectors import bot_levels, state_of
 from games.engine.coach import Hint, appraise, hint, judge
 from games.engine.contracts import Action, SeatView
 from games.models import CoachReview, GameSession, Hand, HandAction, Seat
@@ -69,7 +69,7 @@ def hint_for(hand: Hand, seq: int, view: SeatView) -> Hint | None:
     decide now."""
     if view["declare"] is None and not view["legal"]:
         return None
-    return hint(view, appraise(view, seed(hand, seq)))
+    return hint(view, appraise(view, seed(hand, seq), bot_levels(hand.session_id)))
 
 
 def _forced(view: SeatView) -> bool:
@@ -89,11 +89,12 @@ def review_for(hand: Hand, player_id: int, name: str) -> CoachReview | None:
     if name not in state.seat_of:
         return None
     items: list[dict[str, Any]] = []
+    levels = bot_levels(hand.session_id)
     for seq, action in enumerate(actions):
         if action.get("player") == name:
             view = state.view_for(name)
             if not _forced(view):
-                decision = judge(appraise(view, seed(hand, seq)), action)
+                decision = judge(appraise(view, seed(hand, seq), levels), action)
                 items.append(
                     {
                         "seq": seq + 1,

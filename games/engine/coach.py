@@ -91,10 +91,11 @@ class Decision:
         return 0.0 if self.matched else max(self.best_gain - self.chosen_gain, 0.0)
 
 
-def appraise(view: SeatView, seed: str) -> Appraisal:
+def appraise(view: SeatView, seed: str, field: Mapping[str, str] | None = None) -> Appraisal:
     """The expert's appraisal of ``view``, its randomness seeded by ``seed`` (which the
-    caller builds from public facts only)."""
-    return ExpertBot(random.Random(seed)).appraise(view)
+    caller builds from public facts only); ``field`` names the bots' levels (player →
+    level, as the table shows them), so the expert models careful bots as careful."""
+    return ExpertBot(random.Random(seed), field=field).appraise(view)
 
 
 def _antes(chips: float, ante: int) -> float:

@@ -193,14 +193,14 @@ def test_hint_queries_stay_flat_as_the_session_grows(client, practice, django_as
     _anns_turn(practice)
     client.get(hint_url(seats["ann"]))  # the phone takes the seat
     # the seat with its session and player, the practice-table test (the seats), the hand
-    # in progress, its moves
-    with django_assert_num_queries(4):
+    # in progress, its moves, the bots' levels (the expert models careful bots as careful)
+    with django_assert_num_queries(5):
         client.get(hint_url(seats["ann"]))
     play_out({"ann": client}, seats, random.Random(3))
     for _ in range(2):
         _played_hand(client, practice)
     _anns_turn(practice)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         client.get(hint_url(seats["ann"]))
 
 
