@@ -16,7 +16,10 @@ Prints, at 4 and 7 players:
    slow (every other seat searches), so those cells play ``--hands // 8`` deals; the
    expert as hero ``--hands``; the cheap levels among themselves ``--hands * 4``.
 2. the expert's edge over the careful field (issue #37: at least +0.3 chips/hand at 4
-   and at 7 players), from ``--edge-hands`` deals.
+   and at 7 players), from ``--edge-hands`` deals; beside it, on the same deals, a
+   yardstick no seat ever gets: the same search told every other player's real cards
+   (only the draw's order unknown). What that all-seeing search gains over a careful
+   player is about the most the careful field gives away to this kind of search.
 3. the expert's decision latency, p50/p95/max CPU milliseconds (CPU time of its process,
    so that other programs on a shared machine do not count; target p95 ≤ 50 ms).
 
@@ -36,21 +39,63 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import BOT_LEVELS, Rules, make_bot  # noqa: E402
 from games.engine.botmatch import NAMES, HeadToHead, head_to_head  # noqa: E402
+from games.engine.bots import HeuristicBot  # noqa: E402
+from games.engine.expert import ExpertBot, _Seat, _Want  # noqa: E402
+from games.engine.state import HandState  # noqa: E402
 
 Job = tuple[str, str, int, int, int]  # hero, field, players, hands, seed
+
+
+class _Seeing(ExpertBot):
+    """The yardstick (never a seat's bot: it cheats): the expert's own search, but its
+    worlds are the real ones. Declaring, the other hands as dealt (the stock's order is
+    still drawn at random: nobody knows it yet); in trick play, the cards each holds."""
+
+    def __init__(self, rng: random.Random, field: dict[str, str], table: list[HandState]):
+        super().__init__(rng, field=field)
+        self.table = table  # the hand being played, shown by head_to_head's watch
+
+    def _world(
+        self, view: object, seat: _Seat, rng: random.Random
+    ) -> tuple[dict[int, int], list[int]]:
+        state = self.table[0]
+        hands = {s: state.hands[s] for s in range(seat.n) if s != seat.me}
+        used = seat.hand | 1 << seat.up
+        for mask in hands.values():
+            used |= mask
+        stock = [c for c in range(52) if not used >> c & 1]
+        return hands, rng.sample(stock, min(len(stock), seat.rules.hand_size * seat.n))
+
+    def _field_hands(
+        self, rng: random.Random, pool: list[int], wants: list[_Want], seen: int, checks: object
+    ) -> dict[int, int]:
+        tp = self.table[0].tp
+        assert tp is not None  # trick play
+        return {w.seat: tp.hands[w.seat] for w in wants}
 
 
 def _run(job: Job) -> tuple[Job, HeadToHead, float]:
     hero, field, players, hands, seed = job
     levels = dict.fromkeys(NAMES[:players], field)
+    table: list[HandState] = []
+
+    def watch(state: HandState) -> None:
+        table[:] = [state]
+
+    def make_hero(key: str) -> ExpertBot | HeuristicBot:
+        if hero == "seeing":
+            return _Seeing(random.Random(key), levels, table)
+        return make_bot(hero, random.Random(key), levels)
+
     start = time.perf_counter()
     figures = head_to_head(
         hands,
         players,
         seed,
         Rules(),
-        lambda key: make_bot(hero, random.Random(key), levels),
+        make_hero,
         lambda key: make_bot(field, random.Random(key), levels),
+        watch=watch if hero == "seeing" else None,
     )
     return job, figures, time.perf_counter() - start
 
@@ -74,6 +119,7 @@ def main() -> None:
     for players in args.players:
         # the headline first: the longest runs start first
         jobs.append(("expert", "careful", players, args.edge_hands, args.seed + 1))
+        jobs.append(("seeing", "careful", players, args.edge_hands, args.seed + 1))
         for hero in BOT_LEVELS:
             for field in BOT_LEVELS:
                 if hero == field:
@@ -123,9 +169,11 @@ def main() -> None:
     for players in args.players:
         figures = results[("expert", "careful", players, args.edge_hands, args.seed + 1)]
         e, c = figures["hero"], figures["base"]
+        seeing = results[("seeing", "careful", players, args.edge_hands, args.seed + 1)]
         print(
             f"  {players} players, {figures['hands']} deals: expert {e['mean']:+.3f}, "
-            f"careful {c['mean']:+.3f} in the same seat; edge {_interval(figures)}"
+            f"careful {c['mean']:+.3f} in the same seat; edge {_interval(figures)}; "
+            f"the same search seeing every hand: {_interval(seeing)}"
         )
     print("\nExpert decision latency, CPU ms (target p95 ≤ 50):")
     for players in args.players:

@@ -127,10 +127,14 @@ def play_hand(
     rules: Rules,
     timings: list[float] | None = None,
     timed: str | None = None,
+    watch: Callable[[HandState], None] | None = None,
 ) -> tuple[HandState, HandResult]:
     """One hand from ``seed``; ``timings`` collects the CPU seconds ``timed``'s bot took
-    per decision."""
+    per decision; ``watch`` is shown the whole state once it is dealt (bench/bots.py's
+    yardstick that sees every hand; never a seat's bot)."""
     state = HandState.new(players, dealer, rules, random.Random(seed))
+    if watch is not None:
+        watch(state)
     while state.phase != "done":
         player = state.awaiting[0]
         view = state.view_for(player)
@@ -202,6 +206,7 @@ def head_to_head(
     make_field: Callable[[str], Bot],
     progress: Callable[[HeadToHead], None] | None = None,
     every: int = 500,
+    watch: Callable[[HandState], None] | None = None,
 ) -> HeadToHead:
     """Deal k puts ``make_hero`` in seat k mod n (the others ``make_field``), then plays
     the same deal with ``make_field`` in that seat too; same seeds for the others, so the
@@ -219,7 +224,14 @@ def head_to_head(
             if kind == "hero":
                 bots[hero] = make_hero(f"{hand_seed}:{hero}")
             _, result = play_hand(
-                hand_seed, players, dealer, bots, rules, timings if kind == "hero" else None, hero
+                hand_seed,
+                players,
+                dealer,
+                bots,
+                rules,
+                timings if kind == "hero" else None,
+                hero,
+                watch,
             )
             (hero_nets if kind == "hero" else base_nets).append(net(result, hero))
         if progress is not None and (i + 1) % every == 0 and i + 1 < hands:

@@ -375,9 +375,7 @@ class ExpertBot:
         rounds = max(self.play_samples // len(options), 8)
         totals = dict.fromkeys(options, 0.0)
         for _ in range(rounds):
-            hands = _sample_hands(rng, pool, wants)
-            if checks:
-                _redeal_checked(rng, seen, hands, checks)
+            hands = self._field_hands(rng, pool, wants, seen, checks)
             hands[seat.me] = seat.hand
             now = [hands.get(s, 0) for s in range(seat.n)]
             for card in options:
@@ -398,6 +396,21 @@ class ExpertBot:
             ),
             seat.ante,
         )
+
+    def _field_hands(
+        self,
+        rng: random.Random,
+        pool: list[int],
+        wants: list[_Want],
+        seen: int,
+        checks: list[tuple[_Want, Callable[[int], bool]]],
+    ) -> dict[int, int]:
+        """One sample of the other active players' cards in trick play (a method so that
+        bench/bots.py's all-seeing yardstick can deal the true ones instead)."""
+        hands = _sample_hands(rng, pool, wants)
+        if checks:
+            _redeal_checked(rng, seen, hands, checks)
+        return hands
 
     # -- declaring -----------------------------------------------------------------------
 
