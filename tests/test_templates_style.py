@@ -5,11 +5,11 @@ than 200 characters, so a UI change shows as a readable diff.
 breaking the rest by hand (block tags on their own lines, sentences' ``trimmed`` bodies on
 theirs, long phrases named first with ``{% translate ... as name %}`` or ``asvar``) and by
 djlint's formatter (``make format``, configured in pyproject.toml); then none: the last 16,
-in the files djlint leaves alone (``extend_exclude``: the record form's two templates, whose
-inline markup view tests assert and whose labels' layout relies on no whitespace between
-them, and the status badge, which must end without a newline), were broken inside start
-tags between attributes and in comments, which leaves the DOM as it was. Elsewhere a spot a
-view test reads as raw HTML sits between ``djlint:off`` and ``djlint:on``.
+in the files djlint was kept away from, were broken inside start tags between attributes.
+Now djlint formats every template: the transfer sentence and the status badge, which sat
+inside a line, are template helpers (``transfer_sentence``, ``table_status``); the record
+form's labels, whose parts must touch, sit between ``djlint:off`` and ``djlint:on``, as
+does any spot a view test reads as raw HTML.
 """
 
 from __future__ import annotations

@@ -29,7 +29,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.html import strip_tags
 from django.utils.text import slugify
@@ -45,6 +44,7 @@ from games.messages import render as say
 from games.models import GameSession, Role
 from games.money import PLAIN, format_money
 from games.sessions.selectors import earlier_marks, mark_target, pay_context, settlement_rows
+from games.templatetags.bourre import transfer_sentence
 from ledger import exports, postings
 from ledger.exports import LEDGER_COLUMNS, major, session_ledger_rows, stream_csv
 
@@ -60,14 +60,7 @@ def settlement(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
         key=lambda item: (-item[1], item[0]),
     )
     # "Copy as text": the page's own sentences, without their markup.
-    sentences = [
-        html.unescape(
-            strip_tags(
-                render_to_string("ledger/_transfer_sentence.html", {"r": r, "session": session})
-            )
-        )
-        for r in rows
-    ]
+    sentences = [html.unescape(strip_tags(transfer_sentence(r, session))) for r in rows]
     template = "ledger/settlement.html"
     if request.htmx:
         template += "#transfers"

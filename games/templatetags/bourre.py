@@ -15,6 +15,9 @@ languages), ``names`` joins a list with the language's "and", and ``result_line`
 posting's memo in the reader's language from its kind and parameters (``ledger.memos``):
 the session ledger's and, given the tournament's money (``p|memo:tournament.currency``),
 the prize ledger's, its amounts written the reader's way. Nothing here reads stored text.
+``transfer_sentence`` writes one transfer of a settlement as a sentence (the page and its
+"Copy as text" read the same one) and ``table_status`` a round's or table's state as a
+word: both sit inside a line, so they are helpers rather than included templates.
 """
 
 from collections.abc import Iterable, Mapping
@@ -26,13 +29,14 @@ from django.forms import BoundField
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.engine.cards import CardError, parse_card, parse_suit
 from games.engine.rules import RULE_FIELDS
 from games.messages import rule_book_parts, rule_references
-from games.models import Hand
+from games.models import GameSession, Hand
 from games.money import (
     DEFAULT_CURRENCY,
     MINUS,
@@ -76,6 +80,54 @@ SUIT_CODES = "SHDC"  # the engine's suit order (games.engine.cards.Suit)
 @register.filter
 def money(amount: int | str | None, currency: Currency | str = DEFAULT_CURRENCY) -> str:
     return format_money(amount, currency)
+
+
+# One transfer of a settlement, by who the kitty is (the pot while the session is open,
+# the club's kitty once closed) — the same sentences the catalogues hold.
+_TRANSFER = {
+    ("payee", True): gettext_lazy(
+        '<strong>%(payer)s</strong> has <span class="money">%(amount)s</span> in the pot'
+    ),
+    ("payer", True): gettext_lazy(
+        '<strong>%(payee)s</strong> won <span class="money">%(amount)s</span> of the pot carried in'
+    ),
+    ("payee", False): gettext_lazy(
+        '<strong>%(payer)s</strong> pays <span class="money">%(amount)s</span> into the club kitty'
+    ),
+    ("payer", False): gettext_lazy(
+        'The club kitty pays <strong>%(payee)s</strong> <span class="money">%(amount)s</span>'
+    ),
+}
+_PAYS = gettext_lazy(
+    '<strong>%(payer)s</strong> pays <strong>%(payee)s</strong> <span class="money">%(amount)s</span>'
+)
+
+
+@register.simple_tag
+def transfer_sentence(row: Mapping[str, Any], session: GameSession) -> SafeString:
+    """A settlement row (``selectors.settlement_rows``) as a sentence in the reader's
+    language, the names escaped and the amount in the session's money."""
+    kitty = row.get("kitty")
+    text = _TRANSFER[(kitty, bool(session.is_open))] if kitty in ("payee", "payer") else _PAYS
+    values = {
+        "payer": conditional_escape(row["payer"]),
+        "payee": conditional_escape(row["payee"]),
+        "amount": conditional_escape(format_money(row["amount"], session.currency)),
+    }
+    return mark_safe(str(text) % values)  # noqa: S308 - the sentence is ours, the values escaped
+
+
+_STATUS = {
+    "playing": pgettext_lazy("round or table", "playing"),
+    "finished": pgettext_lazy("round or table", "finished"),
+    "broken": pgettext_lazy("table broken up", "broken"),
+}
+
+
+@register.filter
+def table_status(status: str) -> str:
+    """A tournament round's or table's state as a word (an unknown one as it is)."""
+    return str(_STATUS.get(status, status))
 
 
 @register.filter

@@ -19,7 +19,8 @@ def table(club, players, bob):
 
 
 def _form_tag(html: str) -> str:
-    start = html.index('<form method="post" action="/sessions/')
+    """The record form's start tag (its attributes one per line, as djlint writes them)."""
+    start = html.rindex("<form", 0, html.index('class="record-form"'))
     return html[start : html.index(">", start)]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -18,7 +19,7 @@ from django.utils.translation import override
 
 from games.sessions.forms import CloseForm
 from games.sessions.selectors import settlement_rows
-from games.templatetags.bourre import card, names, result_line
+from games.templatetags.bourre import card, names, result_line, table_status, transfer_sentence
 from ledger import postings
 from tests.games.test_session_views import HTMX, WIN_ANN, hand_data, record_direct, start_table
 
@@ -171,6 +172,40 @@ def test_card_names_result_lines_and_lists_follow_the_active_language():
             "모두 패스해서 팟이 넘어감; 부레: dee; 다음 팟"
         )
         assert names(["ann", "ben"]) == "ann 및 ben"
+
+
+def test_a_transfer_is_one_sentence_in_the_readers_language_with_its_names_escaped():
+    closed = SimpleNamespace(is_open=False, currency="USD")
+    opened = SimpleNamespace(is_open=True, currency="USD")
+    row = {"payer": "<b>ben</b>", "payee": "ann", "amount": 1450, "kitty": ""}
+    with override("en"):
+        english = transfer_sentence(row, closed)
+        assert english == (
+            "<strong>&lt;b&gt;ben&lt;/b&gt;</strong> pays <strong>ann</strong> "
+            '<span class="money">$14.50</span>'
+        )
+        # the pot while the session is open, the club's kitty once it is closed
+        assert "in the pot" in transfer_sentence(row | {"kitty": "payee"}, opened)
+        assert "into the club kitty" in transfer_sentence(row | {"kitty": "payee"}, closed)
+        assert "of the pot carried in" in transfer_sentence(row | {"kitty": "payer"}, opened)
+        assert transfer_sentence(row | {"kitty": "payer"}, closed).startswith("The club kitty pays")
+    with override("es"):
+        spanish = transfer_sentence(row, closed)
+        assert "paga a <strong>ann</strong>" in spanish and "&lt;b&gt;" in spanish
+        assert transfer_sentence(row | {"kitty": "payer"}, closed).startswith("La caja del club")
+
+
+def test_a_table_state_is_a_word_in_the_readers_language():
+    with override("en"):
+        assert [table_status(s) for s in ("playing", "finished", "broken")] == [
+            "playing",
+            "finished",
+            "broken",
+        ]
+    with override("es"):
+        assert table_status("playing") == "en juego"
+        assert table_status("finished") == "terminada"
+        assert table_status("waiting") == "waiting"  # a state without a word stays as it is
 
 
 # -- the settlement --------------------------------------------------------------------------
