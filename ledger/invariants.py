@@ -175,6 +175,8 @@ def _check_session_tab(session: GameSession, nets: dict[int, int]) -> None:
             raise AssertionError(f"player {pid} has {x} on the tab from a net of {net}")
 
 
+# One piece (radon D): a list of independent checks of one club's tab, read top to bottom
+# like the docstring that lists them; each raises on its own.
 def check_tab(club_id: int) -> None:
     """Raise AssertionError unless the club's tab holds (issue #34):
 

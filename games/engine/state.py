@@ -372,6 +372,8 @@ class HandState:
 
     # -- applying actions ----------------------------------------------------------------
 
+    # radon D: one entry for every action, the hot card path first and then each check in
+    # the order a refusal must name it; split, the order would live in two places
     def apply(self, action: Mapping[str, object]) -> None:
         """Apply one action (an :data:`~.contracts.Action`, or any JSON object, checked here); raise :class:`IllegalAction` when it is not allowed."""
         if self.phase == PLAY and type(action) is dict:

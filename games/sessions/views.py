@@ -322,6 +322,8 @@ def _posted_form(request: AuthedHttpRequest, session: GameSession) -> HandForm:
     return HandForm(request.POST, state=posted_state)
 
 
+# One piece (radon D): one transaction and the answers to what the ledger may refuse
+# inside it (confirm, stale, closed, rejected), each of which needs the same locals.
 def _record_post(request: AuthedHttpRequest, session_id: int) -> HttpResponse:
     """One reported hand. The access check and the session row are read, the row locked,
     in one statement (``access.session_for(lock=True)``), and the ledger settles the

@@ -641,6 +641,8 @@ class BalanceNote:
     pot_to: tuple[tuple[int, int], ...] = ()
 
 
+# One piece (radon D): the first pending step of one balancing plan (a break, a move, a
+# short table waiting on its pot), in the plan's own order; the first that applies is it.
 def balance_outlook(t: Tournament) -> list[BalanceNote]:
     """The next balancing instruction (one, or none): what balancing does once every
     table is between hands (``breaks.blocked``'s plan: the one the refusal of a hand at a

@@ -285,6 +285,8 @@ def _add_counts(into: dict[int, dict[str, int]], counts: dict[int, dict[str, int
             into[player_id][counter] += change
 
 
+# One piece (radon D): reverse, re-post, rewrite records and counts, bump, in one order
+# inside the caller's transaction; the counts need the records before and after.
 def _write(
     session: GameSession,
     seats: list[_Seat],

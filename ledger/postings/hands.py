@@ -59,6 +59,8 @@ def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
+# One piece (radon D): one pass over the keys the session supplies, each compared its own
+# way (rules, excused, forfeits R16) so that a mismatch names the key.
 def _build_record(entry: object, state: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(entry, Mapping):
         raise _reject("bad_record", "the hand must be a JSON object")
@@ -123,6 +125,8 @@ class _Money:
     next_carry: int
 
 
+# One piece (radon D): antes, payouts, then penalties against one running stack per
+# player, in the order money moves at a chip-limited table.
 def _money(result: HandResult, carry: int, stacks: dict[str, int] | None) -> _Money:
     antes = {p: int(x) for p, x in result["antes"].items() if x}
     payouts = {p: int(x) for p, x in result["payouts"].items() if x}
