@@ -107,8 +107,7 @@ def webhooks() -> str:
     return (
         "### Webhooks\n\n"
         "A club owner registers endpoints (`POST /api/v1/clubs/{id}/webhooks/`); each event "
-        "(`hand.recorded`, `hand.voided`, `session.closed`, `settlement.marked`, "
-        "`tournament.finished`) is POSTed as JSON with "
+        f"({', '.join(f'`{kind}`' for kind in outbox.EVENT_TYPES)}) is POSTed as JSON with "
         "`Bourre-Signature: t=<unix>,v1=<hex>`, the HMAC-SHA256 of `<t>.<body>` with the "
         "endpoint's secret. The server sends them with `manage.py deliver_webhooks` "
         "(`--loop` keeps it running). Redirects are not followed: answer the POST "

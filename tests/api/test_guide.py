@@ -70,6 +70,12 @@ def test_the_documented_retry_schedule_is_the_outboxs(where, schema):
     assert float(total) == sum(expected) / 60
 
 
+def test_the_webhook_guide_names_every_event_the_outbox_sends():
+    assert len(outbox.EVENT_TYPES) >= 7  # the tab's payments are events too (issue #34)
+    for kind in outbox.EVENT_TYPES:
+        assert f"`{kind}`" in guide.webhooks()
+
+
 def test_the_retry_cap_is_what_backoff_does_past_it():
     assert outbox.backoff(20) == outbox.MAX_BACKOFF
 
