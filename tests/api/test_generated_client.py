@@ -3,7 +3,8 @@
 openapi-python-client (a test dependency) generates a Python package from
 `/api/v1/schema/`; the test then plays a whole evening against a live server through
 that package alone: a token by password, a club, players, a session, ten hands, a
-correction, a void, bank moves, closing, the settlement as JSON and as CSV, a walk through
+correction, a void, bank moves, closing to the club's tab, the settlement as JSON and as
+CSV, the tab with its history as JSON and as CSV, a walk through
 the ledger's pages, the ledger's CSV and the export, streamed line by line through the
 generated operation's request and the generated client's httpx client; and a freeze-out from
 registration to a winner (hands at its table, payouts, standings and prizes as JSON and
@@ -201,10 +202,11 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
     # The bank gave 500 in chips and took 200 back.
     assert bank_before - api("ledger.clubs_balances").sync(club.id, client=client).bank == 300
 
+    # Closed to the club's tab (issue 34): the whole settlement is owed across sessions.
     closed = api("sessions.sessions_close").sync(
         session.id,
         client=client,
-        body=models.CloseInput(leftover_policy=models.LeftoverPolicyEnum.SHARE_EQUALLY),
+        body=models.CloseInput.from_dict({"leftover_policy": "share_equally", "settle": "tab"}),
     )
     assert closed.status == models.SessionStatusEnum.CLOSED and closed.pot == 0
 
@@ -215,6 +217,18 @@ def test_an_evening_through_the_generated_client(generated, live_server, passwor
     assert len(csv_text.splitlines()) == len(settlement.transfers) + 1
     paid = sum(t.amount for t in settlement.transfers)
     assert paid > 0
+
+    # The tab holds the evening's nets; its history as JSON pages and as its CSV operation.
+    tab = api("tab.clubs_tab").sync(club.id, client=client)
+    balances = {b.player.name: b.balance for b in tab.balances}
+    assert balances and sum(balances.values()) == 0
+    assert sum(t.amount for t in tab.transfers) == sum(x for x in balances.values() if x > 0)
+    history = api("tab.clubs_tab_history").sync(club.id, client=client, page_size=100)
+    assert not history.next_ and sum(line.amount for line in history.results) == 0
+    tab_csv = api("tab.clubs_tab_history_csv").sync(club.id, client=client)
+    tab_rows = list(csv.DictReader(io.StringIO(tab_csv)))
+    assert [int(r["id"]) for r in tab_rows] == [line.id for line in history.results]
+    assert sum(int(r["amount_minor"]) for r in tab_rows) == 0
 
     # The ledger, page by page (5 postings a page), oldest first, until the end.
     seen, cursor = [], None
