@@ -62,8 +62,8 @@ check-books: setup
 
 # Templates: djlint's Django profile, configured in pyproject.toml ([tool.djlint]): `make lint`
 # checks their format (idempotent: a second --reformat changes nothing) and lints them, `make
-# format` reformats them. A few templates whose exact whitespace the pages or view tests rely
-# on are left as written (extend_exclude there; {# djlint:off #} around smaller spots).
+# format` reformats them. Every template is formatted; the few spots whose exact whitespace
+# the pages or view tests rely on sit between {# djlint:off #} and {# djlint:on #}.
 lint: setup-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
