@@ -152,6 +152,7 @@ def entered(size: int, tag: str, **settings):
 def bench_balancing_step() -> None:
     from games.models import GameSession, Seat, SeatMove
     from games.tournaments import service as svc
+    from games.tournaments import tables as tables_mod
     from ledger import postings
     from ledger.postings import _common
 
@@ -172,6 +173,8 @@ def bench_balancing_step() -> None:
         # The losers play, take nothing and owe the pot: with 10 chips and a growing pot
         # they are out after a few hands.
         for _ in range(8):
+            if tables_mod.deal_refusal(session.pk) is not None:
+                break  # below the minimum: it breaks before it deals again (T1)
             if GameSession.objects.get(pk=session.pk).carry:
                 tricks = {players[0]: 5, **dict.fromkeys(losers, 0)}
             postings.record_hand(
@@ -186,12 +189,13 @@ def bench_balancing_step() -> None:
             ).count()
             if not alive:
                 break
-    # Any pot left from the last hand would hold its table: a clean hand first.
+    # A pot left at the short table that still deals: a clean hand first. A table below
+    # the minimum deals no more (T1); its pot moves with its players when it breaks.
     for table in (tables[-1], tables[0]):
         session = GameSession.objects.get(pk=table.session_id)
         state = postings.session_state(session)
         players = state["players"]
-        if session.carry:
+        if session.carry and tables_mod.deal_refusal(session.pk) is None:
             postings.record_hand(
                 session_id=session.pk,
                 entry={
