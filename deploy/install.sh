@@ -10,7 +10,7 @@
 # First run: installs the packages, creates the `bourre` system user, copies this checkout
 # to /srv/bourre/app, makes the virtualenv /srv/bourre/venv, writes /etc/bourre/env (a
 # generated DJANGO_SECRET_KEY, mode 0600), creates the PostgreSQL role and database
-# (peer authentication: no password anywhere), migrates, collects the static files,
+# (peer authentication: no password anywhere), collects the static files, migrates,
 # writes /etc/caddy/Caddyfile and the systemd units (deploy/systemd) and starts them.
 #
 # Running it again, from a newer checkout, upgrades: a backup first (kept with the
@@ -429,15 +429,18 @@ if ((DRY_RUN)) || ! db_exists; then
 fi
 start_service redis-server
 
-step "Migrate the database"
-run "$MANAGE_BIN" migrate --noinput
-
+# Before the first manage.py run as the service's user: the catalogues compiled at
+# startup otherwise, which that user cannot write (seen in the Debian chroot run: six
+# "Permission denied" warnings from migrate).
 step "Static files, translations and bytecode (as root: the service cannot write its code)"
 run env -C "$APP_DIR" "$VENV_DIR/bin/python" -c \
   'from pathlib import Path; from bourre_site.i18n import compile_catalogues as c; c(Path("locale"), Path("bourre_site/locale_django"))'
 run env -C "$APP_DIR" DJANGO_STATIC_MANIFEST=1 DJANGO_SECRET_KEY=collectstatic-only \
   "$VENV_DIR/bin/python" manage.py collectstatic --noinput -v 0
 run "$VENV_DIR/bin/python" -m compileall -q "$APP_DIR"
+
+step "Migrate the database"
+run "$MANAGE_BIN" migrate --noinput
 run "$MANAGE_BIN" check --deploy --fail-level WARNING
 
 step "The systemd units: web (socket and gunicorn), webhook worker, nightly backup and check_books, tab reminders"

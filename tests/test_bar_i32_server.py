@@ -168,8 +168,8 @@ def test_dry_run_prints_every_step_of_a_first_install_in_order(tmp_path: Path) -
         "The virtualenv",
         "The settings",
         "PostgreSQL",
+        "Static files",  # before the service's user runs manage.py (the catalogues)
         "Migrate",
-        "Static files",
         "The systemd units",
         "Caddy",
         "Is it up?",
