@@ -43,6 +43,8 @@ below the minimum (0).
     .venv/bin/python bench/tournament.py --postgres      # database bench_tournament on
                                                          # 127.0.0.1:5432 (BENCH_PG=...),
                                                          # created and dropped
+    .venv/bin/python bench/tournament.py --smoke         # every part once, small (a test
+                                                         # runs it; its own database)
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 POSTGRES = "--postgres" in sys.argv
-DB_NAME = "bench_tournament"
+SMOKE = "--smoke" in sys.argv
+DB_NAME = "bench_tournament_smoke" if SMOKE else "bench_tournament"
 SQLITE_FILE = _database.sqlite_file(DB_NAME)
 _database.configure(DB_NAME, postgres=POSTGRES)
 
@@ -149,14 +152,14 @@ def entered(size: int, tag: str, **settings):
     return user, t
 
 
-def bench_balancing_step() -> None:
+def bench_balancing_step(size: int = 200) -> None:
     from games.models import GameSession, Seat, SeatMove
     from games.tournaments import service as svc
     from games.tournaments import tables as tables_mod
     from ledger import postings
     from ledger.postings import _common
 
-    user, t = entered(200, "freeze", format="freezeout", starting_chips=10, antes=[1])
+    user, t = entered(size, "freeze", format="freezeout", starting_chips=10, antes=[1])
     svc.start(tournament_id=t.pk, user=user)
     # Set the tables up without the after-hand hook, so the step is measured below.
     listeners = list(_common._table_hand_listeners)
@@ -219,7 +222,7 @@ def bench_balancing_step() -> None:
     queries = len(ctx)
     moves = SeatMove.objects.filter(tournament=t)
     print(
-        f"one balancing step in the database, 200-entrant freeze-out ({len(tables)} tables): "
+        f"one balancing step in the database, {size}-entrant freeze-out ({len(tables)} tables): "
         f"{elapsed * 1000:.0f} ms, {queries} queries, {moves.count()} moves "
         f"({moves.filter(reason='break').count()} from a broken table), changed={changed}"
     )
@@ -593,11 +596,16 @@ def main() -> None:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
-        bench_freezeouts(200)
-        bench_db_freezeouts(6)
-        bench_balancing_step()
-        counts = [bench_bracket(size)[2] for size in (50, 200)]
-        print(f"bracket query count for 50 and 200 entrants: {counts[0]} and {counts[1]}")
+        # --smoke: every part once, small (tests/test_bench_smoke.py), so a bench that
+        # the code has moved away from fails in CI rather than on the day it is run.
+        bench_freezeouts(3 if SMOKE else 200)
+        bench_db_freezeouts(1 if SMOKE else 6)
+        bench_balancing_step(40 if SMOKE else 200)
+        sizes = (20, 40) if SMOKE else (50, 200)
+        counts = [bench_bracket(size)[2] for size in sizes]
+        print(
+            f"bracket query count for {sizes[0]} and {sizes[1]} entrants: {counts[0]} and {counts[1]}"
+        )
 
 
 if __name__ == "__main__":
