@@ -105,7 +105,9 @@ def rule_form_field(spec: RuleField, currency: Currency | None = None) -> forms.
     if spec.type == "choice":
         assert spec.choices is not None  # a "choice" switch always lists its values
         choices = [(v, labels.get(v, str(v).replace("_", " ").capitalize())) for v in spec.choices]
-        return forms.ChoiceField(choices=choices, **common)
+        # Radios, not a select: these values are sentences ("On: a sure majority leads its
+        # top trump"), which a select cuts off at a phone's width and a label wraps.
+        return forms.ChoiceField(choices=choices, widget=forms.RadioSelect, **common)
     if spec.choices is not None:
         choices = [(v, labels.get(v, str(v))) for v in spec.choices]
         return forms.TypedChoiceField(choices=choices, coerce=int, **common)

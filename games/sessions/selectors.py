@@ -65,8 +65,10 @@ def _kitty_phrases(session: GameSession) -> dict[str, str]:
     }
 
 
-def _kitty_why(session: GameSession, into: bool) -> str:
-    """Why money goes into the pot or the club kitty, or comes out of it."""
+def _kitty_why(session: GameSession, into: bool, facts: dict[str, str]) -> str:
+    """Why money goes into the pot or the club kitty, or comes out of it. A player who
+    pays the club kitty is told why it is them (their loss) and which rule of the session
+    gave the leftover pot to the club; ``facts``: payer, loss, amount, pot (formatted)."""
     if session.is_open:
         if into:
             return gettext(
@@ -74,9 +76,21 @@ def _kitty_why(session: GameSession, into: bool) -> str:
                 "session is closed."
             )
         return gettext("The pot was carried in from the club: this comes from its kitty.")
-    if into:
-        return gettext("The leftover pot stays with the club for a later session.")
-    return gettext("A pot carried in from the club was won here: the club's kitty pays it.")
+    if not into:
+        return gettext("A pot carried in from the club was won here: the club's kitty pays it.")
+    rule = {"rule": session.get_leftover_policy_display()}
+    if session.leftover_policy == GameSession.LeftoverPolicy.SHARE_EQUALLY:
+        return gettext(
+            "%(payer)s lost %(loss)s overall and pays %(amount)s of it into the club kitty: "
+            "%(pot)s of the pot left when the session closed could not be shared evenly "
+            "among those who paid into it, and the session's rule for a leftover pot says: "
+            "%(rule)s."
+        ) % (facts | rule)
+    return gettext(
+        "%(payer)s lost %(loss)s overall and pays %(amount)s of it into the club kitty: "
+        "nobody won the %(pot)s left in the pot when the session closed, and the session's "
+        "rule for a leftover pot says: %(rule)s."
+    ) % (facts | rule)
 
 
 def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[Any, str]]:
@@ -106,6 +120,10 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
         (m.payer_id, m.payee_id): m for m in SettlementMark.objects.filter(session=session)
     }
     on_tab = session_tab(session.pk)
+
+    def money(amount: int) -> str:
+        return format_money(amount, session.currency)
+
     rows = []
     for t in transfers:
         mark = marks.get((t.payer, t.payee))
@@ -127,7 +145,16 @@ def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[An
                 # The pot or the club kitty as a party has sentences of its own ("ben has
                 # $4 in the pot"): "pays the pot" reads badly in several languages.
                 "kitty": "payee" if t.payee == KITTY else "payer" if t.payer == KITTY else "",
-                "kitty_why": _kitty_why(session, t.payee == KITTY)
+                "kitty_why": _kitty_why(
+                    session,
+                    t.payee == KITTY,
+                    {
+                        "payer": names.get(t.payer, str(t.payer)),
+                        "loss": money(-balances.get(t.payer, 0)),
+                        "amount": money(t.amount),
+                        "pot": money(balances.get(KITTY, 0)),
+                    },
+                )
                 if KITTY in (t.payer, t.payee)
                 else "",
                 "paid": mark is not None and mark.amount == t.amount,

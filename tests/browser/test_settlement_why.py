@@ -40,3 +40,28 @@ def test_each_transfer_keeps_its_explanation_behind_why(
     assert explanations.first.is_visible() and explanations.first.inner_text().strip()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.screenshot(path="/tmp/i34-findings-settlement-why.png")
+
+
+def test_the_put_everything_on_the_tab_button_stands_apart_from_the_transfers(
+    live_server, phone, login, club, players, bob, password
+):
+    """A new user's finding: "Put every unpaid transfer on the tab" touched the transfers'
+    card above it. It keeps the page's usual 12 px between them."""
+    session = postings.start_session(
+        club=club, name="Friday", players=players, dealer=players[3], rules={},
+        currency=club.currency, user=bob,
+    )  # fmt: skip
+    postings.record_hand(
+        session_id=session.pk, entry={"trump": "H", "tricks": {"ann": 3, "ben": 1, "cal": 1, "dee": 0}},
+        idempotency_key="1", expected_version=None, user=bob,
+    )  # fmt: skip
+    postings.close_session(session_id=session.pk, user=bob, leftover_policy="share_equally")
+    login(phone, "bob", password)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/settlement/")
+    button = phone.locator("form.tab-all button")
+    button.wait_for()
+    card = phone.locator("ul.transfers").bounding_box()
+    box = button.bounding_box()
+    assert card and box
+    assert box["y"] - (card["y"] + card["height"]) >= 12, (card, box)
+    phone.screenshot(path="/tmp/polish-settlement-tab-all.png", full_page=True)

@@ -132,3 +132,40 @@ def test_account_and_login_pages_have_44px_tap_targets(
     measure("delete refused")
     phone.screenshot(path="/tmp/i33-rest-delete-refused.png", full_page=True)
     assert not small, "tap targets under 44 px:\n  " + "\n  ".join(small)
+
+
+UP_CARD_WHY = """
+() => {
+  const help = document.querySelector('#id_up_card ~ .help');
+  const why = help.querySelector('a.why');
+  const r = why.getBoundingClientRect();
+  const tall = help.getBoundingClientRect().height;
+  // The same line with a plain inline link: the tap area must not push the lines apart.
+  const plain = document.createElement('style');
+  plain.textContent = 'a.why { display: inline !important; padding: 0 !important; margin: 0 !important; min-height: 0 !important; min-width: 0 !important; line-height: inherit !important; }';
+  document.head.append(plain);
+  const flat = help.getBoundingClientRect().height;
+  plain.remove();
+  return {width: r.width, height: r.height, line: tall, plain: flat};
+}
+"""
+
+
+def test_the_up_card_why_is_a_44px_tap_without_spreading_its_line(
+    live_server, phone, login, club, players, bob, password
+):
+    """A new user's finding: the up-card's "why?" (a link inside the help text, which the
+    measure above leaves out as running text) was a 44×20 px target."""
+    session = postings.start_session(
+        club=club, name="Friday", players=players, dealer=players[-1], rules={},
+        currency=club.currency, user=bob,
+    )  # fmt: skip
+    login(phone, "bob", password)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/record/")
+    phone.locator("details.more > summary").click()
+    phone.locator("#id_up_card").wait_for()
+    got = phone.evaluate(UP_CARD_WHY)
+    assert got["height"] >= 44 and got["width"] >= 44, got
+    assert abs(got["line"] - got["plain"]) < 1, got
+    phone.locator("#id_up_card").scroll_into_view_if_needed()
+    phone.screenshot(path="/tmp/polish-up-card-why.png")

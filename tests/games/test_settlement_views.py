@@ -8,6 +8,7 @@ from collections import defaultdict
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from games import timezones
 from games.money import format_money
@@ -94,8 +95,35 @@ def test_leftover_kept_by_the_club_is_paid_to_the_kitty(bob_client, table, bob):
     assert sum(r["amount"] for r in rows if r["payee"] == "the club kitty") == 4
     html = response.content.decode()
     assert 'pays <span class="money">$4</span> into the club kitty' in html
-    assert "The leftover pot stays with the club" in html
     assert sum(r["amount"] for r in rows if r["payee"] == "ann") == 3
+    # Its why says why that player pays (their loss) and which rule kept the pot.
+    for r in (r for r in rows if r["kitty"] == "payee"):
+        loss = -table.net_by_player()[r["transfer"].payer]
+        assert r["kitty_why"].startswith(
+            f"{r['payer']} lost ${loss} overall and pays ${r['amount']} of it into the club kitty:"
+        ), r["kitty_why"]
+        assert "nobody won the $4 left in the pot when the session closed" in r["kitty_why"]
+        assert r["kitty_why"].endswith("says: Carry into the club's next session.")
+        assert escape(r["kitty_why"]) in html
+    spanish = bob_client.get(
+        reverse("session_settlement", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "nadie ganó los $4 que quedaban en el bote" in spanish
+    assert "dice: Pasar a la siguiente sesión del club." in spanish
+
+
+def test_a_remainder_kept_by_the_club_says_the_pot_could_not_be_shared(bob_client, table, bob):
+    record_direct(table, user=bob, **WIN_ANN)
+    # A tie carries the pot; dee's bourré and the antes do not share evenly: $2 is left.
+    record_direct(table, user=bob, tricks={"ann": 2, "ben": 2, "cal": 1, "dee": 0})
+    postings.close_session(session_id=table.pk, user=bob, leftover_policy="share_equally")
+    rows = bob_client.get(reverse("session_settlement", args=[table.pk])).context["rows"]
+    into = [r for r in rows if r["kitty"] == "payee"]
+    assert into
+    for r in into:
+        assert f"{r['payer']} lost $9 overall and pays $2 of it" in r["kitty_why"]
+        assert "$2 of the pot left when the session closed could not be shared" in r["kitty_why"]
+        assert r["kitty_why"].endswith("says: Share equally among those who paid into it.")
 
 
 def test_mark_paid_and_unmark(bob_client, played, players):
