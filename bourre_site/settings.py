@@ -200,7 +200,8 @@ else:
     # The login, sign-up and reset counters live in the database (games/counters.py):
     # seen by every app process, never culled, so neither a second worker nor a spray of
     # usernames hands out a fresh allowance. The API's per-window counts stay in the
-    # process's memory cache (one per worker; `make run` starts one worker without Redis).
+    # process's memory cache, one per worker: `make run`'s two workers each count a
+    # client's API calls apart (Redis shares them).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
