@@ -16,7 +16,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from django.core.cache import cache
-from django.utils.safestring import SafeString
+from django.db.models import Subquery
+from django.db.models.functions import Coalesce
+from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
 from games import polling, sql
@@ -27,7 +31,7 @@ from games.money import format_money
 from games.sessions.charts import net_chart
 from games.sessions.rule_fields import current_rules, rules_of
 from ledger import postings
-from ledger.models import Account, Leg, SettlementMark
+from ledger.models import Account, Leg, Posting, SettlementMark
 from ledger.postings.hands import paid_money
 from ledger.settlement import PHRASES, settle_balances
 from ledger.tab import KITTY, session_tab, settlement_balances
@@ -91,6 +95,61 @@ def _kitty_why(session: GameSession, into: bool, facts: dict[str, str]) -> str:
         "nobody won the %(pot)s left in the pot when the session closed, and the session's "
         "rule for a leftover pot says: %(rule)s."
     ) % (facts | rule)
+
+
+def carried_in(session: GameSession, *, link: bool = True) -> SafeString | None:
+    """The line under the pot that says where a carried-in pot came from ("$1.25 of it
+    carried in from “Thursday” (nobody won it)"), or None.
+
+    Shown while the pot is still only the carry-in: an open cash session with a pot and no
+    live hand yet (an undone first hand brings it back). Then the pot on the screen is
+    exactly what the club's kitty gave this session at its start, with no other money
+    in it to explain; after a hand the last hand's result says what the pot is.
+    ``link``: the source session's name links to its page (its club's members read it;
+    a share link's viewer gets the name only).
+
+    One statement, and only in that state (no hand recorded yet): the kitty's credits
+    between the last time it was emptied before this session's CARRY_IN and that
+    posting, newest first, with the session each came from (the one that closed)."""
+    if session.chip_limited or not session.is_open or session.hands_count or session.carry <= 0:
+        return None
+    kitty = Leg.objects.filter(account__club_id=session.club_id, account__kind=Account.Kind.CARRY)
+    carry_in = Posting.objects.filter(
+        session_id=session.pk, kind=Posting.Kind.CARRY_IN, hand__isnull=True
+    ).order_by("id")[:1]
+    start = Subquery(carry_in.values("id"))
+    emptied = kitty.filter(amount__lt=0, posting_id__lt=start).order_by("-posting_id")
+    sources = list(
+        kitty.filter(
+            amount__gt=0,
+            posting_id__lt=start,
+            posting_id__gt=Coalesce(Subquery(emptied.values("posting_id")[:1]), 0),
+            posting__session__isnull=False,
+        )
+        .order_by("-posting_id")
+        .values_list("posting__session_id", "posting__session__name")
+    )
+    amount = format_money(session.carry, session.currency)
+    if not sources:
+        text = gettext("%(amount)s of it carried in from an earlier session (nobody won it)")
+        return mark_safe(conditional_escape(text) % {"amount": conditional_escape(amount)})
+    source_id, name = sources[0]
+    if link:
+        url = reverse("session_detail", args=[source_id])
+        where = format_html('<a href="{}">{}</a>', url, name)
+    else:
+        where = conditional_escape(name)
+    if len({sid for sid, _ in sources}) == 1:
+        text = gettext("%(amount)s of it carried in from “%(session)s” (nobody won it)")
+    else:
+        text = gettext(
+            "%(amount)s of it carried in from “%(session)s” and earlier sessions "
+            "(nobody won those pots)"
+        )
+    # The catalogue's words are escaped as any text; the amount and the link are HTML.
+    return mark_safe(
+        conditional_escape(text) % {"amount": conditional_escape(amount), "session": where}
+    )
 
 
 def settlement_rows(session: GameSession) -> tuple[list[dict[str, Any]], dict[Any, str]]:

@@ -113,7 +113,11 @@ def share_board(request: HtmxHttpRequest, token: str) -> HttpResponse:
     etag = selectors.board_etag(session, VIEWER)
     if request.htmx and etag_matches(request, etag):
         return _private(not_modified(etag))
-    context = selectors.board_context(session, VIEWER) | {"token": token}
+    # A watcher by link reads the name of the session a carried pot came from, unlinked.
+    context = selectors.board_context(session, VIEWER) | {
+        "token": token,
+        "carried_in": selectors.carried_in(session, link=False),
+    }
     template = "games/share_board.html"
     if request.htmx:
         template += "#board"

@@ -179,6 +179,9 @@ def _session_detail(request: AuthedHttpRequest, session_id: int) -> HttpResponse
     if request.htmx and etag_matches(request, etag):
         return not_modified(etag)
     context = selectors.board_context(session, membership)
+    # Under the pot, where a carried-in pot came from (one statement, only before the
+    # session's first hand when it has one: selectors.carried_in).
+    context["carried_in"] = selectors.carried_in(session)
     if not request.htmx:  # the member's own tab, below the board (issue #34)
         context["my_tab"] = member_tab(session.club_id, request.user.pk)
     template = "games/session_detail.html#board" if request.htmx else "games/session_detail.html"
@@ -235,6 +238,11 @@ def _record_context(
         ),
     }
     context.update(extra)
+    if "carried_in" not in context:
+        # Where the pot came from when it is still only the club's carried pot: one more
+        # statement, read only before the session's first hand when a pot was carried in
+        # (selectors.carried_in), so a record form or POST of a later hand costs nothing more.
+        context["carried_in"] = selectors.carried_in(session)
     if "last_played" not in context:
         context["last_played"] = _last_played(session)
     if "next_number" not in context:
