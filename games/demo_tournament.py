@@ -15,7 +15,7 @@ import random
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from games.engine import HandState, HeuristicBot
 from games.engine.record import SESSION_KEYS
@@ -128,10 +128,7 @@ def seed_tournament(club: Club, user: User, players: list[Player]) -> list[str]:
 
 
 def _where(t: Tournament) -> str:
-    try:
-        return (
-            f" at {reverse('tournament_detail', args=[t.pk])}"
-            f" (wall screen: {reverse('tournament_tv', args=[t.public_token])})"
-        )
-    except NoReverseMatch:
-        return ""
+    return (
+        f" at {reverse('tournament_detail', args=[t.pk])}"
+        f" (wall screen: {reverse('tournament_tv', args=[t.public_token])})"
+    )
