@@ -1,4 +1,5 @@
-"""Load demo data idempotently: a demo club with a login, players, and a played session.
+"""Load demo data idempotently: a demo club with a login, players, a played session and a
+running tournament.
 
 Running it again changes nothing that is already there.
 """
@@ -11,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from games.demo import seed_sessions
+from games.demo_tournament import seed_tournament
 from games.models import Club, Membership, Player, Role
 
 DEMO_USERNAME = "demo"
@@ -57,5 +59,5 @@ class Command(BaseCommand):
 
 
 def seed_hooks(club: Club, user: User, players: list[Player]) -> list[str]:
-    """The demo sessions (idempotent)."""
-    return seed_sessions(club, user, players)
+    """The demo session and tournament (idempotent)."""
+    return seed_sessions(club, user, players) + seed_tournament(club, user, players)
