@@ -195,15 +195,20 @@ def test_a_long_names_elimination_still_says_where_they_went_out(
     context.close()
 
 
+@pytest.mark.parametrize(
+    "levels", [{"level_minutes": 15}, {"hands_per_level": 6}], ids=["minutes", "hands"]
+)
 def test_the_wall_screen_opened_on_a_phone_is_one_readable_column(
-    live_server, club, alice, tmp_path, browser, server_settles
+    live_server, club, alice, tmp_path, browser, server_settles, levels
 ):
     """The public bracket links the wall screen, so a player may open it on a phone: at
     390×844 its panels stack in one column, each as wide as the screen, the title whole
-    and no text smaller than 14 px (the TV grid squeezed the title to 7 px)."""
+    and no text smaller than 14 px (the TV grid squeezed the title to 7 px). The levels
+    coming up each keep their text whole and apart, clocked or by hands ("ante 10 · 6
+    hands" ran into the next one in three columns)."""
     t = make_tournament(
         club, alice, n=12, name="Bayou Championship Freeze-out", format="freezeout",
-        buy_in=2500, fee=250, starting_chips=12, antes=[1, 2, 3, 5], level_minutes=15,
+        buy_in=2500, fee=250, starting_chips=12, antes=[1, 2, 3, 5, 10], **levels,
     )  # fmt: skip
     svc.start(tournament_id=seeded(t.pk, "tv-phone"), user=alice)
     rng = random.Random(2)
@@ -229,6 +234,23 @@ def test_the_wall_screen_opened_on_a_phone_is_one_readable_column(
                 assert box["width"] >= 390 - 2 * 16 - 1, selector  # the column's width
             tops.append(box["y"])
         assert tops == sorted(tops)  # one below the other
+        coming = page.locator(".tv-next li")
+        assert coming.count() == 3
+        boxes = [coming.nth(i).bounding_box() for i in range(3)]
+        for i, item in enumerate(boxes):
+            assert item and item["x"] >= 0 and item["x"] + item["width"] <= 391
+            assert coming.nth(i).evaluate("el => el.scrollWidth <= el.clientWidth")
+            for other in boxes[:i]:  # no two levels share any of the screen
+                assert other
+                apart_x = (
+                    item["x"] >= other["x"] + other["width"]
+                    or other["x"] >= item["x"] + item["width"]
+                )
+                apart_y = (
+                    item["y"] >= other["y"] + other["height"]
+                    or other["y"] >= item["y"] + item["height"]
+                )
+                assert apart_x or apart_y
         smallest = page.evaluate(
             "Math.min(...[...document.querySelectorAll('.tv-screen *')]"
             ".filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))"
@@ -237,6 +259,7 @@ def test_the_wall_screen_opened_on_a_phone_is_one_readable_column(
         assert smallest >= 14
         shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
         shots.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shots / "tv-390x844.png"), full_page=True)
+        kind = "hands" if "hands_per_level" in levels else "minutes"
+        page.screenshot(path=str(shots / f"tv-390x844-{kind}.png"), full_page=True)
     finally:
         context.close()
