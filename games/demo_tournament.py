@@ -2,25 +2,22 @@
 
 Fourteen entrants (the demo roster and nine more club players) register, check in and
 pay through the tournament service, the first draw seats them at two tables of seven,
-and the engine's bots play twelve hands at each (two players go out), each recorded through
-``ledger.postings.record_hand`` followed by the after-hand step (what the record form's
-commit runs), so balancing, eliminations and the clock are the app's own. The draw's
-seed and the bots' randomness are fixed, so the demo is the same every time; running it
-again changes nothing (the tournament is found by its name).
+and the engine's bots play twelve hands at each (somebody goes out), each through the
+service's ``autoplay`` (recorded by ``ledger.postings.record_hand`` with its seed and
+actions, so the hand pages replay it) followed by the after-hand step (what the record
+form's commit runs), so balancing, eliminations and the clock are the app's own. The
+draw's seed and the hands' seeds are fixed, so the demo is the same every time; running
+it again changes nothing (the tournament is found by its name).
 """
 
 from __future__ import annotations
-
-import random
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 
-from games.engine import HandState, HeuristicBot
-from games.engine.record import SESSION_KEYS
 from games.engine.tournament import commitment
-from games.models import Club, Entry, Hand, Player, Tournament, TournamentTable
+from games.models import Club, Entry, Player, Tournament, TournamentTable
 from games.tournaments import service as svc
 from ledger import postings
 
@@ -48,9 +45,10 @@ def demo_settings(club: Club) -> dict:
     }
 
 
-def _bot_hand(table: TournamentTable, rng: random.Random, user: User, key: str) -> bool:
-    """One hand dealt and played by the engine's bots at this table, recorded like a
-    digital hand; False if the table cannot deal now."""
+def _bot_hand(table: TournamentTable, user: User) -> bool:
+    """One hand dealt and played by the engine's bots at this table (the service's own
+    ``autoplay``: a seed per hand and its actions kept, so the hand page can replay it);
+    False if the table cannot deal now."""
     session = table.session
     session.refresh_from_db()
     if not session.is_open:
@@ -61,31 +59,14 @@ def _bot_hand(table: TournamentTable, rng: random.Random, user: User, key: str) 
         session.refresh_from_db()
         if not session.is_open or postings.table_deal_refusal(session) is not None:
             return False
-    state = postings.session_state(session)
-    if len(state["players"]) < 2:
-        return False
-    hand = HandState.new(
-        state["players"],
-        state["dealer"],
-        state["rules"],
-        rng,
-        carry=state["carry"],
-        excused=state["excused"],
+    played = svc.autoplay(
+        tournament_id=table.tournament_id, table_id=table.pk, hands=1, user=user, seed=DEMO_SEED
     )
-    bot = HeuristicBot(rng)
-    while hand.outcome() is None:
-        hand.apply(bot.act(hand.view_for(hand.to_act or hand.awaiting[0])))
-    postings.record_hand(
-        session_id=session.pk,
-        entry={k: v for k, v in hand.to_record().items() if k not in SESSION_KEYS},
-        idempotency_key=key,
-        expected_version=state["version"],
-        user=user,
-        kind=Hand.Kind.DIGITAL,
-    )
-    # The record form's commit runs this (an on-commit hook); seed_demo is one transaction.
-    svc.after_hand(session.pk)
-    return True
+    if played:
+        # The record form's commit runs this (an on-commit hook); seed_demo is one
+        # transaction, so the hook would wait for its end.
+        svc.after_hand(session.pk)
+    return bool(played)
 
 
 def seed_tournament(club: Club, user: User, players: list[Player]) -> list[str]:
@@ -108,7 +89,6 @@ def seed_tournament(club: Club, user: User, players: list[Player]) -> list[str]:
             entry = svc.register(tournament_id=t.pk, player=player, user=user)
             svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=user)
         svc.start(tournament_id=t.pk, user=user)
-        rng = random.Random(DEMO_SEED)
         played = 0
         for turn in range(3 * HANDS):  # a table that cannot deal passes its turn
             if played == HANDS:
@@ -121,7 +101,7 @@ def seed_tournament(club: Club, user: User, players: list[Player]) -> list[str]:
             if not tables:
                 break
             table = tables[turn % len(tables)]
-            played += _bot_hand(table, rng, user, f"demo-freeze-out-{played + 1}")
+            played += _bot_hand(table, user)
         t.refresh_from_db()
         out = t.entries.filter(status=Entry.Status.OUT).count()
     return [f"Demo tournament {DEMO_TOURNAMENT!r}: {played} hands played, {out} out{_where(t)}."]
