@@ -29,18 +29,19 @@ pytestmark = [
 ]
 
 
-def test_the_tournament_bench_runs_and_no_table_deals_short() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+def run_bench(*args: str) -> str:
+    """A bench script's output, run as a person runs it (no suite database, no Redis
+    URL: each bench picks its own); a failure shows the end of what it wrote."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     result = subprocess.run(
-        [sys.executable, "bench/tournament.py", "--smoke"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    out = result.stdout
+    return result.stdout
+
+
+def test_the_tournament_bench_runs_and_no_table_deals_short() -> None:
+    out = run_bench("bench/tournament.py", "--smoke")
     # T1–T3 (RULES.md), issue #35: every event to one winner, no table dealing short.
     assert (
         "longest a table stayed below the minimum (hands dealt short, all events): 0; "
@@ -56,17 +57,7 @@ def test_the_tournament_bench_runs_and_no_table_deals_short() -> None:
 def test_the_throttle_bench_runs_and_holds_the_login_limits() -> None:
     """bench/throttle.py read the default database, unmigrated on a fresh clone, after
     the counters moved into a table (games/counters.py); it runs in a scratch one now."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    result = subprocess.run(
-        [sys.executable, "bench/throttle.py"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    out = result.stdout
+    out = run_bench("bench/throttle.py")
     # Issue #33 item 3: guesses from a /64 are held to the account's allowance; 40 at
     # once evaluate exactly the allowance, on the database store and on Redis.
     ipv6 = re.search(r"one /64 in 62 s: (\d+) evaluated", out)
