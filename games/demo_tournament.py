@@ -2,7 +2,7 @@
 
 Fourteen entrants (the demo roster and nine more club players) register, check in and
 pay through the tournament service, the first draw seats them at two tables of seven,
-and the engine's bots play twelve hands at each (somebody goes out), each through the
+and the engine's bots play twelve hands at each and on until somebody is out, each through the
 service's ``autoplay`` (recorded by ``ledger.postings.record_hand`` with its seed and
 actions, so the hand pages replay it) followed by the after-hand step (what the record
 form's commit runs), so balancing, eliminations and the clock are the app's own. The
@@ -25,7 +25,10 @@ DEMO_TOURNAMENT = "Demo freeze-out"
 DEMO_SEED = "bourre-demo-freeze-out-2026"
 # The demo roster (seed_demo's five) plus nine: fourteen entrants, two tables of seven.
 MORE_PLAYERS = ["Fatima", "Gus", "Hiro", "Ines", "Jamal", "Katya", "Luis", "Mei", "Nkechi"]
-HANDS = 24  # twelve at each table
+HANDS = 24  # twelve at each table, then on until somebody is out
+# The hands' seeds include the table's session id (``autoplay``), so another database's
+# ids deal other hands: past HANDS the bots play on until a player is out, up to this.
+MAX_HANDS = 120
 
 
 def demo_settings(club: Club) -> dict:
@@ -90,8 +93,10 @@ def seed_tournament(club: Club, user: User, players: list[Player]) -> list[str]:
             svc.check_in(tournament_id=t.pk, entry_id=entry.pk, user=user)
         svc.start(tournament_id=t.pk, user=user)
         played = 0
-        for turn in range(3 * HANDS):  # a table that cannot deal passes its turn
-            if played == HANDS:
+        for turn in range(3 * MAX_HANDS):  # a table that cannot deal passes its turn
+            if played == MAX_HANDS or (
+                played >= HANDS and t.entries.filter(status=Entry.Status.OUT).exists()
+            ):
                 break
             tables = list(
                 t.tables.filter(status=TournamentTable.Status.PLAYING)

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from games.demo import DEMO_SESSION, seed_sessions
-from games.demo_tournament import DEMO_SEED, DEMO_TOURNAMENT, HANDS
+from games.demo_tournament import DEMO_SEED, DEMO_TOURNAMENT, HANDS, MAX_HANDS
 from games.management.commands.seed_demo import DEMO_CLUB, DEMO_USERNAME
 from games.models import Entry, GameSession, Hand, Player, Tournament, TournamentTable
 from ledger import postings
@@ -70,7 +70,7 @@ def test_seed_demo_starts_a_freeze_out_with_hands_played_and_players_out(capsys)
     tables = list(t.tables.select_related("session").order_by("number"))
     assert [x.number for x in tables] == [1, 2]
     assert all(x.status == TournamentTable.Status.PLAYING for x in tables)
-    assert sum(x.session.hands_count for x in tables) == HANDS
+    assert HANDS <= sum(x.session.hands_count for x in tables) <= MAX_HANDS
     assert t.entries.filter(status=Entry.Status.OUT).exists()  # somebody is already out
     for table in tables:
         postings.check_invariants(table.session)
