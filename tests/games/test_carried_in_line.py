@@ -12,34 +12,22 @@ from django.urls import reverse
 
 from games.money import format_money
 from ledger import postings
-from tests.games.test_session_views import WIN_ANN, record_direct
+from tests.games.test_session_views import WIN_ANN, record_direct, start_table
 
 pytestmark = pytest.mark.django_db
 
 SPLIT = {"tricks": {"ann": 2, "ben": 2, "cal": 1, "dee": 0}}  # a tie: the pot carries (R34)
 
 
-def _start(club, players, user, name):
-    return postings.start_session(
-        club=club,
-        name=name,
-        players=players,
-        dealer=players[3],
-        rules={},
-        currency=club.currency,
-        user=user,
-    )
-
-
 @pytest.fixture
 def carried(club, players, bob):
     """Thursday's game ends on a split pot nobody won; Friday's starts with it."""
-    thursday = _start(club, players, bob, "Thursday")
+    thursday = start_table(club, players, bob, "Thursday")
     record_direct(thursday, bob, **SPLIT)
     left = thursday.carry
     assert left > 0
     postings.close_session(session_id=thursday.pk, user=bob)
-    friday = _start(club, players, bob, "Friday")
+    friday = start_table(club, players, bob, "Friday")
     assert friday.carry == left
     return thursday, friday
 
@@ -83,7 +71,7 @@ def test_the_line_goes_once_the_first_hand_is_recorded(bob_client, carried, bob)
 def test_a_session_with_nothing_carried_in_has_no_line_and_reads_nothing_for_it(
     bob_client, club, players, bob
 ):
-    fresh = _start(club, players, bob, "Friday")
+    fresh = start_table(club, players, bob, "Friday")
     assert fresh.carry == 0
     url = reverse("hand_record", args=[fresh.pk])
     with CaptureQueriesContext(connection) as queries:
@@ -97,11 +85,11 @@ def test_two_sessions_left_pots_the_line_names_the_latest_and_says_there_were_mo
     bob_client, club, players, bob
 ):
     # Both open at once (the kitty empty), both closed on a pot nobody won.
-    tables = [_start(club, players, bob, name) for name in ("Tuesday", "Thursday")]
+    tables = [start_table(club, players, bob, name) for name in ("Tuesday", "Thursday")]
     for s in tables:
         record_direct(s, bob, **SPLIT)
         postings.close_session(session_id=s.pk, user=bob)
-    friday = _start(club, players, bob, "Friday")
+    friday = start_table(club, players, bob, "Friday")
     line = _line(_page(bob_client, reverse("hand_record", args=[friday.pk])))
     amount = format_money(friday.carry, friday.currency)
     assert f"{amount} of it carried in from “<a href=" in line

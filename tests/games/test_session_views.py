@@ -27,11 +27,11 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # -- helpers shared by the session test modules ---------------------------------------------
 
 
-def start_table(club, players, user):
+def start_table(club, players, user, name="Friday"):
     """ann, ben, cal, dee in that order; dee deals first, so ann leads. Ante 1, $."""
     return postings.start_session(
         club=club,
-        name="Friday",
+        name=name,
         players=players,
         dealer=players[3],
         rules={},
